@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The layer rule of ../shared/docs/house-style.md, enforced: imports in src/ point down only.
+//   core <- {dataset, metrics, search, providers, cache, sandbox} <- {bench, construct, report} <- cli
+// Siblings of one layer meet through core types and may not import each other. Outside src/cli,
+// nothing reads process.argv or process.env. Exits 1 listing every violation.
+//   node scripts/check-layers.mjs [SRC_DIR]
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const LAYER = {
+  core: 0,
+  dataset: 1, metrics: 1, search: 1, providers: 1, cache: 1, sandbox: 1,
+  bench: 2, construct: 2, report: 2,
+  cli: 3,
+  '': 4, // src/index.ts
+};
+
+const src = resolve(process.argv[2] ?? join(fileURLToPath(new URL('..', import.meta.url)), 'src'));
+
+function walk(dir, out) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+function areaOf(file) {
+  const rel = relative(src, file).split(sep);
+  return rel.length === 1 ? '' : rel[0];
+}
+
+const problems = [];
+for (const file of walk(src, [])) {
+  const from = areaOf(file);
+  if (!(from in LAYER)) {
+    problems.push(`${relative(src, file)}: folder \`${from}\` is not a known layer (${Object.keys(LAYER).filter(Boolean).join(', ')})`);
+    continue;
+  }
+  const isTest = file.endsWith('.test.ts');
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    const where = `${relative(src, file)}:${i + 1}`;
+    for (const m of line.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = resolve(dirname(file), m[1]);
+      const to = areaOf(target);
+      if (to === from || !(to in LAYER)) continue;
+      if (LAYER[to] >= LAYER[from]) {
+        const kind = LAYER[to] === LAYER[from] ? 'a sibling layer' : 'a higher layer';
+        problems.push(`${where}: \`${from || 'index.ts'}\` imports ${kind} \`${to}\` (${m[1]}); imports must point down to ${Object.keys(LAYER).filter((k) => LAYER[k] < LAYER[from]).join(', ') || 'nothing'}`);
+      }
+    }
+    if (from !== 'cli' && !isTest && /process\.(argv|env)\b/.test(line) && !/^\s*(\/\/|\*)/.test(line)) {
+      problems.push(`${where}: \`${from || 'index.ts'}\` reads process.argv/env; only src/cli may (pass values in as options)`);
+    }
+  });
+}
+
+if (problems.length > 0) {
+  console.error(`check-layers: ${problems.length} violation(s):\n` + problems.map((p) => '  ' + p).join('\n'));
+  process.exit(1);
+}
+console.log(`check-layers: ok (${src})`);

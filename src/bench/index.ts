@@ -1,0 +1,2 @@
+/** Public API of `bench` (barrel; owned by that area). */
+export {};

@@ -1,0 +1,2 @@
+/** Public API of `cache` (barrel; owned by that area). */
+export {};

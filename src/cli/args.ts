@@ -1,0 +1,39 @@
+/**
+ * Argument parsing for commands: a thin wrapper over `node:util` parseArgs that turns its errors
+ * into USAGE errors naming the option and pointing at `--help`.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+/** What {@link parseCommandArgs} returns: option values and positionals. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  positionals: string[];
+}
+import { CorebError } from '../core/errors.js';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parses `argv` against `options`; unknown options and missing values are USAGE errors. */
+export function parseCommandArgs<O extends Options>(
+  command: string,
+  argv: string[],
+  options: O,
+  allowPositionals = false,
+): ParsedArgs {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals, strict: true }) as ParsedArgs;
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new CorebError('USAGE', `coreb ${command}: ${msg}; see \`coreb ${command} --help\``, { cause: e });
+  }
+}
+
+/** Parses an integer option value, with a USAGE error naming the option when it is not one. */
+export function parseIntOption(name: string, value: string | undefined, fallback: number, min = 0): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new CorebError('USAGE', `--${name} must be an integer >= ${min}, got \`${value}\``);
+  }
+  return n;
+}

@@ -1,0 +1,15 @@
+/**
+ * The static table of CLI commands, each loaded lazily so `coreb metrics` never pays for the
+ * sandbox or provider code.
+ */
+import type { Command } from './command.js';
+
+/** Command name -> lazy module loader. */
+export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command }>>> = {
+  eval: () => import('./commands/eval.js'),
+  metrics: () => import('./commands/metrics.js'),
+  validate: () => import('./commands/validate.js'),
+  exec: () => import('./commands/exec.js'),
+  providers: () => import('./commands/providers.js'),
+  cache: () => import('./commands/cache.js'),
+};

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * The `coreb` entry point: picks the command, builds its context (argv, env, signal, logger) and
+ * maps every CorebError to an exit status in one top-level catch.
+ */
+import { readFileSync } from 'node:fs';
+import { CorebError, EXIT_CODES, isCorebError } from '../core/errors.js';
+import type { CommandContext } from './command.js';
+import { COMMANDS } from './commands.js';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+async function help(out: NodeJS.WritableStream): Promise<void> {
+  const lines = ['coreb — CoREB code retrieval benchmark toolkit', '', 'Usage: coreb <command> [options]', '', 'Commands:'];
+  for (const [name, load] of Object.entries(COMMANDS)) {
+    const cmd = (await load()).default;
+    lines.push(`  ${name.padEnd(10)} ${cmd.summary}`);
+  }
+  lines.push('', 'Run `coreb <command> --help` for a command\'s options.');
+  out.write(lines.join('\n') + '\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    await help(process.stdout);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    process.stdout.write(version() + '\n');
+    return 0;
+  }
+  const load = COMMANDS[name];
+  if (load === undefined) {
+    throw new CorebError('USAGE', `unknown command \`${name}\`; valid commands: ${Object.keys(COMMANDS).join(', ')}`);
+  }
+  const cmd = (await load()).default;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(cmd.usage.trimEnd() + '\n');
+    return 0;
+  }
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = (sig: NodeJS.Signals): void => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT_CODES.INTERRUPTED);
+    process.stderr.write(`\ncoreb: ${sig} received, stopping cleanly (again to force)\n`);
+    controller.abort(new CorebError('INTERRUPTED', `interrupted by ${sig}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const verbose = rest.includes('--verbose');
+  const ctx: CommandContext = {
+    argv: rest.filter((a) => a !== '--verbose'),
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    interactive: Boolean(process.stderr.isTTY),
+    logger: {
+      info: (m) => process.stderr.write(m + '\n'),
+      warn: (m) => process.stderr.write(`warning: ${m}\n`),
+      debug: (m) => {
+        if (verbose) process.stderr.write(`debug: ${m}\n`);
+      },
+    },
+    signal: controller.signal,
+  };
+  return cmd.run(ctx);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (isCorebError(err)) {
+      process.stderr.write(`coreb: ${err.message}\n`);
+      process.exitCode = EXIT_CODES[err.code];
+    } else {
+      process.stderr.write(`coreb: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = EXIT_CODES.INTERNAL;
+    }
+  },
+);

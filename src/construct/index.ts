@@ -1,0 +1,2 @@
+/** Public API of `construct` (barrel; owned by that area). */
+export {};

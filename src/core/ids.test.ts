@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { codePointRanks, compareCodePoints, Interner } from './ids.js';
+
+test('compareCodePoints orders like strcmp on UTF-8 bytes, including astral vs BMP private use', () => {
+  assert.ok(compareCodePoints('d1', 'd10') < 0, 'a proper prefix is smaller');
+  assert.ok(compareCodePoints('_x', 'a') < 0 && compareCodePoints('Z', '_x') < 0);
+  // U+1F600 (surrogate pair) is above U+FF21 in code point order, below it in UTF-16 units.
+  assert.ok('\u{1F600}' < '\uFF21', 'JS string order disagrees here');
+  assert.ok(compareCodePoints('\u{1F600}', '\uFF21') > 0);
+  assert.ok(compareCodePoints('\u{1F600}', '\uE000') > 0);
+  const bytes = (s: string) => Buffer.from(s, 'utf8');
+  const words = ['d10', 'd9', 'd1', 'd100', 'D9', 'Z', '_x', 'a', '09', '\u{1F600}', '\uFF21', 'é'];
+  const byBytes = [...words].sort((a, b) => Buffer.compare(bytes(a), bytes(b)));
+  assert.deepEqual([...words].sort(compareCodePoints), byBytes);
+});
+
+test('codePointRanks gives rank 0 to the smallest string', () => {
+  assert.deepEqual([...codePointRanks(['b', 'a', 'c'])], [1, 0, 2]);
+});
+
+test('Interner assigns dense ids in first-seen order', () => {
+  const it = new Interner();
+  assert.equal(it.intern('x'), 0);
+  assert.equal(it.intern('y'), 1);
+  assert.equal(it.intern('x'), 0);
+  assert.equal(it.get('z'), -1);
+  assert.deepEqual(it.strings, ['x', 'y']);
+});

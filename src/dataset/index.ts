@@ -1,0 +1,2 @@
+/** Public API of `dataset` (barrel; owned by that area). */
+export {};

@@ -1,0 +1,2 @@
+/** Public API of `metrics` (barrel; owned by that area). */
+export {};

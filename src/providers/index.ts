@@ -1,0 +1,2 @@
+/** Public API of `providers` (barrel; owned by that area). */
+export {};

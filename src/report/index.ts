@@ -1,0 +1,2 @@
+/** Public API of `report` (barrel; owned by that area). */
+export {};

@@ -1,0 +1,2 @@
+/** Public API of `sandbox` (barrel; owned by that area). */
+export {};

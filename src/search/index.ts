@@ -1,0 +1,2 @@
+/** Public API of `search` (barrel; owned by that area). */
+export {};

@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { projectRoot } from '../support/shared.js';
+
+function check(files: Record<string, string>): { status: number | null; out: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-layers-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  const r = spawnSync(process.execPath, [join(projectRoot, 'scripts', 'check-layers.mjs'), dir], { encoding: 'utf8' });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+test('layer check passes imports that point down', () => {
+  const r = check({
+    'core/a.ts': 'export const a = 1;\n',
+    'metrics/m.ts': "import { a } from '../core/a.js';\n",
+    'cli/c.ts': "import { a } from '../core/a.js';\nimport '../metrics/m.js';\nprocess.env.X;\n",
+  });
+  assert.equal(r.status, 0, r.out);
+});
+
+test('layer check fails on upward and sibling imports and on env reads outside cli', () => {
+  const r = check({
+    'core/a.ts': "import '../metrics/m.js';\n",
+    'metrics/m.ts': "import { s } from '../search/s.js';\n",
+    'search/s.ts': 'export const s = process.env.HOME;\n',
+  });
+  assert.equal(r.status, 1);
+  assert.match(r.out, /core\/a\.ts:1: `core` imports a higher layer `metrics`/);
+  assert.match(r.out, /metrics\/m\.ts:1: `metrics` imports a sibling layer `search`/);
+  assert.match(r.out, /search\/s\.ts:1: `search` reads process\.argv\/env/);
+});

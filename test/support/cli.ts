@@ -1,0 +1,26 @@
+/**
+ * Runs the built CLI as a user does (a child process), for end-to-end tests.
+ */
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { join } from 'node:path';
+import { projectRoot } from './shared.js';
+
+/** Result of one CLI run. */
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Path of the built CLI entry point. */
+export const cliPath: string = join(projectRoot, 'dist', 'src', 'cli', 'main.js');
+
+/** Runs `coreb ...args` synchronously and captures its output. */
+export function runCli(args: string[], options: SpawnSyncOptions = {}): CliResult {
+  const r = spawnSync(process.execPath, [cliPath, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    ...options,
+  });
+  return { status: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
+}
