@@ -6,6 +6,7 @@ export * from './core/issues.js';
 export * from './core/progress.js';
 export * from './core/dataset.js';
 export * from './core/ids.js';
+export * from './core/embedding.js';
 export * from './dataset/index.js';
 export * from './metrics/index.js';
 export * from './search/index.js';
