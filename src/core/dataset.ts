@@ -76,6 +76,47 @@ export interface RetrievalTask {
   qrels: Qrels;
 }
 
+/** The 8 tables of an official CoREB release, by their wire (file) names. */
+export const RELEASE_TABLES = [
+  'code_corpus',
+  'text_corpus',
+  'text2code_queries',
+  'text2code_qrels',
+  'code2code_queries',
+  'code2code_qrels',
+  'code2text_queries',
+  'code2text_qrels',
+] as const;
+/** One table of a CoREB release. */
+export type ReleaseTable = (typeof RELEASE_TABLES)[number];
+
+/**
+ * Where a table's records came from, so validators can point at `file:line` (JSONL, 1-based) or
+ * `file row N` (parquet, 0-based). `lines[i]` / `rows[i]` locate the i-th loaded record.
+ */
+export interface TableSource {
+  file: string;
+  format: 'jsonl' | 'parquet';
+  /** JSONL line number (1-based) of each loaded record. */
+  lines?: number[];
+  /** Parquet row index (0-based, within its shard file) of each loaded record. */
+  rows?: number[];
+  /** File of each loaded record, when the table spans several shard files. */
+  recordFiles?: string[];
+}
+
+/** Where the `index`-th record of a table came from: `{file, line}` (JSONL) or `{file, row}` (parquet). */
+export function recordLocation(
+  source: TableSource | undefined,
+  index: number,
+): { file?: string; line?: number; row?: number } {
+  if (source === undefined) return {};
+  const file = source.recordFiles?.[index] ?? source.file;
+  if (source.lines !== undefined) return { file, line: source.lines[index] };
+  if (source.rows !== undefined) return { file, row: source.rows[index] };
+  return { file };
+}
+
 /** A CoREB `code_corpus` row (paper §A.4), fields camelCased. */
 export interface CodeRecord {
   codeId: string;
@@ -94,6 +135,8 @@ export interface CodeRecord {
     corpusVersion?: string;
     [key: string]: unknown;
   };
+  /** Top-level columns coreb does not know, camelCased, kept as read. */
+  extra?: Record<string, unknown>;
 }
 
 /** A CoREB `text_corpus` row: a problem description or an LLM-made hard negative. */
@@ -116,6 +159,7 @@ export interface TextRecord {
     corpusVersion?: string;
     [key: string]: unknown;
   };
+  extra?: Record<string, unknown>;
 }
 
 /** A CoREB query row of any task; task-specific fields are optional. */
@@ -149,8 +193,14 @@ export interface QueryRecord {
     availableLanguages?: string[] | null;
     createdAt?: string;
     generatorVersion?: string;
+    /** t2c: how many qrels carry relevance 2 (null on single-model queries). */
+    numRelevantDocs?: number | null;
+    modelsInRelevantDocs?: string[] | null;
+    isMultiModel?: boolean | null;
+    originalQueryType?: string;
     [key: string]: unknown;
   };
+  extra?: Record<string, unknown>;
 }
 
 /** A CoREB qrels row. */
@@ -175,4 +225,6 @@ export interface Release {
   codeCorpus: CodeRecord[];
   textCorpus: TextRecord[];
   tasks: Record<TaskName, ReleaseTask>;
+  /** Where each table was read from (absent for releases built in memory). */
+  sources?: Partial<Record<ReleaseTable, TableSource>>;
 }

@@ -1,2 +1,7 @@
 /** Public API of `dataset` (barrel; owned by that area). */
-export {};
+export * from './text-file.js';
+export * from './jsonl.js';
+export * from './coerce.js';
+export * from './parquet.js';
+export * from './release-schema.js';
+export * from './release.js';

@@ -1,0 +1,235 @@
+/**
+ * Loads an official CoREB release directory: the 8 tables as JSONL (`<table>.jsonl[.gz]`) or as the
+ * published parquet (`<split>/<table>-<split>-00000-of-00001.parquet`), flattened `meta_*` columns or
+ * a nested `meta` object, into typed records. Problems are returned as issues, never thrown.
+ */
+import { readdir } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { Release, ReleaseTable, TableSource, TaskName } from '../core/dataset.js';
+import { RELEASE_TABLES, TASKS } from '../core/dataset.js';
+import { CorebError, isCorebError } from '../core/errors.js';
+import type { ValidationIssue } from '../core/issues.js';
+import { coerceRow, RowChecker } from './coerce.js';
+import { readJsonl } from './jsonl.js';
+import { readParquetRows } from './parquet.js';
+import { RELEASE_SCHEMAS, TASK_TABLES } from './release-schema.js';
+import { isDirectory, isFile } from './text-file.js';
+
+/** Storage formats of a release directory. */
+export const RELEASE_FORMATS = ['auto', 'jsonl', 'parquet'] as const;
+/** A release storage format; `auto` picks JSONL when `code_corpus.jsonl[.gz]` exists, else parquet. */
+export type ReleaseFormat = (typeof RELEASE_FORMATS)[number];
+
+/** Options for {@link loadRelease}. */
+export interface LoadReleaseOptions {
+  /** Storage format; default `auto`. */
+  format?: ReleaseFormat;
+  /**
+   * Split name, e.g. `release_v2602`. Default: for JSONL the directory's name; for parquet the one
+   * split found under the directory (a USAGE error lists them when there are several).
+   */
+  split?: string;
+}
+
+/** A loaded release and every problem found while reading it (see {@link validateRelease} for more). */
+export interface LoadedRelease {
+  release: Release;
+  issues: ValidationIssue[];
+}
+
+/** The files a release directory provides, per table (one or more parquet shards, or one JSONL). */
+export interface ReleaseLayout {
+  format: 'jsonl' | 'parquet';
+  split: string;
+  /** Files per table, in row order; empty when the table is missing. */
+  files: Record<ReleaseTable, string[]>;
+}
+
+const SHARD_RE = /^(.+)-(\d{5})-of-(\d{5})\.parquet$/;
+
+async function jsonlFile(dir: string, table: ReleaseTable): Promise<string | undefined> {
+  for (const name of [`${table}.jsonl`, `${table}.jsonl.gz`]) {
+    if (await isFile(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Splits whose parquet shards sit in `dir` itself: name -> file names. */
+function parquetSplitsIn(names: string[]): Map<string, string[]> {
+  const splits = new Map<string, string[]>();
+  for (const name of names) {
+    const m = SHARD_RE.exec(name);
+    if (m === null) continue;
+    const table = RELEASE_TABLES.find((t) => m[1].startsWith(`${t}-`));
+    if (table === undefined) continue;
+    const split = m[1].slice(table.length + 1);
+    const list = splits.get(split) ?? [];
+    list.push(name);
+    splits.set(split, list);
+  }
+  return splits;
+}
+
+/**
+ * Finds which format, split and files a release directory holds.
+ * @throws CorebError `NOT_FOUND` when `dir` holds no CoREB tables, `USAGE` when several parquet
+ * splits exist and none was chosen (the message lists them).
+ */
+export async function resolveReleaseLayout(dir: string, options: LoadReleaseOptions = {}): Promise<ReleaseLayout> {
+  const format = options.format ?? 'auto';
+  if (!(await isDirectory(dir))) throw new CorebError('NOT_FOUND', `release directory not found: ${dir}`);
+  const files = Object.fromEntries(RELEASE_TABLES.map((t) => [t, [] as string[]])) as Record<ReleaseTable, string[]>;
+  if (format === 'jsonl' || format === 'auto') {
+    let any = false;
+    for (const t of RELEASE_TABLES) {
+      const f = await jsonlFile(dir, t);
+      if (f !== undefined) {
+        files[t].push(f);
+        any = true;
+      }
+    }
+    if (any || format === 'jsonl') {
+      if (!any) throw new CorebError('NOT_FOUND', `no CoREB JSONL tables (e.g. code_corpus.jsonl) in ${dir}`);
+      return { format: 'jsonl', split: options.split ?? basename(resolve(dir)), files };
+    }
+  }
+  // Parquet: shards in `dir` itself, or in `dir/<split>/`.
+  const candidates = new Map<string, { dir: string; names: string[] }>();
+  const top = await listDir(dir);
+  for (const [split, names] of parquetSplitsIn(top)) candidates.set(split, { dir, names });
+  for (const sub of top) {
+    const subDir = join(dir, sub);
+    if (!(await isDirectory(subDir))) continue;
+    for (const [split, names] of parquetSplitsIn(await listDir(subDir))) {
+      if (!candidates.has(split) || split === sub) candidates.set(split, { dir: subDir, names });
+    }
+  }
+  if (candidates.size === 0) {
+    throw new CorebError(
+      'NOT_FOUND',
+      `no CoREB tables in ${dir}; expected <table>.jsonl files or <split>/<table>-<split>-00000-of-00001.parquet (tables: ${RELEASE_TABLES.join(', ')})`,
+    );
+  }
+  let split = options.split;
+  if (split === undefined) {
+    if (candidates.size > 1) {
+      throw new CorebError('USAGE', `${dir} holds several splits (${[...candidates.keys()].join(', ')}); choose one with the split option (--split)`);
+    }
+    split = [...candidates.keys()][0];
+  }
+  const found = candidates.get(split);
+  if (found === undefined) {
+    throw new CorebError('NOT_FOUND', `split \`${split}\` not found in ${dir}; available: ${[...candidates.keys()].join(', ')}`);
+  }
+  for (const t of RELEASE_TABLES) {
+    files[t] = found.names.filter((n) => n.startsWith(`${t}-${split}-`)).map((n) => join(found.dir, n));
+  }
+  return { format: 'parquet', split, files };
+}
+
+/** Raw rows of one table with their source locations. */
+interface RawTable {
+  rows: Record<string, unknown>[];
+  where: Array<{ file: string; line?: number; row?: number }>;
+}
+
+async function readTable(layout: ReleaseLayout, table: ReleaseTable, dir: string, issues: ValidationIssue[]): Promise<RawTable> {
+  const out: RawTable = { rows: [], where: [] };
+  const files = layout.files[table];
+  if (files.length === 0) {
+    const expected =
+      layout.format === 'jsonl' ? join(dir, `${table}.jsonl`) : join(dir, layout.split, `${table}-${layout.split}-00000-of-00001.parquet`);
+    issues.push({ severity: 'error', kind: 'missing-table', file: expected, message: `table \`${table}\` is missing; a CoREB release has all 8 tables` });
+    return out;
+  }
+  for (const file of files) {
+    if (layout.format === 'jsonl') {
+      const r = await readJsonl(file);
+      issues.push(...r.issues);
+      for (const rec of r.records) {
+        out.rows.push(rec.value);
+        out.where.push({ file, line: rec.line });
+      }
+    } else {
+      let rows: Record<string, unknown>[];
+      try {
+        rows = await readParquetRows(file);
+      } catch (e) {
+        if (!isCorebError(e)) throw e;
+        issues.push({ severity: 'error', kind: 'malformed-parquet', file, message: e.message.replace(`${file}: `, '') });
+        continue;
+      }
+      if (rows.length === 0) issues.push({ severity: 'error', kind: 'empty-file', file, message: 'parquet file has no rows' });
+      rows.forEach((row, i) => {
+        out.rows.push(row);
+        out.where.push({ file, row: i });
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Loads a CoREB release directory into typed records (wire names camelCased; nested or flattened
+ * meta both accepted). Rows missing a required field (ids, texts, relevance) are reported and left
+ * out; other bad values are reported and dropped from the record. Cross-table consistency (dangling
+ * ids, duplicates, subtasks) is checked by {@link validateRelease}.
+ * @throws CorebError only when `dir` is not a release directory at all (see {@link resolveReleaseLayout}).
+ */
+export async function loadRelease(dir: string, options: LoadReleaseOptions = {}): Promise<LoadedRelease> {
+  const layout = await resolveReleaseLayout(dir, options);
+  const issues: ValidationIssue[] = [];
+  const records = {} as Record<ReleaseTable, Record<string, unknown>[]>;
+  const sources: Partial<Record<ReleaseTable, TableSource>> = {};
+  for (const table of RELEASE_TABLES) {
+    const raw = await readTable(layout, table, dir, issues);
+    const unknownSeen = new Set<string>();
+    const kept: Record<string, unknown>[] = [];
+    const lines: number[] = [];
+    const rows: number[] = [];
+    const recordFiles: string[] = [];
+    raw.rows.forEach((row, i) => {
+      const where = raw.where[i];
+      const r = coerceRow(row, RELEASE_SCHEMAS[table], new RowChecker(issues, where), unknownSeen);
+      if (!r.ok) return;
+      kept.push(r.record);
+      if (where.line !== undefined) lines.push(where.line);
+      if (where.row !== undefined) rows.push(where.row);
+      recordFiles.push(where.file);
+    });
+    records[table] = kept;
+    if (layout.files[table].length > 0) {
+      sources[table] = {
+        file: layout.files[table][0],
+        format: layout.format,
+        ...(layout.format === 'jsonl' ? { lines } : { rows }),
+        ...(layout.files[table].length > 1 ? { recordFiles } : {}),
+      };
+    }
+  }
+  const tasks = {} as Release['tasks'];
+  for (const task of TASKS) {
+    const t = TASK_TABLES[task as TaskName];
+    tasks[task] = {
+      queries: records[t.queries] as unknown as Release['tasks'][TaskName]['queries'],
+      qrels: records[t.qrels] as unknown as Release['tasks'][TaskName]['qrels'],
+    };
+  }
+  const release: Release = {
+    dir,
+    split: layout.split,
+    codeCorpus: records.code_corpus as unknown as Release['codeCorpus'],
+    textCorpus: records.text_corpus as unknown as Release['textCorpus'],
+    tasks,
+    sources,
+  };
+  return { release, issues };
+}
