@@ -1,0 +1,333 @@
+/**
+ * Code-aware BM25: the code-aware tokeniser, an inverted index over typed arrays built once per
+ * corpus, and term-at-a-time scoring of many queries with a reused accumulator and a bounded heap.
+ */
+import type { Doc, Query } from '../core/dataset.js';
+import { CorebError } from '../core/errors.js';
+import type {
+  IndexOptions,
+  RankedList,
+  Retriever,
+  RetrieverDescription,
+  RetrieverIndex,
+  SearchOptions,
+} from '../core/retrieval.js';
+import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
+import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
+import { createTokenizer, resolveTokenizerOptions } from './tokenize.js';
+import { createTieRanks, TopK } from './top-k.js';
+
+/**
+ * How a term repeated in the query counts.
+ * - `raw`: weight = query term frequency (Lucene: every occurrence is one more clause).
+ * - `binary`: weight 1 (each distinct term once).
+ * - `saturate`: Robertson's k3 saturation, weight = qtf (k3 + 1) / (k3 + qtf).
+ */
+export const QUERY_TF_MODES = ['raw', 'binary', 'saturate'] as const;
+/** A query term-frequency mode. */
+export type QueryTfMode = (typeof QUERY_TF_MODES)[number];
+
+/** Options of {@link createBm25Retriever} / {@link createBm25Index}. */
+export interface Bm25Options extends TokenizerOptions {
+  /** Term-frequency saturation. Default 1.2 (see the tuning note on {@link BM25_DEFAULTS}). */
+  k1?: number;
+  /** Length normalisation in [0, 1]. Default 0.75. */
+  b?: number;
+  /** Query term-frequency handling. Default `'saturate'`. */
+  queryTf?: QueryTfMode;
+  /** k3 for `queryTf: 'saturate'` (>= 0). Default 1. */
+  k3?: number;
+  /**
+   * Document fields joined (with a blank line) into the indexed text: `title`, `text`, or
+   * `meta.<key>` for a string in `Doc.meta` (e.g. `meta.abbreviatedText`). Missing or non-string
+   * fields are skipped. Default `['title', 'text']`.
+   */
+  fields?: readonly string[];
+}
+
+/**
+ * Defaults, tuned on CoREB release_v2602 only (`bench/search-bm25-tune.ts`; protocol: relevance
+ * level 2, strict nDCG, code-to-code anchor excluded, c2t_match negatives excluded, overall =
+ * query-weighted mean over t2c + c2t + c2c). Grid: k1 in {0.6, 0.9, 1.2, 1.5, 2.0}, b in {0.3, 0.5,
+ * 0.75, 0.9}, queryTf in {raw, binary, saturate k3 in {0, 1, 8}}, stop lists {none, english, code,
+ * english+code}, S-stemming on/off, minLength {1, 2}, whole identifiers on/off, fields {text,
+ * text+abbreviated}. The figures and the chosen point are in the README of `bench/`.
+ */
+export const BM25_DEFAULTS = {
+  k1: 1.2,
+  b: 0.75,
+  queryTf: 'saturate',
+  k3: 1,
+  fields: ['title', 'text'],
+} as const satisfies Partial<Bm25Options>;
+
+/** Fully resolved BM25 parameters. */
+export interface ResolvedBm25Options extends ResolvedTokenizerOptions {
+  k1: number;
+  b: number;
+  queryTf: QueryTfMode;
+  k3: number;
+  fields: readonly string[];
+}
+
+/** Fills BM25 defaults and checks ranges (throws `USAGE`). */
+export function resolveBm25Options(options: Bm25Options = {}): ResolvedBm25Options {
+  const r: ResolvedBm25Options = {
+    k1: options.k1 ?? BM25_DEFAULTS.k1,
+    b: options.b ?? BM25_DEFAULTS.b,
+    queryTf: options.queryTf ?? BM25_DEFAULTS.queryTf,
+    k3: options.k3 ?? BM25_DEFAULTS.k3,
+    fields: options.fields ?? BM25_DEFAULTS.fields,
+    ...resolveTokenizerOptions(options),
+  };
+  if (!(r.k1 >= 0) || !Number.isFinite(r.k1)) throw new CorebError('USAGE', `bm25: k1 must be a finite number >= 0, got ${r.k1}`);
+  if (!(r.b >= 0 && r.b <= 1)) throw new CorebError('USAGE', `bm25: b must be in [0, 1], got ${r.b}`);
+  if (!(r.k3 >= 0) || !Number.isFinite(r.k3)) throw new CorebError('USAGE', `bm25: k3 must be a finite number >= 0, got ${r.k3}`);
+  if (!QUERY_TF_MODES.includes(r.queryTf)) {
+    throw new CorebError('USAGE', `bm25: queryTf must be one of ${QUERY_TF_MODES.join(', ')}, got ${String(r.queryTf)}`);
+  }
+  if (r.fields.length === 0) throw new CorebError('USAGE', 'bm25: fields must name at least one document field');
+  return r;
+}
+
+/**
+ * Lucene's BM25 idf (`BM25Similarity`, Lucene >= 6): ln(1 + (N - df + 0.5) / (df + 0.5)).
+ * Always positive, unlike Robertson–Spärck Jones idf, so a very common term never lowers a score.
+ * @param n number of documents in the corpus.
+ * @param df number of documents containing the term.
+ */
+export function bm25Idf(n: number, df: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * BM25 term weight of one document: idf * tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))
+ * (Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond", eq. 3.15,
+ * with Lucene's idf). Lucene >= 8 drops the constant (k1 + 1) factor, which changes no ranking;
+ * coreb keeps it and, unlike Lucene, uses exact document lengths (Lucene encodes them lossily).
+ */
+export function bm25TermWeight(idf: number, tf: number, dl: number, avgdl: number, k1: number, b: number): number {
+  return (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgdl));
+}
+
+/** Weight of a query term that occurs `qtf` times in the query. */
+function queryTermWeight(qtf: number, mode: QueryTfMode, k3: number): number {
+  if (mode === 'raw') return qtf;
+  if (mode === 'binary') return 1;
+  return (qtf * (k3 + 1)) / (k3 + qtf);
+}
+
+/** Reads the configured fields of a document and joins them. */
+function docText(doc: Doc, fields: readonly string[]): string {
+  const parts: string[] = [];
+  for (const f of fields) {
+    let v: unknown;
+    if (f === 'text') v = doc.text;
+    else if (f === 'title') v = doc.title;
+    else if (f.startsWith('meta.')) v = doc.meta?.[f.slice(5)];
+    else throw new CorebError('USAGE', `bm25: unknown field "${f}"; use title, text or meta.<key>`);
+    if (typeof v === 'string' && v.length > 0) parts.push(v);
+  }
+  return parts.join('\n\n');
+}
+
+/**
+ * An inverted index over one corpus. Postings are stored CSR-style: the documents of term t are
+ * `postingDocs[termStart[t] .. termStart[t + 1])`, in increasing document order, with their BM25
+ * term weights precomputed in `postingWeights` (float32), so a query costs one multiply-add per
+ * posting of its terms and never touches documents that share no term with it.
+ */
+export class Bm25Index implements RetrieverIndex {
+  /** Number of documents. */
+  readonly size: number;
+  /** Resolved parameters. */
+  readonly options: ResolvedBm25Options;
+  /** Document ids in index order. */
+  readonly docIds: readonly string[];
+  /** term -> term id. */
+  readonly vocabulary: ReadonlyMap<string, number>;
+  /** Document frequency per term id. */
+  readonly documentFrequency: Int32Array;
+  /** Indexed length (number of terms) per document. */
+  readonly docLengths: Int32Array;
+  /** Mean indexed document length. */
+  readonly avgDocLength: number;
+  private readonly termStart: Int32Array;
+  private readonly postingDocs: Int32Array;
+  private readonly postingWeights: Float32Array;
+  private readonly tieRanks: Int32Array;
+  private readonly tokenize: (text: string) => string[];
+  private readonly docIndex: Map<string, number>;
+
+  /** Builds the index. Use {@link createBm25Index}. */
+  constructor(docs: readonly Doc[], options: ResolvedBm25Options) {
+    this.options = options;
+    this.size = docs.length;
+    this.docIds = docs.map((d) => d.id);
+    this.docIndex = validateDocIds(this.docIds);
+    this.tokenize = createTokenizer(options);
+    const vocab = new Map<string, number>();
+    const docTerms: Int32Array[] = [];
+    const docLengths = new Int32Array(docs.length);
+    let totalLength = 0;
+    for (let d = 0; d < docs.length; d++) {
+      const terms = this.tokenize(docText(docs[d], options.fields));
+      const ids = new Int32Array(terms.length);
+      for (let i = 0; i < terms.length; i++) {
+        let id = vocab.get(terms[i]);
+        if (id === undefined) {
+          id = vocab.size;
+          vocab.set(terms[i], id);
+        }
+        ids[i] = id;
+      }
+      ids.sort();
+      docTerms.push(ids);
+      docLengths[d] = ids.length;
+      totalLength += ids.length;
+    }
+    const v = vocab.size;
+    const df = new Int32Array(v);
+    for (const ids of docTerms) {
+      for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) df[ids[i]]++;
+    }
+    const termStart = new Int32Array(v + 1);
+    for (let t = 0; t < v; t++) termStart[t + 1] = termStart[t] + df[t];
+    const fill = termStart.slice(0, v);
+    const postingDocs = new Int32Array(termStart[v]);
+    const postingWeights = new Float32Array(termStart[v]);
+    const n = docs.length;
+    const avgdl = n > 0 && totalLength > 0 ? totalLength / n : 1;
+    const { k1, b } = options;
+    for (let d = 0; d < n; d++) {
+      const ids = docTerms[d];
+      let i = 0;
+      while (i < ids.length) {
+        const t = ids[i];
+        let j = i + 1;
+        while (j < ids.length && ids[j] === t) j++;
+        const p = fill[t]++;
+        postingDocs[p] = d;
+        postingWeights[p] = bm25TermWeight(bm25Idf(n, df[t]), j - i, docLengths[d], avgdl, k1, b);
+        i = j;
+      }
+    }
+    this.vocabulary = vocab;
+    this.documentFrequency = df;
+    this.docLengths = docLengths;
+    this.avgDocLength = avgdl;
+    this.termStart = termStart;
+    this.postingDocs = postingDocs;
+    this.postingWeights = postingWeights;
+    this.tieRanks = createTieRanks(this.docIds);
+  }
+
+  /** The terms BM25 sees for `text` (the same tokeniser as the index). */
+  terms(text: string): string[] {
+    return this.tokenize(text);
+  }
+
+  /**
+   * Scores every query against the corpus (term at a time) and keeps the top `depth` documents.
+   * Only documents sharing at least one term with the query are returned (all have score > 0).
+   */
+  async search(queries: readonly Query[], depth: number, options: SearchOptions = {}): Promise<Map<string, RankedList>> {
+    validateDepth(depth);
+    const out = new Map<string, RankedList>();
+    const n = this.size;
+    const acc = new Float64Array(n);
+    const touched = new Int32Array(n);
+    const excluded = new Uint8Array(n);
+    const heap = new TopK(Math.min(depth, Math.max(n, 1)), this.tieRanks);
+    const outDocs = new Int32Array(heap.capacity);
+    const outScores = new Float32Array(heap.capacity);
+    const { queryTf, k3 } = this.options;
+    options.progress?.start('bm25 search', queries.length);
+    for (let qi = 0; qi < queries.length; qi++) {
+      if ((qi & 63) === 0) {
+        checkAborted(options.signal);
+        if (qi > 0) await new Promise<void>((r) => setImmediate(r));
+      }
+      const q = queries[qi];
+      const qtf = new Map<number, number>();
+      for (const term of this.tokenize(q.text)) {
+        const t = this.vocabulary.get(term);
+        if (t !== undefined) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+      }
+      let nTouched = 0;
+      for (const [t, c] of qtf) {
+        const w = queryTermWeight(c, queryTf, k3);
+        for (let p = this.termStart[t], end = this.termStart[t + 1]; p < end; p++) {
+          const d = this.postingDocs[p];
+          if (acc[d] === 0) touched[nTouched++] = d;
+          acc[d] += w * this.postingWeights[p];
+        }
+      }
+      const ex = resolveExcluded(options.exclude?.get(q.id), this.docIndex);
+      for (const d of ex) excluded[d] = 1;
+      for (let i = 0; i < nTouched; i++) {
+        const d = touched[i];
+        if (excluded[d] === 0) heap.push(d, acc[d]);
+        acc[d] = 0;
+      }
+      for (const d of ex) excluded[d] = 0;
+      const m = heap.drainInto(outDocs, outScores);
+      const docIds = new Array<string>(m);
+      for (let i = 0; i < m; i++) docIds[i] = this.docIds[outDocs[i]];
+      out.set(q.id, { docIds, scores: outScores.slice(0, m) });
+      options.progress?.tick();
+    }
+    options.progress?.done();
+    return out;
+  }
+}
+
+/** Builds a BM25 index over `docs` (ids unique; throws `VALIDATION` otherwise). Pure, synchronous. */
+export function createBm25Index(docs: readonly Doc[], options: Bm25Options = {}): Bm25Index {
+  return new Bm25Index(docs, resolveBm25Options(options));
+}
+
+/** The secret-free description of a BM25 configuration. */
+export function describeBm25(options: ResolvedBm25Options): RetrieverDescription {
+  return {
+    kind: 'bm25',
+    variant: 'lucene',
+    formula:
+      'sum over query terms t of wq(qtf) * idf(t) * tf*(k1+1) / (tf + k1*(1-b+b*dl/avgdl)), idf = ln(1+(N-df+0.5)/(df+0.5))',
+    k1: options.k1,
+    b: options.b,
+    queryTf: options.queryTf,
+    ...(options.queryTf === 'saturate' ? { k3: options.k3 } : {}),
+    fields: [...options.fields],
+    tokenizer: {
+      name: 'coreb-code',
+      stopwords: options.stopwords,
+      splitIdentifiers: options.splitIdentifiers,
+      keepWhole: options.keepWhole,
+      minLength: options.minLength,
+      keepNumbers: options.keepNumbers,
+      stem: options.stem ? 's-stemmer' : 'none',
+    },
+    ties: 'score as float32 descending, then docid descending by code point (trec_eval 9.0.8)',
+  };
+}
+
+/**
+ * The `bm25` retriever: indexes each corpus with {@link createBm25Index}. Its description names
+ * the variant (Lucene BM25), k1, b, the query-tf handling and every tokeniser choice.
+ */
+export function createBm25Retriever(options: Bm25Options = {}): Retriever {
+  const resolved = resolveBm25Options(options);
+  return {
+    name: 'bm25',
+    describe: () => describeBm25(resolved),
+    async index(docs: readonly Doc[], indexOptions: IndexOptions = {}): Promise<RetrieverIndex> {
+      checkAborted(indexOptions.signal);
+      indexOptions.progress?.start('bm25 index', docs.length);
+      const index = new Bm25Index(docs, resolved);
+      indexOptions.progress?.tick(docs.length);
+      indexOptions.progress?.done();
+      return index;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Bounded-heap top-k over integer document ids with the trec_eval order, shared by BM25, dense
+ * search and fusion so every coreb retriever ranks exactly as the metrics will re-rank its scores.
+ */
+import { codePointRanks } from '../core/ids.js';
+
+/**
+ * Keeps the best `capacity` (document, score) pairs seen so far.
+ *
+ * Order ("better first"): score rounded to float32 descending, then docid descending in code-point
+ * order (trec_eval 9.0.8, see metrics-spec §2). The docid comparison is one integer comparison on
+ * `tieRanks[doc]`, the docid's rank from {@link codePointRanks} (larger rank = larger docid = ranked
+ * first among equal scores). A min-heap holds the current worst at its root, so a push costs
+ * O(1) when the candidate is worse than the root and O(log k) otherwise; {@link drainInto} sorts
+ * only the k survivors. Scratch buffers are allocated once; call {@link reset} between queries.
+ */
+export class TopK {
+  /** Maximum number of kept pairs. */
+  readonly capacity: number;
+  private readonly tieRanks: Int32Array;
+  private readonly heapDocs: Int32Array;
+  private readonly heapScores: Float32Array;
+  private count = 0;
+
+  /**
+   * @param capacity the k of top-k (>= 1).
+   * @param tieRanks per document index, its docid's code-point rank (see {@link codePointRanks}).
+   */
+  constructor(capacity: number, tieRanks: Int32Array) {
+    this.capacity = Math.max(1, Math.floor(capacity));
+    this.tieRanks = tieRanks;
+    this.heapDocs = new Int32Array(this.capacity);
+    this.heapScores = new Float32Array(this.capacity);
+  }
+
+  /** Number of pairs currently kept. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Empties the heap (keeps its buffers). */
+  reset(): void {
+    this.count = 0;
+  }
+
+  /** True when (score a, doc da) ranks strictly after (score b, doc db). Scores are float32 values. */
+  private worse(sa: number, da: number, sb: number, db: number): boolean {
+    return sa < sb || (sa === sb && this.tieRanks[da] < this.tieRanks[db]);
+  }
+
+  /** Offers document `doc` with `score` (rounded to float32 here). NaN scores are ignored. */
+  push(doc: number, score: number): void {
+    const s = Math.fround(score);
+    if (s !== s) return;
+    const docs = this.heapDocs;
+    const scores = this.heapScores;
+    if (this.count < this.capacity) {
+      let i = this.count++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.worse(s, doc, scores[p], docs[p])) break;
+        docs[i] = docs[p];
+        scores[i] = scores[p];
+        i = p;
+      }
+      docs[i] = doc;
+      scores[i] = s;
+      return;
+    }
+    if (!this.worse(scores[0], docs[0], s, doc)) return;
+    this.siftDown(doc, s, this.count);
+  }
+
+  /** Places (doc, s) at the root and restores the heap over the first `n` slots. */
+  private siftDown(doc: number, s: number, n: number): void {
+    const docs = this.heapDocs;
+    const scores = this.heapScores;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      let c = l;
+      const r = l + 1;
+      if (r < n && this.worse(scores[r], docs[r], scores[l], docs[l])) c = r;
+      if (!this.worse(scores[c], docs[c], s, doc)) break;
+      docs[i] = docs[c];
+      scores[i] = scores[c];
+      i = c;
+    }
+    docs[i] = doc;
+    scores[i] = s;
+  }
+
+  /**
+   * Writes the kept pairs best first into `outDocs` / `outScores` (each at least {@link size} long)
+   * and empties the heap.
+   * @returns the number of pairs written.
+   */
+  drainInto(outDocs: Int32Array, outScores: Float32Array): number {
+    const n = this.count;
+    const docs = this.heapDocs;
+    const scores = this.heapScores;
+    for (let m = n; m > 0; m--) {
+      outDocs[m - 1] = docs[0];
+      outScores[m - 1] = scores[0];
+      const lastDoc = docs[m - 1];
+      const lastScore = scores[m - 1];
+      if (m > 1) this.siftDown(lastDoc, lastScore, m - 1);
+    }
+    this.count = 0;
+    return n;
+  }
+}
+
+/** Returns the code-point rank of every id, the tie key {@link TopK} expects. */
+export function createTieRanks(docIds: readonly string[]): Int32Array {
+  return codePointRanks(docIds);
+}
