@@ -1,2 +1,7 @@
-/** Public API of `metrics` (barrel; owned by that area). */
-export {};
+/** Public API of `metrics`: trec_eval-exact IR measures over qrels and runs (pure, synchronous). */
+export * from './evaluate.js';
+export * from './measures.js';
+export * from './columns.js';
+export { glibcLog2, discountTable } from './log2.js';
+export { createDocidRanks } from './ranking.js';
+export * from './trec-format.js';

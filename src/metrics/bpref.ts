@@ -1,0 +1,22 @@
+/**
+ * bpref (Buckley & Voorhees, SIGIR 2004), trec_eval 9.0.8 m_bpref.c: for each retrieved relevant
+ * doc, 1 - min(judged non-relevant above it, R) / min(N, R), averaged over R relevant docs.
+ * Docs not in the qrels and docs labelled < 0 are skipped.
+ */
+import { NONPOOL, type RankedContext } from './context.js';
+
+/** bpref of the query; 0 when num_rel = 0. */
+export function bpref(ctx: RankedContext): number {
+  const { n, labels, level, numRel, numNonrel } = ctx;
+  let nonrelSoFar = 0;
+  let sum = 0;
+  const denom = Math.min(numNonrel, numRel);
+  for (let i = 0; i < n; i++) {
+    const l = labels[i];
+    if (l === NONPOOL || l < 0) continue;
+    if (l < level) nonrelSoFar++;
+    else if (nonrelSoFar > 0) sum += 1 - Math.min(nonrelSoFar, numRel) / denom;
+    else sum += 1;
+  }
+  return numRel > 0 ? sum / numRel : sum;
+}

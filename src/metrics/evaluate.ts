@@ -1,0 +1,337 @@
+/**
+ * Evaluation of a run against qrels with trec_eval 9.0.8 semantics (metrics-spec.md): per-query
+ * values in a columnar kernel over typed arrays, the mean over run ∩ qrels (or all qrels queries),
+ * and the semantics every result carries.
+ */
+import type { Qrels, Run } from '../core/dataset.js';
+import { CorebError } from '../core/errors.js';
+import { compareCodePoints } from '../core/ids.js';
+import { averagePrecision, averagePrecisionAt, logAveragePrecision, MIN_GEO_MEAN } from './average-precision.js';
+import { bpref } from './bpref.js';
+import { createColumns, type QrelsColumns, type RunColumns } from './columns.js';
+import { createContext, ensureCapacity, fillBinaryPrefixes, fillGainPrefixes, NONPOOL } from './context.js';
+import { numRel, numRet, numRelRet } from './counts.js';
+import { MEASURE_FAMILIES, measureKey, parseMeasures, type MeasureFamilyName, type MeasureSpec } from './measures.js';
+import { ndcg, ndcgAt } from './ndcg.js';
+import { iprecAtRecall, precisionAt, recallAt, rPrecision, successAt } from './precision.js';
+import { createDocidRanks, invertRanks, rankQuery, rankQueryInsertionOrder } from './ranking.js';
+import { beirReciprocalRankAt, reciprocalRank, reciprocalRankAt } from './reciprocal-rank.js';
+
+/** nDCG gain mode: `trec` = raw labels, level ignored; `strict` = labels below the level zeroed first. */
+export type NdcgMode = 'trec' | 'strict';
+/** Score precision for ranking: `float32` = trec_eval 9.0.8 / pytrec_eval; `float64` = trec_eval 10. */
+export type ScorePrecision = 'float32' | 'float64';
+
+/** The choices behind a set of numbers; carried by every {@link Evaluation}. */
+export interface MeasureSemantics {
+  /** Relevance level L: binary measures count label >= L as relevant. */
+  relevanceLevel: number;
+  ndcg: NdcgMode;
+  scores: ScorePrecision;
+  /** Ranking order: score descending, ties by docid descending in UTF-8 byte order. */
+  ties: 'score-desc,docid-desc-utf8';
+  /** True when each query's anchor doc was removed before ranking. */
+  anchors: boolean;
+  /** Queries averaged over: run ∩ qrels (trec_eval default) or every qrels query (`-c`). */
+  population: 'run-and-qrels' | 'all-qrels';
+  /** The reference whose numbers these reproduce. */
+  reference: 'trec_eval 9.0.8' | 'trec_eval 10.0 scores';
+}
+
+/** Options of {@link evaluate}. */
+export interface EvaluateOptions {
+  /** Measure names, parsed by {@link parseMeasures} (e.g. `['ndcg_cut.10', 'recall@100', 'map']`). */
+  measures: readonly string[];
+  /** Relevance level; default 1 (trec_eval's). Must be an integer >= 1. */
+  relevanceLevel?: number;
+  /** nDCG gain mode; default `trec`. */
+  ndcg?: NdcgMode;
+  /** Score precision; default `float32`. */
+  scores?: ScorePrecision;
+  /** Query id -> anchor doc id, removed from that query's ranking before cutting. Default none. */
+  anchors?: ReadonlyMap<string, string>;
+  /** Average over every qrels query (missing ones count 0), like trec_eval `-c`. Default false. */
+  complete?: boolean;
+}
+
+/**
+ * Result of {@link evaluate}. Keys are trec_eval names (`ndcg_cut_10`, `map_cut_10`, `recall_10`,
+ * `P_5`, `success_1`, `recip_rank`, `map`, `ndcg`, `num_ret`, ...); MRR@k in trec order is
+ * `recip_rank_cut_k` and BEIR-style MRR@k is `mrr_beir_k`. Counts are summed in `aggregate`, which
+ * also holds `num_q` and `gm_map` when requested.
+ */
+export interface Evaluation {
+  /** Evaluated queries (run ∩ qrels) in trec_eval order (qid by code point), per-query values. */
+  perQuery: Map<string, Record<string, number>>;
+  aggregate: Record<string, number>;
+  semantics: MeasureSemantics;
+  /** Qrels queries absent from the run (counted as 0 when `complete`). */
+  missingQueryIds: string[];
+}
+
+/** One output column of a {@link ColumnarEvaluation}. */
+export interface EvaluationColumn {
+  key: string;
+  family: MeasureFamilyName;
+  /** False for summary-only measures (num_q, gm_map). */
+  perQuery: boolean;
+  /** True for integer counts (printed with `%ld`). */
+  count: boolean;
+}
+
+/** Columnar result: one row of `columns.length` values per evaluated query. */
+export interface ColumnarEvaluation {
+  /** Columns in trec_eval print order (runid is not a column). */
+  columns: EvaluationColumn[];
+  /** True when `runid` was requested. */
+  runid: boolean;
+  /** Evaluated query ids in trec_eval order. */
+  queryIds: string[];
+  /** Row-major values, `queryIds.length * columns.length`. */
+  values: Float64Array;
+  /** Aggregate per column (means, sums, counts, geometric means). */
+  aggregate: Float64Array;
+  missingQueryIds: string[];
+  semantics: MeasureSemantics;
+}
+
+/** Options of {@link evaluateColumns}: like {@link EvaluateOptions} with parsed measures. */
+export interface ColumnarOptions extends Omit<EvaluateOptions, 'measures'> {
+  specs: readonly MeasureSpec[];
+}
+
+/** Protocol presets: `trec` = trec_eval defaults; `coreb` = level 2 and strict nDCG (anchors applied by the caller). */
+export function resolveProtocol(p: 'trec' | 'coreb'): Pick<EvaluateOptions, 'relevanceLevel' | 'ndcg'> {
+  return p === 'coreb' ? { relevanceLevel: 2, ndcg: 'strict' } : { relevanceLevel: 1, ndcg: 'trec' };
+}
+
+interface PlanItem {
+  family: MeasureFamilyName;
+  params: readonly number[];
+  at: number;
+}
+
+/** Builds the semantics record of a set of options. */
+export function resolveSemantics(options: Omit<EvaluateOptions, 'measures'>): MeasureSemantics {
+  const level = options.relevanceLevel ?? 1;
+  if (!Number.isInteger(level) || level < 1) {
+    throw new CorebError('USAGE', `relevance level must be an integer >= 1, got ${level}`);
+  }
+  const scores = options.scores ?? 'float32';
+  return {
+    relevanceLevel: level,
+    ndcg: options.ndcg ?? 'trec',
+    scores,
+    ties: 'score-desc,docid-desc-utf8',
+    anchors: options.anchors !== undefined && options.anchors.size > 0,
+    population: options.complete ? 'all-qrels' : 'run-and-qrels',
+    reference: scores === 'float64' ? 'trec_eval 10.0 scores' : 'trec_eval 9.0.8',
+  };
+}
+
+/**
+ * Evaluates columnar qrels and run (sharing one doc id space) with parsed measures. The fast path
+ * used by the CLI; {@link evaluate} wraps it for map-shaped inputs.
+ */
+export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: ColumnarOptions): ColumnarEvaluation {
+  if (qrels.docIds !== run.docIds) {
+    throw new CorebError('INTERNAL', 'qrels and run columns must share one docIds table');
+  }
+  const semantics = resolveSemantics(options);
+  const level = semantics.relevanceLevel;
+  const strict = semantics.ndcg === 'strict';
+  const float64 = semantics.scores === 'float64';
+
+  const columns: EvaluationColumn[] = [];
+  const plan: PlanItem[] = [];
+  let runid = false;
+  let beir: PlanItem | undefined;
+  for (const spec of options.specs) {
+    if (spec.family === 'runid') {
+      runid = true;
+      continue;
+    }
+    const fam = MEASURE_FAMILIES[spec.family];
+    const item: PlanItem = { family: spec.family, params: spec.params, at: columns.length };
+    plan.push(item);
+    if (spec.family === 'mrr_beir') beir = item;
+    const count = fam.agg === 'sum' || fam.agg === 'count';
+    if (spec.params.length === 0) columns.push({ key: measureKey(spec.family), family: spec.family, perQuery: fam.perQuery, count });
+    else for (const p of spec.params) columns.push({ key: measureKey(spec.family, p), family: spec.family, perQuery: fam.perQuery, count });
+  }
+  const width = columns.length;
+
+  const qrelsIndex = new Map<string, number>();
+  for (let i = 0; i < qrels.queryIds.length; i++) qrelsIndex.set(qrels.queryIds[i], i);
+  const evaluated: number[] = [];
+  const inRun = new Set<string>();
+  for (let i = 0; i < run.queryIds.length; i++) {
+    inRun.add(run.queryIds[i]);
+    if (qrelsIndex.has(run.queryIds[i])) evaluated.push(i);
+  }
+  evaluated.sort((a, b) => compareCodePoints(run.queryIds[a], run.queryIds[b]));
+  const missingQueryIds = qrels.queryIds.filter((q) => !inRun.has(q)).sort(compareCodePoints);
+
+  const docIds = run.docIds;
+  const docRanks = createDocidRanks(docIds);
+  const rankToDoc = invertRanks(docRanks);
+  let docIndex: Map<string, number> | undefined;
+  if (options.anchors !== undefined && options.anchors.size > 0) {
+    docIndex = new Map();
+    for (let i = 0; i < docIds.length; i++) docIndex.set(docIds[i], i);
+  }
+  const stamp = new Int32Array(docIds.length);
+  const labelOf = new Int32Array(docIds.length);
+
+  let maxRun = 0;
+  let maxQrels = 0;
+  for (let i = 0; i < run.queryIds.length; i++) maxRun = Math.max(maxRun, run.offsets[i + 1] - run.offsets[i]);
+  for (let i = 0; i < qrels.queryIds.length; i++) maxQrels = Math.max(maxQrels, qrels.offsets[i + 1] - qrels.offsets[i]);
+  const ctx = createContext(Math.max(maxRun, 1));
+  ensureCapacity(ctx, maxRun, maxQrels);
+  ctx.level = level;
+  const ranked = new Int32Array(Math.max(maxRun, 1));
+  const idealGains = new Int32Array(Math.max(maxQrels, 1));
+  const beirGains = beir ? new Int32Array(Math.max(maxRun, 1)) : undefined;
+
+  const values = new Float64Array(evaluated.length * width);
+  for (let row = 0; row < evaluated.length; row++) {
+    const rq = evaluated[row];
+    const qq = qrelsIndex.get(run.queryIds[rq]) as number;
+    const mark = row + 1;
+    let nRel = 0;
+    let nNonrel = 0;
+    let m = 0;
+    for (let p = qrels.offsets[qq], e = qrels.offsets[qq + 1]; p < e; p++) {
+      const d = qrels.docs[p];
+      const l = qrels.labels[p];
+      stamp[d] = mark;
+      labelOf[d] = l;
+      if (l >= level) nRel++;
+      else if (l >= 0) nNonrel++;
+      if (l > 0 && !(strict && l < level)) idealGains[m++] = l;
+    }
+    if (m > 1) {
+      const g = idealGains.subarray(0, m);
+      g.sort();
+      g.reverse();
+    }
+    let exclude = -1;
+    if (docIndex !== undefined) {
+      const anchor = options.anchors?.get(run.queryIds[rq]);
+      if (anchor !== undefined) exclude = docIndex.get(anchor) ?? -1;
+    }
+    const start = run.offsets[rq];
+    const end = run.offsets[rq + 1];
+    const n = rankQuery(run.docs, run.scores, start, end, exclude, docRanks, rankToDoc, float64, ranked);
+    const { labels, gains } = ctx;
+    for (let i = 0; i < n; i++) {
+      const d = ranked[i];
+      const l = stamp[d] === mark ? labelOf[d] : NONPOOL;
+      labels[i] = l;
+      gains[i] = l > 0 && !(strict && l < level) ? l : 0;
+    }
+    ctx.n = n;
+    ctx.numRel = nRel;
+    ctx.numNonrel = nNonrel;
+    fillBinaryPrefixes(ctx);
+    fillGainPrefixes(ctx, idealGains, m);
+    const base = row * width;
+    for (const item of plan) {
+      const at = base + item.at;
+      switch (item.family) {
+        case 'num_q': values[at] = 1; break;
+        case 'num_ret': values[at] = numRet(ctx); break;
+        case 'num_rel': values[at] = numRel(ctx); break;
+        case 'num_rel_ret': values[at] = numRelRet(ctx); break;
+        case 'map': values[at] = averagePrecision(ctx); break;
+        case 'gm_map': values[at] = logAveragePrecision(ctx); break;
+        case 'Rprec': values[at] = rPrecision(ctx); break;
+        case 'bpref': values[at] = bpref(ctx); break;
+        case 'recip_rank': values[at] = reciprocalRank(ctx); break;
+        case 'recip_rank_cut': reciprocalRankAt(ctx, item.params, values, at); break;
+        case 'iprec_at_recall': iprecAtRecall(ctx, item.params, values, at); break;
+        case 'P': precisionAt(ctx, item.params, values, at); break;
+        case 'recall': recallAt(ctx, item.params, values, at); break;
+        case 'ndcg': values[at] = ndcg(ctx); break;
+        case 'ndcg_cut': ndcgAt(ctx, item.params, values, at); break;
+        case 'map_cut': averagePrecisionAt(ctx, item.params, values, at); break;
+        case 'success': successAt(ctx, item.params, values, at); break;
+        case 'mrr_beir': {
+          const out = beirGains as Int32Array;
+          const nb = rankQueryInsertionOrder(run.docs, run.scores, start, end, exclude, ranked);
+          for (let i = 0; i < nb; i++) {
+            const d = ranked[i];
+            const l = stamp[d] === mark ? labelOf[d] : 0;
+            out[i] = l > 0 && !(strict && l < level) ? l : 0;
+          }
+          beirReciprocalRankAt(out, nb, item.params, values, at);
+          break;
+        }
+        case 'runid': break;
+      }
+    }
+  }
+
+  // Aggregation (trec_eval meas_acc.c / meas_avg.c): sum in query order, divide once.
+  const evaluatedCount = evaluated.length;
+  const denom = options.complete ? qrels.queryIds.length : evaluatedCount;
+  let missingRel = 0;
+  if (options.complete) {
+    for (const q of missingQueryIds) {
+      const qq = qrelsIndex.get(q) as number;
+      for (let p = qrels.offsets[qq], e = qrels.offsets[qq + 1]; p < e; p++) if (qrels.labels[p] >= level) missingRel++;
+    }
+  }
+  const aggregate = new Float64Array(width);
+  for (let c = 0; c < width; c++) {
+    let s = 0;
+    for (let row = 0; row < evaluatedCount; row++) s += values[row * width + c];
+    const col = columns[c];
+    const agg = MEASURE_FAMILIES[col.family].agg;
+    if (col.family === 'num_q') aggregate[c] = denom;
+    else if (agg === 'sum') aggregate[c] = col.family === 'num_rel' ? s + missingRel : s;
+    else if (agg === 'gm') {
+      if (denom > 0) s += (denom - evaluatedCount) * Math.log(MIN_GEO_MEAN);
+      aggregate[c] = denom > 0 ? Math.exp(s / denom) : s;
+    } else if (col.family === 'mrr_beir') {
+      aggregate[c] = qrels.queryIds.length > 0 ? s / qrels.queryIds.length : 0;
+    } else aggregate[c] = denom > 0 ? s / denom : s;
+  }
+  return {
+    columns,
+    runid,
+    queryIds: evaluated.map((i) => run.queryIds[i]),
+    values,
+    aggregate,
+    missingQueryIds,
+    semantics,
+  };
+}
+
+/** Converts a columnar evaluation to maps and records keyed by trec_eval names. */
+export function toEvaluation(result: ColumnarEvaluation): Evaluation {
+  const { columns, values, queryIds } = result;
+  const width = columns.length;
+  const perQuery = new Map<string, Record<string, number>>();
+  for (let row = 0; row < queryIds.length; row++) {
+    const rec: Record<string, number> = {};
+    for (let c = 0; c < width; c++) if (columns[c].perQuery) rec[columns[c].key] = values[row * width + c];
+    perQuery.set(queryIds[row], rec);
+  }
+  const aggregate: Record<string, number> = {};
+  for (let c = 0; c < width; c++) aggregate[columns[c].key] = result.aggregate[c];
+  return { perQuery, aggregate, semantics: result.semantics, missingQueryIds: result.missingQueryIds };
+}
+
+/**
+ * Evaluates `run` against `qrels` with trec_eval 9.0.8 semantics (defaults: level 1, nDCG `trec`,
+ * float32 scores, no anchors, run ∩ qrels). An empty run query is evaluated (every measure 0).
+ * @throws CorebError `MEASURE` for unknown measures, `USAGE` for a bad level, `VALIDATION` for NaN
+ * scores or non-integer labels.
+ */
+export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions): Evaluation {
+  const specs = parseMeasures(options.measures);
+  const cols = createColumns(qrels, run);
+  return toEvaluation(evaluateColumns(cols.qrels, cols.run, { ...options, specs }));
+}
