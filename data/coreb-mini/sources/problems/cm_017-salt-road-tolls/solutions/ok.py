@@ -1,0 +1,28 @@
+import heapq
+import sys
+
+
+def main():
+    data = sys.stdin.buffer.read().split()
+    n, m = int(data[0]), int(data[1])
+    adj = [[] for _ in range(n + 1)]
+    pos = 2
+    for _ in range(m):
+        u, v, w = int(data[pos]), int(data[pos + 1]), int(data[pos + 2])
+        pos += 3
+        adj[u].append((v, w))
+        adj[v].append((u, w))
+    dist = [-1] * (n + 1)
+    heap = [(0, 1)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if dist[u] != -1:
+            continue
+        dist[u] = d
+        for v, w in adj[u]:
+            if dist[v] == -1:
+                heapq.heappush(heap, (d + w, v))
+    print(" ".join(map(str, dist[1:])))
+
+
+main()
