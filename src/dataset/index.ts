@@ -5,3 +5,7 @@ export * from './coerce.js';
 export * from './parquet.js';
 export * from './release-schema.js';
 export * from './release.js';
+export * from './validate-release.js';
+export * from './release-tasks.js';
+export * from './release-stats.js';
+export * from './beir.js';

@@ -1,0 +1,236 @@
+/**
+ * Loads a BEIR / CoIR directory (`corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv` with a
+ * `query-id corpus-id score` header) into a RetrievalTask, reporting every problem found.
+ */
+import { readdir } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { Doc, Query, RetrievalTask } from '../core/dataset.js';
+import { CorebError, isCorebError } from '../core/errors.js';
+import type { ValidationIssue } from '../core/issues.js';
+import { camelCase, coerceValue, INVALID, RowChecker, type FieldSpec } from './coerce.js';
+import { firstCrlfLine, readJsonl } from './jsonl.js';
+import { isDirectory, isFile, loadTextFile, splitLines, type TextFile } from './text-file.js';
+
+/** Options for {@link loadBeir}. */
+export interface LoadBeirOptions {
+  /** Qrels split (`qrels/<split>.tsv`); default `test`, or the only split when `test` is absent. */
+  split?: string;
+}
+
+/** A loaded BEIR task and every problem found. */
+export interface LoadedBeir {
+  /** `queries` holds only the queries judged in the split (as BEIR's GenericDataLoader does). */
+  task: RetrievalTask;
+  /** The split that was read. */
+  split: string;
+  issues: ValidationIssue[];
+}
+
+const ID: FieldSpec = { wire: '_id', type: 'string', required: true };
+const TEXT: FieldSpec = { wire: 'text', type: 'string', required: true };
+const TITLE: FieldSpec = { wire: 'title', type: 'string' };
+const HEADER = ['query-id', 'corpus-id', 'score'] as const;
+
+async function findJsonl(dir: string, stem: string): Promise<string> {
+  for (const name of [`${stem}.jsonl`, `${stem}.jsonl.gz`]) if (await isFile(join(dir, name))) return join(dir, name);
+  return join(dir, `${stem}.jsonl`);
+}
+
+/** The qrels splits of a BEIR directory (`qrels/*.tsv` names without extension), sorted. */
+export async function listBeirSplits(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(join(dir, 'qrels')))
+      .filter((n) => n.endsWith('.tsv') || n.endsWith('.tsv.gz'))
+      .map((n) => n.replace(/\.tsv(\.gz)?$/, ''))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** True when `dir` looks like a BEIR directory (has `corpus.jsonl[.gz]`). */
+export async function isBeirDir(dir: string): Promise<boolean> {
+  return (await isFile(join(dir, 'corpus.jsonl'))) || (await isFile(join(dir, 'corpus.jsonl.gz')));
+}
+
+async function readRecords<T>(
+  file: string,
+  issues: ValidationIssue[],
+  build: (raw: Record<string, unknown>, c: RowChecker) => T | undefined,
+): Promise<Array<{ line: number; value: T }>> {
+  let r;
+  try {
+    r = await readJsonl(file);
+  } catch (e) {
+    if (!isCorebError(e, 'NOT_FOUND')) throw e;
+    issues.push({ severity: 'error', kind: 'missing-file', file, message: `missing; a BEIR directory has ${basename(file)}` });
+    return [];
+  }
+  issues.push(...r.issues);
+  const out: Array<{ line: number; value: T }> = [];
+  for (const rec of r.records) {
+    const v = build(rec.value, new RowChecker(issues, { file, line: rec.line }));
+    if (v !== undefined) out.push({ line: rec.line, value: v });
+  }
+  return out;
+}
+
+function rest(raw: Record<string, unknown>, skip: readonly string[]): Record<string, unknown> | undefined {
+  const meta: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) if (!skip.includes(k)) meta[camelCase(k)] = v;
+  return Object.keys(meta).length > 0 ? meta : undefined;
+}
+
+function checkUnique<T extends { id: string }>(rows: Array<{ line: number; value: T }>, file: string, issues: ValidationIssue[]): Map<string, T> {
+  const seen = new Map<string, { line: number; value: T }>();
+  for (const r of rows) {
+    const prev = seen.get(r.value.id);
+    if (prev !== undefined) {
+      issues.push({ severity: 'error', kind: 'duplicate-id', file, line: r.line, field: '_id', message: `duplicate id \`${r.value.id}\` (first at line ${prev.line}); ids must be unique` });
+    } else seen.set(r.value.id, r);
+  }
+  return new Map([...seen].map(([k, v]) => [k, v.value]));
+}
+
+/**
+ * Parses BEIR qrels TSV text. Expects the `query-id corpus-id score` header (a missing header is a
+ * warning and the first line is read as data); each row needs three tab-separated fields and an
+ * integer score.
+ */
+export function parseBeirQrels(tf: Pick<TextFile, 'text' | 'path'>, issues: ValidationIssue[]): Array<{ line: number; queryId: string; docId: string; relevance: number }> {
+  const file = tf.path;
+  const lines = splitLines(tf.text);
+  const out: Array<{ line: number; queryId: string; docId: string; relevance: number }> = [];
+  const crlf = firstCrlfLine(tf.text);
+  if (crlf > 0) issues.push({ severity: 'warning', kind: 'crlf', file, line: crlf, message: 'Windows (CRLF) line endings; read as LF, the file is left as it is' });
+  let start = 0;
+  if (lines.length > 0) {
+    const head = lines[0].split('\t').map((s) => s.trim());
+    if (head.length === 3 && head.every((h, i) => h === HEADER[i])) start = 1;
+    else if (head.length === 3 && !Number.isFinite(Number(head[2]))) {
+      start = 1;
+      issues.push({ severity: 'warning', kind: 'unexpected-header', file, line: 1, message: `header \`${head.join('\\t')}\`; expected \`${HEADER.join('\\t')}\`` });
+    } else {
+      issues.push({ severity: 'warning', kind: 'missing-header', file, line: 1, message: `no \`${HEADER.join('\\t')}\` header; line 1 read as data` });
+    }
+  }
+  for (let i = start; i < lines.length; i++) {
+    const line = i + 1;
+    if (lines[i].trim() === '') {
+      issues.push({ severity: 'warning', kind: 'blank-line', file, line, message: 'blank line skipped' });
+      continue;
+    }
+    const cols = lines[i].split('\t');
+    if (cols.length !== 3) {
+      issues.push({ severity: 'error', kind: 'wrong-column-count', file, line, message: `${cols.length} tab-separated fields; expected 3 (query-id, corpus-id, score)` });
+      continue;
+    }
+    const [queryId, docId, scoreText] = cols.map((s) => s.trim());
+    if (queryId === '' || docId === '') {
+      issues.push({ severity: 'error', kind: 'missing-field', file, line, field: queryId === '' ? 'query-id' : 'corpus-id', message: 'is empty; expected an id' });
+      continue;
+    }
+    const score = Number(scoreText);
+    if (/^[-+]?(nan|inf|infinity)$/i.test(scoreText)) {
+      issues.push({ severity: 'error', kind: 'non-finite-number', file, line, field: 'score', message: `\`${scoreText}\`; expected an integer relevance (NaN and infinities are not allowed)` });
+      continue;
+    }
+    if (scoreText === '' || !Number.isFinite(score)) {
+      issues.push({ severity: 'error', kind: 'wrong-type', file, line, field: 'score', message: `\`${scoreText}\`; expected an integer relevance` });
+      continue;
+    }
+    if (!Number.isInteger(score)) {
+      issues.push({ severity: 'error', kind: 'not-integer', file, line, field: 'score', message: `${scoreText}; expected an integer relevance` });
+      continue;
+    }
+    out.push({ line, queryId, docId, relevance: score });
+  }
+  if (out.length === 0 && !issues.some((x) => x.file === file && x.severity === 'error')) {
+    issues.push({ severity: 'error', kind: 'empty-file', file, message: 'no qrels rows; expected `query-id<TAB>corpus-id<TAB>score` lines after the header' });
+  }
+  return out;
+}
+
+/**
+ * Loads a BEIR/CoIR directory into a RetrievalTask named after the directory. Corpus rows become
+ * Docs (`_id` -> id, `title`, `text`, other fields camelCased into `meta`); queries likewise. Every
+ * problem is returned: malformed lines, missing/duplicate ids, qrels with unknown query or corpus
+ * ids, duplicate pairs, non-integer scores, empty files, BOM/CRLF.
+ * @throws CorebError `NOT_FOUND` when `dir` is missing or the split has no qrels file (the message
+ * lists the available splits); `USAGE` when no split is given and there is no `test` but several.
+ */
+export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Promise<LoadedBeir> {
+  if (!(await isDirectory(dir))) throw new CorebError('NOT_FOUND', `BEIR directory not found: ${dir}`);
+  const splits = await listBeirSplits(dir);
+  let split = options.split;
+  if (split === undefined) {
+    if (splits.includes('test') || splits.length === 0) split = 'test';
+    else if (splits.length === 1) split = splits[0];
+    else throw new CorebError('USAGE', `${dir} has qrels splits ${splits.join(', ')} and no \`test\`; choose one with --split`);
+  }
+  const issues: ValidationIssue[] = [];
+  const corpusFile = await findJsonl(dir, 'corpus');
+  const corpusRows = await readRecords<Doc>(corpusFile, issues, (raw, c) => {
+    const id = coerceValue(raw._id, ID, '_id', c);
+    const text = coerceValue(raw.text, TEXT, 'text', c);
+    const title = coerceValue(raw.title, TITLE, 'title', c);
+    if (id === INVALID || text === INVALID) return undefined;
+    const doc: Doc = { id: id as string, text: text as string };
+    if (typeof title === 'string') doc.title = title;
+    const meta = rest(raw, ['_id', 'text', 'title']);
+    if (meta !== undefined) doc.meta = meta;
+    return doc;
+  });
+  const queriesFile = await findJsonl(dir, 'queries');
+  const queryRows = await readRecords<Query>(queriesFile, issues, (raw, c) => {
+    const id = coerceValue(raw._id, ID, '_id', c);
+    const text = coerceValue(raw.text, TEXT, 'text', c);
+    if (id === INVALID || text === INVALID) return undefined;
+    const q: Query = { id: id as string, text: text as string };
+    const meta = rest(raw, ['_id', 'text']);
+    if (meta !== undefined) q.meta = meta;
+    return q;
+  });
+  const corpus = checkUnique(corpusRows, corpusFile, issues);
+  const queries = checkUnique(queryRows, queriesFile, issues);
+  let qrelsFile = join(dir, 'qrels', `${split}.tsv`);
+  if (!(await isFile(qrelsFile)) && (await isFile(qrelsFile + '.gz'))) qrelsFile += '.gz';
+  let tf: TextFile;
+  try {
+    tf = await loadTextFile(qrelsFile);
+  } catch (e) {
+    if (isCorebError(e, 'NOT_FOUND')) {
+      throw new CorebError('NOT_FOUND', `no qrels for split \`${split}\` (${qrelsFile}); available splits: ${splits.join(', ') || 'none'}`, { cause: e });
+    }
+    throw e;
+  }
+  if (tf.bom) issues.push({ severity: 'warning', kind: 'bom', file: qrelsFile, line: 1, message: 'file starts with a UTF-8 byte-order mark; it is ignored, the file is left as it is' });
+  const rows = parseBeirQrels(tf, issues);
+  const qrels: RetrievalTask['qrels'] = new Map();
+  const firstLine = new Map<string, number>();
+  for (const r of rows) {
+    const key = `${r.queryId}\u0000${r.docId}`;
+    const prev = firstLine.get(key);
+    if (prev !== undefined) {
+      issues.push({ severity: 'error', kind: 'duplicate-qrel', file: qrelsFile, line: r.line, field: 'corpus-id', message: `(\`${r.queryId}\`, \`${r.docId}\`) judged again (first at line ${prev}); each pair is judged once` });
+      continue;
+    }
+    firstLine.set(key, r.line);
+    if (!queries.has(r.queryId)) {
+      issues.push({ severity: 'error', kind: 'dangling-query', file: qrelsFile, line: r.line, field: 'query-id', message: `query \`${r.queryId}\` is not in ${basename(queriesFile)}` });
+    }
+    if (!corpus.has(r.docId)) {
+      issues.push({ severity: 'error', kind: 'dangling-doc', file: qrelsFile, line: r.line, field: 'corpus-id', message: `document \`${r.docId}\` is not in ${basename(corpusFile)}` });
+    }
+    let m = qrels.get(r.queryId);
+    if (m === undefined) qrels.set(r.queryId, (m = new Map()));
+    m.set(r.docId, r.relevance);
+  }
+  const task: RetrievalTask = {
+    name: basename(resolve(dir)),
+    corpus: [...corpus.values()],
+    queries: [...queries.values()].filter((q) => qrels.has(q.id)),
+    qrels,
+  };
+  return { task, split, issues };
+}

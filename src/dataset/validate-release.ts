@@ -1,0 +1,181 @@
+/**
+ * Cross-table validation of a loaded CoREB release: duplicate ids, qrels that point at unknown
+ * queries or documents, unknown subtasks, c2c/c2t anchors missing from the code corpus, and the
+ * like. Returns every issue with the file and line (or parquet row) of the offending record.
+ */
+import type { QueryRecord, Release, ReleaseTable, TaskName } from '../core/dataset.js';
+import { LANGUAGES, recordLocation, RELEVANCE, TASK_CORPUS, TASKS } from '../core/dataset.js';
+import type { ValidationIssue } from '../core/issues.js';
+import { SUBTASKS, TASK_TABLES } from './release-schema.js';
+
+const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(LANGUAGES);
+const SUBTASK_TASK = new Map<string, TaskName>(TASKS.flatMap((t) => SUBTASKS[t].map((s) => [s, t] as [string, TaskName])));
+
+/** Issue builder bound to a release's table sources. */
+class Reporter {
+  readonly issues: ValidationIssue[] = [];
+  constructor(private readonly release: Release) {}
+
+  at(table: ReleaseTable, index: number, severity: ValidationIssue['severity'], kind: string, field: string | undefined, message: string): void {
+    this.issues.push({ severity, kind, ...recordLocation(this.release.sources?.[table], index), field, message });
+  }
+
+  where(table: ReleaseTable, index: number): string {
+    const loc = recordLocation(this.release.sources?.[table], index);
+    if (loc.line !== undefined) return `line ${loc.line}`;
+    if (loc.row !== undefined) return `row ${loc.row}`;
+    return `record ${index}`;
+  }
+}
+
+/** Indexes ids -> first record index, reporting duplicates at the later record. */
+function indexIds(ids: readonly string[], table: ReleaseTable, field: string, rep: Reporter): Map<string, number> {
+  const first = new Map<string, number>();
+  ids.forEach((id, i) => {
+    const prev = first.get(id);
+    if (prev === undefined) first.set(id, i);
+    else rep.at(table, i, 'error', 'duplicate-id', field, `duplicate id \`${id}\` (first at ${rep.where(table, prev)}); ids must be unique in ${table}`);
+  });
+  return first;
+}
+
+/** The language slice a subtask id names (`t2c_search_go` -> `go`), or undefined. */
+function subtaskLanguage(subtask: string): string | undefined {
+  const last = subtask.slice(subtask.lastIndexOf('_') + 1);
+  return last === 'any' || KNOWN_LANGUAGES.has(last) ? last : undefined;
+}
+
+/**
+ * Checks a release's consistency and returns all issues (errors and warnings), in table order.
+ * Errors: duplicate ids or (query, doc) pairs, qrels with unknown query or document ids, unknown
+ * subtasks or subtasks of another task, c2c queries without an anchor, anchors or c2t `text_id`s
+ * missing from the corpora. Warnings: queries without qrels or without a positive (except c2t_match
+ * negatives), relevance outside {0, 1, 2}, unknown languages, fields that disagree with the subtask.
+ */
+export function validateRelease(release: Release): ValidationIssue[] {
+  const rep = new Reporter(release);
+  const codeIndex = indexIds(
+    release.codeCorpus.map((r) => r.codeId),
+    'code_corpus',
+    'code_id',
+    rep,
+  );
+  release.codeCorpus.forEach((r, i) => {
+    if (!KNOWN_LANGUAGES.has(r.language)) {
+      rep.at('code_corpus', i, 'warning', 'unknown-language', 'language', `\`${r.language}\` is not a CoREB language (${LANGUAGES.join(', ')})`);
+    }
+  });
+  const textIndex = indexIds(
+    release.textCorpus.map((r) => r.textId),
+    'text_corpus',
+    'text_id',
+    rep,
+  );
+  for (const task of TASKS) {
+    const { queries: qTable, qrels: rTable } = TASK_TABLES[task];
+    const { queries, qrels } = release.tasks[task];
+    const corpus = TASK_CORPUS[task] === 'code' ? codeIndex : textIndex;
+    const corpusTable: ReleaseTable = TASK_CORPUS[task] === 'code' ? 'code_corpus' : 'text_corpus';
+    const queryIndex = indexIds(
+      queries.map((q) => q.queryId),
+      qTable,
+      'query_id',
+      rep,
+    );
+    queries.forEach((q, i) => checkQuery(release, task, q, i, rep, codeIndex, textIndex));
+    const judged = new Map<string, { count: number; positives: number }>();
+    const pairs = new Map<string, number>();
+    qrels.forEach((r, i) => {
+      const key = `${r.queryId}\u0000${r.docId}`;
+      const prev = pairs.get(key);
+      if (prev !== undefined) {
+        rep.at(rTable, i, 'error', 'duplicate-qrel', 'doc_id', `(\`${r.queryId}\`, \`${r.docId}\`) judged again (first at ${rep.where(rTable, prev)}); each pair is judged once`);
+      } else pairs.set(key, i);
+      if (!queryIndex.has(r.queryId)) {
+        rep.at(rTable, i, 'error', 'dangling-query', 'query_id', `query \`${r.queryId}\` is not in ${qTable}`);
+      }
+      if (!corpus.has(r.docId)) {
+        rep.at(rTable, i, 'error', 'dangling-doc', 'doc_id', `document \`${r.docId}\` is not in ${corpusTable} (${task} ranks the ${TASK_CORPUS[task]} corpus)`);
+      }
+      if (r.relevance !== RELEVANCE.positive && r.relevance !== RELEVANCE.hardNegative && r.relevance !== 0) {
+        rep.at(rTable, i, 'warning', 'unexpected-relevance', 'relevance', `relevance ${r.relevance}; CoREB uses 2 (positive), 1 (hard negative) or 0`);
+      }
+      const j = judged.get(r.queryId) ?? { count: 0, positives: 0 };
+      j.count++;
+      if (r.relevance >= RELEVANCE.positive) j.positives++;
+      judged.set(r.queryId, j);
+      if (task === 'code2text' && r.relevance >= RELEVANCE.positive) {
+        const t = textIndex.get(r.docId);
+        const q = queries[queryIndex.get(r.queryId) ?? -1];
+        if (t !== undefined && q?.subtask.startsWith('c2t_canonical_retro') && release.textCorpus[t].abbreviatedText == null) {
+          rep.at(rTable, i, 'warning', 'missing-abbreviated-text', 'doc_id', `canonical_retro positive \`${r.docId}\` has no abbreviated_text (the canonical description)`);
+        }
+      }
+    });
+    queries.forEach((q, i) => {
+      const j = judged.get(q.queryId);
+      if (j === undefined) rep.at(qTable, i, 'warning', 'no-qrels', 'query_id', `query \`${q.queryId}\` has no qrels in ${rTable}; it cannot be scored`);
+      else if (j.positives === 0 && q.subtask !== 'c2t_match') {
+        rep.at(qTable, i, 'warning', 'no-positive', 'query_id', `query \`${q.queryId}\` has no relevance-2 document; every measure will be 0`);
+      }
+    });
+  }
+  return rep.issues;
+}
+
+function checkQuery(
+  release: Release,
+  task: TaskName,
+  q: QueryRecord,
+  i: number,
+  rep: Reporter,
+  codeIndex: Map<string, number>,
+  textIndex: Map<string, number>,
+): void {
+  const table = TASK_TABLES[task].queries;
+  const owner = SUBTASK_TASK.get(q.subtask);
+  if (owner === undefined) {
+    rep.at(table, i, 'error', 'unknown-subtask', 'subtask', `unknown subtask \`${q.subtask}\`; ${task} subtasks are ${describeSubtasks(task)}`);
+  } else if (owner !== task) {
+    rep.at(table, i, 'error', 'subtask-task-mismatch', 'subtask', `subtask \`${q.subtask}\` belongs to ${owner}, not to ${table}`);
+  }
+  if (q.split !== undefined && q.split !== null && q.split !== task) {
+    rep.at(table, i, 'warning', 'split-mismatch', 'split', `split \`${q.split}\` in ${table}; expected \`${task}\``);
+  }
+  const slice = subtaskLanguage(q.subtask);
+  if (task === 'text2code') {
+    const lc = q.languageConstraint;
+    if (lc != null && slice !== undefined && (lc === 'none' ? 'any' : lc) !== slice) {
+      rep.at(table, i, 'warning', 'inconsistent-language', 'language_constraint', `\`${lc}\` disagrees with subtask \`${q.subtask}\``);
+    }
+    return;
+  }
+  const lang = q.anchorLanguage;
+  if (lang != null && !KNOWN_LANGUAGES.has(lang)) {
+    rep.at(table, i, 'warning', 'unknown-language', 'anchor_language', `\`${lang}\` is not a CoREB language (${LANGUAGES.join(', ')})`);
+  } else if (lang != null && slice !== undefined && slice !== 'any' && slice !== lang) {
+    rep.at(table, i, 'warning', 'inconsistent-language', 'anchor_language', `\`${lang}\` disagrees with subtask \`${q.subtask}\``);
+  }
+  const anchor = q.meta.anchorCodeId;
+  if (anchor == null) {
+    if (task === 'code2code') {
+      rep.at(table, i, 'error', 'missing-anchor', 'meta_anchor_code_id', 'c2c query has no anchor code id; the anchor must be removed before scoring');
+    }
+  } else {
+    const ci = codeIndex.get(anchor);
+    if (ci === undefined) {
+      rep.at(table, i, 'error', 'dangling-anchor', 'meta_anchor_code_id', `anchor \`${anchor}\` is not in code_corpus`);
+    } else if (lang != null && release.codeCorpus[ci].language !== lang) {
+      rep.at(table, i, 'warning', 'inconsistent-language', 'anchor_language', `\`${lang}\` but anchor \`${anchor}\` is ${release.codeCorpus[ci].language}`);
+    }
+  }
+  if (task === 'code2text' && q.textId != null && !textIndex.has(q.textId)) {
+    rep.at(table, i, 'error', 'dangling-doc', 'text_id', `text \`${q.textId}\` is not in text_corpus`);
+  }
+}
+
+function describeSubtasks(task: TaskName): string {
+  if (task === 'code2code') return SUBTASKS.code2code.join(', ');
+  if (task === 'code2text') return 'c2t_{canonical_retro,full_retro}_{any,python,java,cpp,ruby,go} and c2t_match';
+  return 't2c_{canonical_retro,full_retro,search}_{any,python,java,cpp,ruby,go}';
+}
