@@ -1,2 +1,2 @@
-/** Public API of `report` (barrel; owned by that area). */
-export {};
+/** Public API of `report`: human-readable renderings of `coreb eval` results (text and markdown tables). */
+export * from './render-results.js';

@@ -1,12 +1,136 @@
-/** `coreb eval`: not built yet (see the open issues). */
+/**
+ * `coreb eval`: evaluates one or more retrievers on a CoREB release (default: the bundled
+ * coreb-mini sample) or a BEIR directory, prints a leaderboard and writes runs + results.json.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runEval } from '../../bench/index.js';
 import { CorebError } from '../../core/errors.js';
-import type { Command } from '../command.js';
+import { renderResults, type ReportFormat } from '../../report/index.js';
+import { parseCommandArgs, parseIntOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { createProgressBar } from '../progress-bar.js';
+
+/** The package root (three levels above dist/src/cli/commands). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+/** The bundled sample release, relative to the package root. */
+const SAMPLE_RELEASE = join('data', 'coreb-mini', 'release');
+
+const USAGE = `Usage: coreb eval [--data DIR] [--retriever SPEC ...] [options]
+
+Evaluates retrievers under the CoREB protocol and prints a leaderboard.
+
+Options:
+  --data DIR              CoREB release (JSONL or parquet) or BEIR directory (corpus.jsonl,
+                          queries.jsonl, qrels/test.tsv). Default: the bundled sample
+                          ${SAMPLE_RELEASE} (inside the coreb package).
+  --retriever SPEC        Repeatable. Default: bm25. Specs:
+                            bm25[?k1=1.2&b=0.75&...]       code-aware BM25 (Lucene variant)
+                            embeddings:FILE                 precomputed vectors, JSONL lines
+                                                            {"id","kind":"query"|"doc","vector":[...]}
+                            run:FILE                        a TREC run (plain or .gz)
+                            rrf:SPEC,SPEC[,k=60][,weights=1,1]  reciprocal-rank fusion
+                            dense:PROVIDER:MODEL[?...]      a live embedding model (see coreb providers)
+  --tasks LIST            t2c,c2t,c2c (default: all). CoREB releases only.
+  --subtasks GLOBS        Comma-separated globs over subtask ids, e.g. 't2c_search_*,c2c_*'.
+  --depth N               Documents kept per query (default 1000).
+  --protocol NAME         coreb (default for releases): level 2, strict nDCG, c2c anchors
+                          excluded, c2t_match negatives excluded, query-weighted overall.
+                          beir (default for BEIR dirs): level 1, graded trec nDCG,
+                          ignore_identical_ids, 5-decimal rounding, mean of task means.
+  --c2t-match-negatives M exclude (default) | zero: count c2t_match negative pairs as 0.
+  --out DIR               Write runs/<retriever>.<task>.trec, results.json, leaderboard.md.
+  --format F              table (default) | markdown | json  (what goes to stdout)
+  --subtask-tables        Also print per-subtask tables in table format.
+  --no-per-query          Leave per-query values out of results.json.
+  --quiet                 No progress output on stderr.
+
+Environment: COREB_CACHE_DIR (embedding cache for dense:), XDG_CACHE_HOME.
+Writes are atomic: Ctrl-C leaves no half-written file.
+See docs/eval.md for the results schema.
+`;
+
+function corebVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function cacheDir(env: NodeJS.ProcessEnv): string {
+  if (env.COREB_CACHE_DIR) return env.COREB_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'coreb');
+}
 
 const command: Command = {
-  summary: '(not available yet)',
-  usage: 'coreb eval',
-  async run() {
-    throw new CorebError('UNSUPPORTED', '`coreb eval` is not implemented in this build yet.');
+  summary: 'evaluate retrievers on a CoREB release or BEIR directory (leaderboard, runs, results.json)',
+  usage: USAGE,
+  async run(ctx: CommandContext): Promise<number> {
+    const { values } = parseCommandArgs('eval', ctx.argv, {
+      data: { type: 'string' },
+      retriever: { type: 'string', multiple: true },
+      tasks: { type: 'string', multiple: true },
+      subtasks: { type: 'string' },
+      depth: { type: 'string' },
+      protocol: { type: 'string' },
+      'c2t-match-negatives': { type: 'string' },
+      out: { type: 'string' },
+      format: { type: 'string' },
+      'subtask-tables': { type: 'boolean' },
+      'no-per-query': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    });
+    const format = (values.format as string | undefined) ?? 'table';
+    if (!['table', 'markdown', 'json'].includes(format)) {
+      throw new CorebError('USAGE', `--format must be table, markdown or json, got \`${format}\``);
+    }
+    const negatives = values['c2t-match-negatives'] as string | undefined;
+    if (negatives !== undefined && negatives !== 'exclude' && negatives !== 'zero') {
+      throw new CorebError('USAGE', `--c2t-match-negatives must be exclude or zero, got \`${negatives}\``);
+    }
+    const protocol = values.protocol as string | undefined;
+    if (protocol !== undefined && protocol !== 'coreb' && protocol !== 'beir') {
+      throw new CorebError('USAGE', `--protocol must be coreb or beir, got \`${protocol}\``);
+    }
+    let data = values.data as string | undefined;
+    if (data === undefined) {
+      data = join(PACKAGE_ROOT, SAMPLE_RELEASE);
+      if (!existsSync(data)) {
+        throw new CorebError('NOT_FOUND', `the bundled sample release is missing at ${data}; pass --data DIR`);
+      }
+    } else {
+      data = resolve(ctx.cwd, data);
+      if (!existsSync(data)) throw new CorebError('NOT_FOUND', `--data ${data}: no such directory`);
+    }
+    const progress = values.quiet ? undefined : createProgressBar(ctx.stderr, ctx.interactive);
+    const outDir = values.out === undefined ? undefined : resolve(ctx.cwd, values.out as string);
+    const { results } = await runEval({
+      data,
+      retrievers: (values.retriever as string[] | undefined) ?? [],
+      ...(values.tasks !== undefined ? { tasks: values.tasks as string[] } : {}),
+      subtasks: (values.subtasks as string | undefined) ?? null,
+      depth: parseIntOption('depth', values.depth as string | undefined, 1000, 1),
+      ...(protocol !== undefined ? { protocol } : {}),
+      ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
+      ...(outDir !== undefined ? { outDir } : {}),
+      perQuery: !values['no-per-query'],
+      baseDir: ctx.cwd,
+      corebVersion: corebVersion(),
+      env: ctx.env,
+      cacheDir: cacheDir(ctx.env),
+      signal: ctx.signal,
+      ...(progress !== undefined ? { progress } : {}),
+      logger: ctx.logger,
+    });
+    const subtasks = Boolean(values['subtask-tables']);
+    if (outDir !== undefined) {
+      const { saveAtomic } = await import('../../bench/index.js');
+      await saveAtomic(join(outDir, 'leaderboard.md'), renderResults(results, { format: 'markdown' }));
+    }
+    if (format === 'json') ctx.stdout.write(JSON.stringify(results, null, 2) + '\n');
+    else ctx.stdout.write(renderResults(results, { format: format as ReportFormat, subtasks: subtasks || format === 'markdown' }));
+    if (outDir !== undefined) ctx.logger.info(`wrote ${join(outDir, 'results.json')}, runs/ and leaderboard.md`);
+    return 0;
   },
 };
 export default command;

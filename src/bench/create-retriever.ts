@@ -1,0 +1,93 @@
+/**
+ * Turns parsed retriever specs into `Retriever`s: BM25 and dense search from `search`, precomputed
+ * embeddings and TREC runs from files, reciprocal-rank fusion, and live models through the lazily
+ * imported `dense-embedder` (so BM25 runs never load provider code).
+ */
+import { isAbsolute, resolve } from 'node:path';
+import type { Doc, Query } from '../core/dataset.js';
+import type { Embedder, EmbeddingMatrix } from '../core/embedding.js';
+import type { Logger, Progress } from '../core/progress.js';
+import type { Retriever } from '../core/retrieval.js';
+import {
+  createBm25Retriever,
+  createDenseRetriever,
+  createEmbedderEncoder,
+  createRrfRetriever,
+  type DenseEncoder,
+} from '../search/index.js';
+import { loadEmbeddingsFile, packVectors, type EmbeddingsFile } from './embeddings-file.js';
+import type { RetrieverSpec } from './retriever-spec.js';
+import { createRunRetriever } from './run-retriever.js';
+import { loadTrecRun } from './trec-run-file.js';
+
+/** The providers' factory for `dense:` specs (src/bench/dense-embedder.ts), imported lazily. */
+interface DenseEmbedderModule {
+  createDenseEmbedder(
+    spec: string,
+    options: { env: Record<string, string | undefined>; cacheDir?: string; logger?: Logger; progress?: Progress; signal?: AbortSignal },
+  ): Promise<Embedder>;
+}
+const DENSE_EMBEDDER_MODULE: string = './dense-embedder.js';
+
+/** What resolving a spec may need. */
+export interface CreateRetrieverContext {
+  /** Directory relative file paths are resolved against. */
+  baseDir: string;
+  /** Environment passed to providers (API keys are read by name). */
+  env: Record<string, string | undefined>;
+  /** Embedding cache directory for `dense:` specs. */
+  cacheDir?: string;
+  logger?: Logger;
+  progress?: Progress;
+  signal?: AbortSignal;
+}
+
+/** Creates the retriever a spec describes (reads `run:`/`embeddings:` files now). */
+export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverContext): Promise<Retriever> {
+  const file = (f: string) => (isAbsolute(f) ? f : resolve(ctx.baseDir, f));
+  switch (spec.kind) {
+    case 'bm25':
+      return named(createBm25Retriever(spec.params as Parameters<typeof createBm25Retriever>[0]), spec.text);
+    case 'run':
+      return createRunRetriever(file(spec.file), await loadTrecRun(file(spec.file)), spec.text);
+    case 'embeddings': {
+      const vectors = await loadEmbeddingsFile(file(spec.file), ctx.signal);
+      return createDenseRetriever(createFileEncoder(vectors), { name: spec.text });
+    }
+    case 'dense': {
+      const { createDenseEmbedder } = (await import(DENSE_EMBEDDER_MODULE)) as DenseEmbedderModule;
+      const embedder = await createDenseEmbedder(spec.spec, {
+        env: ctx.env,
+        ...(ctx.cacheDir !== undefined ? { cacheDir: ctx.cacheDir } : {}),
+        ...(ctx.logger !== undefined ? { logger: ctx.logger } : {}),
+        ...(ctx.progress !== undefined ? { progress: ctx.progress } : {}),
+        ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+      });
+      return createDenseRetriever(createEmbedderEncoder(embedder), { name: spec.text });
+    }
+    case 'rrf': {
+      const members: Retriever[] = [];
+      for (const m of spec.members) members.push(await createRetriever(m, ctx));
+      return named(createRrfRetriever(members, { k: spec.k, ...(spec.weights ? { weights: spec.weights } : {}) }), spec.text);
+    }
+  }
+}
+
+/** Wraps a retriever under another display name. */
+function named(r: Retriever, name: string): Retriever {
+  return { name, describe: () => r.describe(), index: (docs, o) => r.index(docs, o) };
+}
+
+/** A {@link DenseEncoder} over vectors loaded from an embeddings file (looked up by id). */
+export function createFileEncoder(vectors: EmbeddingsFile): DenseEncoder {
+  const matrix = (kind: 'query' | 'doc', ids: readonly string[]): EmbeddingMatrix => ({
+    rows: ids.length,
+    dim: vectors.dim,
+    data: packVectors(vectors.file, kind, kind === 'query' ? vectors.queries : vectors.docs, ids, vectors.dim),
+  });
+  return {
+    describe: () => ({ source: 'embeddings-file', file: vectors.file, dim: vectors.dim, queries: vectors.queries.size, docs: vectors.docs.size }),
+    encodeDocs: async (docs: readonly Doc[]) => matrix('doc', docs.map((d) => d.id)),
+    encodeQueries: async (queries: readonly Query[]) => matrix('query', queries.map((q) => q.id)),
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The trec_eval 9.0.8 order of one ranked list, for the diagnostics bench computes beside the
+ * metrics: score rounded to float32 descending, ties by docid descending in code-point order.
+ */
+import { compareCodePoints } from '../core/ids.js';
+
+/**
+ * Returns the document ids of `scores` in trec_eval order, leaving out `drop` (anchors, identical
+ * ids). Sorts the whole list: call it on runs (at most `depth` documents), never on a corpus.
+ */
+export function rankTrec(scores: ReadonlyMap<string, number>, drop?: ReadonlySet<string>): string[] {
+  const ids: string[] = [];
+  const s32: number[] = [];
+  for (const [id, score] of scores) {
+    if (drop !== undefined && drop.has(id)) continue;
+    ids.push(id);
+    s32.push(Math.fround(score));
+  }
+  const order = Array.from(ids.keys());
+  order.sort((i, j) => s32[j] - s32[i] || compareCodePoints(ids[j], ids[i]));
+  return order.map((i) => ids[i]);
+}
+
+/** What the top of one ranked list holds, against CoREB's graded labels (2 positive, 1 hard negative). */
+export interface TopHardNegatives {
+  /** Hard negatives (label 1) in the top `k`. */
+  hardNegatives: number;
+  /** 1 if the first hard negative ranks above the first positive, 0 if not, null unless both are in the top `k`. */
+  intrusion: number | null;
+}
+
+/**
+ * Counts hard negatives in the top `k` of `ranked` and tells whether one of them beats every
+ * positive there (the paper's "hard-negative intrusion"). Default `k` 10.
+ */
+export function topHardNegatives(
+  ranked: readonly string[],
+  labels: ReadonlyMap<string, number> | undefined,
+  k = 10,
+): TopHardNegatives {
+  let hardNegatives = 0;
+  let firstPos = -1;
+  let firstNeg = -1;
+  const n = Math.min(k, ranked.length);
+  for (let i = 0; i < n; i++) {
+    const lab = labels?.get(ranked[i]);
+    if (lab === undefined) continue;
+    if (lab >= 2) {
+      if (firstPos < 0) firstPos = i;
+    } else if (lab === 1) {
+      hardNegatives++;
+      if (firstNeg < 0) firstNeg = i;
+    }
+  }
+  const intrusion = firstPos >= 0 && firstNeg >= 0 ? (firstNeg < firstPos ? 1 : 0) : null;
+  return { hardNegatives, intrusion };
+}

@@ -1,0 +1,162 @@
+/**
+ * Parses `--retriever` specs into plain values: `bm25[?k1=..&b=..]`, `embeddings:FILE`, `run:FILE`,
+ * `rrf:SPEC,SPEC[,k=60][,weights=W,W]` and `dense:PROVIDER:MODEL[?...]`. No I/O; see create-retriever.
+ */
+import { CorebError } from '../core/errors.js';
+import { RRF_DEFAULT_K } from '../search/index.js';
+
+/** A parsed retriever spec. `text` is the spec as written (used as the display name). */
+export type RetrieverSpec =
+  | { kind: 'bm25'; text: string; params: Record<string, Bm25ParamValue> }
+  | { kind: 'embeddings'; text: string; file: string }
+  | { kind: 'run'; text: string; file: string }
+  | { kind: 'rrf'; text: string; members: RetrieverSpec[]; k: number; weights: number[] | null }
+  | { kind: 'dense'; text: string; spec: string };
+
+/** A BM25 parameter value from a spec's query string. */
+export type Bm25ParamValue = number | boolean | string | string[];
+
+/**
+ * BM25 parameters a spec may set, with their value types (the search area's `Bm25Options`):
+ * `k1`, `b`, `k3` and `minLength` numbers; `splitIdentifiers`, `keepWhole`, `keepNumbers`, `stem`
+ * booleans; `queryTf` and `stopwords` names; `fields` a comma-separated list.
+ */
+export const BM25_SPEC_PARAMS = {
+  k1: 'number',
+  b: 'number',
+  k3: 'number',
+  minLength: 'number',
+  queryTf: 'string',
+  stopwords: 'string',
+  fields: 'list',
+  splitIdentifiers: 'boolean',
+  keepWhole: 'boolean',
+  keepNumbers: 'boolean',
+  stem: 'boolean',
+} as const;
+
+function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValue {
+  const type = (BM25_SPEC_PARAMS as Record<string, string>)[key];
+  if (type === undefined) {
+    throw new CorebError('USAGE', `retriever \`${spec}\`: unknown bm25 parameter \`${key}\`; valid: ${Object.keys(BM25_SPEC_PARAMS).join(', ')}`);
+  }
+  if (type === 'number') {
+    const n = Number(value);
+    if (value === '' || !Number.isFinite(n)) {
+      throw new CorebError('USAGE', `retriever \`${spec}\`: parameter \`${key}\` must be a number, got \`${value}\``);
+    }
+    return n;
+  }
+  if (type === 'boolean') {
+    if (value !== 'true' && value !== 'false') {
+      throw new CorebError('USAGE', `retriever \`${spec}\`: parameter \`${key}\` must be true or false, got \`${value}\``);
+    }
+    return value === 'true';
+  }
+  if (type === 'list') return value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  return value;
+}
+
+
+/** Spec kinds, for messages. */
+const KINDS = 'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL';
+
+/**
+ * Parses one retriever spec.
+ * - `bm25`, `bm25?k1=0.9&b=0.4`: numeric parameters passed to the BM25 retriever.
+ * - `embeddings:FILE`: precomputed vectors (JSONL, see docs/eval.md).
+ * - `run:FILE`: a TREC run file (plain or .gz).
+ * - `rrf:A,B[,k=60][,weights=1,0.5]`: reciprocal-rank fusion of member specs. Members are split at
+ *   top-level commas; wrap a member containing commas (e.g. a nested rrf) in parentheses. After
+ *   `weights=` the following bare numbers are further weights, one per member.
+ * - `dense:...`: a live embedding model, resolved by the providers' `createDenseEmbedder`.
+ * @throws CorebError `USAGE` naming the spec and the valid forms.
+ */
+export function parseRetrieverSpec(text: string): RetrieverSpec {
+  const spec = text.trim();
+  if (spec === '') throw new CorebError('USAGE', `empty retriever spec; valid forms: ${KINDS}`);
+  if (spec === 'bm25' || spec.startsWith('bm25?')) {
+    const params: Record<string, Bm25ParamValue> = {};
+    const query = spec.slice(5);
+    if (query !== '') {
+      for (const [key, value] of new URLSearchParams(query)) params[key] = parseBm25Param(spec, key, value);
+    }
+    return { kind: 'bm25', text: spec, params };
+  }
+  const colon = spec.indexOf(':');
+  const kind = colon < 0 ? spec : spec.slice(0, colon);
+  const rest = colon < 0 ? '' : spec.slice(colon + 1);
+  switch (kind) {
+    case 'embeddings':
+    case 'run':
+      if (rest === '') throw new CorebError('USAGE', `retriever \`${spec}\` needs a file: \`${kind}:FILE\``);
+      return { kind, text: spec, file: rest };
+    case 'dense':
+      if (rest === '') throw new CorebError('USAGE', `retriever \`${spec}\` needs a model: \`dense:PROVIDER:MODEL\``);
+      return { kind: 'dense', text: spec, spec: rest };
+    case 'rrf':
+      return parseRrf(spec, rest);
+    default:
+      throw new CorebError('USAGE', `unknown retriever \`${spec}\`; valid forms: ${KINDS}`);
+  }
+}
+
+function parseRrf(spec: string, body: string): RetrieverSpec {
+  const members: RetrieverSpec[] = [];
+  let k = RRF_DEFAULT_K;
+  let weights: number[] | null = null;
+  let inWeights = false;
+  for (const raw of splitTopLevel(body)) {
+    const part = raw.trim();
+    if (part.startsWith('k=')) {
+      k = Number(part.slice(2));
+      if (!Number.isFinite(k) || k < 0) throw new CorebError('USAGE', `retriever \`${spec}\`: k must be a number >= 0, got \`${part.slice(2)}\``);
+      inWeights = false;
+      continue;
+    }
+    if (part.startsWith('weights=')) {
+      weights = [];
+      inWeights = true;
+      pushWeight(spec, weights, part.slice(8));
+      continue;
+    }
+    if (inWeights && weights !== null && /^[-+]?[0-9.]/.test(part)) {
+      pushWeight(spec, weights, part);
+      continue;
+    }
+    inWeights = false;
+    const member = part.startsWith('(') && part.endsWith(')') ? part.slice(1, -1) : part;
+    members.push(parseRetrieverSpec(member));
+  }
+  if (members.length < 2) throw new CorebError('USAGE', `retriever \`${spec}\`: rrf needs at least two member specs`);
+  if (weights !== null && weights.length !== members.length) {
+    throw new CorebError('USAGE', `retriever \`${spec}\`: ${weights.length} weights for ${members.length} members; give one weight per member`);
+  }
+  return { kind: 'rrf', text: spec, members, k, weights };
+}
+
+function pushWeight(spec: string, weights: number[], value: string): void {
+  const w = Number(value);
+  if (value === '' || !Number.isFinite(w) || w < 0) {
+    throw new CorebError('USAGE', `retriever \`${spec}\`: weights must be numbers >= 0, got \`${value}\``);
+  }
+  weights.push(w);
+}
+
+/** Splits at commas outside parentheses. */
+function splitTopLevel(s: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(s.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(s.slice(start));
+  return parts.filter((p) => p.trim() !== '');
+}

@@ -1,0 +1,136 @@
+/**
+ * Scores one task's ranked lists under a protocol: picks the query population, applies anchor
+ * exclusion / identical-id removal, calls the trec_eval-exact metrics and adds the hard-negative
+ * diagnostics per query.
+ */
+import type { Qrels, Query, Run } from '../core/dataset.js';
+import type { MetricValues, ProtocolSemantics, QueryResult } from '../core/eval-results.js';
+import type { RankedList } from '../core/retrieval.js';
+import { evaluate } from '../metrics/index.js';
+import { EVAL_MEASURES } from './protocol.js';
+import { rankTrec, topHardNegatives } from './rank.js';
+
+/** trec_eval result key of each display label of {@link EVAL_MEASURES}. */
+export const MEASURE_KEYS: Readonly<Record<(typeof EVAL_MEASURES)[number], string>> = {
+  'ndcg@1': 'ndcg_cut_1',
+  'ndcg@3': 'ndcg_cut_3',
+  'ndcg@5': 'ndcg_cut_5',
+  'ndcg@10': 'ndcg_cut_10',
+  'map@10': 'map_cut_10',
+  'map@100': 'map_cut_100',
+  'recall@1': 'recall_1',
+  'recall@3': 'recall_3',
+  'recall@5': 'recall_5',
+  'recall@10': 'recall_10',
+  'recall@100': 'recall_100',
+  'mrr@10': 'recip_rank_cut_10',
+  'p@1': 'P_1',
+  'p@3': 'P_3',
+  'p@5': 'P_5',
+  'p@10': 'P_10',
+};
+
+/** Measure specs handed to `evaluate()`. */
+const MEASURE_SPECS = ['ndcg_cut.1,3,5,10', 'map_cut.10,100', 'recall.1,3,5,10,100', 'P.1,3,5,10'];
+
+/** Input of {@link scoreTask}. */
+export interface ScoreTaskInput {
+  /** Task name written into each query result (`text2code`, ... or a BEIR task name). */
+  task: string;
+  /** The task's queries to score (already filtered by subtask). */
+  queries: readonly Query[];
+  qrels: Qrels;
+  /** Ranked lists by query id; a query without an entry is "missing". */
+  lists: ReadonlyMap<string, RankedList>;
+  protocol: ProtocolSemantics;
+  /** Remove each query's `anchorId` before scoring (the protocol's code-to-code rule). Default false. */
+  excludeAnchors?: boolean;
+  /** Compute hard-negative diagnostics (labels 2/1 mean positive/hard negative). Default true. */
+  graded?: boolean;
+}
+
+/** Output of {@link scoreTask}. */
+export interface ScoredTask {
+  /** Evaluated queries, in the order of `queries`. */
+  perQuery: Map<string, QueryResult>;
+  /** Queries with qrels but no ranked list. */
+  missing: number;
+  /** Queries left out by the protocol (c2t_match negatives). */
+  excluded: number;
+}
+
+/** True for a c2t_match query whose qrels hold no positive (label >= 2): a "negative pair". */
+export function isMatchNegative(query: Query, labels: ReadonlyMap<string, number> | undefined): boolean {
+  if (query.subtask !== 'c2t_match') return false;
+  if (labels === undefined) return true;
+  for (const v of labels.values()) if (v >= 2) return false;
+  return true;
+}
+
+/** Converts a ranked list to the metrics' run shape, dropping the `drop` documents. */
+function toRun(list: RankedList, drop: ReadonlySet<string> | undefined): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let i = 0; i < list.docIds.length; i++) {
+    const id = list.docIds[i];
+    if (drop !== undefined && drop.has(id)) continue;
+    m.set(id, list.scores[i]);
+  }
+  return m;
+}
+
+/**
+ * Scores one task. Population: queries with qrels and a ranked list (run ∩ qrels), minus c2t_match
+ * negatives under `exclude`. Measures per {@link EVAL_MEASURES} with the protocol's relevance level
+ * and nDCG mode; the diagnostics use the same trec order after the same removals.
+ */
+export function scoreTask(input: ScoreTaskInput): ScoredTask {
+  const { protocol, qrels, lists } = input;
+  const graded = input.graded ?? true;
+  const run: Run = new Map();
+  const subQrels: Qrels = new Map();
+  const drops = new Map<string, Set<string>>();
+  const kept: Query[] = [];
+  let missing = 0;
+  let excluded = 0;
+  for (const q of input.queries) {
+    const labels = qrels.get(q.id);
+    if (labels === undefined) continue;
+    if (protocol.c2tMatchNegatives === 'exclude' && isMatchNegative(q, labels)) {
+      excluded++;
+      continue;
+    }
+    const list = lists.get(q.id);
+    if (list === undefined) {
+      missing++;
+      continue;
+    }
+    const drop = new Set<string>();
+    if (input.excludeAnchors && q.anchorId !== undefined) drop.add(q.anchorId);
+    if (protocol.ignoreIdenticalIds) drop.add(q.id);
+    drops.set(q.id, drop);
+    run.set(q.id, toRun(list, drop.size > 0 ? drop : undefined));
+    subQrels.set(q.id, labels);
+    kept.push(q);
+  }
+  const perQuery = new Map<string, QueryResult>();
+  if (kept.length === 0) return { perQuery, missing, excluded };
+  const evaluation = evaluate(subQrels, run, {
+    measures: [...MEASURE_SPECS, protocol.mrr === 'beir' ? 'mrr_beir@10' : 'mrr@10'],
+    relevanceLevel: protocol.relevanceLevel,
+    ndcg: protocol.ndcg,
+  });
+  for (const q of kept) {
+    const raw = evaluation.perQuery.get(q.id) ?? {};
+    const metrics: MetricValues = {};
+    for (const label of EVAL_MEASURES) metrics[label] = raw[MEASURE_KEYS[label]] ?? 0;
+    if (protocol.mrr === 'beir') metrics['mrr@10'] = raw.mrr_beir_10 ?? 0;
+    let hn = { hardNegatives: 0, intrusion: null as number | null };
+    if (graded) hn = topHardNegatives(rankTrec(run.get(q.id)!), subQrels.get(q.id), 10);
+    const r: QueryResult = { task: input.task, metrics, hnIntrusion: hn.intrusion, hardNegativesTop10: hn.hardNegatives };
+    if (q.subtask !== undefined) r.subtask = q.subtask;
+    if (q.language !== undefined) r.language = q.language;
+    if (q.subQueryType !== undefined) r.subQueryType = q.subQueryType;
+    perQuery.set(q.id, r);
+  }
+  return { perQuery, missing, excluded };
+}

@@ -1,0 +1,156 @@
+/**
+ * The shape of a `coreb eval` results file, shared by bench (which produces it) and report (which
+ * renders it). Documented field by field in docs/eval.md; the `schema` string versions it.
+ */
+
+/** Schema id written into every results file; bumped on incompatible changes. */
+export const EVAL_RESULTS_SCHEMA = 'coreb.eval-results/1' as const;
+
+/** Evaluation protocols: CoREB's (paper §A.6, §B.9) or what BEIR/MTEB would report on the same data. */
+export const PROTOCOLS = ['coreb', 'beir'] as const;
+/** An evaluation protocol name. */
+export type ProtocolName = (typeof PROTOCOLS)[number];
+
+/** Everything that decides how a run becomes numbers; written into every results file. */
+export interface ProtocolSemantics {
+  name: ProtocolName;
+  /** Labels >= this count as relevant for Recall, MAP, P and MRR (coreb 2, beir 1). */
+  relevanceLevel: number;
+  /** `strict`: labels below the level are zeroed before nDCG; `trec`: raw graded gains. */
+  ndcg: 'strict' | 'trec';
+  /** Scores are rounded to float32 before ranking (trec_eval 9.0.8 / pytrec_eval). */
+  scores: 'float32';
+  /** Tie order of the ranking. */
+  ties: 'score-desc,docid-desc-utf8';
+  /** Code-to-code anchors removed from each ranked list before any measure (coreb only). */
+  anchorExclusion: boolean;
+  /** BEIR's `ignore_identical_ids`: documents whose id equals the query id are removed (beir only). */
+  ignoreIdenticalIds: boolean;
+  /** c2t_match queries without any rel-2 document: left out of every mean, or counted with 0. */
+  c2tMatchNegatives: 'exclude' | 'zero' | 'include';
+  /** Queries averaged: those with both a ranked list and qrels. Missing ones are reported apart. */
+  population: 'run-and-qrels';
+  /**
+   * MRR@k: `trec` = 1/rank of the first relevant document if within k else 0, in trec tie order;
+   * `beir` = BEIR's own `mrr` (label > 0 relevant, ties in retrieval order, double scores).
+   */
+  mrr: 'trec' | 'beir';
+  /** Overall: mean over all pooled queries (`query-weighted`) or mean of the task means (`task-mean`). */
+  overall: 'query-weighted' | 'task-mean';
+  /** Decimal places aggregates are rounded to (BEIR rounds to 5), or null for full precision. */
+  roundDigits: number | null;
+}
+
+/** A metric table: label (`ndcg@10`, `recall@100`, `mrr@10`, `p@5`, ...) -> value. */
+export type MetricValues = Record<string, number>;
+
+/** Hard-negative diagnostics of one group of queries (coreb's graded qrels: 2 positive, 1 hard negative). */
+export interface HardNegativeDiagnostics {
+  /**
+   * Among queries with at least one positive AND one hard negative in the top 10, the share whose
+   * best-ranked hard negative is above the best-ranked positive; null when no query qualifies.
+   */
+  intrusionRate: number | null;
+  /** How many queries qualified for {@link intrusionRate}. */
+  intrusionEligible: number;
+  /** Mean number of hard negatives (label 1) in the top 10 per query. */
+  hardNegativesTop10: number;
+  /** Mean nDCG@10 minus mean Recall@10 (negative when ranking quality lags coverage). */
+  ndcgRecallGap10: number;
+}
+
+/** Aggregated values of one group of queries (a task, a subtask, a language, ...). */
+export interface GroupResult {
+  /** Queries averaged. */
+  queries: number;
+  metrics: MetricValues;
+  diagnostics: HardNegativeDiagnostics;
+}
+
+/** One task's result for one retriever. */
+export interface TaskResult extends GroupResult {
+  /** Queries of the task with qrels but no ranked list (only `run:` files can miss queries). */
+  missingQueries: number;
+  /** Queries left out by the protocol (c2t_match negatives under `exclude`). */
+  excludedQueries: number;
+  /** TREC run file written for this task, relative to the output directory (if written). */
+  runFile?: string;
+}
+
+/** One evaluated query. */
+export interface QueryResult {
+  task: string;
+  subtask?: string;
+  language?: string;
+  subQueryType?: string;
+  metrics: MetricValues;
+  /** 1 if a hard negative beat every positive in the top 10, 0 if not, null if not eligible. */
+  hnIntrusion: number | null;
+  /** Hard negatives (label 1) in the top 10. */
+  hardNegativesTop10: number;
+}
+
+/** Wall-clock timings of one retriever, in milliseconds. */
+export interface RetrieverTimings {
+  indexMs: number;
+  searchMs: number;
+  evaluateMs: number;
+  totalMs: number;
+}
+
+/** All results of one retriever. */
+export interface RetrieverResult {
+  /** Display name (e.g. `bm25`). */
+  name: string;
+  /** The spec as given on the command line. */
+  spec: string;
+  /** Secret-free description (kind, variant, parameters). */
+  description: Record<string, unknown>;
+  overall: GroupResult;
+  tasks: Record<string, TaskResult>;
+  subtasks: Record<string, GroupResult & { task: string }>;
+  /** Task -> language -> group (t2c: language constraint or `any`; c2t/c2c: anchor language). */
+  languages: Record<string, Record<string, GroupResult>>;
+  /** Task -> sub_query_type (t2c) or text type (c2t) -> group. */
+  subQueryTypes: Record<string, Record<string, GroupResult>>;
+  /** Query id -> values; omitted when per-query output was turned off. */
+  perQuery?: Record<string, QueryResult>;
+  timings: RetrieverTimings;
+}
+
+/** One data file of the evaluated dataset. */
+export interface DatasetFile {
+  /** Path relative to the dataset directory, `/`-separated. */
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** What was evaluated: enough to tell two datasets apart and to find the files again. */
+export interface DatasetIdentity {
+  kind: 'coreb-release' | 'beir';
+  /** Absolute directory. */
+  dir: string;
+  /** Split name of a CoREB release (e.g. `release_v2602`) or the qrels split of a BEIR directory. */
+  split: string;
+  files: DatasetFile[];
+  /** SHA-256 over every file's path, size and SHA-256 in path order (see docs/eval.md). */
+  sha256: string;
+  /** Documents and queries per task. */
+  counts: Record<string, { corpus: number; queries: number }>;
+}
+
+/** A complete `coreb eval` results file. */
+export interface EvalResults {
+  schema: typeof EVAL_RESULTS_SCHEMA;
+  coreb: { version: string };
+  /** ISO 8601 time the evaluation finished. */
+  createdAt: string;
+  dataset: DatasetIdentity;
+  protocol: ProtocolSemantics;
+  /** Metric labels in display order. */
+  measures: string[];
+  options: { depth: number; tasks: string[]; subtasks: string | null };
+  retrievers: RetrieverResult[];
+  timings: { loadMs: number; totalMs: number };
+}
