@@ -1,12 +1,123 @@
-/** `coreb validate`: not built yet (see the open issues). */
-import { CorebError } from '../../core/errors.js';
-import type { Command } from '../command.js';
+/**
+ * `coreb validate <dir>`: detects a CoREB release or a BEIR/CoIR directory, prints its statistics
+ * and every problem found, and exits non-zero when any problem is an error.
+ */
+import { hasErrors, renderIssue, type ValidationIssue } from '../../core/issues.js';
+import { CorebError, EXIT_CODES } from '../../core/errors.js';
+import {
+  isBeirDir,
+  loadBeir,
+  loadRelease,
+  releaseStats,
+  renderReleaseStats,
+  renderRetrievalTaskStats,
+  retrievalTaskStats,
+  validateRelease,
+  RELEASE_FORMATS,
+  type ReleaseFormat,
+} from '../../dataset/index.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+
+const LAYOUTS = ['auto', 'release', 'beir'] as const;
+const FORMATS = ['text', 'json'] as const;
+
+const usage = `Usage: coreb validate <dir> [options]
+
+Checks a dataset directory and prints its statistics and every problem found (file, line or
+parquet row, field, what was expected). Exit status 0 when there are no errors (warnings are
+allowed), 4 when there are errors.
+
+Layouts (detected; force with --layout):
+  release   an official CoREB release: <table>.jsonl[.gz] for the 8 tables, or the published
+            parquet <split>/<table>-<split>-00000-of-00001.parquet
+  beir      a BEIR/CoIR directory: corpus.jsonl, queries.jsonl, qrels/<split>.tsv
+
+Options:
+  --format text|json        output format (default text)
+  --layout auto|release|beir
+                            directory layout (default auto: beir when corpus.jsonl exists)
+  --input auto|jsonl|parquet
+                            release storage format (default auto: JSONL when present)
+  --split NAME              parquet release split (default: the only one) or BEIR qrels split
+                            (default test)
+  -h, --help                this help
+`;
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new CorebError('USAGE', `--${name} must be one of ${allowed.join(', ')}, got \`${value}\``);
+  }
+  return value as T;
+}
+
+function countBy(issues: readonly ValidationIssue[]): { errors: number; warnings: number } {
+  let errors = 0;
+  for (const i of issues) if (i.severity === 'error') errors++;
+  return { errors, warnings: issues.length - errors };
+}
+
+async function run(ctx: CommandContext): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    'validate',
+    ctx.argv,
+    {
+      format: { type: 'string' },
+      layout: { type: 'string' },
+      input: { type: 'string' },
+      split: { type: 'string' },
+    },
+    true,
+  );
+  if (positionals.length !== 1) {
+    throw new CorebError('USAGE', `coreb validate takes exactly one directory, got ${positionals.length}; see \`coreb validate --help\``);
+  }
+  const dir = positionals[0];
+  const format = oneOf('format', values.format as string | undefined, FORMATS, 'text');
+  let layout = oneOf('layout', values.layout as string | undefined, LAYOUTS, 'auto');
+  const input = oneOf<ReleaseFormat>('input', values.input as string | undefined, RELEASE_FORMATS, 'auto');
+  const split = values.split as string | undefined;
+  if (layout === 'auto') layout = (await isBeirDir(dir)) ? 'beir' : 'release';
+
+  let issues: ValidationIssue[];
+  let statsText: string;
+  let stats: unknown;
+  let resolvedSplit: string;
+  if (layout === 'beir') {
+    const loaded = await loadBeir(dir, { split });
+    issues = loaded.issues;
+    const s = retrievalTaskStats(loaded.task);
+    stats = s;
+    statsText = `BEIR directory ${dir} (split ${loaded.split})\n\n` + renderRetrievalTaskStats(s);
+    resolvedSplit = loaded.split;
+  } else {
+    const loaded = await loadRelease(dir, { format: input, split });
+    issues = [...loaded.issues, ...validateRelease(loaded.release)];
+    const s = releaseStats(loaded.release);
+    stats = s;
+    statsText = renderReleaseStats(s);
+    resolvedSplit = loaded.release.split;
+  }
+  const { errors, warnings } = countBy(issues);
+  if (format === 'json') {
+    ctx.stdout.write(JSON.stringify({ dir, layout, split: resolvedSplit, ok: errors === 0, errors, warnings, stats, issues }, null, 2) + '\n');
+  } else {
+    const lines = [statsText.trimEnd(), ''];
+    if (issues.length > 0) {
+      lines.push(`problems (${issues.length}):`);
+      for (const i of issues) lines.push('  ' + renderIssue(i));
+      lines.push('');
+    }
+    lines.push(`${errors} error(s), ${warnings} warning(s): ${errors === 0 ? 'valid' : 'INVALID'}`);
+    ctx.stdout.write(lines.join('\n') + '\n');
+  }
+  return hasErrors(issues) ? EXIT_CODES.VALIDATION : 0;
+}
 
 const command: Command = {
-  summary: '(not available yet)',
-  usage: 'coreb validate',
-  async run() {
-    throw new CorebError('UNSUPPORTED', '`coreb validate` is not implemented in this build yet.');
-  },
+  summary: 'check a CoREB release or BEIR directory: statistics and every problem',
+  usage,
+  run,
 };
 export default command;
