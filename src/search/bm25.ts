@@ -29,36 +29,55 @@ export type QueryTfMode = (typeof QUERY_TF_MODES)[number];
 
 /** Options of {@link createBm25Retriever} / {@link createBm25Index}. */
 export interface Bm25Options extends TokenizerOptions {
-  /** Term-frequency saturation. Default 1.2 (see the tuning note on {@link BM25_DEFAULTS}). */
+  /** Term-frequency saturation. Default 8 (tuned; see {@link BM25_DEFAULTS}). */
   k1?: number;
-  /** Length normalisation in [0, 1]. Default 0.75. */
+  /** Length normalisation in [0, 1]. Default 1. */
   b?: number;
   /** Query term-frequency handling. Default `'saturate'`. */
   queryTf?: QueryTfMode;
-  /** k3 for `queryTf: 'saturate'` (>= 0). Default 1. */
+  /** k3 for `queryTf: 'saturate'` (>= 0). Default 4. */
   k3?: number;
   /**
    * Document fields joined (with a blank line) into the indexed text: `title`, `text`, or
    * `meta.<key>` for a string in `Doc.meta` (e.g. `meta.abbreviatedText`). Missing or non-string
-   * fields are skipped. Default `['title', 'text']`.
+   * fields are skipped. Default `['title', 'text', 'meta.abbreviatedText']` (the CoREB text corpus
+   * keeps each problem's 50–150 word version there; code documents have neither extra field).
    */
   fields?: readonly string[];
 }
 
 /**
- * Defaults, tuned on CoREB release_v2602 only (`bench/search-bm25-tune.ts`; protocol: relevance
- * level 2, strict nDCG, code-to-code anchor excluded, c2t_match negatives excluded, overall =
- * query-weighted mean over t2c + c2t + c2c). Grid: k1 in {0.6, 0.9, 1.2, 1.5, 2.0}, b in {0.3, 0.5,
- * 0.75, 0.9}, queryTf in {raw, binary, saturate k3 in {0, 1, 8}}, stop lists {none, english, code,
- * english+code}, S-stemming on/off, minLength {1, 2}, whole identifiers on/off, fields {text,
- * text+abbreviated}. The figures and the chosen point are in the README of `bench/`.
+ * Defaults, tuned on CoREB release_v2602 only with `bench/search-bm25-tune.ts` (protocol:
+ * relevance level 2, strict nDCG, code-to-code anchor excluded, c2t_match negatives excluded,
+ * overall = query-weighted mean over t2c + c2t + c2c; 2,398 queries).
+ *
+ * Grid (coordinate ascent, one axis at a time around the current best): stop list {none, english,
+ * code, english+code}; S-stemming {off, on}; minLength {1, 2, 3}; whole identifiers {off, on};
+ * identifier splitting {off, on}; numbers {off, on}; fields {text, text + abbreviated text};
+ * queryTf {raw, binary, saturate with k3 in {0.5, 1, 2, 4, 8, 16, 20}}; k1 in {0.6, 0.9, 1.2,
+ * 1.5, 2, 2.5, 3, 4, 6, 8, 12, 20} x b in {0.3, 0.5, 0.75, 0.9, 0.95, 1}.
+ * Overall nDCG@10 / Recall@10 / MAP@10 (reference third-party code-aware BM25: 0.3256 / 0.4647 /
+ * 0.2707):
+ * - classic start (k1 1.2, b 0.75, english+code stops, minLength 2, numbers, k3 1): 0.3467 / 0.4864 / 0.2915
+ * - minLength 1 (keeps one-letter names such as `n`, `k`, `s` that statements and code share): 0.4295
+ * - + abbreviated text indexed with the full text (c2t canonical queries target it): +0.025 c2t nDCG
+ * - splitting identifiers matters most (off: -0.10 overall); whole identifiers add +0.013 at
+ *   k1 1.2 and cost 0.006 at the chosen point (kept: they are what code-to-code shares exactly)
+ * - code stop list alone beats english+code (0.5319 vs 0.5255 at k1 6): English stop words
+ *   include one-letter variable names (`a`, `i`) that code shares with statements
+ * - numbers off: +0.006; S-stemming on: +0.004 to +0.006
+ * - larger k1 with full length normalisation (b = 1) keeps improving up to a plateau at k1 8-20
+ *   (0.5399 at k1 8, 0.5421 at 12, 0.5417 at 20, all with k3 4); k3 4 beats 1, 8 and 16.
+ * Chosen: k1 8, b 1, saturate k3 4, code stop list, minLength 1, no numbers, S-stemming, split
+ * identifiers + whole, fields title + text + meta.abbreviatedText: overall 0.5399 / 0.7068 / 0.4727
+ * (t2c 0.3068, c2t 0.7702, c2c 0.6963 nDCG@10).
  */
 export const BM25_DEFAULTS = {
-  k1: 1.2,
-  b: 0.75,
+  k1: 8,
+  b: 1,
   queryTf: 'saturate',
-  k3: 1,
-  fields: ['title', 'text'],
+  k3: 4,
+  fields: ['title', 'text', 'meta.abbreviatedText'],
 } as const satisfies Partial<Bm25Options>;
 
 /** Fully resolved BM25 parameters. */

@@ -4,3 +4,4 @@ export * from './bm25.js';
 export * from './dense.js';
 export * from './tokenize.js';
 export * from './top-k.js';
+export * from './rrf.js';

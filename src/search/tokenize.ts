@@ -66,15 +66,15 @@ export type StopListName = keyof typeof STOP_LISTS;
 
 /** Options of {@link createTokenizer}. All have defaults tuned on CoREB v202602 (see bm25.ts). */
 export interface TokenizerOptions {
-  /** Which stop list to drop. Default `'english+code'`. */
+  /** Which stop list to drop. Default `'code'`. */
   stopwords?: StopListName;
   /** Split identifiers at camelCase, snake_case and letter/digit boundaries. Default true. */
   splitIdentifiers?: boolean;
   /** Also emit the whole lowercased identifier when it was split into parts. Default true. */
   keepWhole?: boolean;
-  /** Minimum term length in characters (shorter terms dropped; digits exempt). Default 2. */
+  /** Minimum term length in characters (shorter terms dropped; digits exempt). Default 1. */
   minLength?: number;
-  /** Keep number tokens (runs of digits). Default true. */
+  /** Keep number tokens (runs of digits). Default false (constants shared by unrelated code). */
   keepNumbers?: boolean;
   /** Apply the light English "S-stemmer" (Harman 1991) to alphabetic terms. Default true. */
   stem?: boolean;
@@ -86,11 +86,11 @@ export type ResolvedTokenizerOptions = Required<TokenizerOptions>;
 /** Fills tokeniser defaults. */
 export function resolveTokenizerOptions(options: TokenizerOptions = {}): ResolvedTokenizerOptions {
   return {
-    stopwords: options.stopwords ?? 'english+code',
+    stopwords: options.stopwords ?? 'code',
     splitIdentifiers: options.splitIdentifiers ?? true,
     keepWhole: options.keepWhole ?? true,
-    minLength: options.minLength ?? 2,
-    keepNumbers: options.keepNumbers ?? true,
+    minLength: options.minLength ?? 1,
+    keepNumbers: options.keepNumbers ?? false,
     stem: options.stem ?? true,
   };
 }

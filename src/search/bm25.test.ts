@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Doc, Query } from '../core/dataset.js';
+import { isCorebError } from '../core/errors.js';
+import { createBm25Index, createBm25Retriever } from './bm25.js';
+
+const plain = { stopwords: 'none', stem: false, minLength: 1, k1: 1.2, b: 0.75, queryTf: 'binary' } as const;
+const docs: Doc[] = [
+  { id: 'd1', text: 'apple banana apple' },
+  { id: 'd2', text: 'banana cherry' },
+  { id: 'd3', text: 'cherry cherry cherry date' },
+];
+const q = (id: string, text: string): Query => ({ id, text });
+
+test('BM25 scores on a 3-document corpus match the Lucene formula computed by hand', async () => {
+  const index = createBm25Index(docs, plain);
+  const run = await index.search([q('q', 'apple cherry')], 10);
+  // N = 3, dl = 3, 2, 4, avgdl = 3; df(apple) = 1, df(cherry) = 2; k1 = 1.2, b = 0.75.
+  const idfApple = Math.log(1 + (3 - 1 + 0.5) / (1 + 0.5));
+  const idfCherry = Math.log(1 + (3 - 2 + 0.5) / (2 + 0.5));
+  const d1 = (idfApple * 2 * 2.2) / (2 + 1.2 * (0.25 + (0.75 * 3) / 3));
+  const d2 = (idfCherry * 1 * 2.2) / (1 + 1.2 * (0.25 + (0.75 * 2) / 3));
+  const d3 = (idfCherry * 3 * 2.2) / (3 + 1.2 * (0.25 + (0.75 * 4) / 3));
+  const list = run.get('q');
+  assert.ok(list);
+  assert.deepEqual(list.docIds, ['d1', 'd3', 'd2']);
+  assert.ok(list.scores instanceof Float32Array, 'scores are float32 so search order equals metrics order');
+  const expected = [d1, d3, d2];
+  for (let i = 0; i < 3; i++) assert.ok(Math.abs(list.scores[i] - expected[i]) < 1e-6, `score ${i}: ${list.scores[i]} vs ${expected[i]}`);
+});
+
+test('BM25 query term frequency modes: raw counts repeated terms, binary does not', async () => {
+  const raw = createBm25Index(docs, { ...plain, queryTf: 'raw' });
+  const bin = createBm25Index(docs, plain);
+  const r1 = (await raw.search([q('q', 'date date apple')], 3)).get('q');
+  const r2 = (await bin.search([q('q', 'date date apple')], 3)).get('q');
+  assert.ok(r1 && r2);
+  // Binary: apple (tf 2, short doc) beats date (tf 1, long doc); raw doubles date's weight.
+  assert.deepEqual(r2.docIds, ['d1', 'd3']);
+  assert.deepEqual(r1.docIds, ['d3', 'd1']);
+});
+
+test('BM25 breaks score ties by docid descending in code-point order and never returns unmatched docs', async () => {
+  const tied: Doc[] = [
+    { id: 'd10', text: 'x y' },
+    { id: 'd9', text: 'x y' },
+    { id: 'd1', text: 'x y' },
+    { id: 'e', text: 'z' },
+  ];
+  const list = (await createBm25Index(tied, plain).search([q('q', 'x')], 10)).get('q');
+  assert.deepEqual(list?.docIds, ['d9', 'd10', 'd1']);
+});
+
+test('BM25 depth cuts the list, exclusions do not use up the depth, unknown terms give an empty list', async () => {
+  const index = createBm25Index(docs, plain);
+  const run = await index.search([q('a', 'banana cherry'), q('b', 'zebra')], 2, {
+    exclude: new Map([['a', ['d2', 'not-a-doc']]]),
+  });
+  assert.equal(run.get('a')?.docIds.length, 2);
+  assert.ok(!run.get('a')?.docIds.includes('d2'));
+  assert.deepEqual(run.get('b')?.docIds, []);
+});
+
+test('BM25 matches code identifiers against natural-language text', async () => {
+  const code: Doc[] = [
+    { id: 'c1', text: 'def maxRemovals(playlist, favorite_sequence):\n    return 0' },
+    { id: 'c2', text: 'int shortestPath(vector<int>& graph) { return 0; }' },
+  ];
+  const list = (await createBm25Index(code).search([q('q', 'Find the shortest path in a graph')], 2)).get('q');
+  assert.equal(list?.docIds[0], 'c2');
+  const cross = (await createBm25Index(code).search([q('q', 'int favoriteSequence; maxRemovals(x)')], 1)).get('q');
+  assert.equal(cross?.docIds[0], 'c1');
+});
+
+test('bm25 retriever describes its variant and parameters, and rejects bad ones', async () => {
+  const r = createBm25Retriever({ k1: 0.9, b: 0.4 });
+  const d = r.describe();
+  assert.equal(d.kind, 'bm25');
+  assert.equal(d.variant, 'lucene');
+  assert.equal(d.k1, 0.9);
+  assert.equal(d.b, 0.4);
+  assert.doesNotThrow(() => JSON.stringify(d));
+  const index = await r.index(docs);
+  assert.equal(index.size, 3);
+  assert.throws(() => createBm25Retriever({ b: 2 }), (e) => isCorebError(e, 'USAGE'));
+  await assert.rejects(index.search([q('q', 'apple')], 0), (e) => isCorebError(e, 'USAGE'));
+  await assert.rejects(r.index([...docs, { id: 'd1', text: 'dup' }]), (e) => isCorebError(e, 'VALIDATION'));
+});
+
+test('BM25 search stops with INTERRUPTED when the signal is aborted', async () => {
+  const index = createBm25Index(docs, plain);
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(index.search([q('q', 'apple')], 5, { signal: ac.signal }), (e) => isCorebError(e, 'INTERRUPTED'));
+});
