@@ -1,0 +1,140 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Doc, Query } from '../core/dataset.js';
+import type { EmbeddingMatrix } from '../core/embedding.js';
+import { isCorebError } from '../core/errors.js';
+import { compareCodePoints } from '../core/ids.js';
+import type { DenseEncoder } from './dense.js';
+import { createDenseRetriever, denseTopK, normalizeRows } from './dense.js';
+import { createTieRanks } from './top-k.js';
+
+/** Deterministic PRNG (mulberry32) so failures reproduce. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A matrix of small integers in [-2, 2], so many dot products tie exactly; some rows duplicated. */
+function tieHeavyMatrix(rows: number, dim: number, seed: number, duplicateEvery = 0): EmbeddingMatrix {
+  const r = rng(seed);
+  const data = new Float32Array(rows * dim);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < dim; j++) data[i * dim + j] = Math.floor(r() * 5) - 2;
+    if (duplicateEvery > 0 && i > 0 && i % duplicateEvery === 0) data.copyWithin(i * dim, (i - 1) * dim, i * dim);
+  }
+  return { rows, dim, data };
+}
+
+/** Reference: score every pair, then fully sort by (float32 score desc, docid desc by code point). */
+function bruteForce(q: EmbeddingMatrix, d: EmbeddingMatrix, ids: string[], k: number): Array<Array<[string, number]>> {
+  const out: Array<Array<[string, number]>> = [];
+  for (let i = 0; i < q.rows; i++) {
+    const all: Array<[string, number]> = [];
+    for (let j = 0; j < d.rows; j++) {
+      let s = 0;
+      for (let x = 0; x < q.dim; x++) s += q.data[i * q.dim + x] * d.data[j * d.dim + x];
+      all.push([ids[j], Math.fround(s)]);
+    }
+    all.sort((a, b) => b[1] - a[1] || compareCodePoints(b[0], a[0]));
+    out.push(all.slice(0, k));
+  }
+  return out;
+}
+
+function collect(r: ReturnType<typeof denseTopK>, ids: string[]): Array<Array<[string, number]>> {
+  const out: Array<Array<[string, number]>> = [];
+  for (let q = 0; q < r.counts.length; q++) {
+    const row: Array<[string, number]> = [];
+    for (let i = 0; i < r.counts[q]; i++) row.push([ids[r.indices[q * r.k + i]], r.scores[q * r.k + i]]);
+    out.push(row);
+  }
+  return out;
+}
+
+const docIdsFor = (n: number) => Array.from({ length: n }, (_, i) => `d${(i * 7919) % 1000}x${i}`);
+
+test('dense top-k equals a brute-force full sort on random data with many exact ties', () => {
+  const docs = tieHeavyMatrix(300, 8, 1, 5);
+  const queries = tieHeavyMatrix(37, 8, 2);
+  const ids = docIdsFor(300);
+  for (const k of [1, 10, 57, 300, 500]) {
+    const r = denseTopK(queries, docs, k, { tieRanks: createTieRanks(ids) });
+    assert.deepEqual(collect(r, ids), bruteForce(queries, docs, ids, k), `k=${k}`);
+  }
+});
+
+test('dense top-k on normalised float data equals the brute-force cosine ranking', () => {
+  const r = rng(3);
+  const mk = (rows: number, dim: number) => ({ rows, dim, data: Float32Array.from({ length: rows * dim }, () => r() * 2 - 1) });
+  const docs = normalizeRows(mk(200, 33));
+  const queries = normalizeRows(mk(9, 33));
+  const ids = docIdsFor(200);
+  const got = collect(denseTopK(queries, docs, 20, { tieRanks: createTieRanks(ids) }), ids);
+  assert.deepEqual(got, bruteForce(queries, docs, ids, 20));
+  for (const row of got) assert.ok(row[0][1] <= 1 + 1e-6 && row[19][1] >= -1 - 1e-6);
+});
+
+test('memory-bounded chunking gives identical results for any block sizes', () => {
+  const docs = tieHeavyMatrix(257, 16, 4, 3);
+  const queries = tieHeavyMatrix(23, 16, 5);
+  const tieRanks = createTieRanks(docIdsFor(257));
+  const exclude = [[0, 5], undefined, [256]];
+  const ref = denseTopK(queries, docs, 25, { tieRanks, exclude, queryBlockRows: 1000, docBlockRows: 100000 });
+  for (const [qb, db] of [[1, 1], [3, 7], [4, 64], [5, 256], [64, 512]]) {
+    const r = denseTopK(queries, docs, 25, { tieRanks, exclude, queryBlockRows: qb, docBlockRows: db });
+    assert.deepEqual(r.indices, ref.indices, `blocks ${qb}x${db}`);
+    assert.deepEqual(r.scores, ref.scores, `blocks ${qb}x${db}`);
+    assert.deepEqual(r.counts, ref.counts);
+  }
+  assert.ok(!Array.from(ref.indices.subarray(0, ref.counts[0])).includes(5));
+});
+
+test('normalizeRows makes unit rows, keeps zero rows, and leaves its input untouched', () => {
+  const m = { rows: 2, dim: 2, data: Float32Array.from([3, 4, 0, 0]) };
+  const n = normalizeRows(m);
+  assert.deepEqual([...n.data], [Math.fround(0.6), Math.fround(0.8), 0, 0]);
+  assert.deepEqual([...m.data], [3, 4, 0, 0]);
+});
+
+/** An encoder over fixed vectors looked up by id. */
+function fixedEncoder(vectors: Record<string, number[]>): DenseEncoder {
+  const pack = (ids: string[]): EmbeddingMatrix => {
+    const dim = vectors[ids[0]]?.length ?? 1;
+    return { rows: ids.length, dim, data: Float32Array.from(ids.flatMap((id) => vectors[id])) };
+  };
+  return {
+    describe: () => ({ source: 'test' }),
+    encodeDocs: async (docs: readonly Doc[]) => pack(docs.map((d) => d.id)),
+    encodeQueries: async (qs: readonly Query[]) => pack(qs.map((q) => q.id)),
+  };
+}
+
+test('dense retriever ranks by cosine, breaks ties by docid, honours exclusions and depth', async () => {
+  const vectors = { a: [1, 0], b: [2, 0], c: [0, 1], d: [1, 1], q1: [5, 0], q2: [0, 3] };
+  const r = createDenseRetriever(fixedEncoder(vectors));
+  assert.equal(r.describe().kind, 'dense');
+  const docs = ['a', 'b', 'c', 'd'].map((id) => ({ id, text: id }));
+  const index = await r.index(docs);
+  const run = await index.search([{ id: 'q1', text: '' }, { id: 'q2', text: '' }], 3, {
+    exclude: new Map([['q2', ['c']]]),
+  });
+  // a and b are both at cosine 1 with q1: docid descending puts b first.
+  assert.deepEqual(run.get('q1')?.docIds, ['b', 'a', 'd']);
+  assert.deepEqual(run.get('q2')?.docIds, ['d', 'b', 'a']);
+  assert.ok(Math.abs((run.get('q2')?.scores[0] ?? 0) - Math.SQRT1_2) < 1e-6);
+});
+
+test('dense search rejects mismatched dimensions and non-finite vectors', async () => {
+  const bad = createDenseRetriever(fixedEncoder({ a: [1, Number.NaN] }));
+  await assert.rejects(bad.index([{ id: 'a', text: '' }]), (e) => isCorebError(e, 'VALIDATION'));
+  assert.throws(
+    () => denseTopK({ rows: 1, dim: 2, data: new Float32Array(2) }, { rows: 1, dim: 3, data: new Float32Array(3) }, 1),
+    (e) => isCorebError(e, 'VALIDATION'),
+  );
+});
