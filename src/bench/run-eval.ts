@@ -135,12 +135,12 @@ async function loadData(dir: string, layout: 'beir' | 'coreb-release', options: 
   if (layout === 'beir') {
     if (options.tasks !== undefined && options.tasks.length > 0) throw new CorebError('USAGE', '--tasks applies to CoREB releases only; a BEIR directory is one task');
     if (options.subtasks) throw new CorebError('USAGE', '--subtasks applies to CoREB releases only');
-    const { task, issues } = await loadBeir(dir);
+    const { task, issues, split } = await loadBeir(dir);
     failOnErrors(dir, issues, logger);
     const name = task.name || basename(dir);
     tasks.set(name, task);
     corpusKey.set(name, 'corpus');
-    return { identity: { kind: 'beir', dir, split: 'test', counts: counts(tasks) }, tasks, corpusKey };
+    return { identity: { kind: 'beir', dir, split, counts: counts(tasks) }, tasks, corpusKey };
   }
   const { release, issues } = await loadRelease(dir);
   failOnErrors(dir, issues, logger);

@@ -1,0 +1,135 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Qrels, Query } from '../core/dataset.js';
+import type { RankedList } from '../core/retrieval.js';
+import { aggregateOverall, aggregateQueries } from './aggregate.js';
+import { resolveEvalProtocol } from './protocol.js';
+import { scoreTask } from './score.js';
+
+const close = (actual: number, expected: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) < 1e-12, `${what}: got ${actual}, expected ${expected}`);
+
+function list(...pairs: Array<[string, number]>): RankedList {
+  return { docIds: pairs.map((p) => p[0]), scores: Float64Array.from(pairs.map((p) => p[1])) };
+}
+
+function qrels(entries: Record<string, Record<string, number>>): Qrels {
+  return new Map(Object.entries(entries).map(([q, m]) => [q, new Map(Object.entries(m))]));
+}
+
+// One code-to-code query: its anchor `a` ranks first (as it always does: it IS the query),
+// then a hard negative h (label 1), then the positive p (label 2).
+const c2cQuery: Query = { id: 'q1', text: 'code', task: 'code2code', subtask: 'c2c_cross_lang', language: 'java', anchorId: 'a' };
+const c2cQrels = qrels({ q1: { p: 2, h: 1 } });
+const c2cLists = new Map([['q1', list(['a', 0.99], ['h', 0.8], ['p', 0.7])]]);
+
+test('coreb protocol removes the c2c anchor before ranking: the hard negative becomes rank 1', () => {
+  const r = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveEvalProtocol('coreb'), excludeAnchors: true });
+  const m = r.perQuery.get('q1')!.metrics;
+  // Ranking [h, p]: strict nDCG zeroes h, so DCG@10 = 2/log2(3), IDCG = 2/log2(2).
+  close(m['ndcg@10'], 1 / Math.log2(3), 'ndcg@10');
+  close(m['ndcg@1'], 0, 'ndcg@1');
+  close(m['recall@1'], 0, 'recall@1');
+  close(m['recall@10'], 1, 'recall@10');
+  close(m['mrr@10'], 1 / 2, 'mrr@10');
+  close(m['map@10'], 1 / 2, 'map@10');
+  close(m['p@3'], 1 / 3, 'p@3');
+  assert.equal(r.perQuery.get('q1')!.hardNegativesTop10, 1);
+  assert.equal(r.perQuery.get('q1')!.hnIntrusion, 1, 'h above the only positive');
+});
+
+test('without anchor exclusion the anchor wastes rank 1 (what a naive runner reports)', () => {
+  const r = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveEvalProtocol('coreb'), excludeAnchors: false });
+  const m = r.perQuery.get('q1')!.metrics;
+  close(m['ndcg@10'], 2 / Math.log2(4) / 2, 'ndcg@10 with p at rank 3');
+  close(m['mrr@10'], 1 / 3, 'mrr@10');
+});
+
+test('strict vs trec nDCG: beir protocol gives the hard negative graded gain 1 and counts it as relevant', () => {
+  const beir = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveEvalProtocol('beir') });
+  const m = beir.perQuery.get('q1')!.metrics;
+  // Ranking [a, h, p] (BEIR knows no anchors): DCG = 1/log2(3) + 2/log2(4); IDCG = 2/log2(2) + 1/log2(3).
+  close(m['ndcg@10'], (1 / Math.log2(3) + 2 / 2) / (2 + 1 / Math.log2(3)), 'trec ndcg@10');
+  close(m['recall@10'], 1, 'level 1 recall counts h and p');
+  close(m['mrr@10'], 1 / 2, 'BEIR mrr: h at rank 2 counts (label > 0)');
+  close(m['p@3'], 2 / 3, 'level 1 P@3');
+  // The same ranking under coreb semantics but without anchor exclusion: strict gain for p only.
+  const coreb = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveEvalProtocol('coreb') });
+  close(coreb.perQuery.get('q1')!.metrics['ndcg@10'], 0.5, 'strict ndcg@10');
+});
+
+test('beir protocol drops documents whose id equals the query id (ignore_identical_ids)', () => {
+  const q: Query = { id: 'x', text: 't' };
+  const r = scoreTask({ task: 'beir', queries: [q], qrels: qrels({ x: { d: 1 } }), lists: new Map([['x', list(['x', 5], ['d', 1])]]), protocol: resolveEvalProtocol('beir') });
+  close(r.perQuery.get('x')!.metrics['ndcg@1'], 1, 'd is rank 1 once x is dropped');
+});
+
+// c2t_match: m1 is a positive pair (its text t1 has label 2), m2 a negative pair (only label-1 texts).
+const matchQueries: Query[] = [
+  { id: 'm1', text: 'code', task: 'code2text', subtask: 'c2t_match', language: 'python' },
+  { id: 'm2', text: 'code', task: 'code2text', subtask: 'c2t_match', language: 'python' },
+];
+const matchQrels = qrels({ m1: { t1: 2, n1: 1 }, m2: { n2: 1 } });
+const matchLists = new Map([
+  ['m1', list(['t1', 3], ['n1', 2])],
+  ['m2', list(['n2', 3], ['t9', 2])],
+]);
+
+test('c2t_match negatives are excluded by default and count as zero with the option', () => {
+  const ex = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('coreb') });
+  assert.equal(ex.excluded, 1);
+  assert.deepEqual([...ex.perQuery.keys()], ['m1']);
+  const exMean = aggregateQueries(ex.perQuery.values());
+  close(exMean.metrics['ndcg@10'], 1, 'only the positive pair');
+  const zero = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('coreb', { c2tMatchNegatives: 'zero' }) });
+  assert.equal(zero.excluded, 0);
+  close(zero.perQuery.get('m2')!.metrics['ndcg@10'], 0, 'strict nDCG of a query with only hard negatives');
+  close(aggregateQueries(zero.perQuery.values()).metrics['ndcg@10'], 0.5, 'the negative pulls the mean to 0.5');
+  // Under beir they are ordinary queries: n2 (label 1) is relevant at level 1.
+  const beir = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('beir') });
+  close(beir.perQuery.get('m2')!.metrics['ndcg@1'], 1, 'beir counts the hard negative');
+});
+
+test('queries without a ranked list are missing, not zero; queries without qrels are not evaluated', () => {
+  const qs: Query[] = [...matchQueries.slice(0, 1), { id: 'm3', text: 'c', subtask: 'c2t_match' }, { id: 'nolabels', text: 'c' }];
+  const r = scoreTask({ task: 'code2text', queries: qs, qrels: qrels({ m1: { t1: 2 }, m3: { t3: 2 } }), lists: matchLists, protocol: resolveEvalProtocol('coreb') });
+  assert.equal(r.missing, 1);
+  assert.deepEqual([...r.perQuery.keys()], ['m1']);
+});
+
+test('overall: coreb pools queries (query-weighted), beir averages task means', () => {
+  const t2c: Query[] = ['a', 'b', 'c'].map((id) => ({ id, text: id, task: 'text2code' as const }));
+  const hit = scoreTask({
+    task: 'text2code',
+    queries: t2c,
+    qrels: qrels({ a: { d: 2 }, b: { d: 2 }, c: { d: 2 } }),
+    lists: new Map(t2c.map((q) => [q.id, list(['d', 1])])),
+    protocol: resolveEvalProtocol('coreb'),
+  });
+  const miss = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: qrels({ q1: { p: 2 } }), lists: new Map([['q1', list(['x', 1])]]), protocol: resolveEvalProtocol('coreb') });
+  const all = new Map([...hit.perQuery, ...miss.perQuery]);
+  const groups = [aggregateQueries(hit.perQuery.values()), aggregateQueries(miss.perQuery.values())];
+  close(aggregateOverall(resolveEvalProtocol('coreb'), all, groups).metrics['ndcg@10'], 3 / 4, 'query-weighted');
+  close(aggregateOverall(resolveEvalProtocol('beir'), all, groups).metrics['ndcg@10'], 1 / 2, 'task mean');
+  assert.equal(aggregateOverall(resolveEvalProtocol('coreb'), all, groups).queries, 4);
+});
+
+test('intrusion rate counts only queries with both a positive and a hard negative in the top 10', () => {
+  const qs: Query[] = ['a', 'b', 'c'].map((id) => ({ id, text: id }));
+  const r = scoreTask({
+    task: 'text2code',
+    queries: qs,
+    qrels: qrels({ a: { p: 2, h: 1 }, b: { p: 2, h: 1 }, c: { p: 2, h: 1 } }),
+    lists: new Map([
+      ['a', list(['h', 2], ['p', 1])], // intrusion
+      ['b', list(['p', 2], ['h', 1])], // no intrusion
+      ['c', list(['h', 2], ['x', 1])], // no positive in the top 10: not eligible
+    ]),
+    protocol: resolveEvalProtocol('coreb'),
+  });
+  const g = aggregateQueries(r.perQuery.values());
+  assert.equal(g.diagnostics.intrusionEligible, 2);
+  close(g.diagnostics.intrusionRate!, 1 / 2, 'intrusion rate');
+  close(g.diagnostics.hardNegativesTop10, 1, 'one hard negative per query');
+  close(g.diagnostics.ndcgRecallGap10, g.metrics['ndcg@10'] - g.metrics['recall@10'], 'gap');
+});

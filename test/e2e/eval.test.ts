@@ -1,0 +1,283 @@
+/**
+ * `coreb eval` end to end on a tiny CoREB release and a tiny BEIR directory this test writes:
+ * hand-checked numbers through `run:` files, precomputed `embeddings:`, BM25 and RRF side by side,
+ * the output directory (runs, results.json, leaderboard.md) and the errors a user meets.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+
+const root = mkdtempSync(join(tmpdir(), 'coreb-eval-e2e-'));
+process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+
+const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+/** A 2-problem release: P1 "sum of pairs" and P2 "grid paths", each with solutions and a noise text. */
+function writeRelease(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const code = (id: string, problem: string, language: string, text: string) => ({
+    code_id: id,
+    code: text,
+    language,
+    model: 'author-a',
+    code_length: text.length,
+    meta_source_problem_id: problem,
+  });
+  writeFileSync(
+    join(dir, 'code_corpus.jsonl'),
+    jsonl([
+      code('c1', 'P1', 'python', 'def pair_sum(nums, target):\n    seen = set()\n    for x in nums:\n        if target - x in seen: return True\n        seen.add(x)\n    return False'),
+      code('c2', 'P1', 'java', 'class Main { static boolean pairSum(int[] nums, int target) { java.util.Set<Integer> seen = new java.util.HashSet<>(); for (int x : nums) { if (seen.contains(target - x)) return true; seen.add(x); } return false; } }'),
+      code('c3', 'P1', 'python', 'def pair_sum(nums, target):\n    for i in range(len(nums) - 1):\n        if nums[i] + nums[i + 1] == target: return True\n    return False'),
+      code('c4', 'P2', 'python', 'def grid_paths(rows, cols):\n    dp = [[1] * cols for _ in range(rows)]\n    for r in range(1, rows):\n        for c in range(1, cols): dp[r][c] = dp[r-1][c] + dp[r][c-1]\n    return dp[-1][-1]'),
+      code('c5', 'P2', 'go', 'func gridPaths(rows, cols int) int { dp := make([]int, cols); for i := range dp { dp[i] = 1 }; for r := 1; r < rows; r++ { for c := 1; c < cols; c++ { dp[c] += dp[c-1] } }; return dp[cols-1] }'),
+      code('c6', 'P2', 'cpp', 'int gridPaths(int rows, int cols) { return rows * cols; }'),
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'text_corpus.jsonl'),
+    jsonl([
+      { text_id: 't1', text: 'Pair Sum\nGiven a list of integers nums and a target, decide whether two different elements sum to target.', abbreviated_text: 'Decide whether two numbers in nums sum to target.', meta_source_problem_id: 'P1' },
+      { text_id: 't2', text: 'Grid Paths\nCount the monotone lattice paths from the top-left to the bottom-right cell of a rows x cols grid.', abbreviated_text: 'Count monotone paths in a grid.', meta_source_problem_id: 'P2' },
+      { text_id: 't1_noise1', text: 'Pair Product\nGiven a list of integers nums and a target, decide whether two different elements multiply to target.', abbreviated_text: null, meta_source_problem_id: 'P1', meta_is_noise_sample: true },
+      { text_id: 't2_noise1', text: 'Grid Walls\nCount the cells of a rows x cols grid that touch its border.', abbreviated_text: null, meta_source_problem_id: 'P2', meta_is_noise_sample: true },
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'text2code_queries.jsonl'),
+    jsonl([
+      { query_id: 'q_t2c_1', query: 'decide whether two numbers in nums sum to target', split: 'text2code', subtask: 't2c_canonical_retro_any', query_type: 'language_agnostic', sub_query_type: 'abbreviated', language_constraint: 'none', meta_source_problem_id: 'P1' },
+      { query_id: 'q_t2c_2', query: 'count monotone lattice paths in a grid, python', split: 'text2code', subtask: 't2c_search_python', query_type: 'language_specific', sub_query_type: 'algorithm_search', language_constraint: 'python', meta_source_problem_id: 'P2' },
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'text2code_qrels.jsonl'),
+    jsonl([
+      { query_id: 'q_t2c_1', doc_id: 'c1', relevance: 2 },
+      { query_id: 'q_t2c_1', doc_id: 'c2', relevance: 2 },
+      { query_id: 'q_t2c_1', doc_id: 'c3', relevance: 1 },
+      { query_id: 'q_t2c_2', doc_id: 'c4', relevance: 2 },
+      { query_id: 'q_t2c_2', doc_id: 'c5', relevance: 1 },
+    ]),
+  );
+  const c2t = (id: string, subtask: string, anchor: string, extra: object = {}) => ({
+    query_id: id,
+    query: 'code of ' + anchor,
+    split: 'code2text',
+    subtask,
+    anchor_language: 'python',
+    anchor_model: 'author-a',
+    meta_anchor_code_id: anchor,
+    ...extra,
+  });
+  writeFileSync(
+    join(dir, 'code2text_queries.jsonl'),
+    jsonl([
+      c2t('q_c2t_1', 'c2t_full_retro_python', 'c1', { meta_text_type: 'full_description' }),
+      c2t('q_c2t_m1', 'c2t_match', 'c4', { text_id: 't2', label: 1, text_type: 'full', meta_pair_type: 'positive' }),
+      c2t('q_c2t_m2', 'c2t_match', 'c4', { text_id: 't1', label: 0, text_type: 'full', meta_pair_type: 'negative_random' }),
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'code2text_qrels.jsonl'),
+    jsonl([
+      { query_id: 'q_c2t_1', doc_id: 't1', relevance: 2 },
+      { query_id: 'q_c2t_1', doc_id: 't1_noise1', relevance: 1 },
+      { query_id: 'q_c2t_m1', doc_id: 't2', relevance: 2 },
+      { query_id: 'q_c2t_m1', doc_id: 't2_noise1', relevance: 1 },
+      { query_id: 'q_c2t_m2', doc_id: 't2_noise1', relevance: 1 },
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'code2code_queries.jsonl'),
+    jsonl([
+      { query_id: 'q_c2c_1', query: 'def pair_sum(nums, target):\n    seen = set()\n    for x in nums:\n        if target - x in seen: return True', split: 'code2code', subtask: 'c2c_cross_lang', anchor_language: 'python', anchor_model: 'author-a', meta_anchor_code_id: 'c1', meta_target_languages: ['java'], meta_source_problem_id: 'P1' },
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'code2code_qrels.jsonl'),
+    jsonl([
+      { query_id: 'q_c2c_1', doc_id: 'c2', relevance: 2 },
+      { query_id: 'q_c2c_1', doc_id: 'c3', relevance: 1 },
+    ]),
+  );
+}
+
+const release = join(root, 'release_tiny');
+writeRelease(release);
+
+// A run whose numbers are easy to check by hand (see the assertions).
+const runFile = join(root, 'hand.trec');
+writeFileSync(
+  runFile,
+  [
+    // t2c q1: c3 (hard negative) above c1 and c2: strict nDCG@10 = (2/log2 3 + 2/log2 4) / (2 + 2/log2 3).
+    'q_t2c_1 Q0 c3 1 3.0 hand',
+    'q_t2c_1 Q0 c1 2 2.0 hand',
+    'q_t2c_1 Q0 c2 3 1.0 hand',
+    // t2c q2 is missing from the run on purpose.
+    // c2c: the anchor c1 first, then c3, then c2. With the anchor removed c2 is at rank 2.
+    'q_c2c_1 Q0 c1 1 0.99 hand',
+    'q_c2c_1 Q0 c3 2 0.5 hand',
+    'q_c2c_1 Q0 c2 3 0.4 hand',
+    // c2t: perfect for q1 and the positive pair; the negative pair ranks its noise text first.
+    'q_c2t_1 Q0 t1 1 1 hand',
+    'q_c2t_m1 Q0 t2 1 1 hand',
+    'q_c2t_m2 Q0 t2_noise1 1 1 hand',
+  ].join('\n') + '\n',
+);
+
+const close = (actual: number, expected: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) < 1e-12, `${what}: got ${actual}, expected ${expected}`);
+
+interface Results {
+  schema: string;
+  dataset: { kind: string; sha256: string; files: Array<{ path: string; bytes: number; sha256: string }>; counts: Record<string, { corpus: number; queries: number }> };
+  protocol: Record<string, unknown>;
+  retrievers: Array<{
+    name: string;
+    description: Record<string, unknown>;
+    overall: { queries: number; metrics: Record<string, number> };
+    tasks: Record<string, { queries: number; missingQueries: number; excludedQueries: number; runFile?: string; metrics: Record<string, number> }>;
+    subtasks: Record<string, { task: string; queries: number }>;
+    languages: Record<string, Record<string, { queries: number }>>;
+    subQueryTypes: Record<string, Record<string, { queries: number }>>;
+    perQuery?: Record<string, { metrics: Record<string, number>; hnIntrusion: number | null; hardNegativesTop10: number }>;
+  }>;
+}
+
+test('a run file is scored under the coreb protocol with hand-checked values, and every output file is written', () => {
+  const out = join(root, 'out-run');
+  const r = runCli(['eval', '--data', release, '--retriever', `run:${runFile}`, '--out', out, '--format', 'json', '--quiet']);
+  assert.equal(r.status, 0, r.stderr);
+  const res = JSON.parse(r.stdout) as Results;
+  assert.deepEqual(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')), res, 'stdout JSON = results.json');
+  assert.equal(res.schema, 'coreb.eval-results/1');
+  assert.equal(res.protocol.name, 'coreb');
+  assert.equal(res.protocol.c2tMatchNegatives, 'exclude');
+  const run = res.retrievers[0];
+  const t2c = run.tasks.text2code;
+  assert.equal(t2c.queries, 1);
+  assert.equal(t2c.missingQueries, 1, 'q_t2c_2 is not in the run');
+  const l3 = Math.log2(3);
+  close(t2c.metrics['ndcg@10'], (2 / l3 + 2 / 2) / (2 + 2 / l3), 't2c ndcg@10 (strict)');
+  close(t2c.metrics['mrr@10'], 1 / 2, 't2c mrr@10');
+  close(t2c.metrics['map@10'], (1 / 2 + 2 / 3) / 2, 't2c map@10');
+  close(run.perQuery!.q_t2c_1.hnIntrusion!, 1, 't2c intrusion');
+  const c2c = run.tasks.code2code;
+  close(c2c.metrics['ndcg@10'], 2 / l3 / 2, 'c2c ndcg@10 with the anchor removed');
+  close(c2c.metrics['recall@1'], 0, 'c2c recall@1');
+  const c2t = run.tasks.code2text;
+  assert.equal(c2t.excludedQueries, 1, 'the negative pair is excluded');
+  assert.equal(c2t.queries, 2);
+  close(c2t.metrics['ndcg@10'], 1, 'c2t ndcg@10');
+  // Overall is the mean over the 4 pooled queries.
+  assert.equal(run.overall.queries, 4);
+  close(run.overall.metrics['ndcg@10'], (t2c.metrics['ndcg@10'] + c2c.metrics['ndcg@10'] + 2 * 1) / 4, 'query-weighted overall');
+  assert.deepEqual(Object.keys(run.subtasks).sort(), ['c2c_cross_lang', 'c2t_full_retro_python', 'c2t_match', 't2c_canonical_retro_any']);
+  assert.equal(run.languages.text2code.any.queries, 1);
+  assert.equal(run.subQueryTypes.text2code.abbreviated.queries, 1);
+  assert.equal(run.description.kind, 'run');
+  // Dataset identity: 8 tables with their real sizes and hashes.
+  assert.equal(res.dataset.files.length, 8);
+  const cc = res.dataset.files.find((f) => f.path === 'code_corpus.jsonl')!;
+  const bytes = readFileSync(join(release, 'code_corpus.jsonl'));
+  assert.equal(cc.bytes, bytes.length);
+  assert.equal(cc.sha256, createHash('sha256').update(bytes).digest('hex'));
+  assert.deepEqual(res.dataset.counts.code2code, { corpus: 6, queries: 1 });
+  // Run files: TREC lines, the c2c anchor gone, no temporary files left.
+  const c2cRun = readFileSync(join(out, t2c.runFile!.replace('text2code', 'code2code')), 'utf8').trim().split('\n');
+  assert.deepEqual(c2cRun.map((l) => l.split(' ').slice(0, 4).join(' ')), ['q_c2c_1 Q0 c3 1', 'q_c2c_1 Q0 c2 2']);
+  assert.ok(readFileSync(join(out, 'leaderboard.md'), 'utf8').includes('| # | retriever |'));
+  const leftovers = [...readdirSync(out), ...readdirSync(join(out, 'runs'))].filter((f) => f.endsWith('.tmp'));
+  assert.deepEqual(leftovers, []);
+});
+
+test('--c2t-match-negatives zero counts the negative pair as 0', () => {
+  const r = runCli(['eval', '--data', release, '--retriever', `run:${runFile}`, '--tasks', 'c2t', '--c2t-match-negatives', 'zero', '--format', 'json', '--quiet']);
+  assert.equal(r.status, 0, r.stderr);
+  const c2t = (JSON.parse(r.stdout) as Results).retrievers[0].tasks.code2text;
+  assert.equal(c2t.queries, 3);
+  assert.equal(c2t.excludedQueries, 0);
+  close(c2t.metrics['ndcg@10'], 2 / 3, 'two perfect queries and one zero');
+});
+
+test('bm25, embeddings and rrf run side by side and print a leaderboard', () => {
+  // 2-d vectors: P1 items point along x, P2 items along y; the hard negatives lean the other way.
+  const vec = (id: string, kind: string, v: number[]) => ({ id, kind, vector: v });
+  const emb = join(root, 'vectors.jsonl');
+  writeFileSync(
+    emb,
+    jsonl([
+      vec('c1', 'doc', [1, 0.1]), vec('c2', 'doc', [1, 0.05]), vec('c3', 'doc', [0.6, 0.8]),
+      vec('c4', 'doc', [0.1, 1]), vec('c5', 'doc', [0.8, 0.6]), vec('c6', 'doc', [0.7, 0.7]),
+      vec('t1', 'doc', [1, 0]), vec('t2', 'doc', [0, 1]), vec('t1_noise1', 'doc', [0.7, 0.7]), vec('t2_noise1', 'doc', [0.6, 0.8]),
+      vec('q_t2c_1', 'query', [1, 0]), vec('q_t2c_2', 'query', [0, 1]), vec('q_c2t_1', 'query', [1, 0]),
+      vec('q_c2t_m1', 'query', [0, 1]), vec('q_c2t_m2', 'query', [0, 1]), vec('q_c2c_1', 'query', [1, 0.1]),
+    ]),
+  );
+  const r = runCli(['eval', '--data', release, '--retriever', 'bm25', '--retriever', `embeddings:${emb}`, '--retriever', `rrf:bm25,embeddings:${emb}`, '--format', 'json', '--quiet']);
+  assert.equal(r.status, 0, r.stderr);
+  const res = JSON.parse(r.stdout) as Results;
+  assert.deepEqual(res.retrievers.map((x) => x.description.kind), ['bm25', 'dense', 'rrf']);
+  const dense = res.retrievers[1];
+  // Every positive is the nearest vector, so the embeddings retriever is perfect on nDCG@1.
+  close(dense.overall.metrics['ndcg@1'], 1, 'dense ndcg@1');
+  const md = runCli(['eval', '--data', release, '--retriever', 'bm25', '--retriever', `embeddings:${emb}`, '--format', 'markdown', '--quiet']);
+  assert.equal(md.status, 0, md.stderr);
+  const board = md.stdout.split('\n').filter((l) => /^\| [12] \|/.test(l));
+  assert.equal(board.length, 2, md.stdout);
+  assert.ok(board[0].includes(`embeddings:${emb}`), 'best retriever first');
+  const table = runCli(['eval', '--data', release, '--quiet']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /Leaderboard/);
+  assert.match(table.stdout, /text2code\s+2\s/);
+});
+
+test('a BEIR directory is evaluated with BEIR semantics by default (level 1, 5 decimals)', () => {
+  const dir = join(root, 'beir-tiny');
+  mkdirSync(join(dir, 'qrels'), { recursive: true });
+  writeFileSync(join(dir, 'corpus.jsonl'), jsonl([
+    { _id: 'd1', title: 'binary search', text: 'find an item in a sorted array by halving' },
+    { _id: 'd2', title: 'bubble sort', text: 'swap adjacent items until sorted' },
+    { _id: 'd3', title: 'hash map', text: 'constant time lookup by key' },
+  ]));
+  writeFileSync(join(dir, 'queries.jsonl'), jsonl([
+    { _id: 'q1', text: 'search a sorted array' },
+    { _id: 'q2', text: 'sort by swapping adjacent items' },
+    { _id: 'q3', text: 'lookup by key' },
+  ]));
+  writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\nq3\td1\t1\n');
+  const brun = join(root, 'beir.trec');
+  // q1 perfect, q2 at rank 2, q3 at rank 3: ndcg@10 mean = (1 + 1/log2 3 + 1/2) / 3.
+  writeFileSync(brun, 'q1 Q0 d1 1 3 x\nq1 Q0 d2 2 2 x\nq2 Q0 d1 1 3 x\nq2 Q0 d2 2 2 x\nq3 Q0 d3 1 3 x\nq3 Q0 d2 2 2 x\nq3 Q0 d1 3 1 x\n');
+  const r = runCli(['eval', '--data', dir, '--retriever', `run:${brun}`, '--format', 'json', '--quiet']);
+  assert.equal(r.status, 0, r.stderr);
+  const res = JSON.parse(r.stdout) as Results;
+  assert.equal(res.dataset.kind, 'beir');
+  assert.equal(res.protocol.name, 'beir');
+  const task = Object.values(res.retrievers[0].tasks)[0];
+  const exact = (1 + 1 / Math.log2(3) + 0.5) / 3;
+  assert.equal(task.metrics['ndcg@10'], Math.round(exact * 1e5) / 1e5);
+  assert.notEqual(task.metrics['ndcg@10'], exact);
+});
+
+test('user errors exit non-zero with a message naming the problem', () => {
+  const bad = runCli(['eval', '--data', release, '--retriever', 'splade', '--quiet']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /unknown retriever `splade`/);
+  const emb = join(root, 'partial.jsonl');
+  writeFileSync(emb, jsonl([{ id: 'c1', kind: 'doc', vector: [1, 0] }]));
+  const partial = runCli(['eval', '--data', release, '--retriever', `embeddings:${emb}`, '--quiet']);
+  assert.equal(partial.status, 4);
+  assert.match(partial.stderr, /ids have no vector/);
+  const task = runCli(['eval', '--data', release, '--tasks', 'x2y', '--quiet']);
+  assert.equal(task.status, 2);
+  assert.match(task.stderr, /unknown task `x2y`/);
+  const missing = runCli(['eval', '--data', join(root, 'nope'), '--quiet']);
+  assert.equal(missing.status, 3);
+});
