@@ -9,3 +9,4 @@ export * from './validate-release.js';
 export * from './release-tasks.js';
 export * from './release-stats.js';
 export * from './beir.js';
+export * from './trec.js';

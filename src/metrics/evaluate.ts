@@ -276,13 +276,10 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
   // Aggregation (trec_eval meas_acc.c / meas_avg.c): sum in query order, divide once.
   const evaluatedCount = evaluated.length;
   const denom = options.complete ? qrels.queryIds.length : evaluatedCount;
-  let missingRel = 0;
-  if (options.complete) {
-    for (const q of missingQueryIds) {
-      const qq = qrelsIndex.get(q) as number;
-      for (let p = qrels.offsets[qq], e = qrels.offsets[qq + 1]; p < e; p++) if (qrels.labels[p] >= level) missingRel++;
-    }
-  }
+  // With `complete`, trec_eval 9.0.8 reports num_rel as the number of qrels lines with label > 0
+  // over every qrels query, whatever the relevance level (checked against its -c -l 2 output).
+  let completeRel = 0;
+  if (options.complete) for (let p = 0; p < qrels.labels.length; p++) if (qrels.labels[p] > 0) completeRel++;
   const aggregate = new Float64Array(width);
   for (let c = 0; c < width; c++) {
     let s = 0;
@@ -290,7 +287,7 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
     const col = columns[c];
     const agg = MEASURE_FAMILIES[col.family].agg;
     if (col.family === 'num_q') aggregate[c] = denom;
-    else if (agg === 'sum') aggregate[c] = col.family === 'num_rel' ? s + missingRel : s;
+    else if (agg === 'sum') aggregate[c] = col.family === 'num_rel' && options.complete ? completeRel : s;
     else if (agg === 'gm') {
       if (denom > 0) s += (denom - evaluatedCount) * Math.log(MIN_GEO_MEAN);
       aggregate[c] = denom > 0 ? Math.exp(s / denom) : s;

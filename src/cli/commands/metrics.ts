@@ -1,12 +1,158 @@
-/** `coreb metrics`: not built yet (see the open issues). */
+/**
+ * `coreb metrics`: trec_eval-exact evaluation of a TREC run against TREC qrels, printed exactly as
+ * trec_eval 9.0.8 prints it (`--format trec`) or as JSON with full double precision.
+ */
+import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import type { Command } from '../command.js';
+import { IdTable, loadAnchorsTsv, loadTrecQrelsColumns, loadTrecRunColumns } from '../../dataset/index.js';
+import {
+  evaluateColumns,
+  MEASURE_FAMILIES,
+  parseMeasures,
+  renderTrec,
+  resolveProtocol,
+  type ColumnarEvaluation,
+  type NdcgMode,
+  type ScorePrecision,
+} from '../../metrics/index.js';
+import { parseCommandArgs, parseIntOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+
+const USAGE = `Usage: coreb metrics --qrels FILE --run FILE [options]
+
+Evaluates a TREC run (qid Q0 docid rank score tag) against TREC qrels (qid iter docid rel),
+plain or .gz, with trec_eval 9.0.8 / pytrec_eval semantics: scores rounded to float32, ranked
+by score descending, ties by docid descending (UTF-8 bytes). Output matches trec_eval line for line.
+
+Options:
+  --qrels FILE              TREC qrels (required)
+  --run FILE                TREC run (required)
+  -m, --measures LIST       Repeatable, comma lists. trec_eval names (ndcg_cut.10, P.5,10,
+                            map_cut.10,100, recall, map, ndcg, recip_rank, Rprec, bpref,
+                            iprec_at_recall, success.1, num_ret, num_rel, num_rel_ret, num_q,
+                            gm_map, runid) or @-names (ndcg@10, map@10, recall@100, P@5,
+                            success@1, mrr@10). A bare number continues the previous measure's
+                            cutoffs: ndcg_cut.1,3,recall.10 = nDCG@1, nDCG@3, recall@10.
+                            mrr@k / recip_rank_cut.k = RR if the first relevant doc is within k
+                            (trec order; = trec_eval -M k -m recip_rank). mrr_beir@k = BEIR's MRR
+                            (opt-in: ties in file order on double scores, relevant = label > 0,
+                            mean over all qrels queries). Nicknames: all (every supported measure,
+                            cutoffs 1,3,5,10,15,20,30,100,200,500,1000), official, all_trec.
+                            Default: official (trec_eval's default).
+  -l, --relevance-level N   Labels >= N are relevant for binary measures (default 1)
+  --ndcg trec|strict        trec: raw linear gains, level ignored (default); strict: labels
+                            below the level zeroed first (CoREB)
+  --anchors TSV             qid<TAB>anchor_docid: each query's anchor is removed before ranking
+  -c, --complete            Average over every qrels query; missing ones count 0 (trec_eval -c)
+  -q, --per-query           Per-query lines before the summary (trec_eval -q)
+  --format trec|json        trec (default): trec_eval's text; json: {"perQuery", "aggregate",
+                            "semantics"} with trec_eval names and full double precision
+  --scores float32|float64  float32 (default, trec_eval 9.0.8); float64 = trec_eval 10 ordering
+  --protocol trec|coreb     trec (default); coreb = level 2, strict nDCG, anchors applied.
+                            Explicit options override the protocol.
+
+Exit status: 0 ok, 2 usage or unknown measure, 3 file not found, 4 malformed input
+(with file:line), e.g. a duplicate (qid, docid) or a NaN score.
+`;
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new CorebError('USAGE', `--${name} must be one of ${allowed.join(', ')}, got \`${value}\``);
+  }
+  return value as T;
+}
+
+/** Renders a columnar evaluation as the JSON document of `--format json`. */
+function renderJson(result: ColumnarEvaluation, runId: string): string {
+  const { columns, values, queryIds } = result;
+  const width = columns.length;
+  const keys = columns.map((c) => JSON.stringify(c.key));
+  const parts: string[] = ['{"perQuery":{'];
+  for (let row = 0; row < queryIds.length; row++) {
+    let s = (row > 0 ? ',' : '') + JSON.stringify(queryIds[row]) + ':{';
+    let first = true;
+    for (let c = 0; c < width; c++) {
+      if (!columns[c].perQuery) continue;
+      s += (first ? '' : ',') + keys[c] + ':' + JSON.stringify(values[row * width + c]);
+      first = false;
+    }
+    parts.push(s + '}');
+  }
+  const aggregate: Record<string, number> = {};
+  for (let c = 0; c < width; c++) aggregate[columns[c].key] = result.aggregate[c];
+  const semantics = {
+    ...result.semantics,
+    runid: runId,
+    evaluatedQueries: queryIds.length,
+    missingQueries: result.missingQueryIds.length,
+    measureNames: 'trec_eval keys; recip_rank_cut_k = MRR@k in trec order; mrr_beir_k = BEIR-style MRR@k',
+  };
+  parts.push('},"aggregate":' + JSON.stringify(aggregate) + ',"semantics":' + JSON.stringify(semantics) + '}\n');
+  return parts.join('');
+}
 
 const command: Command = {
-  summary: '(not available yet)',
-  usage: 'coreb metrics',
-  async run() {
-    throw new CorebError('UNSUPPORTED', '`coreb metrics` is not implemented in this build yet.');
+  summary: 'trec_eval-exact measures of a TREC run against qrels (trec_eval 9.0.8 output or JSON)',
+  usage: USAGE,
+  async run(ctx: CommandContext): Promise<number> {
+    const { values } = parseCommandArgs('metrics', ctx.argv, {
+      qrels: { type: 'string' },
+      run: { type: 'string' },
+      measures: { type: 'string', short: 'm', multiple: true },
+      'relevance-level': { type: 'string', short: 'l' },
+      ndcg: { type: 'string' },
+      anchors: { type: 'string' },
+      complete: { type: 'boolean', short: 'c' },
+      'per-query': { type: 'boolean', short: 'q' },
+      format: { type: 'string' },
+      scores: { type: 'string' },
+      protocol: { type: 'string' },
+    });
+    const qrelsPath = values.qrels as string | undefined;
+    const runPath = values.run as string | undefined;
+    if (qrelsPath === undefined || runPath === undefined) {
+      throw new CorebError('USAGE', 'coreb metrics needs --qrels FILE and --run FILE; see `coreb metrics --help`');
+    }
+    const protocol = oneOf('protocol', values.protocol as string | undefined, ['trec', 'coreb'] as const, 'trec');
+    const preset = resolveProtocol(protocol);
+    const relevanceLevel = parseIntOption(
+      'relevance-level',
+      values['relevance-level'] as string | undefined,
+      preset.relevanceLevel ?? 1,
+      1,
+    );
+    const ndcg = oneOf<NdcgMode>('ndcg', values.ndcg as string | undefined, ['trec', 'strict'], preset.ndcg ?? 'trec');
+    const scores = oneOf<ScorePrecision>('scores', values.scores as string | undefined, ['float32', 'float64'], 'float32');
+    const format = oneOf('format', values.format as string | undefined, ['trec', 'json'] as const, 'trec');
+    const specs = parseMeasures((values.measures as string[] | undefined) ?? ['official']);
+    const anchorsPath = values.anchors as string | undefined;
+    if (protocol === 'coreb' && anchorsPath === undefined) {
+      ctx.logger.debug('--protocol coreb without --anchors: no anchor is removed');
+    }
+
+    const docs = new IdTable();
+    const qrels = await loadTrecQrelsColumns(resolve(ctx.cwd, qrelsPath), { docs });
+    const run = await loadTrecRunColumns(resolve(ctx.cwd, runPath), { docs });
+    const anchors = anchorsPath === undefined ? undefined : await loadAnchorsTsv(resolve(ctx.cwd, anchorsPath));
+    const result = evaluateColumns(qrels, run, {
+      specs,
+      relevanceLevel,
+      ndcg,
+      scores,
+      anchors,
+      complete: Boolean(values.complete),
+    });
+    const nonTrec = specs.filter((s) => !MEASURE_FAMILIES[s.family].trec).map((s) => s.family);
+    if (format === 'trec' && nonTrec.length > 0) {
+      ctx.logger.debug(`measures not in trec_eval (printed in its layout anyway): ${nonTrec.join(', ')}`);
+    }
+    const text =
+      format === 'json'
+        ? renderJson(result, run.runTag)
+        : renderTrec(result, { perQuery: Boolean(values['per-query']), runId: run.runTag });
+    await new Promise<void>((done, fail) => ctx.stdout.write(text, (e) => (e ? fail(e) : done())));
+    return 0;
   },
 };
 export default command;
