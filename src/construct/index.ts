@@ -1,2 +1,26 @@
-/** Public API of `construct` (barrel; owned by that area). */
-export {};
+/** Public API of `construct` (barrel; owned by that area): qrels rules and the coreb-mini planner. */
+export {
+  DEFAULT_MAX_HARD_NEGATIVES,
+  createCode2CodeQrels,
+  createCode2TextQrels,
+  createText2CodeQrels,
+  resolveCrossLanguageTargets,
+  type CodeQrelsOptions,
+  type JudgedCandidate,
+} from './qrels.js';
+export {
+  HARD_NEGATIVE_STRATEGIES,
+  RELEASE_TABLES,
+  SEARCH_QUERY_TYPES,
+  countWords,
+  outcomeKey,
+  planMiniRelease,
+  renderWireRow,
+  type AuthoredProblem,
+  type AuthoredSolution,
+  type MiniReleaseOptions,
+  type PlannedRelease,
+  type ReleaseTableName,
+  type SolutionOutcome,
+  type WireRow,
+} from './mini-release.js';

@@ -1,0 +1,144 @@
+/**
+ * Relevance rules of CoREB's v2 qrels scheme (paper §3, §A.2, §A.3), as pure functions from
+ * execution results to judgments. The release builders (coreb-mini now, the full pipeline later)
+ * call these so that every release labels documents the same way.
+ */
+import { RELEVANCE, type QrelRecord } from '../core/dataset.js';
+import { compareCodePoints } from '../core/ids.js';
+
+/** Default cap on hard negatives (relevance 1) per code-corpus query: 3, as in release v202602. */
+export const DEFAULT_MAX_HARD_NEGATIVES = 3;
+
+/** One code candidate of a problem with its execution outcome. */
+export interface JudgedCandidate {
+  /** Corpus id (`code_id`). */
+  id: string;
+  /** Seed problem the candidate was written for. */
+  problemId: string;
+  /** Programming language (`python`, `java`, `cpp`, `ruby`, `go`). */
+  language: string;
+  /** Model (or author) that produced it. */
+  model: string;
+  /** True when it passed every test of its problem. */
+  passed: boolean;
+}
+
+/** Options of the code qrels rules. */
+export interface CodeQrelsOptions {
+  /** Most hard negatives (relevance 1) to judge per query; default {@link DEFAULT_MAX_HARD_NEGATIVES}. */
+  maxHardNegatives?: number;
+}
+
+const byId = (a: JudgedCandidate, b: JudgedCandidate): number => compareCodePoints(a.id, b.id);
+
+/**
+ * Picks hard negatives for a code query: failed candidates first, then correct candidates that do
+ * not qualify under the subtask's constraint ("when the failed pool is insufficient", §A.2), each
+ * group in code-point id order, truncated to `max`.
+ */
+function pickHardNegatives(
+  failed: JudgedCandidate[],
+  nonQualifyingCorrect: JudgedCandidate[],
+  max: number,
+): JudgedCandidate[] {
+  return [...failed.sort(byId), ...nonQualifyingCorrect.sort(byId)].slice(0, Math.max(0, max));
+}
+
+function toRecords(queryId: string, positives: JudgedCandidate[], negatives: JudgedCandidate[]): QrelRecord[] {
+  return [
+    ...positives.sort(byId).map((c) => ({ queryId, docId: c.id, relevance: RELEVANCE.positive })),
+    ...negatives.map((c) => ({ queryId, docId: c.id, relevance: RELEVANCE.hardNegative })),
+  ];
+}
+
+/**
+ * Text-to-code judgments for one query about one problem.
+ *
+ * - relevance 2: candidates of the problem that passed every test and, when `languageConstraint`
+ *   names a language, are written in it (`'none'` or `'any'` accepts every language);
+ * - relevance 1: the problem's failed candidates, then its correct candidates in another language,
+ *   at most `maxHardNegatives` (default 3);
+ * - candidates of other problems are never judged (easy negatives).
+ *
+ * Positives come first in id order, then hard negatives in the order picked. An empty positive set
+ * is returned as is; callers decide whether such a query is kept.
+ */
+export function createText2CodeQrels(
+  queryId: string,
+  problemId: string,
+  candidates: readonly JudgedCandidate[],
+  languageConstraint: string,
+  options: CodeQrelsOptions = {},
+): QrelRecord[] {
+  const max = options.maxHardNegatives ?? DEFAULT_MAX_HARD_NEGATIVES;
+  const own = candidates.filter((c) => c.problemId === problemId);
+  const anyLanguage = languageConstraint === 'none' || languageConstraint === 'any';
+  const fits = (c: JudgedCandidate): boolean => anyLanguage || c.language === languageConstraint;
+  const positives = own.filter((c) => c.passed && fits(c));
+  const negatives = pickHardNegatives(
+    own.filter((c) => !c.passed),
+    own.filter((c) => c.passed && !fits(c)),
+    max,
+  );
+  return toRecords(queryId, positives, negatives);
+}
+
+/**
+ * Code-to-code (cross-language) judgments for one anchor.
+ *
+ * - relevance 2: candidates of the anchor's problem that passed every test and are written in one
+ *   of `targetLanguages` (never the anchor itself);
+ * - relevance 1: the problem's failed candidates (the anchor excluded), then its correct candidates
+ *   outside the target languages, at most `maxHardNegatives` (default 3).
+ */
+export function createCode2CodeQrels(
+  queryId: string,
+  anchor: JudgedCandidate,
+  candidates: readonly JudgedCandidate[],
+  targetLanguages: readonly string[],
+  options: CodeQrelsOptions = {},
+): QrelRecord[] {
+  const max = options.maxHardNegatives ?? DEFAULT_MAX_HARD_NEGATIVES;
+  const own = candidates.filter((c) => c.problemId === anchor.problemId && c.id !== anchor.id);
+  const fits = (c: JudgedCandidate): boolean => targetLanguages.includes(c.language);
+  const positives = own.filter((c) => c.passed && fits(c));
+  const negatives = pickHardNegatives(
+    own.filter((c) => !c.passed),
+    own.filter((c) => c.passed && !fits(c)),
+    max,
+  );
+  return toRecords(queryId, positives, negatives);
+}
+
+/**
+ * Code-to-text judgments: relevance 2 for the problem's own description (`positiveTextId`, or
+ * `null` for a negative c2t_match pair, which then has no positive), relevance 1 for each of the
+ * problem's hard-negative descriptions (§A.2: four per problem), in the order given.
+ */
+export function createCode2TextQrels(
+  queryId: string,
+  positiveTextId: string | null,
+  hardNegativeTextIds: readonly string[],
+): QrelRecord[] {
+  const out: QrelRecord[] = [];
+  if (positiveTextId !== null) out.push({ queryId, docId: positiveTextId, relevance: RELEVANCE.positive });
+  for (const docId of hardNegativeTextIds) {
+    if (docId !== positiveTextId) out.push({ queryId, docId, relevance: RELEVANCE.hardNegative });
+  }
+  return out;
+}
+
+/**
+ * Target languages of a cross-language anchor: the languages after the anchor's own, in code-point
+ * order, that have at least one passing candidate of the problem. Each unordered language pair is
+ * thus asked once (cpp -> go, java, ...; ruby anchors have no targets), as in release v202602.
+ */
+export function resolveCrossLanguageTargets(anchor: JudgedCandidate, candidates: readonly JudgedCandidate[]): string[] {
+  const langs = new Set<string>();
+  for (const c of candidates) {
+    if (c.problemId === anchor.problemId && c.passed && compareCodePoints(c.language, anchor.language) > 0) {
+      langs.add(c.language);
+    }
+  }
+  return [...langs].sort(compareCodePoints);
+}
