@@ -26,9 +26,9 @@ export interface TableSchema {
   meta: readonly FieldSpec[];
 }
 
-/** `snake_case` / `kebab-case` -> `camelCase` (`source_problem_id` -> `sourceProblemId`). */
+/** `snake_case` / `kebab-case` -> `camelCase` (`source_problem_id` -> `sourceProblemId`, `_id` -> `id`). */
 export function camelCase(wire: string): string {
-  return wire.replace(/[_-]+([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
+  return wire.replace(/^[_-]+/, '').replace(/[_-]+([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
 const NULL_STRINGS = new Set(['None', 'none', 'null', 'NULL', 'nan', 'NaN', '']);

@@ -1,0 +1,129 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { isCorebError } from '../core/errors.js';
+import { parseJsonl, parseJsonLenient, readJsonl, writeJsonl } from './jsonl.js';
+import { loadTextFile, saveFileAtomic, splitLines } from './text-file.js';
+
+const tmp = (): string => mkdtempSync(join(tmpdir(), 'coreb-jsonl-'));
+
+test('parseJsonl returns records with their line numbers and reports every bad line', () => {
+  const text = '{"a": 1}\n{"a": \n\n[1, 2]\n{"a": 3}\n"str"\n';
+  const r = parseJsonl(text, 'x.jsonl');
+  assert.deepEqual(
+    r.records.map((x) => [x.line, x.value.a]),
+    [
+      [1, 1],
+      [5, 3],
+    ],
+  );
+  assert.deepEqual(
+    r.issues.map((i) => [i.kind, i.line, i.severity]),
+    [
+      ['malformed-json', 2, 'error'],
+      ['blank-line', 3, 'warning'],
+      ['not-an-object', 4, 'error'],
+      ['not-an-object', 6, 'error'],
+    ],
+  );
+  assert.ok(r.issues.every((i) => i.file === 'x.jsonl'));
+});
+
+test('CRLF line endings are read and reported once, at the first such line', () => {
+  const r = parseJsonl('{"a": 1}\n{"a": 2}\r\n{"a": 3}\r\n', 'f');
+  assert.deepEqual(
+    r.records.map((x) => x.value.a),
+    [1, 2, 3],
+  );
+  assert.deepEqual(
+    r.issues.map((i) => [i.kind, i.line]),
+    [['crlf', 2]],
+  );
+});
+
+test('an empty or blank-only file is an error by default and a warning on request', () => {
+  assert.deepEqual(
+    parseJsonl('', 'f').issues.map((i) => [i.kind, i.severity]),
+    [['empty-file', 'error']],
+  );
+  assert.deepEqual(
+    parseJsonl('\n  \n', 'f', { emptyIsError: false }).issues.map((i) => i.kind),
+    ['blank-line', 'blank-line', 'empty-file'],
+  );
+});
+
+test('Python NaN / Infinity literals are read as numbers, but not inside strings', () => {
+  const v = parseJsonLenient('{"x": NaN, "y": -Infinity, "s": "NaN, Infinity", "z": [Infinity]}') as Record<string, unknown>;
+  assert.ok(Number.isNaN(v.x));
+  assert.equal(v.y, -Infinity);
+  assert.equal(v.s, 'NaN, Infinity');
+  assert.deepEqual(v.z, [Infinity]);
+  assert.throws(() => parseJsonLenient('{"x": Nope}'));
+});
+
+test('readJsonl reads gzip by content, reports a BOM, and leaves the file untouched', async () => {
+  const dir = tmp();
+  const plain = join(dir, 'a.jsonl');
+  writeFileSync(plain, '\ufeff{"id": "é"}\n');
+  const before = readFileSync(plain);
+  const r = await readJsonl(plain);
+  assert.equal(r.records[0].value.id, 'é');
+  assert.deepEqual(
+    r.issues.map((i) => i.kind),
+    ['bom'],
+  );
+  assert.deepEqual(readFileSync(plain), before);
+  const gz = join(dir, 'b.data');
+  writeFileSync(gz, gzipSync('{"id": 1}\n{"id": 2}\n'));
+  assert.deepEqual(
+    (await readJsonl(gz)).records.map((x) => x.value.id),
+    [1, 2],
+  );
+});
+
+test('readJsonl: missing file is NOT_FOUND; invalid UTF-8 is one invalid-encoding issue', async () => {
+  await assert.rejects(readJsonl(join(tmp(), 'none.jsonl')), (e) => isCorebError(e, 'NOT_FOUND'));
+  const f = join(tmp(), 'bad.jsonl');
+  writeFileSync(f, Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x7d, 0x0a]));
+  const r = await readJsonl(f);
+  assert.deepEqual(
+    r.issues.map((i) => [i.kind, i.severity]),
+    [['invalid-encoding', 'error']],
+  );
+});
+
+test('writeJsonl writes atomically, round-trips, gzips .gz, and rejects non-finite numbers', async () => {
+  const dir = tmp();
+  const rows = [{ a: 1, b: [1, 'x'] }, { a: null, c: { d: 'ü' } }];
+  await writeJsonl(join(dir, 'out.jsonl'), rows);
+  assert.equal(readFileSync(join(dir, 'out.jsonl'), 'utf8'), '{"a":1,"b":[1,"x"]}\n{"a":null,"c":{"d":"ü"}}\n');
+  await writeJsonl(join(dir, 'out.jsonl.gz'), rows);
+  assert.deepEqual(
+    (await readJsonl(join(dir, 'out.jsonl.gz'))).records.map((r) => r.value),
+    rows,
+  );
+  await assert.rejects(writeJsonl(join(dir, 'nan.jsonl'), [{ x: NaN }]), (e) => isCorebError(e, 'VALIDATION'));
+  assert.deepEqual(readdirSync(dir).sort(), ['out.jsonl', 'out.jsonl.gz']);
+});
+
+test('saveFileAtomic replaces a file whole and a failed write leaves no temp file', async () => {
+  const dir = tmp();
+  const f = join(dir, 'x.txt');
+  await saveFileAtomic(f, 'one');
+  await saveFileAtomic(f, 'two');
+  assert.equal(readFileSync(f, 'utf8'), 'two');
+  await assert.rejects(saveFileAtomic(join(dir, 'no', 'such', 'dir.txt'), 'x'), (e) => isCorebError(e, 'IO'));
+  assert.deepEqual(readdirSync(dir), ['x.txt']);
+});
+
+test('loadTextFile reports BOM, CRLF and gzip; splitLines drops CR and the final empty piece', async () => {
+  const f = join(tmp(), 't.gz');
+  writeFileSync(f, gzipSync('\ufeffa\r\nb\n'));
+  const tf = await loadTextFile(f);
+  assert.deepEqual([tf.bom, tf.crlf, tf.gzip, tf.text], [true, true, true, 'a\r\nb\n']);
+  assert.deepEqual(splitLines(tf.text), ['a', 'b']);
+  assert.deepEqual(splitLines('a\n\nb'), ['a', '', 'b']);
+});
