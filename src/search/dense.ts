@@ -131,7 +131,45 @@ export function denseTopK(
         const h1 = heaps[q + 1 - q0];
         const h2 = heaps[q + 2 - q0];
         const h3 = heaps[q + 3 - q0];
-        for (let d = d0; d < d1; d++) {
+        let d = d0;
+        // Two documents per pass: 8 accumulators, 6 loads per 8 multiply-adds.
+        for (; d + 1 < d1; d += 2) {
+          const o = d * dim;
+          const p = o + dim;
+          let s0 = 0;
+          let s1 = 0;
+          let s2 = 0;
+          let s3 = 0;
+          let t0 = 0;
+          let t1 = 0;
+          let t2 = 0;
+          let t3 = 0;
+          for (let j = 0; j < dim; j++) {
+            const x = D[o + j];
+            const y = D[p + j];
+            const u0 = Q[a0 + j];
+            const u1 = Q[a1 + j];
+            const u2 = Q[a2 + j];
+            const u3 = Q[a3 + j];
+            s0 += u0 * x;
+            s1 += u1 * x;
+            s2 += u2 * x;
+            s3 += u3 * x;
+            t0 += u0 * y;
+            t1 += u1 * y;
+            t2 += u2 * y;
+            t3 += u3 * y;
+          }
+          h0.push(d, s0);
+          h1.push(d, s1);
+          h2.push(d, s2);
+          h3.push(d, s3);
+          h0.push(d + 1, t0);
+          h1.push(d + 1, t1);
+          h2.push(d + 1, t2);
+          h3.push(d + 1, t3);
+        }
+        for (; d < d1; d++) {
           const o = d * dim;
           let s0 = 0;
           let s1 = 0;

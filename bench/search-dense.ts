@@ -1,0 +1,121 @@
+/**
+ * Exact dense top-k throughput: coreb's `denseTopK` against numpy (BLAS matmul + argpartition
+ * top-k, then a sort of the k survivors) on the same normalised float32 data written to disk.
+ *
+ * Usage: node dist/bench/search-dense.js [--docs 20000] [--queries 1000] [--dim 768] [--k 100]
+ *        [--repeat 5] [--threads N]   (N = OpenBLAS threads for numpy; default: all cores)
+ * Prints the median wall and CPU time of each side (scoring + top-k; loading and normalising
+ * excluded), queries per second, the ratios (CPU time is the fairer figure on a busy machine), and how many top-k lists agree (ties may differ in numpy, whose
+ * argpartition has no docid tie-break; float32 vs double accumulation can swap near-equal scores).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { denseTopK, normalizeRows } from '../src/search/dense.js';
+import { createTieRanks } from '../src/search/top-k.js';
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+const nd = flag('docs', 20000);
+const nq = flag('queries', 1000);
+const dim = flag('dim', 768);
+const k = flag('k', 100);
+const repeat = flag('repeat', 5);
+const threads = flag('threads', 0);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function randomMatrix(rows: number, seed: number): Float32Array {
+  let a = seed >>> 0;
+  const out = new Float32Array(rows * dim);
+  for (let i = 0; i < out.length; i++) {
+    a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
+    out[i] = a / 4294967296 - 0.5;
+  }
+  return out;
+}
+
+const PY = String.raw`
+import sys, time, numpy as np
+d, q, dim, k, rep, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+D = np.fromfile(d, dtype=np.float32).reshape(-1, dim)
+Q = np.fromfile(q, dtype=np.float32).reshape(-1, dim)
+times = []
+cpus = []
+for _ in range(rep):
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    S = Q @ D.T
+    part = np.argpartition(-S, k - 1, axis=1)[:, :k]
+    ps = np.take_along_axis(S, part, axis=1)
+    order = np.argsort(-ps, axis=1, kind='stable')
+    top = np.take_along_axis(part, order, axis=1)
+    times.append(time.perf_counter() - t0)
+    cpus.append(time.process_time() - c0)
+top.astype(np.int32).tofile(out)
+print(' '.join(f'{t * 1000:.3f}' for t in times))
+print(' '.join(f'{t * 1000:.3f}' for t in cpus))
+`;
+
+function main(): void {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-dense-bench-'));
+  try {
+    const docs = normalizeRows({ rows: nd, dim, data: randomMatrix(nd, 1) });
+    const queries = normalizeRows({ rows: nq, dim, data: randomMatrix(nq, 2) });
+    writeFileSync(join(dir, 'd.f32'), docs.data);
+    writeFileSync(join(dir, 'q.f32'), queries.data);
+    writeFileSync(join(dir, 'bench.py'), PY);
+    const ids = Array.from({ length: nd }, (_, i) => `doc${i}`);
+    const tieRanks = createTieRanks(ids);
+
+    const jsTimes: number[] = [];
+    const jsCpu: number[] = [];
+    let last = denseTopK(queries, docs, k, { tieRanks });
+    for (let r = 0; r < repeat; r++) {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      last = denseTopK(queries, docs, k, { tieRanks });
+      const c = process.cpuUsage(c0);
+      jsTimes.push(performance.now() - t0);
+      jsCpu.push((c.user + c.system) / 1000);
+    }
+
+    const env = { ...process.env };
+    if (threads > 0) env.OPENBLAS_NUM_THREADS = String(threads);
+    const py = spawnSync(
+      'python3',
+      [join(dir, 'bench.py'), join(dir, 'd.f32'), join(dir, 'q.f32'), String(dim), String(k), String(repeat), join(dir, 'top.i32')],
+      { encoding: 'utf8', env },
+    );
+    if (py.status !== 0) throw new Error(`python3/numpy failed: ${py.stderr}`);
+    const [pyWallLine, pyCpuLine] = py.stdout.trim().split('\n');
+    const pyTimes = pyWallLine.trim().split(/\s+/).map(Number);
+    const pyCpu = pyCpuLine.trim().split(/\s+/).map(Number);
+    const pyTop = new Int32Array(readFileSync(join(dir, 'top.i32')).buffer.slice(0));
+    let same = 0;
+    for (let q = 0; q < nq; q++) {
+      let eq = true;
+      for (let i = 0; i < k && eq; i++) eq = last.indices[q * last.k + i] === pyTop[q * k + i];
+      if (eq) same++;
+    }
+    const flops = 2 * nq * nd * dim;
+    const line = (name: string, wall: number, cpu: number) =>
+      `${name}: wall ${wall.toFixed(1)} ms (${((nq / wall) * 1000).toFixed(0)} queries/s, ${(flops / wall / 1e6).toFixed(2)} GFLOP/s), cpu ${cpu.toFixed(1)} ms`;
+    const js = median(jsTimes);
+    const np = median(pyTimes);
+    console.log(`dense exact top-${k}: ${nq} queries x ${nd} docs x dim ${dim} (float32), ${repeat} runs, medians`);
+    console.log(line('coreb denseTopK (1 thread)', js, median(jsCpu)));
+    console.log(line(`numpy matmul+argpartition (${threads > 0 ? threads : 'all'} BLAS threads)`, np, median(pyCpu)));
+    console.log(
+      `ratio coreb/numpy: wall ${(js / np).toFixed(2)}x, cpu ${(median(jsCpu) / median(pyCpu)).toFixed(2)}x; identical top-${k} lists: ${same}/${nq}`,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main();
