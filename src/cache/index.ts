@@ -1,2 +1,4 @@
 /** Public API of `cache` (barrel; owned by that area). */
-export {};
+export * from './embedding-store.js';
+export * from './cached-embedder.js';
+export * from './cache-dir.js';

@@ -23,6 +23,22 @@ export interface EmbedOptions {
   task?: TaskName;
   signal?: AbortSignal;
   progress?: Progress;
+  /**
+   * Called as soon as some rows are ready (e.g. one HTTP batch), before `embed` resolves, so a
+   * cache can persist them and an interrupted run resumes without re-requesting them. `rows` are
+   * indices into `texts`; `vectors` holds one row per index, in the same order.
+   */
+  onRows?: (rows: readonly number[], vectors: EmbeddingMatrix) => void;
+}
+
+/** What an embedder actually sends for one text: the instruction template used and the result. */
+export interface PreparedText {
+  /** The template applied (`{text}` marks the input), `'{text}'` when none. */
+  template: string;
+  /** The exact text sent to the model. */
+  text: string;
+  /** Provider-native input type sent with it (Voyage `input_type`, Gemini `taskType`, ...), if any. */
+  inputType?: string;
 }
 
 /** Anything that turns texts into vectors: an HTTP provider, a local ONNX model, a cache wrapper. */
@@ -35,6 +51,17 @@ export interface Embedder {
    * the cache key.
    */
   describe(): Record<string, unknown>;
+  /**
+   * The fields that determine a vector, without transport details (endpoints, batching, keys):
+   * provider, model, revision, dimensions, pooling, normalisation. A cache uses it as namespace.
+   * When absent, {@link Embedder.describe} is used.
+   */
+  identity?(): Record<string, unknown>;
+  /**
+   * The exact text `embed` sends for `text` in this role and task (instruction template applied).
+   * When absent the text is sent as is.
+   */
+  prepare?(text: string, options: Pick<EmbedOptions, 'role' | 'task'>): PreparedText;
   /** Encodes `texts` in order; one row per text. Never returns silent zero vectors. */
   embed(texts: readonly string[], options: EmbedOptions): Promise<EmbeddingMatrix>;
 }

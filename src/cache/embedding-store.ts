@@ -1,0 +1,433 @@
+/**
+ * A persistent, content-addressed store of embedding vectors on plain files: append-only segment
+ * files of checksummed records (one writer per segment, so processes never interleave), an index
+ * in memory, torn tails ignored on open. Survives kill -9 at any point: a record is either whole
+ * and verified or ignored.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  appendFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { CorebError } from '../core/errors.js';
+
+/** Record magic `CEB1` (little-endian u32). */
+const MAGIC = 0x31424543;
+/** magic u32 | payload length u32 | crc32(payload) u32 */
+const HEADER = 12;
+/** namespace 16 | key 32 | writtenAt f64 (ms since epoch) | dim u32 */
+const FIXED = 16 + 32 + 8 + 4;
+/** Store format version; a new layout gets a new folder. */
+const LAYOUT = 'embeddings-v1';
+const SEGMENT_EXT = '.ceb';
+/** A writer starts a new segment past this size (bytes). */
+const MAX_SEGMENT_BYTES = 512 * 1024 * 1024;
+
+/** Where one record's payload lives. */
+interface Loc {
+  seg: number;
+  /** Byte offset of the payload. */
+  off: number;
+  len: number;
+  dim: number;
+  ns: string;
+  writtenAt: number;
+}
+
+/** Counts from opening and using a store. */
+export interface StoreStats {
+  dir: string;
+  segments: number;
+  bytes: number;
+  /** Valid records read on open plus records written since. */
+  records: number;
+  /** Distinct keys (the latest record of a key wins). */
+  keys: number;
+  /** Incomplete records at segment ends (interrupted writes), ignored. */
+  tornTails: number;
+  /** Records dropped because their checksum or framing was wrong. */
+  corrupt: number;
+  /** Distinct keys per namespace (hex), with the namespace's identity when known. */
+  namespaces: { ns: string; keys: number; bytes: number; identity?: Record<string, unknown> }[];
+}
+
+/** Options of {@link openEmbeddingStore}. */
+export interface OpenStoreOptions {
+  /** fdatasync after every flush (survives power loss, not only process death). Default true. */
+  durable?: boolean;
+}
+
+/** An open store. Not safe for concurrent use from several threads; several processes are fine. */
+export interface EmbeddingStore {
+  readonly dir: string;
+  /** The vector stored under `key` (32 bytes), or undefined (also when its checksum fails). */
+  get(key: Uint8Array): Float32Array | undefined;
+  has(key: Uint8Array): boolean;
+  /** Queues a record; written by the next {@link EmbeddingStore.flush}. */
+  put(ns: Uint8Array, key: Uint8Array, vector: Float32Array): void;
+  /** Writes queued records in one append (and syncs when durable). */
+  flush(): void;
+  /** Records the identity behind a namespace id (for stats and prune filters). Idempotent. */
+  registerNamespace(ns: Uint8Array, identity: Record<string, unknown>): void;
+  stats(): StoreStats;
+  /** Flushes and closes. */
+  close(): void;
+}
+
+function hex(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+}
+
+function layoutDir(root: string): string {
+  return join(root, LAYOUT);
+}
+
+function listSegments(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(SEGMENT_EXT))
+    .sort();
+}
+
+function readNamespaces(dir: string): Map<string, Record<string, unknown>> {
+  const out = new Map<string, Record<string, unknown>>();
+  const file = join(dir, 'namespaces.jsonl');
+  if (!existsSync(file)) return out;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const rec = JSON.parse(line) as { ns?: string; identity?: Record<string, unknown> };
+      if (typeof rec.ns === 'string' && rec.identity) out.set(rec.ns, rec.identity);
+    } catch {
+      // a torn last line from an interrupted append: ignored, rewritten on next registration
+    }
+  }
+  return out;
+}
+
+interface ScanResult {
+  tornTails: number;
+  corrupt: number;
+  records: number;
+}
+
+/**
+ * Walks the records of one segment, calling `visit` with each well-framed record's location.
+ * Stops at the first incomplete or unframed record (a torn tail or garbage), counting it.
+ */
+function scanSegment(fd: number, seg: number, visit: (loc: Loc, key: string) => void): ScanResult {
+  const size = fstatSync(fd).size;
+  const head = Buffer.alloc(HEADER + FIXED);
+  let off = 0;
+  const r: ScanResult = { tornTails: 0, corrupt: 0, records: 0 };
+  while (off < size) {
+    if (size - off < HEADER + FIXED) {
+      r.tornTails++;
+      break;
+    }
+    readSync(fd, head, 0, HEADER + FIXED, off);
+    const magic = head.readUInt32LE(0);
+    const len = head.readUInt32LE(4);
+    if (magic !== MAGIC || len < FIXED) {
+      r.corrupt++;
+      break;
+    }
+    if (off + HEADER + len > size) {
+      r.tornTails++;
+      break;
+    }
+    const dim = head.readUInt32LE(HEADER + 56);
+    if (FIXED + dim * 4 !== len) {
+      r.corrupt++;
+      break;
+    }
+    const ns = head.subarray(HEADER, HEADER + 16).toString('hex');
+    const key = head.subarray(HEADER + 16, HEADER + 48).toString('hex');
+    const writtenAt = head.readDoubleLE(HEADER + 48);
+    visit({ seg, off: off + HEADER, len, dim, ns, writtenAt }, key);
+    r.records++;
+    off += HEADER + len;
+  }
+  return r;
+}
+
+/** Encodes one record (header + payload). */
+function encodeRecord(ns: Uint8Array, key: Uint8Array, vector: Float32Array, writtenAt: number): Buffer {
+  const len = FIXED + vector.length * 4;
+  const buf = Buffer.alloc(HEADER + len);
+  buf.writeUInt32LE(MAGIC, 0);
+  buf.writeUInt32LE(len, 4);
+  buf.set(ns.subarray(0, 16), HEADER);
+  buf.set(key.subarray(0, 32), HEADER + 16);
+  buf.writeDoubleLE(writtenAt, HEADER + 48);
+  buf.writeUInt32LE(vector.length, HEADER + 56);
+  Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).copy(buf, HEADER + FIXED);
+  buf.writeUInt32LE(crc32(buf.subarray(HEADER)), 8);
+  return buf;
+}
+
+function newSegmentName(): string {
+  const t = new Date().toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15);
+  return `seg-${t}-${process.pid}-${randomBytes(4).toString('hex')}${SEGMENT_EXT}`;
+}
+
+/** True when the process that owns segment `name` (pid in its name) is alive and not us. */
+function ownedByLiveProcess(name: string): boolean {
+  const m = /^seg-\d{8}-\d{6}-(\d+)-/.exec(name);
+  if (m === null) return false;
+  const pid = Number(m[1]);
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Opens (creating if needed) the store under `root` (`<root>/embeddings-v1/`) and indexes every
+ * segment. Cost: one small read per record; vectors are read on demand.
+ */
+export function openEmbeddingStore(root: string, options: OpenStoreOptions = {}): EmbeddingStore {
+  const durable = options.durable ?? true;
+  const dir = layoutDir(root);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new CorebError('CACHE', `cannot create cache directory ${dir}: ${(e as Error).message}; set COREB_CACHE_DIR to a writable folder`, { cause: e });
+  }
+  const names = listSegments(dir);
+  const fds: number[] = [];
+  const index = new Map<string, Loc>();
+  let tornTails = 0;
+  let corrupt = 0;
+  let records = 0;
+  names.forEach((name, seg) => {
+    const fd = openSync(join(dir, name), 'r');
+    fds.push(fd);
+    const r = scanSegment(fd, seg, (loc, key) => {
+      index.set(key, loc);
+    });
+    tornTails += r.tornTails;
+    corrupt += r.corrupt;
+    records += r.records;
+  });
+  const namespaces = readNamespaces(dir);
+  let writeFd = -1;
+  let writeSeg = -1;
+  let writeSize = 0;
+  let pending: Buffer[] = [];
+  let pendingLocs: { key: string; loc: Omit<Loc, 'seg' | 'off'>; rel: number }[] = [];
+  let pendingBytes = 0;
+  let closed = false;
+
+  const openWriter = (): void => {
+    const name = newSegmentName();
+    writeFd = openSync(join(dir, name), 'a+');
+    names.push(name);
+    fds.push(writeFd);
+    writeSeg = fds.length - 1;
+    writeSize = 0;
+  };
+
+  const read = (loc: Loc): Float32Array | undefined => {
+    const buf = Buffer.alloc(loc.len);
+    const n = readSync(fds[loc.seg], buf, 0, loc.len, loc.off);
+    if (n !== loc.len) return undefined;
+    const crc = Buffer.alloc(4);
+    readSync(fds[loc.seg], crc, 0, 4, loc.off - 4);
+    if (crc.readUInt32LE(0) !== crc32(buf)) return undefined;
+    const out = new Float32Array(loc.dim);
+    Buffer.from(out.buffer).set(buf.subarray(FIXED));
+    return out;
+  };
+
+  const store: EmbeddingStore = {
+    dir,
+    get(key) {
+      const k = hex(key);
+      const loc = index.get(k);
+      if (loc === undefined) return undefined;
+      if (loc.seg < 0) {
+        store.flush();
+        return store.get(key);
+      }
+      const v = read(loc);
+      if (v === undefined) {
+        index.delete(k);
+        corrupt++;
+      }
+      return v;
+    },
+    has(key) {
+      return index.has(hex(key));
+    },
+    put(ns, key, vector) {
+      if (closed) throw new CorebError('INTERNAL', 'embedding store used after close');
+      const writtenAt = Date.now();
+      const rec = encodeRecord(ns, key, vector, writtenAt);
+      const k = hex(key);
+      pendingLocs.push({ key: k, loc: { len: rec.length - HEADER, dim: vector.length, ns: hex(ns.subarray(0, 16)), writtenAt }, rel: pendingBytes });
+      pending.push(rec);
+      pendingBytes += rec.length;
+      index.set(k, { seg: -1, off: -1, len: rec.length - HEADER, dim: vector.length, ns: hex(ns.subarray(0, 16)), writtenAt });
+    },
+    flush() {
+      if (pending.length === 0) return;
+      if (writeFd < 0 || writeSize > MAX_SEGMENT_BYTES) openWriter();
+      const buf = Buffer.concat(pending);
+      try {
+        let done = 0;
+        while (done < buf.length) done += writeSync(writeFd, buf, done, buf.length - done);
+        if (durable) fdatasyncSync(writeFd);
+      } catch (e) {
+        throw new CorebError('CACHE', `cannot write to cache ${dir}: ${(e as Error).message}`, { cause: e });
+      }
+      for (const p of pendingLocs) {
+        index.set(p.key, { ...p.loc, seg: writeSeg, off: writeSize + p.rel + HEADER });
+      }
+      records += pendingLocs.length;
+      writeSize += buf.length;
+      pending = [];
+      pendingLocs = [];
+      pendingBytes = 0;
+    },
+    registerNamespace(ns, identity) {
+      const k = hex(ns.subarray(0, 16));
+      if (namespaces.has(k)) return;
+      namespaces.set(k, identity);
+      appendFileSync(join(dir, 'namespaces.jsonl'), JSON.stringify({ ns: k, identity, firstSeen: new Date().toISOString() }) + '\n');
+    },
+    stats() {
+      const per = new Map<string, { keys: number; bytes: number }>();
+      for (const loc of index.values()) {
+        const e = per.get(loc.ns) ?? { keys: 0, bytes: 0 };
+        e.keys++;
+        e.bytes += loc.len + HEADER;
+        per.set(loc.ns, e);
+      }
+      let bytes = 0;
+      for (const name of names) bytes += statSync(join(dir, name)).size;
+      return {
+        dir,
+        segments: names.length,
+        bytes,
+        records,
+        keys: index.size,
+        tornTails,
+        corrupt,
+        namespaces: [...per.entries()].map(([ns, e]) => ({ ns, ...e, identity: namespaces.get(ns) })),
+      };
+    },
+    close() {
+      if (closed) return;
+      store.flush();
+      closed = true;
+      for (const fd of fds) closeSync(fd);
+    },
+  };
+  return store;
+}
+
+/** What {@link pruneEmbeddingStore} removes. With no criterion, only duplicates and damage go. */
+export interface PruneOptions {
+  /** Drop records written before this time (ms since epoch). */
+  writtenBefore?: number;
+  /** Drop records whose namespace identity matches (e.g. `{ provider: 'openai', model: 'x' }`). */
+  match?: Record<string, unknown>;
+  /** Drop everything. */
+  all?: boolean;
+}
+
+/** What a prune did. */
+export interface PruneReport {
+  segmentsBefore: number;
+  segmentsAfter: number;
+  /** Segments left alone because a live process is still writing them. */
+  segmentsBusy: number;
+  bytesBefore: number;
+  bytesAfter: number;
+  kept: number;
+  dropped: number;
+}
+
+/**
+ * Compacts the store: rewrites every idle segment into one, keeping the latest valid record of
+ * each key that no criterion drops. Crash-safe: the new segment is written to a temporary name,
+ * synced and renamed before old segments are deleted (a crash leaves duplicates, never losses).
+ */
+export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): PruneReport {
+  const dir = layoutDir(root);
+  const names = listSegments(dir).filter((n) => !n.endsWith('.tmp'));
+  const busy = names.filter(ownedByLiveProcess);
+  const idle = names.filter((n) => !busy.includes(n));
+  const namespaces = readNamespaces(dir);
+  const matches = (ns: string): boolean => {
+    if (options.match === undefined) return false;
+    const id = namespaces.get(ns);
+    if (id === undefined) return false;
+    return Object.entries(options.match).every(([k, v]) => String(id[k]) === String(v));
+  };
+  let bytesBefore = 0;
+  for (const n of names) bytesBefore += statSync(join(dir, n)).size;
+  const latest = new Map<string, { fd: number; loc: Loc }>();
+  const fds = idle.map((n) => openSync(join(dir, n), 'r'));
+  idle.forEach((_, seg) => {
+    scanSegment(fds[seg], seg, (loc, key) => latest.set(key, { fd: fds[seg], loc }));
+  });
+  let kept = 0;
+  let dropped = 0;
+  const tmpName = newSegmentName() + '.tmp';
+  const tmp = join(dir, tmpName);
+  const out = openSync(tmp, 'w');
+  try {
+    for (const { fd, loc } of latest.values()) {
+      const drop =
+        options.all === true ||
+        (options.writtenBefore !== undefined && loc.writtenAt < options.writtenBefore) ||
+        matches(loc.ns);
+      const rec = Buffer.alloc(HEADER + loc.len);
+      readSync(fd, rec, 0, HEADER + loc.len, loc.off - HEADER);
+      if (drop || rec.readUInt32LE(8) !== crc32(rec.subarray(HEADER))) {
+        dropped++;
+        continue;
+      }
+      writeSync(out, rec);
+      kept++;
+    }
+    fdatasyncSync(out);
+  } finally {
+    closeSync(out);
+    for (const fd of fds) closeSync(fd);
+  }
+  if (kept > 0) renameSync(tmp, tmp.slice(0, -'.tmp'.length));
+  else unlinkSync(tmp);
+  for (const n of idle) unlinkSync(join(dir, n));
+  const after = listSegments(dir);
+  let bytesAfter = 0;
+  for (const n of after) bytesAfter += statSync(join(dir, n)).size;
+  return {
+    segmentsBefore: names.length,
+    segmentsAfter: after.length,
+    segmentsBusy: busy.length,
+    bytesBefore,
+    bytesAfter,
+    kept,
+    dropped,
+  };
+}

@@ -1,0 +1,249 @@
+/**
+ * The one HTTP client every remote embedding provider uses: batching by count and token budget,
+ * bounded concurrency over one or several endpoints (round-robin or least-busy), retries with
+ * exponential backoff and jitter honouring Retry-After, per-request timeouts, response validation,
+ * and errors that name endpoint, status and body excerpt but never a credential.
+ */
+import { CorebError } from '../../core/errors.js';
+import type { Logger } from '../../core/progress.js';
+import type { Balance } from '../types.js';
+import { planBatches, type Batch } from './batching.js';
+import { abortReason, backoffMs, isRetryableStatus, parseRetryAfterMs, sleep } from './retry.js';
+import { ResponseShapeError, toRows } from './validate.js';
+
+/** Options of {@link createHttpClient}. Defaults are applied by the provider factories. */
+export interface HttpClientOptions {
+  /** Base URLs without trailing slash; several = replicas of one model. */
+  endpoints: readonly string[];
+  /** Request headers, including any credential. Never logged or put in an error. */
+  headers: Readonly<Record<string, string>>;
+  /** Values to scrub from every message (API keys). */
+  secrets: readonly string[];
+  /** Texts per request. */
+  batchSize: number;
+  /** Estimated tokens per request. */
+  maxBatchTokens: number;
+  /** Requests in flight at once over all endpoints. */
+  concurrency: number;
+  balance: Balance;
+  /** Per attempt, covering connect, wait and body download (ms). */
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** First backoff (ms). */
+  backoffMs: number;
+  /** Cap on one wait, including an honoured Retry-After (ms). */
+  maxBackoffMs: number;
+  logger?: Logger;
+  /** Jitter source in [0, 1); tests make it deterministic. Default Math.random. */
+  random?: () => number;
+}
+
+/** How one provider speaks: the request for a batch and where the vectors are in the reply. */
+export interface WireFormat {
+  /** Path (appended to the endpoint) and JSON body for one batch. */
+  request(texts: readonly string[]): { path: string; body: unknown };
+  /** The vectors of a parsed reply, in input order (throw ResponseShapeError when malformed). */
+  vectors(json: unknown, count: number): unknown[];
+}
+
+/** Options of one {@link HttpClient.embed} call. */
+export interface HttpEmbedOptions {
+  signal?: AbortSignal;
+  /** Expected dimension; undefined = learn it from the first batch. */
+  dim?: number;
+  /** Called per finished batch with input positions `[start, end)` and its rows. */
+  onBatch?: (start: number, end: number, data: Float32Array, dim: number) => void;
+}
+
+/** Counters since the client was created. */
+export interface HttpClientStats {
+  requests: number;
+  retries: number;
+  /** Requests answered per endpoint. */
+  perEndpoint: number[];
+}
+
+/** A configured client. */
+export interface HttpClient {
+  embed(texts: readonly string[], wire: WireFormat, options?: HttpEmbedOptions): Promise<{ data: Float32Array; dim: number }>;
+  stats(): HttpClientStats;
+}
+
+interface Failure {
+  retryable: boolean;
+  /** What happened, secret-free. */
+  message: string;
+  retryAfterMs?: number;
+  code: 'HTTP' | 'PROVIDER';
+}
+
+/** Replaces every secret in `s` with `***` and collapses whitespace; at most `max` characters. */
+export function redact(s: string, secrets: readonly string[], max = 300): string {
+  let out = s;
+  for (const k of secrets) if (k.length >= 4) out = out.split(k).join('***');
+  out = out.replace(/\s+/g, ' ').trim();
+  return out.length > max ? out.slice(0, max) + '…' : out;
+}
+
+/** Creates a client; no I/O happens until `embed`. */
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const n = options.endpoints.length;
+  if (n === 0) throw new CorebError('CONFIG', 'no endpoint configured; give baseUrl');
+  const inflight = new Array<number>(n).fill(0);
+  const stats: HttpClientStats = { requests: 0, retries: 0, perEndpoint: new Array<number>(n).fill(0) };
+  const random = options.random ?? Math.random;
+  let rr = 0;
+
+  const pick = (avoid: number): number => {
+    if (n === 1) return 0;
+    if (options.balance === 'round-robin') {
+      let i = rr++ % n;
+      if (i === avoid) i = rr++ % n;
+      return i;
+    }
+    const startAt = rr++ % n;
+    let best = -1;
+    for (let k = 0; k < n; k++) {
+      const i = (startAt + k) % n;
+      if (best < 0 || inflight[i] < inflight[best] || (best === avoid && inflight[i] === inflight[best])) best = i;
+    }
+    return best;
+  };
+
+  const where = (endpoint: string, path: string): string => redact(`POST ${endpoint}${path}`, options.secrets, 200);
+
+  const attempt = async (
+    endpoint: string,
+    path: string,
+    body: string,
+    count: number,
+    wire: WireFormat,
+    dim: number | undefined,
+    signal: AbortSignal,
+  ): Promise<{ data: Float32Array; dim: number } | Failure> => {
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const both = AbortSignal.any([signal, timeout]);
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(endpoint + path, { method: 'POST', headers: options.headers, body, signal: both });
+      text = await res.text();
+    } catch (e) {
+      if (signal.aborted) throw abortReason(signal);
+      if (timeout.aborted) {
+        return { retryable: true, code: 'HTTP', message: `no complete response within ${options.timeoutMs} ms (timeoutMs)` };
+      }
+      const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
+      return { retryable: true, code: 'HTTP', message: `network error: ${e instanceof Error ? e.message : String(e)}${cause}` };
+    }
+    if (!res.ok) {
+      const hint = res.status === 401 || res.status === 403 ? ' (check the API key named by apiKeyEnv)' : '';
+      return {
+        retryable: isRetryableStatus(res.status),
+        code: 'HTTP',
+        message: `HTTP ${res.status}${hint}; body: ${JSON.stringify(redact(text, options.secrets))}`,
+        retryAfterMs: parseRetryAfterMs(res.headers),
+      };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      if (/(^|[^A-Za-z"])(NaN|-?Infinity)([^A-Za-z"]|$)/.test(text)) {
+        return { retryable: false, code: 'PROVIDER', message: 'response contains NaN or Infinity values (not finite numbers)' };
+      }
+      return {
+        retryable: true,
+        code: 'PROVIDER',
+        message: `malformed or truncated JSON (${text.length} bytes, ends ${JSON.stringify(redact(text.slice(-60), options.secrets))})`,
+      };
+    }
+    try {
+      return toRows(wire.vectors(json, count), count, dim);
+    } catch (e) {
+      if (e instanceof ResponseShapeError) return { retryable: false, code: 'PROVIDER', message: `bad response: ${e.message}` };
+      throw e;
+    }
+  };
+
+  return {
+    stats: () => ({ ...stats, perEndpoint: [...stats.perEndpoint] }),
+    async embed(texts, wire, embedOptions = {}) {
+      const outer = embedOptions.signal;
+      if (outer?.aborted) throw abortReason(outer);
+      const batches = planBatches(texts, options.batchSize, options.maxBatchTokens);
+      const parts: ({ data: Float32Array; dim: number } | undefined)[] = new Array(batches.length);
+      let dim = embedOptions.dim;
+      const stop = new AbortController();
+      const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
+      let failure: unknown;
+      let next = 0;
+
+      const runBatch = async (b: Batch, bi: number): Promise<void> => {
+        const { path, body } = wire.request(texts.slice(b.start, b.end));
+        const payload = JSON.stringify(body);
+        let last = -1;
+        for (let a = 0; ; a++) {
+          const e = pick(last);
+          last = e;
+          inflight[e]++;
+          stats.requests++;
+          let r: Awaited<ReturnType<typeof attempt>>;
+          try {
+            r = await attempt(options.endpoints[e], path, payload, b.end - b.start, wire, dim, signal);
+          } finally {
+            inflight[e]--;
+          }
+          if (!('retryable' in r)) {
+            stats.perEndpoint[e]++;
+            if (dim === undefined) dim = r.dim;
+            else if (r.dim !== dim) {
+              throw new CorebError('PROVIDER', `${where(options.endpoints[e], path)}: bad response: vectors have ${r.dim} values, earlier batches had ${dim}`);
+            }
+            parts[bi] = r;
+            embedOptions.onBatch?.(b.start, b.end, r.data, r.dim);
+            return;
+          }
+          if (!r.retryable || a >= options.maxRetries) {
+            const tries = a + 1;
+            throw new CorebError(
+              r.code,
+              `${where(options.endpoints[e], path)}: ${r.message}` +
+                (r.retryable ? `; gave up after ${tries} attempt${tries === 1 ? '' : 's'} (maxRetries=${options.maxRetries})` : ''),
+              { details: { endpoint: redact(options.endpoints[e], options.secrets), attempts: tries } },
+            );
+          }
+          const wait =
+            r.retryAfterMs !== undefined
+              ? Math.min(options.maxBackoffMs, r.retryAfterMs) + random() * Math.min(100, r.retryAfterMs * 0.1)
+              : backoffMs(a, options.backoffMs, options.maxBackoffMs, random);
+          stats.retries++;
+          options.logger?.debug(`${where(options.endpoints[e], path)}: ${r.message}; retry ${a + 1}/${options.maxRetries} in ${Math.round(wait)} ms`);
+          await sleep(wait, signal);
+        }
+      };
+
+      const worker = async (): Promise<void> => {
+        while (failure === undefined && next < batches.length) {
+          const bi = next++;
+          try {
+            await runBatch(batches[bi], bi);
+          } catch (e) {
+            if (failure === undefined) {
+              failure = e;
+              stop.abort(e);
+            }
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(options.concurrency, batches.length) }, worker));
+      if (outer?.aborted) throw abortReason(outer);
+      if (failure !== undefined) throw failure;
+      const d = dim ?? 0;
+      const data = new Float32Array(texts.length * d);
+      batches.forEach((b, i) => data.set((parts[i] as { data: Float32Array }).data, b.start * d));
+      return { data, dim: d };
+    },
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Model presets: pooling, normalisation, length limits, instruction templates per task and role,
+ * and provider-native input types for the models the CoREB paper evaluates and the usual code
+ * embedders. Each entry cites the documentation it was taken from; users can override every field.
+ */
+import type { TaskName } from '../core/dataset.js';
+import type { InputTypes, Pooling, TaskTemplates } from './types.js';
+
+/** One model preset. */
+export interface ModelPreset {
+  /** Canonical id (hub id or API model name). */
+  id: string;
+  /** Other names the model is served under (Ollama tags, short names); matched case-insensitively. */
+  aliases: readonly string[];
+  /** Pooling the model was trained with (for local execution). */
+  pooling?: Pooling;
+  /** Padding side of the reference implementation. */
+  paddingSide?: 'left' | 'right';
+  /** Whether the reference implementation L2-normalises. */
+  normalize?: boolean;
+  /** Maximum input tokens documented for the model. */
+  maxTokens?: number;
+  /** Native output dimension. */
+  dimensions?: number;
+  /** Supported reduced dimensions (Matryoshka), if documented. */
+  matryoshka?: readonly number[];
+  /** Text instruction templates (`{text}` marks the input). */
+  templates: TaskTemplates;
+  /** Provider-native input types, keyed by provider name. */
+  inputTypes?: Readonly<Record<string, InputTypes>>;
+  /** Where the values come from. */
+  source: string;
+  /** What was chosen by coreb rather than taken from the source, and caveats. */
+  notes: string;
+}
+
+const T2C: TaskName = 'text2code';
+const C2T: TaskName = 'code2text';
+const C2C: TaskName = 'code2code';
+
+/**
+ * Qwen3-Embedding: `Instruct: {task}\nQuery:{query}` for queries, documents without instruction,
+ * last-token pooling with left padding, L2-normalised (model card's `get_detailed_instruct` and
+ * `last_token_pool`). The task sentences are coreb's, written in the card's recommended style.
+ */
+const QWEN3_TEMPLATES: TaskTemplates = {
+  [T2C]: {
+    query: 'Instruct: Given a programming problem description, retrieve code that solves the problem\nQuery:{text}',
+    document: '{text}',
+  },
+  [C2T]: {
+    query: 'Instruct: Given a code solution, retrieve the programming problem description it solves\nQuery:{text}',
+    document: '{text}',
+  },
+  [C2C]: {
+    query: 'Instruct: Given a code solution, retrieve solutions to the same problem, possibly in other programming languages\nQuery:{text}',
+    document: '{text}',
+  },
+  default: {
+    query: 'Instruct: Given a query, retrieve relevant code or text that answers it\nQuery:{text}',
+    document: '{text}',
+  },
+};
+
+/**
+ * jina-code-embeddings: task-specific prefixes (nl2code, code2code, code2nl) for queries and
+ * passages, last-token pooling, Matryoshka dimensions 64..896 (0.5b) / 128..1536 (1.5b).
+ */
+const JINA_CODE_TEMPLATES: TaskTemplates = {
+  [T2C]: {
+    query: 'Find the most relevant code snippet given the following query:\n{text}',
+    document: 'Candidate code snippet:\n{text}',
+  },
+  [C2C]: {
+    query: 'Find an equivalent code snippet given the following code snippet:\n{text}',
+    document: 'Candidate code snippet:\n{text}',
+  },
+  [C2T]: {
+    query: 'Find the most relevant comment given the following code snippet:\n{text}',
+    document: 'Candidate comment:\n{text}',
+  },
+};
+
+/** Jina API `task` values for jina-code-embeddings (the API applies the prefixes itself). */
+const JINA_CODE_API_TASKS: InputTypes = {
+  [T2C]: { query: 'nl2code.query', document: 'nl2code.passage' },
+  [C2C]: { query: 'code2code.query', document: 'code2code.passage' },
+  [C2T]: { query: 'code2nl.query', document: 'code2nl.passage' },
+};
+
+const NONE: TaskTemplates = {};
+
+/** Every preset coreb ships, in display order. */
+export const MODEL_PRESETS: readonly ModelPreset[] = [
+  ...(['0.5B', '7B'] as const).map(
+    (size): ModelPreset => ({
+      id: `codefuse-ai/C2LLM-${size}`,
+      aliases: [`c2llm-${size.toLowerCase()}`],
+      normalize: true,
+      dimensions: size === '0.5B' ? 896 : 3584,
+      templates: NONE,
+      source: `https://huggingface.co/codefuse-ai/C2LLM-${size} (model card, "How to use"); arXiv:2512.21332`,
+      notes:
+        'Pools with a learned multi-head attention (PMA) module in custom code, so it is served over HTTP ' +
+        '(sentence-transformers / vLLM) rather than run by the generic onnx provider. No instruction template is ' +
+        'applied by default; set templates if your serving stack expects one.',
+    }),
+  ),
+  ...(['0.6B', '1.7B', '4B'] as const).map(
+    (size): ModelPreset => ({
+      id: `codefuse-ai/F2LLM-${size}`,
+      aliases: [`f2llm-${size.toLowerCase()}`],
+      pooling: 'last-token',
+      normalize: true,
+      templates: NONE,
+      source: `https://huggingface.co/codefuse-ai/F2LLM-${size} (model card, Usage); arXiv:2510.02294`,
+      notes:
+        'Qwen3 backbone; embedding = hidden state of the EOS token the tokenizer appends (last-token pooling). ' +
+        'No instruction template by default.',
+    }),
+  ),
+  ...(['0.5b', '1.5b'] as const).map(
+    (size): ModelPreset => ({
+      id: `jinaai/jina-code-embeddings-${size}`,
+      aliases: [`jina-code-embeddings-${size}`],
+      pooling: 'last-token',
+      normalize: true,
+      maxTokens: 32768,
+      dimensions: size === '0.5b' ? 896 : 1536,
+      matryoshka: size === '0.5b' ? [64, 128, 256, 512, 896] : [128, 256, 512, 1024, 1536],
+      templates: JINA_CODE_TEMPLATES,
+      inputTypes: { jina: JINA_CODE_API_TASKS },
+      source:
+        `https://huggingface.co/jinaai/jina-code-embeddings-${size} (model card, instruction prefixes); ` +
+        'https://jina.ai/news/jina-code-embeddings-sota-code-retrieval-at-0-5b-and-1-5b/ ; arXiv:2508.21290',
+      notes: 'Through the Jina API the prefixes are applied by the API from the `task` parameter, not by coreb.',
+    }),
+  ),
+  {
+    id: 'jinaai/jina-embeddings-v2-base-code',
+    aliases: ['jina-embeddings-v2-base-code'],
+    pooling: 'mean',
+    normalize: true,
+    maxTokens: 8192,
+    dimensions: 768,
+    templates: NONE,
+    source: 'https://huggingface.co/jinaai/jina-embeddings-v2-base-code (model card: mean pooling, 8192 tokens)',
+    notes: 'Symmetric model: no instructions. Cosine similarity (coreb normalises).',
+  },
+  ...(['0.6B', '4B', '8B'] as const).map(
+    (size): ModelPreset => ({
+      id: `Qwen/Qwen3-Embedding-${size}`,
+      aliases: [`qwen3-embedding-${size.toLowerCase()}`, `qwen3-embedding:${size.toLowerCase()}`],
+      pooling: 'last-token',
+      paddingSide: 'left',
+      normalize: true,
+      maxTokens: 8192,
+      dimensions: size === '0.6B' ? 1024 : size === '4B' ? 2560 : 4096,
+      templates: QWEN3_TEMPLATES,
+      source: `https://huggingface.co/Qwen/Qwen3-Embedding-${size} (model card: get_detailed_instruct, last_token_pool, max_length 8192); arXiv:2506.05176`,
+      notes: 'Template format from the card; the task sentences are coreb\'s (the card asks users to write one per task).',
+    }),
+  ),
+  ...(['gemini-embedding-001', 'gemini-embedding-2-preview'] as const).map(
+    (id): ModelPreset => ({
+      id,
+      aliases: [],
+      dimensions: 3072,
+      matryoshka: [768, 1536, 3072],
+      templates: NONE,
+      inputTypes: {
+        gemini: {
+          [T2C]: { query: 'CODE_RETRIEVAL_QUERY', document: 'RETRIEVAL_DOCUMENT' },
+          [C2T]: { query: 'RETRIEVAL_QUERY', document: 'RETRIEVAL_DOCUMENT' },
+          [C2C]: { query: 'RETRIEVAL_QUERY', document: 'RETRIEVAL_DOCUMENT' },
+          default: { query: 'RETRIEVAL_QUERY', document: 'RETRIEVAL_DOCUMENT' },
+        },
+      },
+      source: 'https://ai.google.dev/gemini-api/docs/embeddings (task types) and https://ai.google.dev/api/embeddings (batchEmbedContents)',
+      notes:
+        'CODE_RETRIEVAL_QUERY is documented for natural-language queries over code blocks embedded as RETRIEVAL_DOCUMENT; ' +
+        'code queries (c2t, c2c) use RETRIEVAL_QUERY (coreb\'s choice). Vectors below 3072 dimensions are not normalised by the API: set normalize=true.',
+    }),
+  ),
+  ...(['voyage-code-3', 'voyage-code-2'] as const).map(
+    (id): ModelPreset => ({
+      id,
+      aliases: [],
+      maxTokens: id === 'voyage-code-3' ? 32000 : 16000,
+      dimensions: id === 'voyage-code-3' ? 1024 : 1536,
+      matryoshka: id === 'voyage-code-3' ? [256, 512, 1024, 2048] : undefined,
+      templates: NONE,
+      inputTypes: { voyage: { default: { query: 'query', document: 'document' } } },
+      source: 'https://docs.voyageai.com/docs/embeddings (input_type, output_dimension, context length)',
+      notes: 'The API prepends its own retrieval prompt from input_type.',
+    }),
+  ),
+  ...(['text-embedding-3-small', 'text-embedding-3-large'] as const).map(
+    (id): ModelPreset => ({
+      id,
+      aliases: [],
+      maxTokens: 8191,
+      dimensions: id === 'text-embedding-3-small' ? 1536 : 3072,
+      templates: NONE,
+      source: 'https://platform.openai.com/docs/guides/embeddings (dimensions parameter, 8191 max input tokens)',
+      notes: 'No instructions; vectors are returned normalised.',
+    }),
+  ),
+];
+
+function normName(name: string): string {
+  return (name.split('/').pop() ?? name).toLowerCase().replace(/[:_]/g, '-');
+}
+
+/**
+ * Finds the preset for `model` by id or alias, ignoring case, an `org/` prefix and `:`/`_` versus
+ * `-` (so `Qwen/Qwen3-Embedding-0.6B`, `qwen3-embedding:0.6b` and `Qwen3-Embedding-0.6B` match).
+ * Returns undefined when no preset matches.
+ */
+export function findPreset(model: string): ModelPreset | undefined {
+  const key = normName(model);
+  return MODEL_PRESETS.find((p) => normName(p.id) === key || p.aliases.some((a) => normName(a) === key));
+}

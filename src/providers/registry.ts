@@ -1,0 +1,82 @@
+/**
+ * The static, lazily loaded table of embedding providers: importing this module loads no provider
+ * code; `createEmbedder` imports only the chosen one (so onnxruntime loads only for `onnx`).
+ */
+import type { Embedder } from '../core/embedding.js';
+import { CorebError } from '../core/errors.js';
+import type { EmbedderConfig, ProviderContext } from './types.js';
+
+/** A provider module: one factory. */
+export interface ProviderModule {
+  create(config: EmbedderConfig, context: ProviderContext): Embedder | Promise<Embedder>;
+}
+
+/** One registry entry. */
+export interface ProviderEntry {
+  /** One line for `coreb providers`. */
+  summary: string;
+  /** `http` or `local`. */
+  kind: 'http' | 'local';
+  /** Default API key variable, if any. */
+  apiKeyEnv?: string;
+  load(): Promise<ProviderModule>;
+}
+
+/** Provider name -> entry. */
+export const PROVIDERS = {
+  openai: {
+    summary: 'OpenAI-compatible POST /embeddings (OpenAI, vLLM, llama.cpp, LM Studio, Ollama /v1, Together)',
+    kind: 'http',
+    apiKeyEnv: 'OPENAI_API_KEY',
+    load: () => import('./http/openai.js'),
+  },
+  tei: {
+    summary: 'Hugging Face text-embeddings-inference POST /embed (baseUrl required)',
+    kind: 'http',
+    apiKeyEnv: 'HF_TOKEN',
+    load: () => import('./http/tei.js'),
+  },
+  ollama: { summary: 'Ollama native POST /api/embed', kind: 'http', load: () => import('./http/ollama.js') },
+  voyage: {
+    summary: 'Voyage AI POST /v1/embeddings with input_type',
+    kind: 'http',
+    apiKeyEnv: 'VOYAGE_API_KEY',
+    load: () => import('./http/voyage.js'),
+  },
+  gemini: {
+    summary: 'Gemini embedContent / batchEmbedContents with taskType',
+    kind: 'http',
+    apiKeyEnv: 'GEMINI_API_KEY',
+    load: () => import('./http/gemini.js'),
+  },
+  jina: {
+    summary: 'Jina AI POST /v1/embeddings with task',
+    kind: 'http',
+    apiKeyEnv: 'JINA_API_KEY',
+    load: () => import('./http/jina.js'),
+  },
+  cohere: {
+    summary: 'Cohere POST /v2/embed with input_type',
+    kind: 'http',
+    apiKeyEnv: 'COHERE_API_KEY',
+    load: () => import('./http/cohere.js'),
+  },
+  onnx: {
+    summary: 'local ONNX model through transformers.js (optional dependency @huggingface/transformers)',
+    kind: 'local',
+    load: () => import('./local/onnx.js'),
+  },
+} as const satisfies Record<string, ProviderEntry>;
+
+/** A registered provider name. */
+export type ProviderName = keyof typeof PROVIDERS;
+
+/** Creates the embedder `config` describes, loading only its provider's code. */
+export async function createEmbedder(config: EmbedderConfig, context: ProviderContext): Promise<Embedder> {
+  const entry = (PROVIDERS as Record<string, ProviderEntry>)[config.provider];
+  if (entry === undefined) {
+    throw new CorebError('NOT_FOUND', `unknown provider \`${config.provider}\`; valid providers: ${Object.keys(PROVIDERS).join(', ')}`);
+  }
+  const mod = await entry.load();
+  return mod.create(config, context);
+}
