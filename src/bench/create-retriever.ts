@@ -8,6 +8,7 @@ import type { Doc, Query } from '../core/dataset.js';
 import type { Embedder, EmbeddingMatrix } from '../core/embedding.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
+import { loadTrecRunMap } from '../dataset/index.js';
 import {
   createBm25Retriever,
   createDenseRetriever,
@@ -18,7 +19,6 @@ import {
 import { loadEmbeddingsFile, packVectors, type EmbeddingsFile } from './embeddings-file.js';
 import type { RetrieverSpec } from './retriever-spec.js';
 import { createRunRetriever } from './run-retriever.js';
-import { loadTrecRun } from './trec-run-file.js';
 
 /** The providers' factory for `dense:` specs (src/bench/dense-embedder.ts), imported lazily. */
 interface DenseEmbedderModule {
@@ -49,7 +49,7 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
     case 'bm25':
       return named(createBm25Retriever(spec.params as Parameters<typeof createBm25Retriever>[0]), spec.text);
     case 'run':
-      return createRunRetriever(file(spec.file), await loadTrecRun(file(spec.file)), spec.text);
+      return createRunRetriever(file(spec.file), await loadTrecRunMap(file(spec.file)), spec.text);
     case 'embeddings': {
       const vectors = await loadEmbeddingsFile(file(spec.file), ctx.signal);
       return createDenseRetriever(createFileEncoder(vectors), { name: spec.text });

@@ -8,7 +8,6 @@ export * from './aggregate.js';
 export * from './retriever-spec.js';
 export * from './embeddings-file.js';
 export * from './run-retriever.js';
-export * from './trec-run-file.js';
 export * from './dataset-identity.js';
 export * from './atomic-write.js';
 export * from './create-retriever.js';
