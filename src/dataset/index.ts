@@ -10,3 +10,6 @@ export * from './release-tasks.js';
 export * from './release-stats.js';
 export * from './beir.js';
 export * from './trec.js';
+export * from './pickle.js';
+export * from './lcb.js';
+export * from './candidates.js';

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isCorebError } from '../core/errors.js';
+import type { ValidationIssue } from '../core/issues.js';
+import { isBeirDir, listBeirSplits, loadBeir } from './beir.js';
+
+interface Files {
+  corpus?: string;
+  queries?: string;
+  qrels?: Record<string, string>;
+}
+
+const CORPUS = '{"_id": "d1", "title": "T1", "text": "alpha"}\n{"_id": "d2", "title": "", "text": "beta", "lang": "go"}\n{"_id": "d3", "text": "gamma"}\n';
+const QUERIES = '{"_id": "q1", "text": "find alpha"}\n{"_id": "q2", "text": "find beta"}\n{"_id": "q3", "text": "unjudged"}\n';
+const QRELS = 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t2\nq2\td3\t0\n';
+
+function beirDir(f: Files = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-beir-'));
+  mkdirSync(join(dir, 'qrels'));
+  writeFileSync(join(dir, 'corpus.jsonl'), f.corpus ?? CORPUS);
+  writeFileSync(join(dir, 'queries.jsonl'), f.queries ?? QUERIES);
+  for (const [split, text] of Object.entries(f.qrels ?? { test: QRELS })) writeFileSync(join(dir, 'qrels', `${split}.tsv`), text);
+  return dir;
+}
+
+function has(issues: ValidationIssue[], kind: string, file: string, line?: number, field?: string): void {
+  assert.ok(
+    issues.some((i) => i.kind === kind && (i.file ?? '').endsWith(file) && (line === undefined || i.line === line) && (field === undefined || i.field === field)),
+    `expected ${kind} at ${file}:${line} among\n${issues.map((i) => JSON.stringify(i)).join('\n')}`,
+  );
+}
+
+test('a BEIR directory loads into a RetrievalTask with judged queries only', async () => {
+  const dir = beirDir();
+  assert.equal(await isBeirDir(dir), true);
+  const { task, split, issues } = await loadBeir(dir);
+  assert.deepEqual(issues, []);
+  assert.equal(split, 'test');
+  assert.deepEqual(
+    task.corpus.map((d) => [d.id, d.title, d.text]),
+    [
+      ['d1', 'T1', 'alpha'],
+      ['d2', '', 'beta'],
+      ['d3', undefined, 'gamma'],
+    ],
+  );
+  assert.deepEqual(task.corpus[1].meta, { lang: 'go' });
+  assert.deepEqual(
+    task.queries.map((q) => q.id),
+    ['q1', 'q2'],
+  );
+  assert.equal(task.qrels.get('q2')?.get('d2'), 2);
+  assert.equal(task.qrels.get('q2')?.get('d3'), 0);
+});
+
+test('splits: listed, the only one used when there is no test, several need a choice', async () => {
+  const dir = beirDir({ qrels: { dev: QRELS, train: QRELS } });
+  assert.deepEqual(await listBeirSplits(dir), ['dev', 'train']);
+  await assert.rejects(loadBeir(dir), (e) => isCorebError(e, 'USAGE') && /dev, train/.test(e.message));
+  assert.equal((await loadBeir(dir, { split: 'dev' })).split, 'dev');
+  await assert.rejects(loadBeir(dir, { split: 'test' }), (e) => isCorebError(e, 'NOT_FOUND') && /available splits: dev, train/.test(e.message));
+  const one = beirDir({ qrels: { dev: QRELS } });
+  assert.equal((await loadBeir(one)).split, 'dev');
+});
+
+const BAD: Array<{ name: string; files: Files; kind: string; file: string; line?: number; field?: string }> = [
+  { name: 'qrels without a header', files: { qrels: { test: 'q1\td1\t1\n' } }, kind: 'missing-header', file: 'test.tsv', line: 1 },
+  { name: 'a qrels row with 2 fields', files: { qrels: { test: QRELS + 'q1 d2 1\n' } }, kind: 'wrong-column-count', file: 'test.tsv', line: 5 },
+  { name: 'a fractional score', files: { qrels: { test: QRELS + 'q1\td2\t0.5\n' } }, kind: 'not-integer', file: 'test.tsv', line: 5, field: 'score' },
+  { name: 'a NaN score', files: { qrels: { test: QRELS + 'q1\td2\tnan\n' } }, kind: 'non-finite-number', file: 'test.tsv', line: 5, field: 'score' },
+  { name: 'a word for a score', files: { qrels: { test: QRELS + 'q1\td2\thigh\n' } }, kind: 'wrong-type', file: 'test.tsv', line: 5, field: 'score' },
+  { name: 'qrels naming an unknown query', files: { qrels: { test: QRELS + 'q9\td1\t1\n' } }, kind: 'dangling-query', file: 'test.tsv', line: 5, field: 'query-id' },
+  { name: 'qrels naming an unknown document', files: { qrels: { test: QRELS + 'q1\td9\t1\n' } }, kind: 'dangling-doc', file: 'test.tsv', line: 5, field: 'corpus-id' },
+  { name: 'a pair judged twice', files: { qrels: { test: QRELS + 'q1\td1\t0\n' } }, kind: 'duplicate-qrel', file: 'test.tsv', line: 5 },
+  { name: 'header-only qrels', files: { qrels: { test: 'query-id\tcorpus-id\tscore\n' } }, kind: 'empty-file', file: 'test.tsv' },
+  { name: 'duplicate corpus id', files: { corpus: CORPUS + '{"_id": "d1", "text": "again"}\n' }, kind: 'duplicate-id', file: 'corpus.jsonl', line: 4, field: '_id' },
+  { name: 'corpus row without _id', files: { corpus: CORPUS + '{"text": "orphan"}\n' }, kind: 'missing-field', file: 'corpus.jsonl', line: 4, field: '_id' },
+  { name: 'query text that is not a string', files: { queries: QUERIES + '{"_id": "q4", "text": ["x"]}\n' }, kind: 'wrong-type', file: 'queries.jsonl', line: 4, field: 'text' },
+  { name: 'malformed corpus line', files: { corpus: '{"_id": "d1", "text": "alpha"\n' + CORPUS }, kind: 'malformed-json', file: 'corpus.jsonl', line: 1 },
+  { name: 'empty queries file', files: { queries: '' }, kind: 'empty-file', file: 'queries.jsonl' },
+  { name: 'CRLF qrels (warning)', files: { qrels: { test: QRELS.replace(/\n/g, '\r\n') } }, kind: 'crlf', file: 'test.tsv', line: 1 },
+  { name: 'BOM in qrels (warning)', files: { qrels: { test: '\ufeff' + QRELS } }, kind: 'bom', file: 'test.tsv', line: 1 },
+];
+
+for (const c of BAD) {
+  test(`BEIR malformed input: ${c.name}`, async () => {
+    const { issues } = await loadBeir(beirDir(c.files));
+    has(issues, c.kind, c.file, c.line, c.field);
+  });
+}
+
+test('BEIR with CRLF and BOM still reads every row', async () => {
+  const { task, issues } = await loadBeir(beirDir({ qrels: { test: '\ufeff' + QRELS.replace(/\n/g, '\r\n') } }));
+  assert.equal(task.qrels.get('q2')?.size, 2);
+  assert.ok(issues.every((i) => i.severity === 'warning'));
+});
+
+test('a missing queries.jsonl is an error issue, a missing directory NOT_FOUND', async () => {
+  const dir = beirDir();
+  rmSync(join(dir, 'queries.jsonl'));
+  const { issues } = await loadBeir(dir);
+  has(issues, 'missing-file', 'queries.jsonl');
+  await assert.rejects(loadBeir(join(dir, 'nope')), (e) => isCorebError(e, 'NOT_FOUND'));
+});
