@@ -10,8 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Doc, Query } from '../src/core/dataset.js';
-import type { RankedList } from '../src/core/retrieval.js';
+import type { Doc, Query, Run } from '../src/core/dataset.js';
+import { evaluate, resolveProtocol } from '../src/metrics/index.js';
 import type { Bm25Options } from '../src/search/bm25.js';
 import { createBm25Index } from '../src/search/bm25.js';
 
@@ -78,32 +78,12 @@ function loadRelease(dir: string): { code: Doc[]; text: Doc[]; tasks: TaskData[]
   return { code, text, tasks };
 }
 
+/** Sums of per-query values (n queries) until divided. */
 interface Scores {
   ndcg10: number;
   recall10: number;
   map10: number;
   n: number;
-}
-
-/** nDCG@10 (strict: only label 2 gains), Recall@10 and MAP@10 at relevance level 2 for one query. */
-function scoreQuery(list: RankedList | undefined, qrels: Map<string, number>): [number, number, number] {
-  let numRel = 0;
-  for (const v of qrels.values()) if (v >= 2) numRel++;
-  if (numRel === 0) return [0, 0, 0];
-  let dcg = 0;
-  let hits = 0;
-  let ap = 0;
-  const ids = list?.docIds ?? [];
-  for (let i = 0; i < Math.min(10, ids.length); i++) {
-    if ((qrels.get(ids[i]) ?? 0) >= 2) {
-      hits++;
-      dcg += 2 / Math.log2(i + 2);
-      ap += hits / (i + 1);
-    }
-  }
-  let idcg = 0;
-  for (let i = 0; i < Math.min(10, numRel); i++) idcg += 2 / Math.log2(i + 2);
-  return [dcg / idcg, hits / numRel, ap / numRel];
 }
 
 async function evaluateConfig(
@@ -116,15 +96,18 @@ async function evaluateConfig(
   const total: Scores = { ndcg10: 0, recall10: 0, map10: 0, n: 0 };
   for (const t of data.tasks) {
     const index = t.corpus === 'code' ? codeIndex : textIndex;
-    const run = await index.search(t.queries, 100, { exclude: t.exclude });
-    const s: Scores = { ndcg10: 0, recall10: 0, map10: 0, n: 0 };
-    for (const q of t.queries) {
-      const [n, r, m] = scoreQuery(run.get(q.id), t.qrels.get(q.id) ?? new Map());
-      s.ndcg10 += n;
-      s.recall10 += r;
-      s.map10 += m;
-      s.n++;
-    }
+    const ranked = await index.search(t.queries, 100, { exclude: t.exclude });
+    const run: Run = new Map();
+    for (const [qid, list] of ranked) run.set(qid, new Map(list.docIds.map((d, i) => [d, list.scores[i]])));
+    const anchors = new Map([...t.exclude].map(([q, ids]) => [q, ids[0]]));
+    const e = evaluate(t.qrels, run, { measures: ['ndcg_cut.10', 'recall.10', 'map_cut.10'], ...resolveProtocol('coreb'), anchors });
+    const n = e.perQuery.size;
+    const s: Scores = {
+      ndcg10: e.aggregate.ndcg_cut_10 * n,
+      recall10: e.aggregate.recall_10 * n,
+      map10: e.aggregate.map_cut_10 * n,
+      n,
+    };
     total.ndcg10 += s.ndcg10;
     total.recall10 += s.recall10;
     total.map10 += s.map10;

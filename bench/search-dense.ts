@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { denseTopK, normalizeRows } from '../src/search/dense.js';
+import { denseTopK, normalizeMatrix } from '../src/search/dense.js';
 import { createTieRanks } from '../src/search/top-k.js';
 
 function flag(name: string, fallback: number): number {
@@ -64,8 +64,8 @@ print(' '.join(f'{t * 1000:.3f}' for t in cpus))
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), 'coreb-dense-bench-'));
   try {
-    const docs = normalizeRows({ rows: nd, dim, data: randomMatrix(nd, 1) });
-    const queries = normalizeRows({ rows: nq, dim, data: randomMatrix(nq, 2) });
+    const docs = normalizeMatrix({ rows: nd, dim, data: randomMatrix(nd, 1) });
+    const queries = normalizeMatrix({ rows: nq, dim, data: randomMatrix(nq, 2) });
     writeFileSync(join(dir, 'd.f32'), docs.data);
     writeFileSync(join(dir, 'q.f32'), queries.data);
     writeFileSync(join(dir, 'bench.py'), PY);

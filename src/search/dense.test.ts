@@ -5,7 +5,7 @@ import type { EmbeddingMatrix } from '../core/embedding.js';
 import { isCorebError } from '../core/errors.js';
 import { compareCodePoints } from '../core/ids.js';
 import type { DenseEncoder } from './dense.js';
-import { createDenseRetriever, denseTopK, normalizeRows } from './dense.js';
+import { createDenseRetriever, denseTopK, normalizeMatrix } from './dense.js';
 import { createTieRanks } from './top-k.js';
 
 /** Deterministic PRNG (mulberry32) so failures reproduce. */
@@ -72,8 +72,8 @@ test('dense top-k equals a brute-force full sort on random data with many exact 
 test('dense top-k on normalised float data equals the brute-force cosine ranking', () => {
   const r = rng(3);
   const mk = (rows: number, dim: number) => ({ rows, dim, data: Float32Array.from({ length: rows * dim }, () => r() * 2 - 1) });
-  const docs = normalizeRows(mk(200, 33));
-  const queries = normalizeRows(mk(9, 33));
+  const docs = normalizeMatrix(mk(200, 33));
+  const queries = normalizeMatrix(mk(9, 33));
   const ids = docIdsFor(200);
   const got = collect(denseTopK(queries, docs, 20, { tieRanks: createTieRanks(ids) }), ids);
   assert.deepEqual(got, bruteForce(queries, docs, ids, 20));
@@ -95,9 +95,9 @@ test('memory-bounded chunking gives identical results for any block sizes', () =
   assert.ok(!Array.from(ref.indices.subarray(0, ref.counts[0])).includes(5));
 });
 
-test('normalizeRows makes unit rows, keeps zero rows, and leaves its input untouched', () => {
+test('normalizeMatrix makes unit rows, keeps zero rows, and leaves its input untouched', () => {
   const m = { rows: 2, dim: 2, data: Float32Array.from([3, 4, 0, 0]) };
-  const n = normalizeRows(m);
+  const n = normalizeMatrix(m);
   assert.deepEqual([...n.data], [Math.fround(0.6), Math.fround(0.8), 0, 0]);
   assert.deepEqual([...m.data], [3, 4, 0, 0]);
 });

@@ -36,7 +36,7 @@ export function validateMatrix(m: EmbeddingMatrix, what: string): void {
  * Returns a copy of `m` with every row scaled to unit L2 norm (norm computed in double), so the dot
  * product of two rows is their cosine similarity. All-zero rows stay zero (cosine 0 with anything).
  */
-export function normalizeRows(m: EmbeddingMatrix): EmbeddingMatrix {
+export function normalizeMatrix(m: EmbeddingMatrix): EmbeddingMatrix {
   const out = new Float32Array(m.data.length);
   const { rows, dim, data } = m;
   for (let r = 0; r < rows; r++) {
@@ -80,7 +80,7 @@ export interface DenseTopKResult {
 
 /**
  * Exact top-k by dot product of every query row with every document row (inputs already normalised
- * when cosine is wanted; use {@link normalizeRows}). Working memory is one heap of `k` entries per
+ * when cosine is wanted; use {@link normalizeMatrix}). Working memory is one heap of `k` entries per
  * query of the current query block, independent of the corpus size; the output is `rows x k`.
  * Results do not depend on the block sizes: each score is the same sum in the same order, and the
  * heap order is total (float32 score desc, then tie rank desc).
@@ -297,7 +297,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
       if (raw.rows !== docs.length) {
         throw new CorebError('VALIDATION', `document vectors have ${raw.rows} rows for ${docs.length} documents`);
       }
-      const matrix = normalizeRows(raw);
+      const matrix = normalizeMatrix(raw);
       const tieRanks = createTieRanks(docIds);
       return {
         size: docs.length,
@@ -312,7 +312,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
           const extra = exclude.reduce((m, e) => Math.max(m, e.length), 0);
           searchOptions.progress?.start('dense search', queries.length);
           let reported = 0;
-          const r = denseTopK(normalizeRows(qraw), matrix, depth + extra, {
+          const r = denseTopK(normalizeMatrix(qraw), matrix, depth + extra, {
             ...blocks,
             tieRanks,
             exclude,
