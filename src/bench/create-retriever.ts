@@ -5,7 +5,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { Doc, Query } from '../core/dataset.js';
-import type { Embedder, EmbeddingMatrix } from '../core/embedding.js';
+import type { Embedder, EmbeddingMatrix, EmbedOptions } from '../core/embedding.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
 import { loadTrecRunMap } from '../dataset/index.js';
@@ -63,7 +63,7 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
         ...(ctx.progress !== undefined ? { progress: ctx.progress } : {}),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
       });
-      return createDenseRetriever(createEmbedderEncoder(embedder), { name: spec.text });
+      return createDenseRetriever(createEmbedderEncoder(dedupeEmbedder(embedder)), { name: spec.text });
     }
     case 'rrf': {
       const members: Retriever[] = [];
@@ -89,5 +89,35 @@ export function createFileEncoder(vectors: EmbeddingsFile): DenseEncoder {
     describe: () => ({ source: 'embeddings-file', file: vectors.file, dim: vectors.dim, queries: vectors.queries.size, docs: vectors.docs.size }),
     encodeDocs: async (docs: readonly Doc[]) => matrix('doc', docs.map((d) => d.id)),
     encodeQueries: async (queries: readonly Query[]) => matrix('query', queries.map((q) => q.id)),
+  };
+}
+
+/**
+ * Wraps an embedder so each call embeds every distinct text once and copies its row to the
+ * duplicates (corpora and query sets repeat texts: shared solutions, c2t_match pairs reusing code).
+ */
+export function dedupeEmbedder(embedder: Embedder): Embedder {
+  return {
+    id: embedder.id,
+    describe: () => embedder.describe(),
+    async embed(texts: readonly string[], options: EmbedOptions): Promise<EmbeddingMatrix> {
+      const firstIndex = new Map<string, number>();
+      const unique: string[] = [];
+      const slot = new Int32Array(texts.length);
+      for (let i = 0; i < texts.length; i++) {
+        let u = firstIndex.get(texts[i]);
+        if (u === undefined) {
+          u = unique.length;
+          firstIndex.set(texts[i], u);
+          unique.push(texts[i]);
+        }
+        slot[i] = u;
+      }
+      if (unique.length === texts.length) return embedder.embed(texts, options);
+      const m = await embedder.embed(unique, options);
+      const data = new Float32Array(texts.length * m.dim);
+      for (let i = 0; i < texts.length; i++) data.set(m.data.subarray(slot[i] * m.dim, (slot[i] + 1) * m.dim), i * m.dim);
+      return { rows: texts.length, dim: m.dim, data };
+    },
   };
 }
