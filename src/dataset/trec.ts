@@ -4,7 +4,7 @@
  * like C `strtod`/`atof`; plus anchors TSV (`qid<TAB>anchor_docid`) and writers.
  */
 import { readFile } from 'node:fs/promises';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
 import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { isGzip, saveFileAtomic } from './text-file.js';
@@ -589,16 +589,14 @@ export function renderTrecQrels(qrels: Qrels): string {
   return parts.join('');
 }
 
-/** Writes a run atomically as TREC text; gzip when `path` ends in `.gz`. */
+/** Writes a run atomically as TREC text (gzip when `path` ends in `.gz`). */
 export async function saveTrecRun(path: string, run: Run, tag = 'coreb'): Promise<void> {
-  const text = renderTrecRun(run, tag);
-  await saveFileAtomic(path, path.endsWith('.gz') ? gzipSync(text) : text);
+  await saveFileAtomic(path, renderTrecRun(run, tag));
 }
 
 /** Writes qrels atomically as TREC text; gzip when `path` ends in `.gz`. */
 export async function saveTrecQrels(path: string, qrels: Qrels): Promise<void> {
-  const text = renderTrecQrels(qrels);
-  await saveFileAtomic(path, path.endsWith('.gz') ? gzipSync(text) : text);
+  await saveFileAtomic(path, renderTrecQrels(qrels));
 }
 
 /**

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { isCorebError } from '../core/errors.js';
+import {
+  IdTable,
+  loadAnchorsTsv,
+  loadTrecQrelsMap,
+  loadTrecRunColumns,
+  loadTrecRunMap,
+  parseAnchorsTsv,
+  parseStrtod,
+  parseTrecQrels,
+  parseTrecRun,
+  saveTrecQrels,
+  saveTrecRun,
+  trecRunToMap,
+} from './trec.js';
+
+test('a run is grouped by query in first-seen order, file order within a query, last tag kept', () => {
+  const run = parseTrecRun('q2 Q0 a 1 0.5 tagA\nq1 Q0 b 1 2 tagA\n\nq2 Q0 c 2 0.25 tagB\n');
+  assert.deepEqual(run.queryIds, ['q2', 'q1']);
+  assert.deepEqual(
+    [...trecRunToMap(run)].map(([q, m]) => [q, [...m]]),
+    [['q2', [['a', 0.5], ['c', 0.25]]], ['q1', [['b', 2]]]],
+  );
+  assert.equal(run.runTag, 'tagB');
+  assert.deepEqual([...run.lines], [1, 4, 2]);
+});
+
+test('scores are read like C atof: trailing garbage, exponents, hex, inf', () => {
+  const run = parseTrecRun(
+    ['q Q0 a 1 0.5abc t', 'q Q0 b 1 1e-46 t', 'q Q0 c 1 0x1p-2 t', 'q Q0 d 1 -inf t', 'q Q0 e 1 x t', 'q Q0 f 1 .25 t', 'q Q0 g 1 123456789012345678 t', 'q Q0 h 1 1.5E+3 t'].join('\n'),
+  );
+  assert.deepEqual([...run.scores], [0.5, 1e-46, 0.25, -Infinity, 0, 0.25, 123456789012345678, 1500]);
+  assert.equal(parseStrtod('  7.0e1xyz'), 70);
+  assert.equal(parseStrtod('0x1.8p1'), 3);
+  assert.equal(parseStrtod('1.'), 1);
+  assert.ok(Number.isNaN(parseStrtod('nan')));
+});
+
+test('decimal scores convert exactly like Number() (strtod correctly rounded)', () => {
+  const samples = ['0.1', '0.30000001', '0.30000002', '16777217', '9007199254740993', '1e22', '1e23', '2.2250738585072014e-308', '0.000123456789012345678', '-3.14159'];
+  const run = parseTrecRun(samples.map((s, i) => `q Q0 d${i} 1 ${s} t`).join('\n'));
+  assert.deepEqual([...run.scores], samples.map(Number));
+});
+
+test('qrels labels are read like atol and negative labels are kept', () => {
+  const q = parseTrecQrels('q 0 a 2.7\nq 0 b x\nq 0 c -1\r\n');
+  assert.deepEqual([...q.labels], [2, 0, -1]);
+});
+
+test('BOM, CRLF, tabs and extra run columns are accepted', () => {
+  const run = parseTrecRun('\uFEFFq\tQ0\ta\t1\t0.5\ttag\textra\r\nq Q0 b 2 0.4 tag\r\n');
+  assert.deepEqual(run.queryIds, ['q']);
+  assert.equal(run.runTag, 'tag');
+  assert.deepEqual([...run.scores], [0.5, 0.4]);
+});
+
+test('malformed input fails with file and line', () => {
+  const cases: Array<[() => unknown, string, string]> = [
+    [() => parseTrecRun('q Q0 a 1 0.5 t\nq Q0 a 2 0.4 t\n', { file: 'r.txt' }), 'VALIDATION', 'r.txt:2:'],
+    [() => parseTrecRun('q Q0 a 1 nan t\n', { file: 'r.txt' }), 'VALIDATION', 'r.txt:1:'],
+    [() => parseTrecRun('q Q0 a 1 0.5\n', { file: 'r.txt' }), 'PARSE', 'r.txt:1:'],
+    [() => parseTrecQrels('q 0 a 1\n\nq 0 a 0\n', { file: 'q.txt' }), 'VALIDATION', 'q.txt:3:'],
+    [() => parseTrecQrels('q 0 a\n', { file: 'q.txt' }), 'PARSE', 'q.txt:1:'],
+    [() => parseTrecRun(Buffer.from([0x1f, 0x8b, 1, 2, 3]), { file: 'r.gz' }), 'PARSE', 'r.gz:'],
+  ];
+  for (const [fn, code, prefix] of cases) {
+    assert.throws(fn, (e) => isCorebError(e, code as 'PARSE') && e.message.startsWith(prefix), prefix);
+  }
+});
+
+test('qrels and run share one doc id table', () => {
+  const docs = new IdTable();
+  const q = parseTrecQrels('q 0 b 1\n', { docs });
+  const r = parseTrecRun('q Q0 a 1 1 t\nq Q0 b 2 0.5 t\n', { docs });
+  assert.equal(q.docIds, r.docIds);
+  assert.equal(r.docs[1], q.docs[0]);
+  assert.equal(docs.get('b'), 0);
+  assert.equal(docs.get('a'), 1);
+  assert.equal(docs.get('zzz'), -1);
+});
+
+test('the id table survives many ids (rehashing) and multi-byte ids', () => {
+  const t = new IdTable();
+  const ids = Array.from({ length: 20000 }, (_, i) => `doc-${i}-\u00e9\u{1F600}`);
+  for (const s of ids) t.intern(s);
+  for (let i = 0; i < ids.length; i += 997) assert.equal(t.intern(ids[i]), i);
+  assert.equal(t.size, ids.length);
+  assert.equal(t.strings[19999], ids[19999]);
+});
+
+test('files: gzip detected by magic bytes, save/load round trip, anchors TSV', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-trec-'));
+  try {
+    const run = new Map([['q1', new Map([['d1', 0.5], ['d2', 0.75]])]]);
+    await saveTrecRun(join(dir, 'run.txt.gz'), run, 'mine');
+    const cols = await loadTrecRunColumns(join(dir, 'run.txt.gz'));
+    assert.equal(cols.runTag, 'mine');
+    assert.deepEqual([...(await loadTrecRunMap(join(dir, 'run.txt.gz'))).get('q1') ?? []], [['d2', 0.75], ['d1', 0.5]]);
+    const qrels = new Map([['q1', new Map([['d1', 2]])]]);
+    await saveTrecQrels(join(dir, 'qrels.txt'), qrels);
+    assert.deepEqual(await loadTrecQrelsMap(join(dir, 'qrels.txt')), qrels);
+    writeFileSync(join(dir, 'a.tsv.gz'), gzipSync('qid\tanchor\nq1\td1\r\n'));
+    assert.deepEqual(await loadAnchorsTsv(join(dir, 'a.tsv.gz')), new Map([['q1', 'd1']]));
+    await assert.rejects(loadTrecRunMap(join(dir, 'nope.txt')), (e) => isCorebError(e, 'NOT_FOUND'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.throws(() => parseAnchorsTsv('q1\td1\nq1\td2\n', 'a.tsv'), (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith('a.tsv:2:'));
+  assert.throws(() => parseAnchorsTsv('q1 d1\n', 'a.tsv'), (e) => isCorebError(e, 'PARSE'));
+});
