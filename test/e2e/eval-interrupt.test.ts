@@ -1,0 +1,46 @@
+/**
+ * Interrupting an evaluation (Ctrl-C aborts the CLI's signal) leaves no half-written file: finished
+ * run files are complete, the one in progress and results.json are never created.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runEval } from '../../src/bench/index.js';
+import { CorebError, isCorebError } from '../../src/core/errors.js';
+import type { Progress } from '../../src/core/progress.js';
+import { writeTinyRelease } from './eval-fixture.js';
+
+const root = mkdtempSync(join(tmpdir(), 'coreb-eval-abort-'));
+process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+
+test('aborting mid-evaluation rejects with INTERRUPTED and leaves only complete files', async () => {
+  const release = join(root, 'release_tiny');
+  writeTinyRelease(release);
+  for (const stopAt of [1, 2, 3, 4, 5]) {
+    const out = join(root, `out-${stopAt}`);
+    const controller = new AbortController();
+    let starts = 0;
+    // Abort as the `stopAt`-th long step begins (index/search steps of the three tasks).
+    const progress: Progress = {
+      start() {
+        if (++starts === stopAt) controller.abort(new CorebError('INTERRUPTED', 'interrupted by test'));
+      },
+      tick() {},
+      done() {},
+    };
+    await assert.rejects(
+      runEval({ data: release, retrievers: ['bm25'], outDir: out, corebVersion: 'test', signal: controller.signal, progress }),
+      (e) => isCorebError(e, 'INTERRUPTED'),
+    );
+    assert.equal(existsSync(join(out, 'results.json')), false, 'no results.json after an interrupt');
+    const runs = existsSync(join(out, 'runs')) ? readdirSync(join(out, 'runs')) : [];
+    assert.deepEqual(runs.filter((f) => !f.endsWith('.trec')), [], 'no temporary files');
+    for (const f of runs) {
+      const lines = readFileSync(join(out, 'runs', f), 'utf8').split('\n');
+      assert.equal(lines.pop(), '', `${f} ends with a newline`);
+      assert.ok(lines.every((l) => l.split(' ').length === 6), `${f} has only whole lines`);
+    }
+  }
+});
