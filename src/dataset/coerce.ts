@@ -73,17 +73,19 @@ export function parseStringListLiteral(s: string): string[] | null {
   return pos >= body.length ? out : null;
 }
 
-/** Collects issues for one row at one location. */
+/** Collects issues for one row at one location (`where`: file and line or row). */
 export class RowChecker {
   constructor(
     readonly issues: ValidationIssue[],
     readonly where: SourceLocation,
   ) {}
 
+  /** Records an error of `kind` on `field` at this row. */
   error(kind: string, field: string | undefined, message: string): void {
     this.issues.push({ severity: 'error', kind, ...this.where, field, message });
   }
 
+  /** Records a warning of `kind` on `field` at this row. */
   warn(kind: string, field: string | undefined, message: string): void {
     this.issues.push({ severity: 'warning', kind, ...this.where, field, message });
   }

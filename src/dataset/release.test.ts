@@ -355,6 +355,15 @@ const CASES: Array<{ name: string; make: () => string; expect: Expect; errors?: 
     errors: [],
   },
   {
+    name: 'c2t_match positive pair whose text is not judged relevant (warning)',
+    make: () =>
+      jsonlDir((t) => {
+        t.code2text_queries[2].label = 1;
+      }),
+    expect: { kind: 'inconsistent-pair', severity: 'warning', file: 'code2text_queries.jsonl', line: 3, field: 'label' },
+    errors: [],
+  },
+  {
     name: 'corrupt parquet file',
     make: () => {
       const d = writeParquetRelease(tempDir(), { split: 's' });

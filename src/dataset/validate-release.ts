@@ -50,7 +50,8 @@ function subtaskLanguage(subtask: string): string | undefined {
  * Errors: duplicate ids or (query, doc) pairs, qrels with unknown query or document ids, unknown
  * subtasks or subtasks of another task, c2c queries without an anchor, anchors or c2t `text_id`s
  * missing from the corpora. Warnings: queries without qrels or without a positive (except c2t_match
- * negatives), relevance outside {0, 1, 2}, unknown languages, fields that disagree with the subtask.
+ * negatives), relevance outside {0, 1, 2}, unknown languages, fields that disagree with the subtask,
+ * c2t_match labels that disagree with the qrels.
  */
 export function validateRelease(release: Release): ValidationIssue[] {
   const rep = new Reporter(release);
@@ -113,6 +114,7 @@ export function validateRelease(release: Release): ValidationIssue[] {
       }
     });
     queries.forEach((q, i) => {
+      if (task === 'code2text' && q.subtask === 'c2t_match') checkMatchPair(q, i, pairs, qrels, rep);
       const j = judged.get(q.queryId);
       if (j === undefined) rep.at(qTable, i, 'warning', 'no-qrels', 'query_id', `query \`${q.queryId}\` has no qrels in ${rTable}; it cannot be scored`);
       else if (j.positives === 0 && q.subtask !== 'c2t_match') {
@@ -171,6 +173,29 @@ function checkQuery(
   }
   if (task === 'code2text' && q.textId != null && !textIndex.has(q.textId)) {
     rep.at(table, i, 'error', 'dangling-doc', 'text_id', `text \`${q.textId}\` is not in text_corpus`);
+  }
+}
+
+/** c2t_match: a positive pair (label 1) must judge its text_id 2; a negative (label 0) must not. */
+function checkMatchPair(
+  q: QueryRecord,
+  i: number,
+  pairs: Map<string, number>,
+  qrels: Release['tasks'][TaskName]['qrels'],
+  rep: Reporter,
+): void {
+  const table = TASK_TABLES.code2text.queries;
+  if (q.label == null || q.textId == null) return;
+  if (q.label !== 0 && q.label !== 1) {
+    rep.at(table, i, 'warning', 'unexpected-label', 'label', `label ${q.label}; c2t_match pairs are labelled 1 (positive) or 0 (negative)`);
+    return;
+  }
+  const at = pairs.get(`${q.queryId}\u0000${q.textId}`);
+  const rel = at === undefined ? undefined : qrels[at].relevance;
+  if (q.label === 1 && rel !== RELEVANCE.positive) {
+    rep.at(table, i, 'warning', 'inconsistent-pair', 'label', `positive pair, but text \`${q.textId}\` is ${rel === undefined ? 'not judged' : `judged ${rel}`}; expected relevance 2`);
+  } else if (q.label === 0 && rel !== undefined && rel >= RELEVANCE.positive) {
+    rep.at(table, i, 'warning', 'inconsistent-pair', 'label', `negative pair, but text \`${q.textId}\` is judged ${rel} (a positive)`);
   }
 }
 
