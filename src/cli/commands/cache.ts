@@ -1,12 +1,102 @@
-/** `coreb cache`: not built yet (see the open issues). */
+/**
+ * `coreb cache stats` and `coreb cache prune`: inspect and compact the embedding cache
+ * (COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb or ~/.cache/coreb).
+ */
+import { resolve } from 'node:path';
+import { openEmbeddingStore, pruneEmbeddingStore, resolveCacheDir, type PruneOptions } from '../../cache/index.js';
 import { CorebError } from '../../core/errors.js';
-import type { Command } from '../command.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+
+const USAGE = `Usage: coreb cache stats [--cache-dir DIR] [--json]
+       coreb cache prune [--older-than AGE] [--provider P] [--model M] [--all] [--cache-dir DIR] [--json]
+
+stats: where the cache is, its size, and how many vectors each model (provider, model,
+dimensions, pooling, normalisation) holds; interrupted writes found at segment ends are counted.
+
+prune: compacts the cache into one segment, dropping duplicates and damaged records plus what
+the options select: --older-than 30d (units s, m, h, d), --provider P and/or --model M (both
+must match when given), or --all. Segments that a running coreb is still writing are left alone.
+
+The cache root is COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb, else ~/.cache/coreb.
+`;
+
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+function parseAge(v: string): number {
+  const m = /^(\d+(?:\.\d+)?)([smhd])$/.exec(v);
+  if (m === null) throw new CorebError('USAGE', `--older-than must look like 30d, 12h, 90m or 45s; got \`${v}\``);
+  return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(2) + ' MB';
+}
+
+function root(ctx: CommandContext, dir: string | undefined): string {
+  return dir !== undefined ? resolve(ctx.cwd, dir) : resolveCacheDir(ctx.env);
+}
 
 const command: Command = {
-  summary: '(not available yet)',
-  usage: 'coreb cache',
-  async run() {
-    throw new CorebError('UNSUPPORTED', '`coreb cache` is not implemented in this build yet.');
+  summary: 'embedding cache: `cache stats` and `cache prune`',
+  usage: USAGE,
+  async run(ctx) {
+    const [sub, ...rest] = ctx.argv;
+    if (sub === 'stats') {
+      const { values } = parseCommandArgs('cache stats', rest, { 'cache-dir': { type: 'string' }, json: { type: 'boolean' } });
+      const store = openEmbeddingStore(root(ctx, values['cache-dir'] as string | undefined));
+      const s = store.stats();
+      store.close();
+      if (values.json) {
+        ctx.stdout.write(JSON.stringify(s) + '\n');
+        return 0;
+      }
+      const lines = [
+        `cache: ${s.dir}`,
+        `${s.keys} vectors in ${s.segments} segment(s), ${mb(s.bytes)}; ${s.records} records read` +
+          (s.tornTails ? `, ${s.tornTails} interrupted write(s) ignored` : '') +
+          (s.corrupt ? `, ${s.corrupt} damaged record(s) ignored` : ''),
+      ];
+      for (const n of s.namespaces.sort((a, b) => b.keys - a.keys)) {
+        const id = n.identity ?? {};
+        const label = id.provider !== undefined ? `${String(id.provider)}:${String(id.model)}` : n.ns;
+        const extra = ['dimensions', 'pooling', 'normalize']
+          .filter((k) => id[k] !== undefined && id[k] !== null)
+          .map((k) => `${k}=${String(id[k])}`)
+          .join(' ');
+        lines.push(`  ${label}${extra ? ` (${extra})` : ''}: ${n.keys} vectors, ${mb(n.bytes)}`);
+      }
+      ctx.stdout.write(lines.join('\n') + '\n');
+      return 0;
+    }
+    if (sub === 'prune') {
+      const { values } = parseCommandArgs('cache prune', rest, {
+        'cache-dir': { type: 'string' },
+        'older-than': { type: 'string' },
+        provider: { type: 'string' },
+        model: { type: 'string' },
+        all: { type: 'boolean' },
+        json: { type: 'boolean' },
+      });
+      const options: PruneOptions = { all: values.all === true };
+      if (typeof values['older-than'] === 'string') options.writtenBefore = Date.now() - parseAge(values['older-than']);
+      const match: Record<string, unknown> = {};
+      if (typeof values.provider === 'string') match.provider = values.provider;
+      if (typeof values.model === 'string') match.model = values.model;
+      if (Object.keys(match).length > 0) options.match = match;
+      const r = pruneEmbeddingStore(root(ctx, values['cache-dir'] as string | undefined), options);
+      if (values.json) ctx.stdout.write(JSON.stringify(r) + '\n');
+      else {
+        ctx.stdout.write(
+          `pruned: kept ${r.kept} vectors, dropped ${r.dropped}; ${r.segmentsBefore} -> ${r.segmentsAfter} segment(s), ` +
+            `${mb(r.bytesBefore)} -> ${mb(r.bytesAfter)}` +
+            (r.segmentsBusy ? `; ${r.segmentsBusy} segment(s) in use by a running coreb left alone` : '') +
+            '\n',
+        );
+      }
+      return 0;
+    }
+    throw new CorebError('USAGE', `coreb cache: expected \`stats\` or \`prune\`, got ${sub === undefined ? 'nothing' : `\`${sub}\``}; see \`coreb cache --help\``);
   },
 };
 export default command;

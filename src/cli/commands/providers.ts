@@ -1,12 +1,184 @@
-/** `coreb providers`: not built yet (see the open issues). */
+/**
+ * `coreb providers`: lists embedding providers and model presets, and `coreb providers embed`
+ * encodes a JSONL file of texts through any provider spec with the cache (resumable after kill -9).
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createDenseEmbedder } from '../../bench/dense-embedder.js';
+import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
-import type { Command } from '../command.js';
+import { MODEL_PRESETS, PROVIDERS, SPEC_PARAMS } from '../../providers/index.js';
+import { parseCommandArgs } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { createProgressBar } from '../progress-bar.js';
+
+const USAGE = `Usage: coreb providers [--json]
+       coreb providers embed --spec SPEC --input TEXTS.jsonl --out VECTORS.jsonl [options]
+
+Without a subcommand: lists the embedding providers, the spec parameters and the model presets
+(pooling, instruction templates and limits, each with its source).
+
+embed: encodes every text of TEXTS.jsonl (one JSON object per line with "text" and optional
+"id"/"_id", or one JSON string per line) and writes VECTORS.jsonl ({"id", "vector"} per line,
+input order). Vectors are cached (COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb or ~/.cache/coreb):
+a rerun after an interruption requests only what is missing; an identical rerun requests nothing.
+
+Options (embed):
+  --spec SPEC        dense:<provider>:<model>[?key=value&...] or a named entry of coreb.config.json,
+                     e.g. dense:openai:my-model?baseUrl=http://127.0.0.1:8000/v1&apiKeyEnv=MY_KEY
+  --input FILE       texts (JSONL)
+  --out FILE         vectors (JSONL), written atomically
+  --role R           query | document (default document)
+  --task T           t2c | c2t | c2c (or text2code, ...): picks the preset's instruction template
+  --config FILE      config file with named embedders (default ./coreb.config.json if present)
+  --cache-dir DIR    cache root (default from COREB_CACHE_DIR / XDG_CACHE_HOME / HOME)
+  --no-cache         do not read or write the cache
+  --json             print a JSON summary (counts, cache hits) on stdout
+
+Exit status: 0 ok, 2 usage/config, 3 file not found, 6 provider or HTTP failure, 130 interrupted.
+`;
+
+function listText(ctx: CommandContext): string {
+  const lines = ['Providers:'];
+  for (const [name, p] of Object.entries(PROVIDERS)) {
+    const key = 'apiKeyEnv' in p ? ` (key: $${p.apiKeyEnv})` : '';
+    lines.push(`  ${name.padEnd(8)} ${p.summary}${key}`);
+  }
+  lines.push('', 'Spec: dense:<provider>:<model>[?key=value&...]; keys: ' + Object.keys(SPEC_PARAMS).join(', '));
+  lines.push('', 'Presets (matched from the model name; preset=<id> to force, preset=none to disable):');
+  for (const p of MODEL_PRESETS) {
+    const facts = [
+      p.pooling && `pooling ${p.pooling}`,
+      p.normalize !== undefined && `normalize ${p.normalize}`,
+      p.maxTokens && `max ${p.maxTokens} tokens`,
+      p.dimensions && `dim ${p.dimensions}`,
+      Object.keys(p.templates).length > 0 && 'instruction templates',
+      p.inputTypes && `input types (${Object.keys(p.inputTypes).join(', ')})`,
+    ].filter(Boolean);
+    lines.push(`  ${p.id}${p.aliases.length ? ` (also ${p.aliases.join(', ')})` : ''}`);
+    lines.push(`      ${facts.join('; ') || 'no instructions'}`);
+    lines.push(`      source: ${p.source}`);
+  }
+  void ctx;
+  return lines.join('\n') + '\n';
+}
+
+function parseTask(v: string | undefined): TaskName | undefined {
+  if (v === undefined) return undefined;
+  if (v in TASK_SHORT) return TASK_SHORT[v as keyof typeof TASK_SHORT];
+  if ((TASKS as readonly string[]).includes(v)) return v as TaskName;
+  throw new CorebError('USAGE', `--task must be one of t2c, c2t, c2c, ${TASKS.join(', ')}; got \`${v}\``);
+}
+
+function readTexts(file: string): { ids: string[]; texts: string[] } {
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CorebError('NOT_FOUND', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
+  }
+  const ids: string[] = [];
+  const texts: string[] = [];
+  content.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      throw new CorebError('PARSE', 'not valid JSON; every line must be a JSON object with "text" or a JSON string', { file, line: i + 1 });
+    }
+    const rec = v as { text?: unknown; id?: unknown; _id?: unknown };
+    const text = typeof v === 'string' ? v : rec?.text;
+    if (typeof text !== 'string') throw new CorebError('VALIDATION', 'a string `text` is required', { file, line: i + 1, field: 'text' });
+    ids.push(String(typeof v === 'object' && v !== null ? (rec.id ?? rec._id ?? texts.length) : texts.length));
+    texts.push(text);
+  });
+  return { ids, texts };
+}
+
+async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs('providers embed', argv, {
+    spec: { type: 'string' },
+    input: { type: 'string' },
+    out: { type: 'string' },
+    role: { type: 'string' },
+    task: { type: 'string' },
+    config: { type: 'string' },
+    'cache-dir': { type: 'string' },
+    'no-cache': { type: 'boolean' },
+    json: { type: 'boolean' },
+  });
+  for (const k of ['spec', 'input', 'out'] as const) {
+    if (typeof values[k] !== 'string') throw new CorebError('USAGE', `coreb providers embed: --${k} is required; see --help`);
+  }
+  const role = (values.role as string | undefined) ?? 'document';
+  if (role !== 'query' && role !== 'document') throw new CorebError('USAGE', `--role must be query or document, got \`${role}\``);
+  const task = parseTask(values.task as string | undefined);
+  const input = resolve(ctx.cwd, values.input as string);
+  const out = resolve(ctx.cwd, values.out as string);
+  const { ids, texts } = readTexts(input);
+  const cacheDir = values['no-cache'] ? false : (values['cache-dir'] as string | undefined);
+  const embedder = await createDenseEmbedder(values.spec as string, {
+    env: ctx.env,
+    cacheDir: cacheDir === undefined ? undefined : cacheDir === false ? false : resolve(ctx.cwd, cacheDir),
+    configFile: values.config as string | undefined,
+    cwd: ctx.cwd,
+    logger: ctx.logger,
+    signal: ctx.signal,
+  });
+  const started = performance.now();
+  try {
+    const m = await embedder.embed(texts, {
+      role,
+      task,
+      signal: ctx.signal,
+      progress: createProgressBar(ctx.stderr, ctx.interactive),
+    });
+    const lines: string[] = [];
+    for (let i = 0; i < m.rows; i++) {
+      lines.push(JSON.stringify({ id: ids[i], vector: Array.from(m.data.subarray(i * m.dim, (i + 1) * m.dim)) }));
+    }
+    const tmp = `${out}.tmp-${process.pid}`;
+    writeFileSync(tmp, lines.join('\n') + (lines.length ? '\n' : ''));
+    renameSync(tmp, out);
+    const c = embedder.counters();
+    const summary = {
+      embedder: embedder.describe(),
+      texts: m.rows,
+      dim: m.dim,
+      cache: cacheDir === false ? null : c,
+      seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
+    };
+    if (values.json) ctx.stdout.write(JSON.stringify(summary) + '\n');
+    else {
+      ctx.logger.info(
+        `wrote ${m.rows} vectors (dim ${m.dim}) to ${values.out as string}` +
+          (cacheDir === false ? '' : `; cache: ${c.hits} hits, ${c.duplicates} duplicates, ${c.encoded} encoded`),
+      );
+    }
+    return 0;
+  } finally {
+    embedder.close();
+  }
+}
 
 const command: Command = {
-  summary: '(not available yet)',
-  usage: 'coreb providers',
-  async run() {
-    throw new CorebError('UNSUPPORTED', '`coreb providers` is not implemented in this build yet.');
+  summary: 'list embedding providers and presets; `providers embed` encodes texts (cached, resumable)',
+  usage: USAGE,
+  async run(ctx) {
+    const [sub, ...rest] = ctx.argv;
+    if (sub === 'embed') return embedCommand(ctx, rest);
+    const { values } = parseCommandArgs('providers', ctx.argv, { json: { type: 'boolean' } });
+    if (values.json) {
+      ctx.stdout.write(
+        JSON.stringify({
+          providers: Object.fromEntries(Object.entries(PROVIDERS).map(([k, p]) => [k, { summary: p.summary, kind: p.kind, apiKeyEnv: 'apiKeyEnv' in p ? p.apiKeyEnv : null }])),
+          specParams: Object.keys(SPEC_PARAMS),
+          presets: MODEL_PRESETS,
+        }) + '\n',
+      );
+    } else ctx.stdout.write(listText(ctx));
+    return 0;
   },
 };
 export default command;
