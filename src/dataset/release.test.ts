@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { ReleaseTable } from '../core/dataset.js';
 import { isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
-import { fixtureTables, tempDir, writeJsonlRelease, writeParquetRelease, type WireTables } from '../../test/e2e/validate-fixture.js';
+import { fixtureTables, nestMeta, parquetBytes, tempDir, writeJsonlRelease, writeParquetRelease, type WireTables } from '../../test/e2e/validate-fixture.js';
 import { loadRelease } from './release.js';
 import { validateRelease } from './validate-release.js';
 
@@ -85,6 +85,33 @@ test('parquet releases (nested and flattened meta) load exactly like the JSONL c
     assert.deepEqual(release.tasks, fromJsonl.tasks, meta);
     assert.equal(release.sources?.code_corpus?.format, 'parquet');
   }
+});
+
+test('the per-config parquet layout <table>/<split>-00000-of-00001.parquet loads too, shards in order', async () => {
+  const src = writeParquetRelease(tempDir(), { split: 's1' });
+  const dir = tempDir();
+  for (const name of readdirSync(join(src, 's1'))) {
+    const table = name.slice(0, name.indexOf('-s1-'));
+    mkdirSync(join(dir, table));
+    writeFileSync(join(dir, table, 's1-00000-of-00001.parquet'), readFileSync(join(src, 's1', name)));
+  }
+  const t = fixtureTables();
+  writeFileSync(join(dir, 'code_corpus', 's1-00000-of-00002.parquet'), parquetBytes(t.code_corpus.slice(0, 2).map(nestMeta)));
+  writeFileSync(join(dir, 'code_corpus', 's1-00001-of-00002.parquet'), parquetBytes(t.code_corpus.slice(2).map(nestMeta)));
+  rmSync(join(dir, 'code_corpus', 's1-00000-of-00001.parquet'));
+  const { release, issues } = await loadRelease(dir);
+  assert.deepEqual(issues, []);
+  assert.equal(release.split, 's1');
+  assert.deepEqual(
+    release.codeCorpus.map((c) => c.codeId),
+    ['c1', 'c2', 'c3', 'c4', 'c5'],
+  );
+  const t2 = fixtureTables();
+  t2.code_corpus[3].code_id = 'c1';
+  writeFileSync(join(dir, 'code_corpus', 's1-00001-of-00002.parquet'), parquetBytes(t2.code_corpus.slice(2).map(nestMeta)));
+  const again = await loadRelease(dir);
+  const dup = validateRelease(again.release).find((i) => i.kind === 'duplicate-id');
+  assert.ok(dup?.file?.endsWith('s1-00001-of-00002.parquet') && dup.row === 1, JSON.stringify(dup));
 });
 
 test('gzip JSONL tables are read like plain ones', async () => {

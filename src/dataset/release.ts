@@ -1,7 +1,8 @@
 /**
  * Loads an official CoREB release directory: the 8 tables as JSONL (`<table>.jsonl[.gz]`) or as the
- * published parquet (`<split>/<table>-<split>-00000-of-00001.parquet`), flattened `meta_*` columns or
- * a nested `meta` object, into typed records. Problems are returned as issues, never thrown.
+ * published parquet (`<split>/<table>-<split>-00000-of-00001.parquet`, or per config
+ * `<table>/<split>-00000-of-00001.parquet`), flattened `meta_*` columns or a nested `meta` object,
+ * into typed records. Problems are returned as issues, never thrown.
  */
 import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -101,21 +102,40 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
       return { format: 'jsonl', split: options.split ?? basename(resolve(dir)), files };
     }
   }
-  // Parquet: shards in `dir` itself, or in `dir/<split>/`.
-  const candidates = new Map<string, { dir: string; names: string[] }>();
-  const top = await listDir(dir);
-  for (const [split, names] of parquetSplitsIn(top)) candidates.set(split, { dir, names });
-  for (const sub of top) {
+  // Parquet: `<split>/<table>-<split>-NNNNN-of-NNNNN.parquet` (also directly in `dir`), or the
+  // Hugging Face per-config layout `<table>/<split>-NNNNN-of-NNNNN.parquet`.
+  const candidates = new Map<string, Record<ReleaseTable, string[]>>();
+  const add = (split: string, table: ReleaseTable, file: string): void => {
+    let m = candidates.get(split);
+    if (m === undefined) {
+      m = Object.fromEntries(RELEASE_TABLES.map((t) => [t, [] as string[]])) as Record<ReleaseTable, string[]>;
+      candidates.set(split, m);
+    }
+    if (!m[table].includes(file)) m[table].push(file);
+  };
+  const scanFlat = async (d: string): Promise<void> => {
+    for (const [split, names] of parquetSplitsIn(await listDir(d))) {
+      for (const n of names) add(split, RELEASE_TABLES.find((t) => n.startsWith(`${t}-${split}-`))!, join(d, n));
+    }
+  };
+  await scanFlat(dir);
+  for (const sub of await listDir(dir)) {
     const subDir = join(dir, sub);
     if (!(await isDirectory(subDir))) continue;
-    for (const [split, names] of parquetSplitsIn(await listDir(subDir))) {
-      if (!candidates.has(split) || split === sub) candidates.set(split, { dir: subDir, names });
+    const table = RELEASE_TABLES.find((t) => t === sub);
+    if (table === undefined) {
+      await scanFlat(subDir);
+      continue;
+    }
+    for (const n of await listDir(subDir)) {
+      const m = SHARD_RE.exec(n);
+      if (m !== null) add(m[1], table, join(subDir, n));
     }
   }
   if (candidates.size === 0) {
     throw new CorebError(
       'NOT_FOUND',
-      `no CoREB tables in ${dir}; expected <table>.jsonl files or <split>/<table>-<split>-00000-of-00001.parquet (tables: ${RELEASE_TABLES.join(', ')})`,
+      `no CoREB tables in ${dir}; expected <table>.jsonl files, <split>/<table>-<split>-00000-of-00001.parquet or <table>/<split>-00000-of-00001.parquet (tables: ${RELEASE_TABLES.join(', ')})`,
     );
   }
   let split = options.split;
@@ -129,9 +149,7 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
   if (found === undefined) {
     throw new CorebError('NOT_FOUND', `split \`${split}\` not found in ${dir}; available: ${[...candidates.keys()].join(', ')}`);
   }
-  for (const t of RELEASE_TABLES) {
-    files[t] = found.names.filter((n) => n.startsWith(`${t}-${split}-`)).map((n) => join(found.dir, n));
-  }
+  for (const t of RELEASE_TABLES) files[t] = found[t].sort();
   return { format: 'parquet', split, files };
 }
 
