@@ -9,8 +9,8 @@ export {
   type JudgedCandidate,
 } from './qrels.js';
 export {
+  FLOAT_COLUMNS,
   HARD_NEGATIVE_STRATEGIES,
-  RELEASE_TABLES,
   SEARCH_QUERY_TYPES,
   countWords,
   outcomeKey,
@@ -20,7 +20,6 @@ export {
   type AuthoredSolution,
   type MiniReleaseOptions,
   type PlannedRelease,
-  type ReleaseTableName,
   type SolutionOutcome,
   type WireRow,
 } from './mini-release.js';

@@ -103,4 +103,5 @@ test('a solution without an outcome is a VALIDATION error', () => {
 test('rows render in the official tables style', () => {
   assert.equal(renderWireRow({ a: 'x', b: 1, c: null, d: ['p', 'q'], e: true }), '{"a": "x", "b": 1, "c": null, "d": ["p", "q"], "e": true}');
   assert.equal(renderWireRow({ t: 'n ≤ 5' }), '{"t": "n ≤ 5"}');
+  assert.equal(renderWireRow({ label: 1, meta_pass_rate: 0.5, code_length: 3 }), '{"label": 1.0, "meta_pass_rate": 0.5, "code_length": 3}');
 });

@@ -5,7 +5,7 @@
  */
 import { compareCodePoints } from '../core/ids.js';
 import { CorebError } from '../core/errors.js';
-import type { QrelRecord } from '../core/dataset.js';
+import { RELEASE_TABLES, type QrelRecord, type ReleaseTable } from '../core/dataset.js';
 import {
   createCode2CodeQrels,
   createCode2TextQrels,
@@ -13,20 +13,6 @@ import {
   resolveCrossLanguageTargets,
   type JudgedCandidate,
 } from './qrels.js';
-
-/** The 8 tables of a CoREB release, in the order they are written. */
-export const RELEASE_TABLES = [
-  'code_corpus',
-  'text_corpus',
-  'text2code_queries',
-  'text2code_qrels',
-  'code2code_queries',
-  'code2code_qrels',
-  'code2text_queries',
-  'code2text_qrels',
-] as const;
-/** A CoREB release table name. */
-export type ReleaseTableName = (typeof RELEASE_TABLES)[number];
 
 /** The hard-negative strategies of paper §A.2, in the order their texts are numbered (`_noise1`..`_noise4`). */
 export const HARD_NEGATIVE_STRATEGIES = [
@@ -99,9 +85,9 @@ export type WireRow = Record<string, string | number | boolean | null | string[]
 
 /** The planned release. */
 export interface PlannedRelease {
-  tables: Record<ReleaseTableName, WireRow[]>;
+  tables: Record<ReleaseTable, WireRow[]>;
   /** Row counts per table and query counts per subtask. */
-  counts: { tables: Record<ReleaseTableName, number>; subtasks: Record<string, number> };
+  counts: { tables: Record<ReleaseTable, number>; subtasks: Record<string, number> };
 }
 
 /** Key of an outcome: `<problem id>/<solution file>`. */
@@ -436,7 +422,7 @@ export function planMiniRelease(
 
   const qrelRows = (rows: QrelRecord[]): WireRow[] =>
     rows.map((r) => ({ query_id: r.queryId, doc_id: r.docId, relevance: r.relevance }));
-  const tables: Record<ReleaseTableName, WireRow[]> = {
+  const tables: Record<ReleaseTable, WireRow[]> = {
     code_corpus: codeCorpus,
     text_corpus: textCorpus,
     text2code_queries: t2cQueries,
@@ -450,20 +436,36 @@ export function planMiniRelease(
   for (const rows of [t2cQueries, c2cQueries, c2tQueries]) {
     for (const r of rows) subtasks[r.subtask as string] = (subtasks[r.subtask as string] ?? 0) + 1;
   }
-  const tableCounts = Object.fromEntries(RELEASE_TABLES.map((t) => [t, tables[t].length])) as Record<ReleaseTableName, number>;
+  const tableCounts = Object.fromEntries(RELEASE_TABLES.map((t) => [t, tables[t].length])) as Record<ReleaseTable, number>;
   const sortedSubtasks = Object.fromEntries(Object.entries(subtasks).sort(([a], [b]) => compareCodePoints(a, b)));
   return { tables, counts: { tables: tableCounts, subtasks: sortedSubtasks } };
 }
 
 /**
+ * Columns the official tables store as floating point (pandas wrote them): integers in them are
+ * rendered `1.0`, so readers that keep JSON number types see the same types as in release v202602.
+ */
+export const FLOAT_COLUMNS: ReadonlySet<string> = new Set([
+  'meta_pass_rate',
+  'abbreviated_text_length',
+  'meta_noise_variation',
+  'meta_num_relevant_docs',
+  'label',
+]);
+
+/**
  * Renders one wire row as a JSONL line in the official tables' style (Python `json.dumps` spacing:
- * `", "` between items and `": "` after keys, non-ASCII kept as is). No trailing newline.
+ * `", "` between items and `": "` after keys, non-ASCII kept as is, {@link FLOAT_COLUMNS} as floats).
+ * No trailing newline.
  */
 export function renderWireRow(row: WireRow): string {
-  const value = (v: WireRow[string]): string =>
-    Array.isArray(v) ? `[${v.map((x) => JSON.stringify(x)).join(', ')}]` : JSON.stringify(v);
+  const value = (k: string, v: WireRow[string]): string => {
+    if (Array.isArray(v)) return `[${v.map((x) => JSON.stringify(x)).join(', ')}]`;
+    if (typeof v === 'number' && Number.isInteger(v) && FLOAT_COLUMNS.has(k)) return `${v}.0`;
+    return JSON.stringify(v);
+  };
   return `{${Object.entries(row)
-    .map(([k, v]) => `${JSON.stringify(k)}: ${value(v)}`)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${value(k, v)}`)
     .join(', ')}}`;
 }
 
