@@ -93,3 +93,17 @@ test('BM25 search stops with INTERRUPTED when the signal is aborted', async () =
   ac.abort();
   await assert.rejects(index.search([q('q', 'apple')], 5, { signal: ac.signal }), (e) => isCorebError(e, 'INTERRUPTED'));
 });
+
+test('RM3 feedback adds terms of the top documents to the query', async () => {
+  const corpus: Doc[] = [
+    { id: 'd1', text: 'apple banana' },
+    { id: 'd2', text: 'banana cherry' },
+    { id: 'd3', text: 'kiwi' },
+  ];
+  const off = (await createBm25Index(corpus, plain).search([q('q', 'apple')], 3)).get('q');
+  assert.deepEqual(off?.docIds, ['d1']);
+  const rm3 = createBm25Index(corpus, { ...plain, feedbackDocs: 1, feedbackTerms: 5, feedbackWeight: 0.5 });
+  const on = (await rm3.search([q('q', 'apple')], 3)).get('q');
+  assert.deepEqual(on?.docIds, ['d1', 'd2'], 'banana, from d1, now retrieves d2');
+  assert.deepEqual(createBm25Retriever({ feedbackDocs: 5 }).describe().feedback, { method: 'rm3', docs: 5, terms: 20, weight: 0.5 });
+});
