@@ -43,5 +43,3 @@ test('the code2code report reproduces ndcg@10, recall@10 and map@10 to 1e-6', ()
   assert.ok(Math.abs(ev.aggregate.recall_10 - want['recall@10']) < 1e-6, `recall@10 ${ev.aggregate.recall_10} vs ${want['recall@10']}`);
   assert.ok(Math.abs(ev.aggregate.map_cut_10 - want['map@10']) < 1e-6, `map@10 ${ev.aggregate.map_cut_10} vs ${want['map@10']}`);
 });
-  assert.notEqual(noAnchors.aggregate.ndcg_cut_10, ev.aggregate.ndcg_cut_10);
-});
