@@ -1,12 +1,151 @@
-/** `coreb exec`: not built yet (see the open issues). */
+/**
+ * `coreb exec`: judges candidate programs against LiveCodeBench problems in the bubblewrap sandbox and
+ * writes one JSONL line per program plus a verdict table; re-running resumes.
+ */
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { renderJudgeSummary, runJudging } from '../../bench/judge-run.js';
 import { CorebError } from '../../core/errors.js';
+import { COMPARATORS, type ComparatorName } from '../../core/execution.js';
+import { loadCandidates } from '../../dataset/candidates.js';
+import { LCB_TEST_SETS, loadLcbProblems, type LcbTestSet } from '../../dataset/lcb.js';
+import { createLocalJudge } from '../../sandbox/local-judge.js';
+import { missingPackages } from '../../sandbox/languages.js';
+import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
+import { createProgressBar } from '../progress-bar.js';
+
+const USAGE = `coreb exec --problems FILE --candidates FILE --out FILE [options]
+
+Judges programs (python, cpp, java, go, ruby) on LiveCodeBench tests in a sandbox
+(bubblewrap: no network, read-only system, unprivileged user, limits on time, memory,
+processes and output). Writes one JSON line per program to --out; re-running the same
+command skips programs already judged with the same code, tests and settings.
+
+  --problems FILE      LiveCodeBench problems JSONL (question_id, public_test_cases,
+                       private_test_cases as JSON or base64/zlib/pickle, metadata)
+  --candidates FILE    programs: JSONL {id, problem_id, language, code}, or a CoREB
+                       code_corpus table (.jsonl or .parquet); problem ids may carry
+                       CoREB's lcb_ prefix
+  --out FILE           output JSONL (appended; resumable)
+  --comparator NAME    exact (LiveCodeBench) | tokens (numbers within --tolerance) | lines;
+                       default tokens
+  --tolerance X        absolute/relative tolerance of tokens; default 1e-6
+  --tests SET          public | private | all; default all
+  --jobs N             sandboxed processes at once; default the number of cores
+  --timeout-ms N       time limit per test, ms of CPU time; default 6000 (the sandbox
+                       is killed after 3x this + 1 s of wall-clock time, so a busy
+                       machine does not produce false time limits)
+  --stop-early         stop a program at its first failing test (pass_rate then counts
+                       unrun tests as failed)
+  --cache-dir DIR      helper, C++ precompiled header, Go cache; default
+                       $COREB_JUDGE_CACHE or <tmp>/coreb-judge
+  --no-sandbox         run untrusted code directly on this machine (DANGEROUS)
+  --summary-json FILE  also write the run summary as JSON
+
+Exit status 0 when every program was judged (whatever the verdicts).`;
 
 const command: Command = {
-  summary: '(not available yet)',
-  usage: 'coreb exec',
-  async run() {
-    throw new CorebError('UNSUPPORTED', '`coreb exec` is not implemented in this build yet.');
+  summary: 'judge programs on LiveCodeBench tests in a sandbox (JSONL verdicts)',
+  usage: USAGE,
+  async run(ctx) {
+    const { values } = parseCommandArgs('exec', ctx.argv, {
+      problems: { type: 'string' },
+      candidates: { type: 'string' },
+      out: { type: 'string' },
+      comparator: { type: 'string' },
+      tolerance: { type: 'string' },
+      tests: { type: 'string' },
+      jobs: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      'stop-early': { type: 'boolean' },
+      'cache-dir': { type: 'string' },
+      'no-sandbox': { type: 'boolean' },
+      'summary-json': { type: 'string' },
+    });
+    const need = (name: string): string => {
+      const v = values[name];
+      if (typeof v !== 'string' || v === '') throw new CorebError('USAGE', `coreb exec: --${name} FILE is required; see \`coreb exec --help\``);
+      return resolve(ctx.cwd, v);
+    };
+    const problemsFile = need('problems');
+    const candidatesFile = need('candidates');
+    const outFile = need('out');
+    const comparator = (values.comparator ?? 'tokens') as string;
+    if (!(COMPARATORS as readonly string[]).includes(comparator)) {
+      throw new CorebError('USAGE', `--comparator must be one of ${COMPARATORS.join(', ')}, got \`${comparator}\``);
+    }
+    const tests = (values.tests ?? 'all') as string;
+    if (!(LCB_TEST_SETS as readonly string[]).includes(tests)) {
+      throw new CorebError('USAGE', `--tests must be one of ${LCB_TEST_SETS.join(', ')}, got \`${tests}\``);
+    }
+    let tolerance: number | undefined;
+    if (values.tolerance !== undefined) {
+      tolerance = Number(values.tolerance);
+      if (!Number.isFinite(tolerance) || tolerance < 0) throw new CorebError('USAGE', `--tolerance must be a number >= 0, got \`${String(values.tolerance)}\``);
+    }
+    const jobs = parseIntOption('jobs', values.jobs as string | undefined, availableParallelism(), 1);
+    const timeLimitMs = values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'] as string, 6000, 1);
+    const sandbox = values['no-sandbox'] !== true;
+    const cacheDir =
+      typeof values['cache-dir'] === 'string' ? resolve(ctx.cwd, values['cache-dir']) : (ctx.env.COREB_JUDGE_CACHE ?? join(tmpdir(), 'coreb-judge'));
+
+    if (!sandbox) {
+      ctx.stderr.write(
+        '\n*** WARNING: --no-sandbox: the candidate programs run DIRECTLY ON THIS MACHINE as your user, with\n' +
+          '*** network access, your files and no memory or process limits beyond a timer. Untrusted code can\n' +
+          '*** delete or steal data. Use only on programs you wrote or trust. Results are marked sandboxed=false.\n\n',
+      );
+    }
+    const problems = await loadLcbProblems(problemsFile);
+    const programs = await loadCandidates(candidatesFile);
+    const languages = [...new Set(programs.map((p) => p.language))];
+    const missing = missingPackages(languages, sandbox);
+    if (missing.length > 0) {
+      throw new CorebError(
+        'TOOLCHAIN',
+        `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with ` +
+          `apt-get install -y ${missing.join(' ')}`,
+      );
+    }
+    const judge = await createLocalJudge({
+      sandbox,
+      cacheDir,
+      jobs,
+      comparator: comparator as ComparatorName,
+      tolerance,
+      stopEarly: values['stop-early'] === true,
+      timeLimitMs,
+    });
+    ctx.logger.info(
+      `coreb exec: ${programs.length} program(s), ${problems.size} problem(s), comparator ${comparator}, ${jobs} job(s)` +
+        `${sandbox ? '' : ', NO SANDBOX'}`,
+    );
+    const summary = await runJudging({
+      judge,
+      problems,
+      programs,
+      outFile,
+      tests: tests as LcbTestSet,
+      progress: createProgressBar(ctx.stderr, ctx.interactive),
+      logger: ctx.logger,
+      signal: ctx.signal,
+    });
+    await judge.close();
+    const stats = judge.stats();
+    ctx.stdout.write(renderJudgeSummary(summary));
+    ctx.stdout.write(
+      `judged ${summary.judged}, resumed ${summary.resumed}, no problem ${summary.missingProblem}, no tests ${summary.noTests}; ` +
+        `${stats.compiles} compile(s), ${stats.runs} run(s)\n`,
+    );
+    if (typeof values['summary-json'] === 'string') {
+      writeFileSync(
+        resolve(ctx.cwd, values['summary-json']),
+        JSON.stringify({ ...summary, judge: judge.describe(), stats }, null, 2) + '\n',
+      );
+    }
+    return 0;
   },
 };
 export default command;

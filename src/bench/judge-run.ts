@@ -1,0 +1,233 @@
+/**
+ * Judging many programs into a resumable JSONL file: matches each program to its LiveCodeBench
+ * problem, judges it with a `JudgeBackend`, appends one line per program, and skips programs already
+ * judged with identical code, tests and settings (keyed by a hash) when re-run.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { CorebError } from '../core/errors.js';
+import { VERDICTS, type ExecLanguage, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
+import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
+import { lcbQuestionId, selectLcbTests, type LcbProblem, type LcbTestSet } from '../dataset/lcb.js';
+import type { JudgeBackend } from '../sandbox/backend.js';
+
+/** Options of {@link runJudging}. */
+export interface JudgeRunOptions {
+  judge: JudgeBackend;
+  /** Problems by LiveCodeBench `question_id`. */
+  problems: ReadonlyMap<string, LcbProblem>;
+  programs: readonly Program[];
+  /** Output JSONL; appended to, and read first to skip finished programs. */
+  outFile: string;
+  /** Which tests to run; default `all` (public then private). */
+  tests?: LcbTestSet;
+  /** Programs in flight at once; default 2 × the judge's jobs (keeps every worker busy). */
+  concurrency?: number;
+  progress?: Progress;
+  logger?: Logger;
+  /** Aborting stops starting programs; finished lines stay, unfinished programs are not written. */
+  signal?: AbortSignal;
+}
+
+/** Counts of one run. */
+export interface JudgeRunSummary {
+  /** Programs judged now. */
+  judged: number;
+  /** Programs skipped because the output already had them with the same key. */
+  resumed: number;
+  /** Programs whose problem is not in the problems file (not judged). */
+  missingProblem: number;
+  /** Programs whose problem has no tests (not judged). */
+  noTests: number;
+  /** Verdict counts per language over judged + resumed programs. */
+  byLanguage: Record<string, Record<Verdict, number>>;
+}
+
+/** The snake_case JSONL record written per program (the `coreb exec` output contract). */
+export interface JudgeRecord {
+  id: string;
+  problem_id: string;
+  language: ExecLanguage;
+  verdict: Verdict;
+  passed: boolean;
+  pass_rate: number;
+  tests_passed: number;
+  tests_total: number;
+  tests: Array<{ verdict: Verdict; run_ms: number; cpu_ms: number; memory_kb: number; exit_code: number | null; detail?: string }>;
+  compile_ms: number;
+  max_run_ms: number;
+  max_memory_kb: number;
+  normalisations: string[];
+  compile_output?: string;
+  comparator: string;
+  sandboxed: boolean;
+  /** Hash of code, language, tests and judge settings; equal keys are not judged again. */
+  key: string;
+}
+
+/** The output record of a result (wire names, snake_case). */
+export function toJudgeRecord(r: ProgramResult, key: string): JudgeRecord {
+  const rec: JudgeRecord = {
+    id: r.id,
+    problem_id: r.problemId,
+    language: r.language,
+    verdict: r.verdict,
+    passed: r.passed,
+    pass_rate: r.passRate,
+    tests_passed: r.testsPassed,
+    tests_total: r.testsTotal,
+    tests: r.tests.map((t) => {
+      const o: JudgeRecord['tests'][number] = {
+        verdict: t.verdict,
+        run_ms: t.runMs,
+        cpu_ms: t.cpuMs,
+        memory_kb: t.memoryKb,
+        exit_code: t.exitCode,
+      };
+      if (t.detail !== undefined) o.detail = t.detail;
+      return o;
+    }),
+    compile_ms: r.compileMs,
+    max_run_ms: r.maxRunMs,
+    max_memory_kb: r.maxMemoryKb,
+    normalisations: r.normalisations,
+    comparator: r.comparator,
+    sandboxed: r.sandboxed,
+    key,
+  };
+  if (r.compileOutput !== undefined) rec.compile_output = r.compileOutput;
+  return rec;
+}
+
+/** The resume key: sha256 of the program, its tests and the judge's description (settings). */
+export function judgeKey(program: Program, tests: readonly TestCase[], settings: Record<string, unknown>): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify([program.id, program.problemId, program.language, program.code]));
+  h.update(JSON.stringify(tests));
+  h.update(JSON.stringify(settings));
+  return h.digest('hex').slice(0, 32);
+}
+
+/** Reads finished records of `file` by key; drops a torn last line (a killed run) from the file. */
+function readFinished(file: string): Map<string, JudgeRecord> {
+  const done = new Map<string, JudgeRecord>();
+  if (!existsSync(file)) return done;
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  let good = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() === '') continue;
+    try {
+      const rec = JSON.parse(lines[i]) as JudgeRecord;
+      if (typeof rec.key === 'string') done.set(rec.key, rec);
+      good += lines[i].length + 1;
+    } catch {
+      if (i < lines.length - 1 && lines.slice(i + 1).some((l) => l.trim() !== '')) {
+        throw new CorebError('PARSE', `malformed JSON in the middle of the output file; move it away or fix line ${i + 1}`, {
+          file,
+          line: i + 1,
+        });
+      }
+      writeFileSync(file, text.slice(0, good));
+    }
+  }
+  return done;
+}
+
+function emptyCounts(): Record<Verdict, number> {
+  return Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+}
+
+/**
+ * Judges `programs` against their problems' tests and appends one {@link JudgeRecord} per program to
+ * `outFile`. Problem ids match LiveCodeBench `question_id` directly or after dropping CoREB's `lcb_`.
+ * @throws CorebError `INTERRUPTED` when `signal` aborts (the file holds every finished program).
+ */
+export async function runJudging(options: JudgeRunOptions): Promise<JudgeRunSummary> {
+  const { judge, problems, programs, outFile, signal } = options;
+  const progress = options.progress ?? silentProgress;
+  const logger = options.logger ?? silentLogger;
+  const settings = judge.describe();
+  const concurrency = options.concurrency ?? Math.max(1, 2 * Number(settings.jobs ?? 1));
+  const summary: JudgeRunSummary = { judged: 0, resumed: 0, missingProblem: 0, noTests: 0, byLanguage: {} };
+  const count = (language: string, verdict: Verdict): void => {
+    (summary.byLanguage[language] ??= emptyCounts())[verdict]++;
+  };
+  const { jobs: _jobs, ...keySettings } = settings;
+  const finished = readFinished(outFile);
+  const todo: Array<{ program: Program; tests: TestCase[]; key: string }> = [];
+  const missing = new Set<string>();
+  for (const program of programs) {
+    const problem = problems.get(program.problemId) ?? problems.get(lcbQuestionId(program.problemId));
+    if (problem === undefined) {
+      summary.missingProblem++;
+      missing.add(program.problemId);
+      continue;
+    }
+    const tests = selectLcbTests(problem, options.tests ?? 'all');
+    if (tests.length === 0) {
+      summary.noTests++;
+      continue;
+    }
+    const key = judgeKey(program, tests, keySettings);
+    const prev = finished.get(key);
+    if (prev !== undefined) {
+      summary.resumed++;
+      count(prev.language, prev.verdict);
+      continue;
+    }
+    todo.push({ program, tests, key });
+  }
+  if (missing.size > 0) {
+    logger.warn(
+      `${summary.missingProblem} program(s) skipped: problem not in the problems file (${[...missing].slice(0, 5).join(', ')}` +
+        `${missing.size > 5 ? ', …' : ''})`,
+    );
+  }
+  if (summary.resumed > 0) logger.info(`resuming: ${summary.resumed} program(s) already judged in ${outFile}`);
+  const fh = await open(outFile, 'a');
+  progress.start('judging', todo.length);
+  try {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < todo.length && !signal?.aborted) {
+        const item = todo[next++];
+        const r = await judge.judge(item.program, item.tests, { signal });
+        if (signal?.aborted) return;
+        await fh.write(JSON.stringify(toJudgeRecord(r, item.key)) + '\n');
+        summary.judged++;
+        count(r.language, r.verdict);
+        progress.tick();
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+  } finally {
+    progress.done();
+    await fh.close();
+  }
+  if (signal?.aborted) {
+    throw new CorebError('INTERRUPTED', `judging interrupted after ${summary.judged} program(s); re-run the same command to resume`);
+  }
+  return summary;
+}
+
+/** Renders the verdict counts per language as a fixed-width table (a total row and column included). */
+export function renderJudgeSummary(summary: JudgeRunSummary): string {
+  const langs = Object.keys(summary.byLanguage).sort();
+  const used = VERDICTS.filter((v) => langs.some((l) => summary.byLanguage[l][v] > 0));
+  const head = ['language', ...used, 'total', 'pass%'];
+  const rows: string[][] = [];
+  const total = emptyCounts();
+  for (const l of langs) {
+    const c = summary.byLanguage[l];
+    const n = VERDICTS.reduce((s, v) => s + c[v], 0);
+    VERDICTS.forEach((v) => (total[v] += c[v]));
+    rows.push([l, ...used.map((v) => String(c[v])), String(n), n ? ((100 * c.accepted) / n).toFixed(1) : '-']);
+  }
+  const n = VERDICTS.reduce((s, v) => s + total[v], 0);
+  rows.push(['all', ...used.map((v) => String(total[v])), String(n), n ? ((100 * total.accepted) / n).toFixed(1) : '-']);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
+}

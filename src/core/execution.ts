@@ -1,0 +1,125 @@
+/**
+ * The shapes of program execution that the sandbox produces and every other area reads: test cases,
+ * verdicts, per-test and per-program results. Plain data only; no I/O here.
+ */
+
+/** Languages the execution judge runs (the five CoREB languages). */
+export const EXEC_LANGUAGES = ['python', 'cpp', 'java', 'go', 'ruby'] as const;
+/** A language the judge can run. */
+export type ExecLanguage = (typeof EXEC_LANGUAGES)[number];
+
+/**
+ * Verdicts, per test and per program. A failing solution is a value, never an exception.
+ * `sandbox_error` means the judge itself could not run the program (not the program's fault).
+ */
+export const VERDICTS = [
+  'accepted',
+  'wrong_answer',
+  'time_limit',
+  'memory_limit',
+  'runtime_error',
+  'compile_error',
+  'output_limit',
+  'sandbox_error',
+] as const;
+/** A judge verdict. */
+export type Verdict = (typeof VERDICTS)[number];
+
+/**
+ * Test kinds: `stdin` feeds `input` and compares stdout; `functional` calls a method of
+ * `class Solution` with the JSON-decoded lines of `input` and compares the JSON result (LiveCodeBench
+ * LeetCode style); `program` appends `input` (a test program) to the candidate and passes on exit 0.
+ */
+export const TEST_KINDS = ['stdin', 'functional', 'program'] as const;
+/** A test kind. */
+export type TestKind = (typeof TEST_KINDS)[number];
+
+/** Output comparison rules (chosen per run and recorded with every result). */
+export const COMPARATORS = ['exact', 'tokens', 'lines'] as const;
+/** An output comparison rule. */
+export type ComparatorName = (typeof COMPARATORS)[number];
+
+/** One test of a problem. */
+export interface TestCase {
+  kind: TestKind;
+  /** stdin text (`stdin`), newline-separated JSON arguments (`functional`) or test program (`program`). */
+  input: string;
+  /** Acceptable outputs; any one matching passes. Empty for `program` tests. */
+  outputs: string[];
+  /** Method to call for `functional` tests (LiveCodeBench `metadata.func_name`). */
+  funcName?: string;
+}
+
+/** A program to judge. */
+export interface Program {
+  /** Caller's id of the program (e.g. a CoREB `code_id`). */
+  id: string;
+  /** Problem the program solves. */
+  problemId: string;
+  language: ExecLanguage;
+  /** Source code as given. */
+  code: string;
+}
+
+/** Raw outcome of one sandboxed process. */
+export interface ExecutionResult {
+  /** Exit status (128 + signal when killed by a signal, as shells report it); null if never started. */
+  exitCode: number | null;
+  /** Captured stdout (capped; see `stdoutTruncated`). */
+  stdout: string;
+  /** Captured stderr (capped). */
+  stderr: string;
+  stdoutTruncated: boolean;
+  /** True when the judge's wall-clock timer killed the sandbox. */
+  timedOut: boolean;
+  /** Wall-clock time of the process, milliseconds. */
+  wallMs: number;
+  /** CPU time (user + system) of the program, milliseconds; -1 when not measured. */
+  cpuMs: number;
+  /** Peak resident memory of the program, KiB; -1 when not measured. */
+  memoryKb: number;
+}
+
+/** Result of one test. */
+export interface TestResult {
+  verdict: Verdict;
+  /** Wall-clock run time, milliseconds. */
+  runMs: number;
+  /** CPU time, milliseconds (-1 unknown). */
+  cpuMs: number;
+  /** Peak resident memory, KiB (-1 unknown). */
+  memoryKb: number;
+  exitCode: number | null;
+  /** Short human-readable reason for a non-accepted verdict (e.g. the first differing token). */
+  detail?: string;
+}
+
+/** Result of judging one program on all (or, with stop-early, the first failing) tests. */
+export interface ProgramResult {
+  id: string;
+  problemId: string;
+  language: ExecLanguage;
+  verdict: Verdict;
+  /** True when every test was accepted. */
+  passed: boolean;
+  /** `testsPassed / testsTotal` (0 when there are no tests). */
+  passRate: number;
+  testsPassed: number;
+  /** Number of tests of the problem (all are counted, even when stopped early). */
+  testsTotal: number;
+  /** Per-test results, in test order (fewer than `testsTotal` when stopped early). */
+  tests: TestResult[];
+  /** Compile time, milliseconds (0 for interpreted languages). */
+  compileMs: number;
+  maxRunMs: number;
+  /** Peak memory over tests, KiB (-1 unknown). */
+  maxMemoryKb: number;
+  /** Source changes the judge made, in words (e.g. `cpp: added #include <bits/stdc++.h>`). */
+  normalisations: string[];
+  /** Compiler output (capped) when compilation failed. */
+  compileOutput?: string;
+  /** Comparator used. */
+  comparator: ComparatorName;
+  /** False when run with `--no-sandbox`. */
+  sandboxed: boolean;
+}

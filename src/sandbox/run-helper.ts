@@ -1,0 +1,107 @@
+/**
+ * `coreb-run`, the tiny C program that runs inside every sandbox: it sets the resource limits, runs
+ * the command as its child and reports the child's exit status, CPU time and peak memory on a file
+ * descriptor (bubblewrap's pid-1 reaper hides these from the judge otherwise).
+ */
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorebError } from '../core/errors.js';
+
+/**
+ * C source of the helper. Usage:
+ * `coreb-run CPU_S AS_BYTES NPROC FSIZE_BYTES NOFILE STACK_BYTES STATUS_FD -- CMD ARGS...`;
+ * a limit of 0 leaves that limit unset. Writes `status cpu_us maxrss_kb` to STATUS_FD.
+ */
+export const RUN_HELPER_SOURCE = String.raw`
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void lim(int res, long long v) {
+  if (v <= 0) return;
+  struct rlimit r;
+  r.rlim_cur = (rlim_t)v;
+  r.rlim_max = (rlim_t)v;
+  if (res == RLIMIT_CPU) r.rlim_max = (rlim_t)(v + 1);
+  setrlimit(res, &r);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 10 || strcmp(argv[8], "--") != 0) {
+    fprintf(stderr, "coreb-run: bad arguments\n");
+    return 120;
+  }
+  int sfd = atoi(argv[7]);
+  pid_t pid = fork();
+  if (pid < 0) return 121;
+  if (pid == 0) {
+    if (sfd >= 0) close(sfd);
+    struct rlimit core = {0, 0};
+    setrlimit(RLIMIT_CORE, &core);
+    lim(RLIMIT_CPU, atoll(argv[1]));
+    lim(RLIMIT_AS, atoll(argv[2]));
+    lim(RLIMIT_NPROC, atoll(argv[3]));
+    lim(RLIMIT_FSIZE, atoll(argv[4]));
+    lim(RLIMIT_NOFILE, atoll(argv[5]));
+    lim(RLIMIT_STACK, atoll(argv[6]));
+    execvp(argv[9], argv + 9);
+    fprintf(stderr, "coreb-run: cannot execute %s: %s\n", argv[9], strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage ru;
+  while (wait4(pid, &status, 0, &ru) < 0) {
+    if (errno != EINTR) return 122;
+  }
+  long long cpu = (long long)ru.ru_utime.tv_sec * 1000000LL + ru.ru_utime.tv_usec +
+                  (long long)ru.ru_stime.tv_sec * 1000000LL + ru.ru_stime.tv_usec;
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (sfd >= 0) dprintf(sfd, "%d %lld %ld\n", code, cpu, ru.ru_maxrss);
+  return code;
+}
+`;
+
+/**
+ * Builds the helper into `cacheDir` once (keyed by a hash of its source) and returns its path.
+ * Needs a C compiler (`gcc`, `cc` or `g++`, Debian package gcc or g++). The binary is world-readable
+ * and executable so the unprivileged sandbox user can run it.
+ */
+export function buildRunHelper(cacheDir: string): string {
+  const hash = createHash('sha256').update(RUN_HELPER_SOURCE).digest('hex').slice(0, 12);
+  const dir = join(cacheDir, 'bin');
+  const exe = join(dir, `coreb-run-${hash}`);
+  if (existsSync(exe)) return exe;
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  chmodSync(dir, 0o755);
+  const src = join(dir, `coreb-run-${hash}.${process.pid}.c`);
+  writeFileSync(src, RUN_HELPER_SOURCE);
+  const tmp = `${exe}.${process.pid}.tmp`;
+  const compilers = [
+    ['/usr/bin/gcc', ['-O2', '-x', 'c']],
+    ['/usr/bin/cc', ['-O2', '-x', 'c']],
+    ['/usr/bin/g++', ['-O2', '-x', 'c']],
+  ] as const;
+  let last = '';
+  for (const [cc, flags] of compilers) {
+    if (!existsSync(cc)) continue;
+    const r = spawnSync(cc, [...flags, src, '-o', tmp], { encoding: 'utf8' });
+    if (r.status === 0) {
+      chmodSync(tmp, 0o755);
+      renameSync(tmp, exe);
+      return exe;
+    }
+    last = `${cc}: ${r.stderr || r.error?.message || ''}`;
+  }
+  throw new CorebError(
+    'TOOLCHAIN',
+    `cannot build the sandbox helper: no working C compiler${last ? ` (${last.trim()})` : ''}; ` +
+      'install the Debian package gcc (apt-get install -y gcc)',
+  );
+}

@@ -1,0 +1,261 @@
+/**
+ * Runs one untrusted process inside bubblewrap: unprivileged uid, every namespace unshared (no
+ * network), read-only root and /dev, a size-limited tmpfs work dir, rlimits set by `coreb-run`, a
+ * wall-clock timer that kills the whole sandbox, and capped stdout/stderr. See platform-notes.md.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { ExecutionResult } from '../core/execution.js';
+
+/** Resource limits of one sandboxed process. */
+export interface ProcessLimits {
+  /** Wall-clock limit, milliseconds; the whole sandbox is killed when it passes. */
+  wallMs: number;
+  /** CPU-time limit (RLIMIT_CPU), seconds; 0 = none. */
+  cpuS: number;
+  /** Address-space limit (RLIMIT_AS), MiB; 0 = none. */
+  addressSpaceMb: number;
+  /** Process/thread limit (RLIMIT_NPROC, per sandbox user namespace); 0 = none. */
+  processes: number;
+  /** Largest file the process may write (RLIMIT_FSIZE), MiB; 0 = none. */
+  fileSizeMb: number;
+  /** Open file descriptors (RLIMIT_NOFILE); 0 = none. */
+  openFiles: number;
+  /** Stack size (RLIMIT_STACK), MiB; 0 = inherit. */
+  stackMb: number;
+  /** Size of the tmpfs work dir `/box` (run sandboxes), MiB. */
+  workDirMb: number;
+  /** Bytes of stdout kept; more kills the process and sets `stdoutTruncated`. */
+  stdoutBytes: number;
+  /** Bytes of stderr kept (the rest is read and dropped). */
+  stderrBytes: number;
+}
+
+/** A host path made visible inside the sandbox. */
+export interface Mount {
+  /** Host path. */
+  src: string;
+  /** Path inside the sandbox. */
+  dest: string;
+  /** Read-write bind (default read-only). */
+  writable?: boolean;
+}
+
+/** How sandboxes are run on this machine (resolved once by the judge). */
+export interface SandboxConfig {
+  /** False runs the process directly on the host (`--no-sandbox`: dangerous, for debugging only). */
+  enabled: boolean;
+  /** Path of the built `coreb-run` helper. */
+  helperPath: string;
+  /** Path of `bwrap` (Debian package bubblewrap). */
+  bwrapPath: string;
+  /** Path of `setpriv` (util-linux); used when the judge runs as root. */
+  setprivPath: string;
+  /** Drop to `uid`/`gid` before entering bwrap (required when running as root). */
+  dropPrivileges: boolean;
+  /** Unprivileged uid/gid of sandboxed code; default 65534 (nobody). */
+  uid: number;
+}
+
+/** One process to run. */
+export interface ProcessSpec {
+  /** Command and arguments (paths as seen inside the sandbox, or host paths when not sandboxed). */
+  argv: string[];
+  /** Environment of the process (nothing is inherited). */
+  env: Record<string, string>;
+  /** Text written to stdin ('' closes stdin at once). */
+  stdin: string;
+  limits: ProcessLimits;
+  /** Extra mounts (sandbox only). */
+  mounts: Mount[];
+  /**
+   * The work dir `/box`: a fresh size-limited tmpfs (`undefined`), or a host directory bound
+   * read-write. Without the sandbox it is the process's cwd and must be given.
+   */
+  workDir?: string;
+  /** Aborting kills the process. */
+  signal?: AbortSignal;
+}
+
+/** Where the helper is mounted inside sandboxes. */
+const HELPER_IN_BOX = '/.coreb-run';
+const MIB = 1024 * 1024;
+
+/** Read-only system paths bound into every sandbox when they exist on the host. */
+const SYSTEM_RO = ['/usr', '/etc/alternatives', '/etc/ld.so.cache', '/etc/java-17-openjdk', '/etc/ssl/certs'] as const;
+/** Root-level symlinks of a merged-/usr system, recreated in the sandbox. */
+const USR_LINKS = [
+  ['usr/bin', '/bin'],
+  ['usr/sbin', '/sbin'],
+  ['usr/lib', '/lib'],
+  ['usr/lib64', '/lib64'],
+  ['usr/lib32', '/lib32'],
+] as const;
+
+/** The bubblewrap arguments for `spec` (exported for tests and the benchmark). */
+export function createBwrapArgs(config: SandboxConfig, spec: ProcessSpec): string[] {
+  const a: string[] = [
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--uid',
+    String(config.uid),
+    '--gid',
+    String(config.uid),
+    '--hostname',
+    'coreb',
+  ];
+  for (const p of SYSTEM_RO) if (existsSync(p)) a.push('--ro-bind', p, p);
+  for (const [target, link] of USR_LINKS) if (existsSync(link)) a.push('--symlink', target, link);
+  a.push('--proc', '/proc', '--dev', '/dev');
+  a.push('--size', String(16 * MIB), '--tmpfs', '/dev/shm');
+  a.push('--size', String(16 * MIB), '--tmpfs', '/tmp');
+  if (spec.workDir === undefined) a.push('--size', String(spec.limits.workDirMb * MIB), '--tmpfs', '/box');
+  else a.push('--bind', spec.workDir, '/box');
+  for (const m of spec.mounts) a.push(m.writable ? '--bind' : '--ro-bind', m.src, m.dest);
+  a.push('--ro-bind', config.helperPath, HELPER_IN_BOX);
+  a.push('--remount-ro', '/dev', '--remount-ro', '/');
+  a.push('--chdir', '/box', '--clearenv');
+  for (const [k, v] of Object.entries(spec.env)) a.push('--setenv', k, v);
+  return a;
+}
+
+function helperArgs(helper: string, l: ProcessLimits, argv: string[]): string[] {
+  return [
+    helper,
+    String(l.cpuS),
+    String(l.addressSpaceMb * MIB),
+    String(l.processes),
+    String(l.fileSizeMb * MIB),
+    String(l.openFiles),
+    String(l.stackMb * MIB),
+    '3',
+    '--',
+    ...argv,
+  ];
+}
+
+/** The full host command line for `spec`: `[file, ...args]`. */
+export function createCommandLine(config: SandboxConfig, spec: ProcessSpec): string[] {
+  if (!config.enabled) return helperArgs(config.helperPath, spec.limits, spec.argv);
+  const inner = [config.bwrapPath, ...createBwrapArgs(config, spec), '--', ...helperArgs(HELPER_IN_BOX, spec.limits, spec.argv)];
+  if (!config.dropPrivileges) return inner;
+  return [
+    config.setprivPath,
+    `--reuid=${config.uid}`,
+    `--regid=${config.uid}`,
+    '--clear-groups',
+    '--inh-caps=-all',
+    ...inner,
+  ];
+}
+
+/**
+ * Runs `spec` and resolves with its outcome; never rejects for anything the program does.
+ * A spawn failure of the sandbox itself resolves with `exitCode: null` and the reason in `stderr`.
+ */
+export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<ExecutionResult> {
+  const [file, ...args] = createCommandLine(config, spec);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(file, args, {
+      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      env: config.enabled ? {} : spec.env,
+      cwd: config.enabled ? undefined : spec.workDir,
+      detached: !config.enabled,
+    });
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let truncated = false;
+    const err: Buffer[] = [];
+    let errBytes = 0;
+    let status = '';
+    let timedOut = false;
+    let killed = false;
+    let spawnError = '';
+    const kill = (): void => {
+      if (killed) return;
+      killed = true;
+      try {
+        if (!config.enabled && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, spec.limits.wallMs);
+    const onAbort = (): void => kill();
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (b: Buffer) => {
+      if (truncated) return;
+      if (outBytes + b.length > spec.limits.stdoutBytes) {
+        out.push(b.subarray(0, spec.limits.stdoutBytes - outBytes));
+        outBytes = spec.limits.stdoutBytes;
+        truncated = true;
+        kill();
+        return;
+      }
+      out.push(b);
+      outBytes += b.length;
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      if (errBytes >= spec.limits.stderrBytes) return;
+      const keep = b.subarray(0, spec.limits.stderrBytes - errBytes);
+      err.push(keep);
+      errBytes += keep.length;
+    });
+    const statusStream = child.stdio[3] as NodeJS.ReadableStream | null;
+    statusStream?.on('data', (b: Buffer) => {
+      status += b.toString('latin1');
+    });
+    statusStream?.on('error', () => {});
+    child.stdin.on('error', () => {});
+    child.on('error', (e) => {
+      spawnError = e.message;
+    });
+    child.stdin.end(spec.stdin);
+    child.on('close', (code, sig) => {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      if (!config.enabled && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // the process group is already gone
+        }
+      }
+      const wallMs = performance.now() - started;
+      const m = /^(-?\d+) (\d+) (\d+)/.exec(status);
+      let exitCode: number | null = code ?? (sig ? 128 + signalNumber(sig) : null);
+      let cpuMs = -1;
+      let memoryKb = -1;
+      if (m) {
+        exitCode = Number(m[1]);
+        cpuMs = Number(m[2]) / 1000;
+        memoryKb = Number(m[3]);
+      }
+      let stderr = Buffer.concat(err).toString('utf8');
+      if (spawnError) stderr = `coreb: cannot start the sandbox: ${spawnError}\n${stderr}`;
+      resolve({
+        exitCode: spawnError ? null : exitCode,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr,
+        stdoutTruncated: truncated,
+        timedOut,
+        wallMs,
+        cpuMs,
+        memoryKb,
+      });
+    });
+  });
+}
+
+const SIGNALS: Readonly<Record<string, number>> = { SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGXCPU: 24, SIGXFSZ: 25 };
+function signalNumber(sig: NodeJS.Signals): number {
+  return SIGNALS[sig] ?? 0;
+}
