@@ -24,8 +24,8 @@ import { createRunRetriever } from './run-retriever.js';
 interface DenseEmbedderModule {
   createDenseEmbedder(
     spec: string,
-    options: { env: Record<string, string | undefined>; cacheDir?: string; logger?: Logger; progress?: Progress; signal?: AbortSignal },
-  ): Promise<Embedder>;
+    options: { env: Record<string, string | undefined>; cacheDir?: string; cwd?: string; logger?: Logger; progress?: Progress; signal?: AbortSignal },
+  ): Promise<Embedder & { close?(): void; counters?(): Record<string, number> }>;
 }
 const DENSE_EMBEDDER_MODULE: string = './dense-embedder.js';
 
@@ -35,8 +35,13 @@ export interface CreateRetrieverContext {
   baseDir: string;
   /** Environment passed to providers (API keys are read by name). */
   env: Record<string, string | undefined>;
-  /** Embedding cache directory for `dense:` specs. */
+  /** Embedding cache directory for `dense:` specs. Default: the providers' (from `env`). */
   cacheDir?: string;
+  /**
+   * Receives a close callback per resource to release after the evaluation (e.g. a `dense:`
+   * embedding cache to flush). When absent, nothing is registered.
+   */
+  onClose?: (close: () => void) => void;
   logger?: Logger;
   progress?: Progress;
   signal?: AbortSignal;
@@ -58,10 +63,16 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
       const { createDenseEmbedder } = (await import(DENSE_EMBEDDER_MODULE)) as DenseEmbedderModule;
       const embedder = await createDenseEmbedder(spec.spec, {
         env: ctx.env,
+        cwd: ctx.baseDir,
         ...(ctx.cacheDir !== undefined ? { cacheDir: ctx.cacheDir } : {}),
         ...(ctx.logger !== undefined ? { logger: ctx.logger } : {}),
         ...(ctx.progress !== undefined ? { progress: ctx.progress } : {}),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+      });
+      ctx.onClose?.(() => {
+        const c = embedder.counters?.();
+        if (c !== undefined) ctx.logger?.info(`${spec.text}: embedding cache ${JSON.stringify(c)}`);
+        embedder.close?.();
       });
       return createDenseRetriever(createEmbedderEncoder(dedupeEmbedder(embedder)), { name: spec.text });
     }

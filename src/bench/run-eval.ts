@@ -180,6 +180,14 @@ export function* trecRunLines(queries: readonly Query[], lists: ReadonlyMap<stri
   }
 }
 
+/** Short task names for progress labels. */
+const SHORT_NAME: Readonly<Record<string, string>> = { text2code: 't2c', code2text: 'c2t', code2code: 'c2c' };
+
+/** A progress reporter that prefixes every step label (e.g. with the retriever and task). */
+function prefixProgress(inner: Progress, prefix: string): Progress {
+  return { start: (label, total) => inner.start(`${prefix}: ${label}`, total), tick: (n) => inner.tick(n), done: () => inner.done() };
+}
+
 function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) {
     throw signal.reason instanceof Error ? signal.reason : new CorebError('INTERRUPTED', 'interrupted');
@@ -217,106 +225,113 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const baseDir = options.baseDir ?? process.cwd();
   const usedSlugs = new Set<string>();
   const retrieverResults: RetrieverResult[] = [];
-  for (const spec of specs) {
-    const tr = performance.now();
-    const retriever = await createRetriever(spec, {
-      baseDir,
-      env: options.env ?? {},
-      ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-      logger,
-      progress,
-      ...(signal !== undefined ? { signal } : {}),
-    });
-    let slug = slugify(spec.text);
-    for (let i = 2; usedSlugs.has(slug); i++) slug = `${slugify(spec.text)}-${i}`;
-    usedSlugs.add(slug);
-    const indexes = new Map<string, RetrieverIndex>();
-    const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
-    const perQuery = new Map<string, QueryResult>();
-    const tasks: Record<string, TaskResult> = {};
-    for (const [name, task] of data.tasks) {
-      checkAborted(signal);
-      const key = data.corpusKey.get(name)!;
-      let index = indexes.get(key);
-      const taskName = (TASKS as readonly string[]).includes(name) ? (name as TaskName) : undefined;
-      if (index === undefined) {
-        const ti = performance.now();
-        index = await retriever.index(task.corpus, { ...(taskName ? { task: taskName } : {}), progress, ...(signal ? { signal } : {}) });
-        timings.indexMs += performance.now() - ti;
-        indexes.set(key, index);
-      }
-      const exclude = new Map<string, string[]>();
-      const anchored = protocol.anchorExclusion && name === 'code2code';
-      for (const q of task.queries) {
-        const ex: string[] = [];
-        if (anchored && q.anchorId !== undefined) ex.push(q.anchorId);
-        if (protocol.ignoreIdenticalIds) ex.push(q.id);
-        if (ex.length > 0) exclude.set(q.id, ex);
-      }
-      const ts = performance.now();
-      const lists = await index.search(task.queries, depth, {
-        ...(taskName ? { task: taskName } : {}),
-        exclude,
+  const closers: Array<() => void> = [];
+  try {
+    for (const spec of specs) {
+      const tr = performance.now();
+      const retriever = await createRetriever(spec, {
+        baseDir,
+        env: options.env ?? {},
+        ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+        logger,
         progress,
-        ...(signal ? { signal } : {}),
+        onClose: (close) => closers.push(close),
+        ...(signal !== undefined ? { signal } : {}),
       });
-      timings.searchMs += performance.now() - ts;
-      checkAborted(signal);
-      let runFile: string | undefined;
-      if (outDir !== undefined) {
-        runFile = `runs/${slug}.${name}.trec`;
-        await saveLinesAtomic(join(outDir, runFile), trecRunLines(task.queries, lists, slug), signal);
+      let slug = slugify(spec.text);
+      for (let i = 2; usedSlugs.has(slug); i++) slug = `${slugify(spec.text)}-${i}`;
+      usedSlugs.add(slug);
+      const indexes = new Map<string, RetrieverIndex>();
+      const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
+      const perQuery = new Map<string, QueryResult>();
+      const tasks: Record<string, TaskResult> = {};
+      for (const [name, task] of data.tasks) {
+        checkAborted(signal);
+        const key = data.corpusKey.get(name)!;
+        let index = indexes.get(key);
+        const taskName = (TASKS as readonly string[]).includes(name) ? (name as TaskName) : undefined;
+      const taskProgress = prefixProgress(progress, `${spec.text} ${SHORT_NAME[name] ?? name}`);
+        if (index === undefined) {
+          const ti = performance.now();
+          index = await retriever.index(task.corpus, { ...(taskName ? { task: taskName } : {}), progress: taskProgress, ...(signal ? { signal } : {}) });
+          timings.indexMs += performance.now() - ti;
+          indexes.set(key, index);
+        }
+        const exclude = new Map<string, string[]>();
+        const anchored = protocol.anchorExclusion && name === 'code2code';
+        for (const q of task.queries) {
+          const ex: string[] = [];
+          if (anchored && q.anchorId !== undefined) ex.push(q.anchorId);
+          if (protocol.ignoreIdenticalIds) ex.push(q.id);
+          if (ex.length > 0) exclude.set(q.id, ex);
+        }
+        const ts = performance.now();
+        const lists = await index.search(task.queries, depth, {
+          ...(taskName ? { task: taskName } : {}),
+          exclude,
+          progress: taskProgress,
+          ...(signal ? { signal } : {}),
+        });
+        timings.searchMs += performance.now() - ts;
+        checkAborted(signal);
+        let runFile: string | undefined;
+        if (outDir !== undefined) {
+          runFile = `runs/${slug}.${name}.trec`;
+          await saveLinesAtomic(join(outDir, runFile), trecRunLines(task.queries, lists, slug), signal);
+        }
+        const te = performance.now();
+        const scored = scoreTask({
+          task: name,
+          queries: task.queries,
+          qrels: task.qrels,
+          lists,
+          protocol,
+          excludeAnchors: anchored,
+          graded: layout === 'coreb-release',
+        });
+        for (const [qid, r] of scored.perQuery) perQuery.set(qid, r);
+        const group = aggregateQueries(scored.perQuery.values(), protocol.roundDigits);
+        tasks[name] = {
+          ...group,
+          missingQueries: scored.missing,
+          excludedQueries: scored.excluded,
+          ...(runFile !== undefined ? { runFile } : {}),
+        };
+        if (scored.missing > 0) logger.warn(`${retriever.name}: ${scored.missing} ${name} queries have no ranked list (scored apart as missing)`);
+        timings.evaluateMs += performance.now() - te;
       }
-      const te = performance.now();
-      const scored = scoreTask({
-        task: name,
-        queries: task.queries,
-        qrels: task.qrels,
-        lists,
-        protocol,
-        excludeAnchors: anchored,
-        graded: layout === 'coreb-release',
-      });
-      for (const [qid, r] of scored.perQuery) perQuery.set(qid, r);
-      const group = aggregateQueries(scored.perQuery.values(), protocol.roundDigits);
-      tasks[name] = {
-        ...group,
-        missingQueries: scored.missing,
-        excludedQueries: scored.excluded,
-        ...(runFile !== undefined ? { runFile } : {}),
+      const byTask = (f: (q: QueryResult) => string | undefined) => {
+        const out: Record<string, Record<string, GroupResult>> = {};
+        for (const name of Object.keys(tasks)) {
+          const sub = new Map([...perQuery].filter(([, q]) => q.task === name));
+          const g = aggregateBy(sub, f, protocol.roundDigits);
+          if (Object.keys(g).length > 0) out[name] = g;
+        }
+        return out;
       };
-      if (scored.missing > 0) logger.warn(`${retriever.name}: ${scored.missing} ${name} queries have no ranked list (scored apart as missing)`);
-      timings.evaluateMs += performance.now() - te;
-    }
-    const byTask = (f: (q: QueryResult) => string | undefined) => {
-      const out: Record<string, Record<string, GroupResult>> = {};
-      for (const name of Object.keys(tasks)) {
-        const sub = new Map([...perQuery].filter(([, q]) => q.task === name));
-        const g = aggregateBy(sub, f, protocol.roundDigits);
-        if (Object.keys(g).length > 0) out[name] = g;
+      const subtaskGroups = aggregateBy(perQuery, (q) => q.subtask, protocol.roundDigits);
+      const subtasks: Record<string, GroupResult & { task: string }> = {};
+      for (const [s, g] of Object.entries(subtaskGroups)) {
+        const task = [...perQuery.values()].find((q) => q.subtask === s)!.task;
+        subtasks[s] = { task, ...g };
       }
-      return out;
-    };
-    const subtaskGroups = aggregateBy(perQuery, (q) => q.subtask, protocol.roundDigits);
-    const subtasks: Record<string, GroupResult & { task: string }> = {};
-    for (const [s, g] of Object.entries(subtaskGroups)) {
-      const task = [...perQuery.values()].find((q) => q.subtask === s)!.task;
-      subtasks[s] = { task, ...g };
+      timings.totalMs = performance.now() - tr;
+      const result: RetrieverResult = {
+        name: spec.text,
+        spec: spec.text,
+        description: retriever.describe(),
+        overall: aggregateOverall(protocol, perQuery, Object.values(tasks)),
+        tasks,
+        subtasks,
+        languages: byTask((q) => q.language),
+        subQueryTypes: byTask((q) => q.subQueryType),
+        timings,
+      };
+      if (options.perQuery ?? true) result.perQuery = Object.fromEntries(perQuery);
+      retrieverResults.push(result);
     }
-    timings.totalMs = performance.now() - tr;
-    const result: RetrieverResult = {
-      name: spec.text,
-      spec: spec.text,
-      description: retriever.describe(),
-      overall: aggregateOverall(protocol, perQuery, Object.values(tasks)),
-      tasks,
-      subtasks,
-      languages: byTask((q) => q.language),
-      subQueryTypes: byTask((q) => q.subQueryType),
-      timings,
-    };
-    if (options.perQuery ?? true) result.perQuery = Object.fromEntries(perQuery);
-    retrieverResults.push(result);
+  } finally {
+    for (const close of closers) close();
   }
   const results: EvalResults = {
     schema: EVAL_RESULTS_SCHEMA,

@@ -3,7 +3,6 @@
  * coreb-mini sample) or a BEIR directory, prints a leaderboard and writes runs + results.json.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runEval } from '../../bench/index.js';
@@ -55,11 +54,6 @@ See docs/eval.md for the results schema.
 function corebVersion(): string {
   const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
-}
-
-function cacheDir(env: NodeJS.ProcessEnv): string {
-  if (env.COREB_CACHE_DIR) return env.COREB_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'coreb');
 }
 
 const command: Command = {
@@ -117,7 +111,7 @@ const command: Command = {
       baseDir: ctx.cwd,
       corebVersion: corebVersion(),
       env: ctx.env,
-      cacheDir: cacheDir(ctx.env),
+      ...(ctx.env.COREB_CACHE_DIR ? { cacheDir: ctx.env.COREB_CACHE_DIR } : {}),
       signal: ctx.signal,
       ...(progress !== undefined ? { progress } : {}),
       logger: ctx.logger,
