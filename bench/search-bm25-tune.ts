@@ -133,7 +133,8 @@ function gridOf(kind: string, base: Bm25Options): Bm25Options[] {
   for (const fields of [['text'], ['text', 'meta.abbreviatedText']]) grid.push({ fields });
   grid.push({ queryTf: 'raw' }, { queryTf: 'binary' });
   for (const k3 of [0.5, 1, 2, 8]) grid.push({ queryTf: 'saturate', k3 });
-  for (const k1 of [0.6, 0.9, 1.2, 1.5, 2.0]) for (const b of [0.3, 0.5, 0.75, 0.9]) grid.push({ k1, b });
+  for (const k1 of [0.6, 0.9, 1.2, 1.5, 2, 3, 4, 6, 8, 12, 20]) for (const b of [0.3, 0.5, 0.75, 0.9, 1]) grid.push({ k1, b });
+  for (const feedbackDocs of [3, 5, 10]) for (const feedbackWeight of [0.3, 0.5]) grid.push({ feedbackDocs, feedbackWeight });
   return grid.map((g) => ({ ...base, ...g }));
 }
 

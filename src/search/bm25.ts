@@ -14,7 +14,7 @@ import type {
 } from '../core/retrieval.js';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
 import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
-import { createTokenizer, resolveTokenizerOptions } from './tokenize.js';
+import { createTokenizer, resolveTokenizerOptions, STOP_LISTS } from './tokenize.js';
 import { createTieRanks, TopK } from './top-k.js';
 
 /**
@@ -54,6 +54,28 @@ export interface Bm25Options extends TokenizerOptions {
   /** RM3: weight lambda of the expansion in [0, 1] (1 - lambda stays on the query). Default 0.5. */
   feedbackWeight?: number;
 }
+
+/**
+ * The value type of every {@link Bm25Options} key, for spec parsers (e.g. `bm25?k1=0.9&fields=text`):
+ * `number`, `boolean`, `string` (a name: `queryTf` one of {@link QUERY_TF_MODES}, `stopwords` a
+ * key of `STOP_LISTS`) or `list` (comma-separated strings).
+ */
+export const BM25_OPTION_TYPES = {
+  k1: 'number',
+  b: 'number',
+  k3: 'number',
+  minLength: 'number',
+  feedbackDocs: 'number',
+  feedbackTerms: 'number',
+  feedbackWeight: 'number',
+  queryTf: 'string',
+  stopwords: 'string',
+  fields: 'list',
+  splitIdentifiers: 'boolean',
+  keepWhole: 'boolean',
+  keepNumbers: 'boolean',
+  stem: 'boolean',
+} as const satisfies Record<keyof Bm25Options, 'number' | 'boolean' | 'string' | 'list'>;
 
 /**
  * Defaults, tuned on CoREB release_v2602 only with `bench/search-bm25-tune.ts` (protocol:
@@ -130,6 +152,9 @@ export function resolveBm25Options(options: Bm25Options = {}): ResolvedBm25Optio
   if (!(r.k1 >= 0) || !Number.isFinite(r.k1)) throw new CorebError('USAGE', `bm25: k1 must be a finite number >= 0, got ${r.k1}`);
   if (!(r.b >= 0 && r.b <= 1)) throw new CorebError('USAGE', `bm25: b must be in [0, 1], got ${r.b}`);
   if (!(r.k3 >= 0) || !Number.isFinite(r.k3)) throw new CorebError('USAGE', `bm25: k3 must be a finite number >= 0, got ${r.k3}`);
+  if (!Object.hasOwn(STOP_LISTS, r.stopwords)) {
+    throw new CorebError('USAGE', `bm25: stopwords must be one of ${Object.keys(STOP_LISTS).join(', ')}, got ${String(r.stopwords)}`);
+  }
   if (!QUERY_TF_MODES.includes(r.queryTf)) {
     throw new CorebError('USAGE', `bm25: queryTf must be one of ${QUERY_TF_MODES.join(', ')}, got ${String(r.queryTf)}`);
   }
