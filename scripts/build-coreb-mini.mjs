@@ -8,6 +8,8 @@
 //     --judge-cache FILE  `coreb exec` output JSONL kept between builds (default
 //                         <tmp>/coreb-mini-judge-results.jsonl); exec resumes from it, so only new or
 //                         changed programs are judged again
+//     --include-untracked  also build problems not yet committed to git (default: committed only,
+//                         so the committed release never refers to sources a clone lacks)
 //     --keep-temp      keep the temp dir (problems/candidates/results JSONL) and print its path
 //     --exec-arg ARG   pass ARG through to `coreb exec` (e.g. --exec-arg --jobs --exec-arg 2)
 import { spawnSync } from 'node:child_process';
@@ -45,8 +47,19 @@ function sha256(...parts) {
 
 /** Reads every problem folder into the planner's AuthoredProblem shape (+ a content hash). */
 function loadSources() {
+  const tracked = new Set(
+    spawnSync('git', ['ls-files', '--', 'data/coreb-mini/sources/problems'], { cwd: root, encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((f) => f.endsWith('/problem.json'))
+      .map((f) => f.split('/')[4]),
+  );
   const dirs = readdirSync(SOURCES)
     .filter((d) => /^cm_\d{3}-/.test(d))
+    .filter((d) => {
+      if (args.includes('--include-untracked') || tracked.has(d)) return true;
+      console.error(`build-coreb-mini: skipping ${d} (not committed; pass --include-untracked to build it)`);
+      return false;
+    })
     .sort()
     .filter((d) => {
       const file = join(SOURCES, d, 'problem.json');
