@@ -127,3 +127,34 @@ test('loadTextFile reports BOM, CRLF and gzip; splitLines drops CR and the final
   assert.deepEqual(splitLines(tf.text), ['a', 'b']);
   assert.deepEqual(splitLines('a\n\nb'), ['a', '', 'b']);
 });
+
+test('streaming read: multi-byte characters across chunk boundaries, gzip, and the line of bad bytes', async () => {
+  const dir = tmp();
+  const rows = Array.from({ length: 3000 }, (_, i) => ({ id: `d${i}`, text: 'ü€😀'.repeat(i % 7) + 'x'.repeat(i % 13) }));
+  const text = rows.map((r) => JSON.stringify(r)).join('\r\n') + '\r\n';
+  writeFileSync(join(dir, 'big.jsonl'), text);
+  writeFileSync(join(dir, 'big.jsonl.gz'), gzipSync(text));
+  for (const name of ['big.jsonl', 'big.jsonl.gz']) {
+    const r = await readJsonl(join(dir, name));
+    assert.deepEqual(
+      r.records.map((x) => x.value),
+      rows,
+      name,
+    );
+    assert.deepEqual(
+      r.issues.map((i) => [i.kind, i.line]),
+      [['crlf', 1]],
+    );
+  }
+  const bad = join(dir, 'bad.jsonl');
+  writeFileSync(bad, Buffer.concat([Buffer.from('{"a": 1}\n{"a": 2}\n{"a": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]));
+  const r = await readJsonl(bad);
+  assert.deepEqual(
+    r.records.map((x) => x.value.a),
+    [1, 2],
+  );
+  assert.deepEqual(
+    r.issues.map((i) => [i.kind, i.line]),
+    [['invalid-encoding', 3]],
+  );
+});

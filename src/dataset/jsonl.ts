@@ -4,7 +4,7 @@
  */
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
-import { loadTextFile, saveFileAtomic, splitLines, type TextFile } from './text-file.js';
+import { forEachLine, saveFileAtomic, splitLines } from './text-file.js';
 
 /** One parsed JSONL record and the 1-based line it came from. */
 export interface JsonlRecord {
@@ -88,68 +88,77 @@ function kindOf(v: unknown): string {
   return typeof v;
 }
 
-/**
- * Parses JSONL text. Blank lines are skipped with a warning; a BOM or CRLF line endings are
- * reported as warnings (the data is still read); malformed lines and lines that are not JSON objects
- * are errors. `NaN`/`Infinity` literals are read as numbers (validators flag them per field).
- * @param file path used in issue locations.
- */
-export function parseJsonl(text: string, file: string, options: JsonlOptions = {}): JsonlResult {
-  const records: JsonlRecord[] = [];
-  const issues: ValidationIssue[] = [];
-  const lines = splitLines(text);
-  const crlfLine = firstCrlfLine(text);
-  for (let i = 0; i < lines.length; i++) {
-    const line = i + 1;
-    const raw = lines[i];
+/** Turns lines into records and issues; shared by the string and the streaming readers. */
+class JsonlCollector {
+  readonly records: JsonlRecord[] = [];
+  readonly issues: ValidationIssue[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly options: JsonlOptions,
+  ) {}
+
+  add(raw: string, line: number): void {
+    const file = this.file;
     if (raw.trim() === '') {
-      issues.push({ severity: 'warning', kind: 'blank-line', file, line, message: 'blank line skipped; JSONL has one JSON object per line' });
-      continue;
+      this.issues.push({ severity: 'warning', kind: 'blank-line', file, line, message: 'blank line skipped; JSONL has one JSON object per line' });
+      return;
     }
     let value: unknown;
     try {
       value = parseJsonLenient(raw);
     } catch (e) {
       const snippet = raw.length > 60 ? raw.slice(0, 57) + '...' : raw;
-      issues.push({
+      this.issues.push({
         severity: 'error',
         kind: 'malformed-json',
         file,
         line,
         message: `malformed JSON (${(e as Error).message}) in \`${snippet}\`; expected one JSON object per line`,
       });
-      continue;
+      return;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      issues.push({
-        severity: 'error',
-        kind: 'not-an-object',
-        file,
-        line,
-        message: `expected a JSON object, got ${kindOf(value)}`,
-      });
-      continue;
+      this.issues.push({ severity: 'error', kind: 'not-an-object', file, line, message: `expected a JSON object, got ${kindOf(value)}` });
+      return;
     }
-    records.push({ line, value: value as Record<string, unknown> });
+    this.records.push({ line, value: value as Record<string, unknown> });
   }
-  if (crlfLine > 0) {
-    issues.unshift({
-      severity: 'warning',
-      kind: 'crlf',
-      file,
-      line: crlfLine,
-      message: 'Windows (CRLF) line endings; read as LF, the file is left as it is',
-    });
+
+  finish(crlfLine: number, bom: boolean): JsonlResult {
+    const file = this.file;
+    const head: ValidationIssue[] = [];
+    if (bom) {
+      head.push({ severity: 'warning', kind: 'bom', file, line: 1, message: 'file starts with a UTF-8 byte-order mark; it is ignored, the file is left as it is' });
+    }
+    if (crlfLine > 0) {
+      head.push({ severity: 'warning', kind: 'crlf', file, line: crlfLine, message: 'Windows (CRLF) line endings; read as LF, the file is left as it is' });
+    }
+    const issues = [...head, ...this.issues];
+    if (this.records.length === 0 && this.issues.every((x) => x.kind === 'blank-line')) {
+      issues.push({
+        severity: this.options.emptyIsError === false ? 'warning' : 'error',
+        kind: 'empty-file',
+        file,
+        message: 'file has no records; expected one JSON object per line',
+      });
+    }
+    return { records: this.records, issues };
   }
-  if (records.length === 0 && issues.every((x) => x.kind === 'blank-line' || x.kind === 'crlf')) {
-    issues.push({
-      severity: options.emptyIsError === false ? 'warning' : 'error',
-      kind: 'empty-file',
-      file,
-      message: 'file has no records; expected one JSON object per line',
-    });
-  }
-  return { records, issues };
+}
+
+/**
+ * Parses JSONL text. Blank lines are skipped with a warning; CRLF line endings are reported once as a
+ * warning (the data is still read); malformed lines and lines that are not JSON objects are errors;
+ * a file without records is an `empty-file` error. `NaN`/`Infinity` literals are read as numbers
+ * (validators flag them per field).
+ * @param file path used in issue locations.
+ */
+export function parseJsonl(text: string, file: string, options: JsonlOptions = {}): JsonlResult {
+  const c = new JsonlCollector(file, options);
+  const lines = splitLines(text);
+  for (let i = 0; i < lines.length; i++) c.add(lines[i], i + 1);
+  return c.finish(firstCrlfLine(text), false);
 }
 
 /** 1-based line number of the first line ending in `\r\n`, or 0 when there is none. */
@@ -161,41 +170,25 @@ export function firstCrlfLine(text: string): number {
   return line;
 }
 
-/** Adds file-level encoding issues (BOM) in front of `issues`. */
-function encodingIssues(tf: TextFile): ValidationIssue[] {
-  return tf.bom
-    ? [
-        {
-          severity: 'warning',
-          kind: 'bom',
-          file: tf.path,
-          line: 1,
-          message: 'file starts with a UTF-8 byte-order mark; it is ignored, the file is left as it is',
-        },
-      ]
-    : [];
-}
-
 /**
- * Reads a JSONL file (plain or gzip) and reports every problem; see {@link parseJsonl}.
- * Undecodable bytes (bad gzip, invalid UTF-8) become one `invalid-encoding` error.
+ * Reads a JSONL file (plain or gzip), streaming it line by line (files larger than memory's string
+ * limit work), and reports every problem as {@link parseJsonl} does, plus a BOM warning.
+ * Undecodable bytes (bad gzip, invalid UTF-8) become one `invalid-encoding` error; records before
+ * them are kept.
  * @throws CorebError `NOT_FOUND` / `IO` when the file cannot be read at all.
  */
 export async function readJsonl(file: string, options: JsonlOptions = {}): Promise<JsonlResult> {
-  let tf: TextFile;
+  const c = new JsonlCollector(file, options);
   try {
-    tf = await loadTextFile(file);
+    const scan = await forEachLine(file, (text, line) => c.add(text, line));
+    return c.finish(scan.firstCrlfLine, scan.bom);
   } catch (e) {
-    if (isCorebError(e, 'PARSE')) {
-      return {
-        records: [],
-        issues: [{ severity: 'error', kind: 'invalid-encoding', file, message: e.message.replace(`${file}: `, '') }],
-      };
-    }
-    throw e;
+    if (!isCorebError(e, 'PARSE')) throw e;
+    const r = c.finish(0, false);
+    const issue: ValidationIssue = { severity: 'error', kind: 'invalid-encoding', file, message: e.message.replace(/^.*?: (?=not )/, '') };
+    if (e.location.line !== undefined) issue.line = e.location.line;
+    return { records: r.records, issues: [...r.issues.filter((i) => i.kind !== 'empty-file'), issue] };
   }
-  const r = parseJsonl(tf.text, file, options);
-  return { records: r.records, issues: [...encodingIssues(tf), ...r.issues] };
 }
 
 /**

@@ -3,9 +3,11 @@
  * bytes), strict UTF-8, BOM and CRLF noticed and reported, never modified; writes are atomic.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { CorebError } from '../core/errors.js';
 
 /** A text file as read, with the facts validators report about its encoding. */
@@ -89,10 +91,7 @@ export async function loadTextFile(path: string): Promise<TextFile> {
   try {
     raw = await readFile(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new CorebError('NOT_FOUND', `file not found; check the path`, { file: path, cause: e });
-    if (code === 'EISDIR') throw new CorebError('IO', `is a directory, expected a file`, { file: path, cause: e });
-    throw new CorebError('IO', `cannot read file (${code ?? (e as Error).message})`, { file: path, cause: e });
+    throw ioError(path, e);
   }
   return decodeTextFile(path, raw);
 }
@@ -110,6 +109,115 @@ export function splitLines(text: string): string[] {
     if (l.charCodeAt(l.length - 1) === 13) lines[i] = l.slice(0, -1);
   }
   return lines;
+}
+
+/** What {@link forEachLine} found out about a file while streaming it. */
+export interface LineScan {
+  /** Lines delivered (a final line without `\n` counts; the empty piece after a final `\n` does not). */
+  lines: number;
+  bom: boolean;
+  gzip: boolean;
+  /** 1-based number of the first line that ended in `\r\n`, or 0. */
+  firstCrlfLine: number;
+}
+
+async function sniffGzip(path: string): Promise<boolean> {
+  const fh = await open(path, 'r');
+  try {
+    const head = new Uint8Array(2);
+    const { bytesRead } = await fh.read(head, 0, 2, 0);
+    return bytesRead === 2 && isGzip(head);
+  } finally {
+    await fh.close();
+  }
+}
+
+function ioError(path: string, e: unknown): CorebError {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return new CorebError('NOT_FOUND', 'file not found; check the path', { file: path, cause: e });
+  if (code === 'EISDIR') return new CorebError('IO', 'is a directory, expected a file', { file: path, cause: e });
+  return new CorebError('IO', `cannot read file (${code ?? (e as Error).message})`, { file: path, cause: e });
+}
+
+/**
+ * Streams a text file (plain or gzip, detected by content) line by line without holding it whole in
+ * memory, so inputs larger than the ~512 MB string limit of V8 can be read. Each line is delivered
+ * without its `\n` / `\r\n`; a leading BOM is removed and reported in the result.
+ * @param onLine called with the line text and its 1-based number.
+ * @throws CorebError `NOT_FOUND` / `IO` when unreadable; `PARSE` (with `line`) for bad gzip or
+ * invalid UTF-8.
+ */
+export async function forEachLine(path: string, onLine: (text: string, line: number) => void): Promise<LineScan> {
+  let gzip: boolean;
+  try {
+    gzip = await sniffGzip(path);
+  } catch (e) {
+    throw ioError(path, e);
+  }
+  const raw = createReadStream(path);
+  const stream: Readable = gzip ? raw.pipe(createGunzip()) : raw;
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const scan: LineScan = { lines: 0, bom: false, gzip, firstCrlfLine: 0 };
+  let pending = '';
+  let first = true;
+  const emit = (text: string): void => {
+    scan.lines++;
+    if (text.charCodeAt(text.length - 1) === 13) {
+      if (scan.firstCrlfLine === 0) scan.firstCrlfLine = scan.lines;
+      text = text.slice(0, -1);
+    }
+    onLine(text, scan.lines);
+  };
+  const take = (chunk: string): void => {
+    if (first && chunk.length > 0) {
+      first = false;
+      if (chunk.charCodeAt(0) === 0xfeff) {
+        scan.bom = true;
+        chunk = chunk.slice(1);
+      }
+    }
+    let text = pending + chunk;
+    let nl = text.indexOf('\n');
+    let start = 0;
+    while (nl >= 0) {
+      emit(text.slice(start, nl));
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    pending = text.slice(start);
+    text = '';
+  };
+  try {
+    for await (const chunk of stream) {
+      let decoded: string;
+      try {
+        decoded = decoder.decode(chunk as Uint8Array, { stream: true });
+      } catch (e) {
+        // Deliver the complete lines before the bad bytes, so the error names the right line.
+        const lenient = new TextDecoder('utf-8', { ignoreBOM: true }).decode(chunk as Uint8Array);
+        const cut = lenient.indexOf('\ufffd');
+        const before = lenient.slice(0, cut < 0 ? 0 : cut);
+        take(before.slice(0, before.lastIndexOf('\n') + 1));
+        throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, { file: path, line: scan.lines + 1, cause: e });
+      }
+      take(decoded);
+    }
+    try {
+      take(decoder.decode());
+    } catch (e) {
+      throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, { file: path, line: scan.lines + 1, cause: e });
+    }
+  } catch (e) {
+    raw.destroy();
+    if (e instanceof CorebError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (gzip && typeof code === 'string' && code.startsWith('Z_')) {
+      throw new CorebError('PARSE', `not a valid gzip stream (${(e as Error).message}); re-compress it or give the plain file`, { file: path, cause: e });
+    }
+    throw ioError(path, e);
+  }
+  if (pending.length > 0) emit(pending);
+  return scan;
 }
 
 /** True when `path` exists and is a regular file. */
