@@ -8,6 +8,7 @@ export * from './release.js';
 export * from './validate-release.js';
 export * from './release-tasks.js';
 export * from './release-stats.js';
+export * from './release-save.js';
 export * from './beir.js';
 export * from './trec.js';
 export * from './pickle.js';

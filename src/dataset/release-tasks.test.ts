@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixtureTables, tempDir, writeJsonlRelease } from '../../test/e2e/validate-fixture.js';
 import { loadRelease } from './release.js';
-import { releaseTasks } from './release-tasks.js';
+import { join } from 'node:path';
+import { releaseTasks, taskAnchors } from './release-tasks.js';
+import { releaseToWire, saveRelease } from './release-save.js';
 import { releaseStats, renderReleaseStats, retrievalTaskStats, subtaskVariant, summarizeCounts } from './release-stats.js';
 
 async function fixture() {
@@ -96,4 +98,23 @@ test('retrievalTaskStats counts positives at the given level', () => {
   const s = retrievalTaskStats({ name: 'x', corpus: [], queries: [], qrels }, 1);
   assert.deepEqual([s.qrels, s.judgedQueries, s.positivesPerQuery.mean], [3, 2, 1]);
   assert.equal(retrievalTaskStats({ name: 'x', corpus: [], queries: [], qrels }, 2).positivesPerQuery.mean, 0.5);
+});
+
+test('taskAnchors maps each query to its anchor code item', async () => {
+  const tasks = releaseTasks(await fixture());
+  assert.deepEqual([...taskAnchors(tasks.code2code)], [['q_c2c_1', 'c2']]);
+  assert.equal(taskAnchors(tasks.text2code).size, 0);
+  assert.equal(taskAnchors(tasks.code2text).get('q_c2t_2'), 'c4');
+});
+
+test('saveRelease writes the wire format back: reloading gives the same records', async () => {
+  const original = await fixture();
+  const dir = join(tempDir(), 'out');
+  await saveRelease(dir, original);
+  const again = await loadRelease(dir);
+  assert.deepEqual(again.issues, []);
+  assert.deepEqual(again.release.codeCorpus, original.codeCorpus);
+  assert.deepEqual(again.release.textCorpus, original.textCorpus);
+  assert.deepEqual(again.release.tasks, original.tasks);
+  assert.deepEqual(releaseToWire(original).code2code_queries, fixtureTables().code2code_queries);
 });

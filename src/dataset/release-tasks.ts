@@ -94,3 +94,13 @@ export function releaseTasks(release: Release): Record<TaskName, RetrievalTask> 
   }
   return out;
 }
+
+/**
+ * The anchor map of a task: query id -> the query's own code item (`Query.anchorId`), the shape the
+ * metrics' anchor exclusion takes (CoREB removes the anchor from c2c rankings before scoring).
+ */
+export function taskAnchors(task: RetrievalTask): Map<string, string> {
+  const anchors = new Map<string, string>();
+  for (const q of task.queries) if (q.anchorId !== undefined) anchors.set(q.id, q.anchorId);
+  return anchors;
+}

@@ -6,6 +6,7 @@ import { RELEASE_TABLES } from '../core/dataset.js';
 import { sharedPath } from '../../test/support/shared.js';
 import { tempDir, writeParquetRelease, type WireTables } from '../../test/e2e/validate-fixture.js';
 import { loadRelease } from './release.js';
+import { releaseToWire } from './release-save.js';
 import { releaseStats } from './release-stats.js';
 import { releaseTasks } from './release-tasks.js';
 import { validateRelease } from './validate-release.js';
@@ -75,4 +76,11 @@ test('release_v2602 as published-style parquet (nested and flattened meta) equal
     assert.deepEqual(release.textCorpus, fromJsonl.textCorpus, meta);
     assert.deepEqual(release.tasks, fromJsonl.tasks, meta);
   }
+});
+
+test('release_v2602 converts back to exactly its wire rows', async () => {
+  const { release } = await loadRelease(DIR);
+  const wire = releaseToWire(release);
+  const raw = rawTables();
+  for (const t of RELEASE_TABLES) assert.deepEqual(wire[t], raw[t], t);
 });
