@@ -1,0 +1,228 @@
+/**
+ * The attack suite: hostile programs run in the real sandbox; each must be contained and reported with
+ * the right verdict. Skips (naming the Debian packages) without bubblewrap/toolchains unless
+ * COREB_REQUIRE_TOOLCHAINS=1.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ExecLanguage, ProgramResult, TestCase } from '../core/execution.js';
+import { projectRoot } from '../../test/support/shared.js';
+import { createTestJudge, tempDir, testCacheDir, toolchainSkipReason } from '../../test/support/judge.js';
+import type { JudgeBackend } from './backend.js';
+
+const skip = toolchainSkipReason(['python', 'cpp']);
+const made = skip === undefined ? await createTestJudge({ timeLimitMs: 1000, wallTimeFactor: 1, jobs: 2, limits: { python: { addressSpaceMb: 384, memoryLimitMb: 256 } } }) : skip;
+const judge: JudgeBackend | undefined = typeof made === 'string' ? undefined : made;
+const skipReason = typeof made === 'string' ? made : false;
+
+let counter = 0;
+function run(code: string, input = '', outputs: string[] = ['ok'], language: ExecLanguage = 'python'): Promise<ProgramResult> {
+  const tests: TestCase[] = [{ kind: 'stdin', input, outputs }];
+  return judge!.judge({ id: `attack-${++counter}`, problemId: 'attack', language, code }, tests);
+}
+
+function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'latin1').includes(marker)) pids.push(Number(d));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
+test('fork bomb is contained: time_limit, and nothing survives the sandbox', { skip: skipReason }, async () => {
+  const marker = `coreb-forkbomb-${process.pid}`;
+  const r = await run(
+    `import os, time\nos.execv('/usr/bin/python3', ['python3', '-c', '''\nimport os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n''', '${marker}'])`,
+  );
+  assert.equal(r.verdict, 'time_limit');
+  await new Promise((res) => setTimeout(res, 300));
+  assert.deepEqual(processesWith(marker), [], 'fork-bomb processes left running');
+});
+
+test('CPU loop is stopped with time_limit', { skip: skipReason }, async () => {
+  const r = await run('while True:\n    pass\n');
+  assert.equal(r.verdict, 'time_limit');
+  assert.ok(r.tests[0].runMs < 5000, `ran ${r.tests[0].runMs} ms`);
+});
+
+test('sleeping forever is killed by the wall clock: time_limit', { skip: skipReason }, async () => {
+  const t0 = performance.now();
+  const r = await run('import time\ntime.sleep(10**6)\n');
+  assert.equal(r.verdict, 'time_limit');
+  assert.ok(performance.now() - t0 < 6000);
+});
+
+test('memory hogs get memory_limit (Python and C++)', { skip: skipReason }, async () => {
+  const [py, gradual, cpp] = await Promise.all([
+    run('x = bytearray(3 * 1024**3)\nprint("ok")\n'),
+    run('a = []\nwhile True:\n    a.append(b"x" * 10**7)\n'),
+    run('int main(){ std::vector<char> v((size_t)3 << 30, 1); printf("%d\\n", v[12345]); }', '', ['ok'], 'cpp'),
+  ]);
+  assert.equal(py.verdict, 'memory_limit');
+  assert.equal(gradual.verdict, 'memory_limit');
+  assert.equal(cpp.verdict, 'memory_limit');
+});
+
+test('disk fill with many files stops at the work dir size: runtime_error, host untouched', { skip: skipReason }, async () => {
+  const r = await run(
+    'import os\nfor i in range(100000):\n    with open(f"f{i}", "wb") as f:\n        f.write(b"x" * 1024 * 1024)\n',
+  );
+  assert.equal(r.verdict, 'runtime_error');
+  assert.match(r.tests[0].detail ?? '', /No space left|OSError|File too large/);
+  const tmpR = await run('with open("/tmp/big", "wb") as f:\n    f.write(b"x" * 100 * 1024 * 1024)\n');
+  assert.notEqual(tmpR.verdict, 'accepted');
+});
+
+test('output flood is cut off with output_limit', { skip: skipReason }, async () => {
+  const r = await run('import sys\nwhile True:\n    sys.stdout.write("x" * 65536)\n');
+  assert.equal(r.verdict, 'output_limit');
+});
+
+test('no network: the host loopback and the outside are unreachable', { skip: skipReason }, async () => {
+  let connections = 0;
+  const server = createServer((s) => {
+    connections++;
+    s.end('secret\n');
+  });
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const code = [
+      'import socket',
+      'res = []',
+      `for host, port in [("127.0.0.1", ${port}), ("1.1.1.1", 53), ("8.8.8.8", 443)]:`,
+      '    try:',
+      '        socket.create_connection((host, port), timeout=2).close()',
+      '        res.append("open")',
+      '    except OSError:',
+      '        res.append("blocked")',
+      'try:',
+      '    socket.getaddrinfo("example.com", 80)',
+      '    res.append("dns")',
+      'except OSError:',
+      '    res.append("nodns")',
+      'print(" ".join(res))',
+    ].join('\n');
+    const r = await run(code, '', ['blocked blocked blocked nodns']);
+    assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
+    assert.equal(connections, 0);
+  } finally {
+    server.close();
+  }
+});
+
+test('writes outside the work dir fail and leave the host untouched', { skip: skipReason }, async () => {
+  const hostDir = tempDir('coreb-attack-w-');
+  const targets = ['/usr/coreb-evil', '/etc/coreb-evil', '/coreb-evil', '/prog/main.py', '/prog/evil', `${hostDir}/evil`, '/proc/sys/kernel/hostname'];
+  const code = [
+    'res = []',
+    `for p in ${JSON.stringify(targets)}:`,
+    '    try:',
+    '        with open(p, "w") as f:',
+    '            f.write("x")',
+    '        res.append("wrote " + p)',
+    '    except OSError:',
+    '        pass',
+    'print(" ".join(res) or "ok")',
+  ].join('\n');
+  const r = await run(code);
+  assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
+  assert.equal(existsSync(join(hostDir, 'evil')), false);
+  assert.equal(existsSync('/usr/coreb-evil'), false);
+});
+
+test('host files are unreadable: /root, /etc/shadow, the project dir, other temp files', { skip: skipReason }, async () => {
+  const secretDir = tempDir('coreb-attack-r-');
+  const secret = join(secretDir, 'secret.txt');
+  writeFileSync(secret, 'TOP-SECRET');
+  const paths = ['/root', '/etc/shadow', '/etc/passwd', join(projectRoot, 'package.json'), projectRoot, secret, '/home'];
+  const code = [
+    'import os',
+    'res = []',
+    `for p in ${JSON.stringify(paths)}:`,
+    '    try:',
+    '        if os.path.isdir(p):',
+    '            os.listdir(p)',
+    '        else:',
+    '            open(p).read()',
+    '        res.append("read " + p)',
+    '    except OSError:',
+    '        pass',
+    'print(" ".join(res) or "ok")',
+  ].join('\n');
+  const r = await run(code);
+  assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
+});
+
+test('writes to /dev fail (read-only /dev)', { skip: skipReason }, async () => {
+  const code = [
+    'import os',
+    'res = []',
+    'for p in ["/dev/coreb-evil", "/dev/sda", "/dev/mem"]:',
+    '    try:',
+    '        with open(p, "wb") as f:',
+    '            f.write(b"x")',
+    '        res.append("wrote " + p)',
+    '    except OSError:',
+    '        pass',
+    'open("/dev/null", "w").write("fine")',
+    'print(" ".join(res) or "ok")',
+  ].join('\n');
+  const r = await run(code);
+  assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
+});
+
+test('nested user namespaces and privilege are refused', { skip: skipReason }, async () => {
+  const code = [
+    'import ctypes, os',
+    'libc = ctypes.CDLL(None, use_errno=True)',
+    'CLONE_NEWUSER = 0x10000000',
+    'CLONE_NEWNET = 0x40000000',
+    'res = []',
+    'if libc.unshare(CLONE_NEWUSER) == 0: res.append("userns")',
+    'if libc.unshare(CLONE_NEWNET) == 0: res.append("netns")',
+    'if os.getuid() == 0: res.append("root")',
+    'try:',
+    '    os.setuid(0)',
+    '    res.append("setuid")',
+    'except OSError:',
+    '    pass',
+    'print(" ".join(res) or "ok")',
+  ].join('\n');
+  const r = await run(code);
+  assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
+});
+
+test('killing the judge process mid-run leaves nothing running', { skip: skipReason }, async () => {
+  const marker = `9${process.pid}${Date.now() % 100000}`;
+  const dir = tempDir('coreb-attack-k-');
+  const script = join(dir, 'judge.mjs');
+  const sandboxModule = join(projectRoot, 'dist', 'src', 'sandbox', 'index.js');
+  writeFileSync(
+    script,
+    `import { createLocalJudge } from ${JSON.stringify(sandboxModule)};\n` +
+      `const j = await createLocalJudge({ cacheDir: ${JSON.stringify(testCacheDir)}, timeLimitMs: 60000 });\n` +
+      `const code = "import os\\nos.execv('/usr/bin/sleep', ['sleep', '${marker}'])\\n";\n` +
+      `j.judge({ id: 'k', problemId: 'k', language: 'python', code }, [{ kind: 'stdin', input: '', outputs: [''] }]);\n` +
+      `setInterval(() => {}, 1000);\n`,
+  );
+  const child = spawn(process.execPath, [script], { stdio: 'ignore' });
+  const deadline = Date.now() + 15000;
+  while (processesWith(marker).length === 0 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 100));
+  assert.ok(processesWith(marker).length > 0, 'the sandboxed program never started');
+  child.kill('SIGKILL');
+  const gone = Date.now() + 5000;
+  while (processesWith(marker).length > 0 && Date.now() < gone) await new Promise((res) => setTimeout(res, 100));
+  assert.deepEqual(processesWith(marker), [], 'sandboxed processes survived the judge');
+  const ps = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
+  assert.ok(!(ps.stdout ?? '').includes(marker));
+});
