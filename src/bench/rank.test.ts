@@ -14,6 +14,19 @@ test('rankTrec orders by float32 score, ties by docid descending, and drops ids'
   assert.deepEqual(rankTrec(run)[0], 'anchor');
 });
 
+test('rankTrec with k selects exactly the first k of the full trec order', () => {
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let trial = 0; trial < 50; trial++) {
+    const run = new Map<string, number>();
+    const n = 1 + Math.floor(rand() * 60);
+    // Few distinct scores, so most comparisons are ties broken by docid.
+    for (let i = 0; i < n; i++) run.set(`d${Math.floor(rand() * 1000)}`, Math.floor(rand() * 5) / 4);
+    const full = rankTrec(run);
+    for (const k of [0, 1, 3, 10, 100]) assert.deepEqual(rankTrec(run, undefined, k), full.slice(0, k));
+  }
+});
+
 test('topHardNegatives counts label-1 docs in the top k and flags a hard negative above every positive', () => {
   const labels = new Map([
     ['p1', 2],

@@ -6,19 +6,44 @@ import { compareCodePoints } from '../core/ids.js';
 
 /**
  * Returns the document ids of `scores` in trec_eval order, leaving out `drop` (anchors, identical
- * ids). Sorts the whole list: call it on runs (at most `depth` documents), never on a corpus.
+ * ids), only the first `k` when given. With `k` it selects by insertion into a k-slot list (O(n·k),
+ * no full sort); without, it sorts the whole list: call it on runs, never on a corpus.
  */
-export function rankTrec(scores: ReadonlyMap<string, number>, drop?: ReadonlySet<string>): string[] {
+export function rankTrec(scores: ReadonlyMap<string, number>, drop?: ReadonlySet<string>, k = Infinity): string[] {
   const ids: string[] = [];
   const s32: number[] = [];
+  if (k === Infinity) {
+    for (const [id, score] of scores) {
+      if (drop !== undefined && drop.has(id)) continue;
+      ids.push(id);
+      s32.push(Math.fround(score));
+    }
+    const order = Array.from(ids.keys());
+    order.sort((i, j) => s32[j] - s32[i] || compareCodePoints(ids[j], ids[i]));
+    return order.map((i) => ids[i]);
+  }
+  // True when (sa, a) ranks before (sb, b): float32 score descending, then docid descending.
+  const before = (sa: number, a: string, sb: number, b: string) => sa > sb || (sa === sb && compareCodePoints(a, b) > 0);
   for (const [id, score] of scores) {
     if (drop !== undefined && drop.has(id)) continue;
-    ids.push(id);
-    s32.push(Math.fround(score));
+    const s = Math.fround(score);
+    let i: number;
+    if (ids.length < k) {
+      i = ids.length;
+      ids.push(id);
+      s32.push(s);
+    } else if (k > 0 && before(s, id, s32[k - 1], ids[k - 1])) {
+      i = k - 1;
+    } else continue;
+    while (i > 0 && before(s, id, s32[i - 1], ids[i - 1])) {
+      ids[i] = ids[i - 1];
+      s32[i] = s32[i - 1];
+      i--;
+    }
+    ids[i] = id;
+    s32[i] = s;
   }
-  const order = Array.from(ids.keys());
-  order.sort((i, j) => s32[j] - s32[i] || compareCodePoints(ids[j], ids[i]));
-  return order.map((i) => ids[i]);
+  return ids;
 }
 
 /** What the top of one ranked list holds, against CoREB's graded labels (2 positive, 1 hard negative). */

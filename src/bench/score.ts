@@ -125,7 +125,7 @@ export function scoreTask(input: ScoreTaskInput): ScoredTask {
     for (const label of EVAL_MEASURES) metrics[label] = raw[MEASURE_KEYS[label]] ?? 0;
     if (protocol.mrr === 'beir') metrics['mrr@10'] = raw.mrr_beir_10 ?? 0;
     let hn = { hardNegatives: 0, intrusion: null as number | null };
-    if (graded) hn = topHardNegatives(rankTrec(run.get(q.id)!), subQrels.get(q.id), 10);
+    if (graded) hn = topHardNegatives(rankTrec(run.get(q.id)!, undefined, 10), subQrels.get(q.id), 10);
     const r: QueryResult = { task: input.task, metrics, hnIntrusion: hn.intrusion, hardNegativesTop10: hn.hardNegatives };
     if (q.subtask !== undefined) r.subtask = q.subtask;
     if (q.language !== undefined) r.language = q.language;
