@@ -49,6 +49,10 @@ test('"None" is null for optional fields and an error for required ones', () => 
   assert.equal(run('None', { wire: 'x', type: 'int', required: true }).issues[0].kind, 'missing-field');
 });
 
+test('parquet timestamps in string fields become ISO strings', () => {
+  assert.equal(run(new Date(Date.UTC(2026, 0, 18, 12, 16, 39)), { wire: 'created_at', type: 'string' }).value, '2026-01-18T12:16:39.000Z');
+});
+
 test('booleans accept 0/1 and True/False with a warning; lists must hold strings', () => {
   const b: FieldSpec = { wire: 'b', type: 'bool' };
   assert.equal(run('True', b).value, true);

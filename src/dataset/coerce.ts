@@ -118,6 +118,7 @@ export function coerceValue(v: unknown, spec: FieldSpec, field: string, c: RowCh
   }
   switch (spec.type) {
     case 'string':
+      if (v instanceof Date && !Number.isNaN(v.getTime())) return v.toISOString();
       if (typeof v === 'string') {
         if (!spec.required && v === 'None') {
           c.warn('stringified-null', field, 'the string "None" read as null; write null for a missing value');
