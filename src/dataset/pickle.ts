@@ -150,6 +150,9 @@ export function parsePickle(bytes: Uint8Array): unknown {
         stack.push(s === '01' ? true : s === '00' ? false : Number(s));
         break;
       }
+      case 0x4c: // LONG (protocol 0: digits then `L`)
+        stack.push(Number(line().replace(/L$/, '')));
+        break;
       case 0x47: // BINFLOAT (big-endian)
         need(8);
         stack.push(view.getFloat64(pos, false));
