@@ -20,15 +20,6 @@ import { loadEmbeddingsFile, packVectors, type EmbeddingsFile } from './embeddin
 import type { RetrieverSpec } from './retriever-spec.js';
 import { createRunRetriever } from './run-retriever.js';
 
-/** The providers' factory for `dense:` specs (src/bench/dense-embedder.ts), imported lazily. */
-interface DenseEmbedderModule {
-  createDenseEmbedder(
-    spec: string,
-    options: { env: Record<string, string | undefined>; cacheDir?: string; cwd?: string; logger?: Logger; progress?: Progress; signal?: AbortSignal },
-  ): Promise<Embedder & { close?(): void; counters?(): Record<string, number> }>;
-}
-const DENSE_EMBEDDER_MODULE: string = './dense-embedder.js';
-
 /** What resolving a spec may need. */
 export interface CreateRetrieverContext {
   /** Directory relative file paths are resolved against. */
@@ -60,7 +51,7 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
       return createDenseRetriever(createFileEncoder(vectors), { name: spec.text });
     }
     case 'dense': {
-      const { createDenseEmbedder } = (await import(DENSE_EMBEDDER_MODULE)) as DenseEmbedderModule;
+      const { createDenseEmbedder } = await import('./dense-embedder.js');
       const embedder = await createDenseEmbedder(spec.spec, {
         env: ctx.env,
         cwd: ctx.baseDir,
@@ -70,9 +61,8 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
       });
       ctx.onClose?.(() => {
-        const c = embedder.counters?.();
-        if (c !== undefined) ctx.logger?.info(`${spec.text}: embedding cache ${JSON.stringify(c)}`);
-        embedder.close?.();
+        ctx.logger?.info(`${spec.text}: embedding cache ${JSON.stringify(embedder.counters())}`);
+        embedder.close();
       });
       return createDenseRetriever(createEmbedderEncoder(dedupeEmbedder(embedder)), { name: spec.text });
     }
