@@ -1,5 +1,5 @@
 /**
- * Exact dense top-k throughput: coreb's `denseTopK` against numpy (BLAS matmul + argpartition
+ * Exact dense top-k throughput: coreb's `denseTopK` (WebAssembly SIMD and scalar JS kernels) against numpy (BLAS matmul + argpartition
  * top-k, then a sort of the k survivors) on the same normalised float32 data written to disk.
  *
  * Usage: node dist/bench/search-dense.js [--docs 20000] [--queries 1000] [--dim 768] [--k 100]
@@ -12,7 +12,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { denseTopK, normalizeMatrix } from '../src/search/dense.js';
+import type { DenseKernel } from '../src/search/dense.js';
+import { defaultDenseKernel, denseTopK, normalizeMatrix } from '../src/search/dense.js';
 import { createTieRanks } from '../src/search/top-k.js';
 
 function flag(name: string, fallback: number): number {
@@ -72,17 +73,22 @@ function main(): void {
     const ids = Array.from({ length: nd }, (_, i) => `doc${i}`);
     const tieRanks = createTieRanks(ids);
 
-    const jsTimes: number[] = [];
-    const jsCpu: number[] = [];
-    let last = denseTopK(queries, docs, k, { tieRanks });
-    for (let r = 0; r < repeat; r++) {
-      const t0 = performance.now();
-      const c0 = process.cpuUsage();
-      last = denseTopK(queries, docs, k, { tieRanks });
-      const c = process.cpuUsage(c0);
-      jsTimes.push(performance.now() - t0);
-      jsCpu.push((c.user + c.system) / 1000);
-    }
+    const measure = (kernel: DenseKernel) => {
+      const wall: number[] = [];
+      const cpu: number[] = [];
+      let result = denseTopK(queries, docs, k, { tieRanks, kernel });
+      for (let r = 0; r < repeat; r++) {
+        const t0 = performance.now();
+        const c0 = process.cpuUsage();
+        result = denseTopK(queries, docs, k, { tieRanks, kernel });
+        const c = process.cpuUsage(c0);
+        wall.push(performance.now() - t0);
+        cpu.push((c.user + c.system) / 1000);
+      }
+      return { wall: median(wall), cpu: median(cpu), result };
+    };
+    const kernels = (['wasm', 'js'] as const).filter((kk) => kk === 'js' || defaultDenseKernel() === 'wasm');
+    const ours = kernels.map((kernel) => ({ kernel, ...measure(kernel) }));
 
     const env = { ...process.env };
     if (threads > 0) env.OPENBLAS_NUM_THREADS = String(threads);
@@ -96,23 +102,25 @@ function main(): void {
     const pyTimes = pyWallLine.trim().split(/\s+/).map(Number);
     const pyCpu = pyCpuLine.trim().split(/\s+/).map(Number);
     const pyTop = new Int32Array(readFileSync(join(dir, 'top.i32')).buffer.slice(0));
-    let same = 0;
-    for (let q = 0; q < nq; q++) {
-      let eq = true;
-      for (let i = 0; i < k && eq; i++) eq = last.indices[q * last.k + i] === pyTop[q * k + i];
-      if (eq) same++;
-    }
     const flops = 2 * nq * nd * dim;
     const line = (name: string, wall: number, cpu: number) =>
       `${name}: wall ${wall.toFixed(1)} ms (${((nq / wall) * 1000).toFixed(0)} queries/s, ${(flops / wall / 1e6).toFixed(2)} GFLOP/s), cpu ${cpu.toFixed(1)} ms`;
-    const js = median(jsTimes);
     const np = median(pyTimes);
+    const npCpu = median(pyCpu);
     console.log(`dense exact top-${k}: ${nq} queries x ${nd} docs x dim ${dim} (float32), ${repeat} runs, medians`);
-    console.log(line('coreb denseTopK (1 thread)', js, median(jsCpu)));
-    console.log(line(`numpy matmul+argpartition (${threads > 0 ? threads : 'all'} BLAS threads)`, np, median(pyCpu)));
-    console.log(
-      `ratio coreb/numpy: wall ${(js / np).toFixed(2)}x, cpu ${(median(jsCpu) / median(pyCpu)).toFixed(2)}x; identical top-${k} lists: ${same}/${nq}`,
-    );
+    console.log(line(`numpy matmul+argpartition (${threads > 0 ? threads : 'all'} BLAS threads)`, np, npCpu));
+    for (const o of ours) {
+      let same = 0;
+      for (let q = 0; q < nq; q++) {
+        let eq = true;
+        for (let i = 0; i < k && eq; i++) eq = o.result.indices[q * o.result.k + i] === pyTop[q * k + i];
+        if (eq) same++;
+      }
+      console.log(line(`coreb denseTopK ${o.kernel} (1 thread)`, o.wall, o.cpu));
+      console.log(
+        `  ratio coreb ${o.kernel}/numpy: wall ${(o.wall / np).toFixed(2)}x, cpu ${(o.cpu / npCpu).toFixed(2)}x; identical top-${k} lists: ${same}/${nq}`,
+      );
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

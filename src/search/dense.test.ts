@@ -31,16 +31,39 @@ function tieHeavyMatrix(rows: number, dim: number, seed: number, duplicateEvery 
   return { rows, dim, data };
 }
 
+/** Dot product as the `js` kernel defines it: double sum in index order, rounded to float32. */
+function dotJs(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let x = 0; x < a.length; x++) s += a[x] * b[x];
+  return Math.fround(s);
+}
+
+/** Dot product as the `wasm` kernel defines it: four float32 lane sums, then (l0 + l1) + (l2 + l3). */
+function dotWasm(a: Float32Array, b: Float32Array): number {
+  const f = Math.fround;
+  const lanes = [0, 0, 0, 0];
+  for (let x = 0; x < a.length; x++) lanes[x % 4] = f(lanes[x % 4] + f(a[x] * b[x]));
+  return f(f(lanes[0] + lanes[1]) + f(lanes[2] + lanes[3]));
+}
+
+const kernels = [
+  ['js', dotJs],
+  ['wasm', dotWasm],
+] as const;
+
 /** Reference: score every pair, then fully sort by (float32 score desc, docid desc by code point). */
-function bruteForce(q: EmbeddingMatrix, d: EmbeddingMatrix, ids: string[], k: number): Array<Array<[string, number]>> {
+function bruteForce(
+  q: EmbeddingMatrix,
+  d: EmbeddingMatrix,
+  ids: string[],
+  k: number,
+  dot: (a: Float32Array, b: Float32Array) => number = dotJs,
+): Array<Array<[string, number]>> {
   const out: Array<Array<[string, number]>> = [];
+  const row = (m: EmbeddingMatrix, i: number) => m.data.subarray(i * m.dim, (i + 1) * m.dim);
   for (let i = 0; i < q.rows; i++) {
     const all: Array<[string, number]> = [];
-    for (let j = 0; j < d.rows; j++) {
-      let s = 0;
-      for (let x = 0; x < q.dim; x++) s += q.data[i * q.dim + x] * d.data[j * d.dim + x];
-      all.push([ids[j], Math.fround(s)]);
-    }
+    for (let j = 0; j < d.rows; j++) all.push([ids[j], dot(row(q, i), row(d, j))]);
     all.sort((a, b) => b[1] - a[1] || compareCodePoints(b[0], a[0]));
     out.push(all.slice(0, k));
   }
@@ -63,9 +86,12 @@ test('dense top-k equals a brute-force full sort on random data with many exact 
   const docs = tieHeavyMatrix(300, 8, 1, 5);
   const queries = tieHeavyMatrix(37, 8, 2);
   const ids = docIdsFor(300);
-  for (const k of [1, 10, 57, 300, 500]) {
-    const r = denseTopK(queries, docs, k, { tieRanks: createTieRanks(ids) });
-    assert.deepEqual(collect(r, ids), bruteForce(queries, docs, ids, k), `k=${k}`);
+  for (const [kernel] of kernels) {
+    for (const k of [1, 10, 57, 300, 500]) {
+      const r = denseTopK(queries, docs, k, { tieRanks: createTieRanks(ids), kernel });
+      assert.equal(r.kernel, kernel);
+      assert.deepEqual(collect(r, ids), bruteForce(queries, docs, ids, k), `${kernel} k=${k}`);
+    }
   }
 });
 
@@ -75,24 +101,38 @@ test('dense top-k on normalised float data equals the brute-force cosine ranking
   const docs = normalizeMatrix(mk(200, 33));
   const queries = normalizeMatrix(mk(9, 33));
   const ids = docIdsFor(200);
-  const got = collect(denseTopK(queries, docs, 20, { tieRanks: createTieRanks(ids) }), ids);
-  assert.deepEqual(got, bruteForce(queries, docs, ids, 20));
-  for (const row of got) assert.ok(row[0][1] <= 1 + 1e-6 && row[19][1] >= -1 - 1e-6);
+  for (const [kernel, dot] of kernels) {
+    const got = collect(denseTopK(queries, docs, 20, { tieRanks: createTieRanks(ids), kernel }), ids);
+    assert.deepEqual(got, bruteForce(queries, docs, ids, 20, dot), kernel);
+    for (const row of got) assert.ok(row[0][1] <= 1 + 1e-6 && row[19][1] >= -1 - 1e-6);
+  }
 });
 
 test('memory-bounded chunking gives identical results for any block sizes', () => {
-  const docs = tieHeavyMatrix(257, 16, 4, 3);
-  const queries = tieHeavyMatrix(23, 16, 5);
+  const r = rng(6);
+  const docs = tieHeavyMatrix(257, 13, 4, 3);
+  for (let i = 0; i < docs.data.length; i += 3) docs.data[i] = Math.fround(r() - 0.5);
+  const queries = tieHeavyMatrix(23, 13, 5);
   const tieRanks = createTieRanks(docIdsFor(257));
   const exclude = [[0, 5], undefined, [256]];
-  const ref = denseTopK(queries, docs, 25, { tieRanks, exclude, queryBlockRows: 1000, docBlockRows: 100000 });
-  for (const [qb, db] of [[1, 1], [3, 7], [4, 64], [5, 256], [64, 512]]) {
-    const r = denseTopK(queries, docs, 25, { tieRanks, exclude, queryBlockRows: qb, docBlockRows: db });
-    assert.deepEqual(r.indices, ref.indices, `blocks ${qb}x${db}`);
-    assert.deepEqual(r.scores, ref.scores, `blocks ${qb}x${db}`);
-    assert.deepEqual(r.counts, ref.counts);
+  for (const [kernel] of kernels) {
+    const ref = denseTopK(queries, docs, 25, { tieRanks, exclude, kernel, queryBlockRows: 1000, docBlockRows: 100000 });
+    for (const [qb, db] of [[1, 1], [3, 7], [4, 64], [5, 256], [64, 512]]) {
+      const r = denseTopK(queries, docs, 25, { tieRanks, exclude, kernel, queryBlockRows: qb, docBlockRows: db });
+      assert.deepEqual(r.indices, ref.indices, `${kernel} blocks ${qb}x${db}`);
+      assert.deepEqual(r.scores, ref.scores, `${kernel} blocks ${qb}x${db}`);
+      assert.deepEqual(r.counts, ref.counts);
+    }
+    assert.ok(!Array.from(ref.indices.subarray(0, ref.counts[0])).includes(5), 'excluded row never returned');
+    assert.equal(ref.counts[0], 25, 'exclusions do not shorten the list');
+    const all = denseTopK(queries, docs, 257, { tieRanks, exclude, kernel });
+    assert.deepEqual([all.counts[0], all.counts[1], all.counts[2]], [255, 257, 256], 'only the excluded rows are missing');
+    const top = denseTopK(queries, docs, 2, { tieRanks, kernel });
+    const firstTwo = Array.from(top.indices.subarray(0, 2));
+    const skipTop = denseTopK(queries, docs, 2, { tieRanks, kernel, exclude: [firstTwo] });
+    assert.equal(skipTop.counts[0], 2);
+    assert.deepEqual(Array.from(skipTop.indices.subarray(0, 2)), Array.from(denseTopK(queries, docs, 4, { tieRanks, kernel }).indices.subarray(2, 4)));
   }
-  assert.ok(!Array.from(ref.indices.subarray(0, ref.counts[0])).includes(5));
 });
 
 test('normalizeMatrix makes unit rows, keeps zero rows, and leaves its input untouched', () => {

@@ -14,6 +14,7 @@ import type {
   SearchOptions,
 } from '../core/retrieval.js';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
+import { createWasmDotKernel } from './dense-wasm.js';
 import { createTieRanks, TopK } from './top-k.js';
 
 /** Throws `VALIDATION` unless `m` is a consistent matrix of finite values. */
@@ -61,11 +62,29 @@ export interface DenseTopKOptions {
   queryBlockRows?: number;
   /** Documents per block (a block of `dim` floats each should fit in cache). Default 512. */
   docBlockRows?: number;
-  /** Per query row, document rows never to return (e.g. the code-to-code anchor). */
+  /**
+   * Per query row, document rows never to return (e.g. the code-to-code anchor). They do not use
+   * up places: a query still gets `k` documents when the corpus has `k` others.
+   */
   exclude?: ReadonlyArray<readonly number[] | undefined>;
+  /**
+   * Dot-product kernel: `wasm` = WebAssembly SIMD, float32 accumulation in 4 lanes (like BLAS
+   * sdot); `js` = scalar JavaScript, double accumulation rounded to float32 at the end. Default
+   * `wasm` when the runtime supports it, else `js`. Both are exact in the sense of scoring every
+   * pair; they can differ in the last bits of a score.
+   */
+  kernel?: DenseKernel;
   signal?: AbortSignal;
   /** Called after each query block with the number of queries finished. */
   onProgress?: (queriesDone: number) => void;
+}
+
+/** A dot-product kernel name. */
+export type DenseKernel = 'wasm' | 'js';
+
+/** The kernel used when none is asked for: `wasm` when WebAssembly SIMD is available. */
+export function defaultDenseKernel(): DenseKernel {
+  return createWasmDotKernel() !== undefined ? 'wasm' : 'js';
 }
 
 /** The result of {@link denseTopK}: row-major `rows x k` slots, `counts[q]` of them filled for query q. */
@@ -76,6 +95,8 @@ export interface DenseTopKResult {
   /** Their cosine scores (float32). */
   scores: Float32Array;
   counts: Int32Array;
+  /** The kernel that computed the scores. */
+  kernel: DenseKernel;
 }
 
 /**
@@ -108,17 +129,35 @@ export function denseTopK(
   const scores = new Float32Array(nq * kk);
   const counts = new Int32Array(nq);
   const heaps: TopK[] = [];
-  for (let i = 0; i < Math.min(qb, nq); i++) heaps.push(new TopK(kk, tieRanks));
+  // Excluded documents are dropped after the heap, so each heap keeps that many extra entries.
+  let maxExcluded = 0;
+  for (const e of options.exclude ?? []) if (e !== undefined) maxExcluded = Math.max(maxExcluded, e.length);
+  const capacity = Math.min(kk + maxExcluded, Math.max(nd, 1));
+  for (let i = 0; i < Math.min(qb, nq); i++) heaps.push(new TopK(capacity, tieRanks));
   const excludedMask = new Uint8Array(nd);
   const Q = queries.data;
   const D = docs.data;
-  const outDocs = new Int32Array(kk);
-  const outScores = new Float32Array(kk);
+  const outDocs = new Int32Array(capacity);
+  const outScores = new Float32Array(capacity);
+  const wasm = options.kernel === 'js' ? undefined : createWasmDotKernel();
+  if (options.kernel === 'wasm' && wasm === undefined) {
+    throw new CorebError('UNSUPPORTED', 'dense search: this runtime has no WebAssembly SIMD; use kernel "js"');
+  }
 
   for (let q0 = 0; q0 < nq; q0 += qb) {
     checkAborted(options.signal);
     const q1 = Math.min(nq, q0 + qb);
-    for (let d0 = 0; d0 < nd; d0 += db) {
+    for (let d0 = 0; wasm !== undefined && d0 < nd; d0 += db) {
+      const d1 = Math.min(nd, d0 + db);
+      const w = d1 - d0;
+      const block = wasm.scores(Q.subarray(q0 * dim, q1 * dim), q1 - q0, D.subarray(d0 * dim, d1 * dim), w, dim);
+      for (let q = q0; q < q1; q++) {
+        const h = heaps[q - q0];
+        const o = (q - q0) * w;
+        for (let i = 0; i < w; i++) h.push(d0 + i, block[o + i]);
+      }
+    }
+    for (let d0 = 0; wasm === undefined && d0 < nd; d0 += db) {
       const d1 = Math.min(nd, d0 + db);
       let q = q0;
       // Four queries at a time share each document load.
@@ -205,7 +244,7 @@ export function denseTopK(
       if (ex !== undefined) for (const d of ex) excludedMask[d] = 1;
       const m = h.drainInto(outDocs, outScores);
       let c = 0;
-      for (let i = 0; i < m; i++) {
+      for (let i = 0; i < m && c < kk; i++) {
         if (excludedMask[outDocs[i]] === 1) continue;
         indices[q * kk + c] = outDocs[i];
         scores[q * kk + c] = outScores[i];
@@ -216,7 +255,7 @@ export function denseTopK(
     }
     options.onProgress?.(q1);
   }
-  return { k: kk, indices, scores, counts };
+  return { k: kk, indices, scores, counts, kernel: wasm !== undefined ? 'wasm' : 'js' };
 }
 
 /** Produces the vectors of a dense retriever: a live embedder, a file of precomputed vectors, ... */
@@ -258,9 +297,11 @@ export interface DenseRetrieverOptions {
   queryBlockRows?: number;
   /** See {@link DenseTopKOptions.docBlockRows}. Default 512. */
   docBlockRows?: number;
+  /** See {@link DenseTopKOptions.kernel}. Default {@link defaultDenseKernel}. */
+  kernel?: DenseKernel;
 }
 
-/** Trims a search depth's result of {@link denseTopK} into ranked lists. */
+/** Turns a {@link denseTopK} result into ranked lists keyed by query id. */
 function toRankedLists(queries: readonly Query[], r: DenseTopKResult, docIds: readonly string[]): Map<string, RankedList> {
   const out = new Map<string, RankedList>();
   for (let q = 0; q < queries.length; q++) {
@@ -274,17 +315,21 @@ function toRankedLists(queries: readonly Query[], r: DenseTopKResult, docIds: re
 
 /**
  * A dense retriever: encodes the corpus once with `encoder`, normalises the rows, and ranks each
- * query batch exactly by cosine similarity with {@link denseTopK}. Excluded documents are skipped
- * by asking the heap for `depth + excluded` entries.
+ * query batch exactly by cosine similarity with {@link denseTopK}.
  */
 export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrieverOptions = {}): Retriever {
-  const blocks = { queryBlockRows: options.queryBlockRows ?? 64, docBlockRows: options.docBlockRows ?? 512 };
+  const blocks = {
+    queryBlockRows: options.queryBlockRows ?? 64,
+    docBlockRows: options.docBlockRows ?? 512,
+    kernel: options.kernel ?? defaultDenseKernel(),
+  };
   return {
     name: options.name ?? 'dense',
     describe(): RetrieverDescription {
       return {
         kind: 'dense',
         similarity: 'cosine (rows L2-normalised once, exact dot product)',
+        kernel: blocks.kernel === 'wasm' ? 'wasm-simd (float32 accumulation)' : 'js (double accumulation)',
         ties: 'score as float32 descending, then docid descending by code point (trec_eval 9.0.8)',
         encoder: encoder.describe(),
       };
@@ -309,10 +354,9 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
             throw new CorebError('VALIDATION', `query vectors have ${qraw.rows} rows for ${queries.length} queries`);
           }
           const exclude = queries.map((q) => resolveExcluded(searchOptions.exclude?.get(q.id), docIndex));
-          const extra = exclude.reduce((m, e) => Math.max(m, e.length), 0);
           searchOptions.progress?.start('dense search', queries.length);
           let reported = 0;
-          const r = denseTopK(normalizeMatrix(qraw), matrix, depth + extra, {
+          const r = denseTopK(normalizeMatrix(qraw), matrix, depth, {
             ...blocks,
             tieRanks,
             exclude,
@@ -323,14 +367,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
             },
           });
           searchOptions.progress?.done();
-          const lists = toRankedLists(queries, r, docIds);
-          for (const list of lists.values()) {
-            if (list.docIds.length > depth) {
-              list.docIds.length = depth;
-              list.scores = list.scores.slice(0, depth);
-            }
-          }
-          return lists;
+          return toRankedLists(queries, r, docIds);
         },
       };
     },
