@@ -150,10 +150,10 @@ export function denseTopK(
     for (let d0 = 0; wasm !== undefined && d0 < nd; d0 += db) {
       const d1 = Math.min(nd, d0 + db);
       const w = d1 - d0;
-      const block = wasm.scores(Q.subarray(q0 * dim, q1 * dim), q1 - q0, D.subarray(d0 * dim, d1 * dim), w, dim);
+      const { out: block, stride } = wasm.scores(Q.subarray(q0 * dim, q1 * dim), q1 - q0, D.subarray(d0 * dim, d1 * dim), w, dim);
       for (let q = q0; q < q1; q++) {
         const h = heaps[q - q0];
-        const o = (q - q0) * w;
+        const o = (q - q0) * stride;
         for (let i = 0; i < w; i++) h.push(d0 + i, block[o + i]);
       }
     }
