@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Program, ProgramResult, TestCase } from '../core/execution.js';
+import type { LcbProblem } from '../dataset/lcb.js';
+import type { JudgeBackend } from '../sandbox/backend.js';
+import { renderJudgeSummary, runJudging, type JudgeRecord } from './judge-run.js';
+
+/** A backend that "passes" programs whose code is `ok` and counts calls. */
+function fakeJudge(settings: Record<string, unknown> = { comparator: 'tokens', jobs: 2 }): JudgeBackend & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    describe: () => settings,
+    async judge(p: Program, tests: readonly TestCase[]): Promise<ProgramResult> {
+      calls.push(p.id);
+      const ok = p.code === 'ok';
+      return {
+        id: p.id,
+        problemId: p.problemId,
+        language: p.language,
+        verdict: ok ? 'accepted' : 'wrong_answer',
+        passed: ok,
+        passRate: ok ? 1 : 0,
+        testsPassed: ok ? tests.length : 0,
+        testsTotal: tests.length,
+        tests: tests.map(() => ({ verdict: ok ? 'accepted' : 'wrong_answer', runMs: 1, cpuMs: 1, memoryKb: 10, exitCode: 0 })),
+        compileMs: 0,
+        maxRunMs: 1,
+        maxMemoryKb: 10,
+        normalisations: [],
+        comparator: 'tokens',
+        sandboxed: true,
+      };
+    },
+    stats: () => ({ compiles: 0, runs: calls.length }),
+    async close() {},
+  };
+}
+
+const problem: LcbProblem = {
+  questionId: 'abc1_a',
+  title: 't',
+  content: '',
+  platform: 'atcoder',
+  publicTests: [{ kind: 'stdin', input: '1', outputs: ['1'] }],
+  privateTests: [{ kind: 'stdin', input: '2', outputs: ['2'] }],
+  metadata: {},
+};
+const problems = new Map([[problem.questionId, problem]]);
+const programs: Program[] = [
+  { id: 'a', problemId: 'lcb_abc1_a', language: 'python', code: 'ok' },
+  { id: 'b', problemId: 'abc1_a', language: 'cpp', code: 'bad' },
+  { id: 'c', problemId: 'lcb_zzz_a', language: 'go', code: 'ok' },
+];
+
+test('writes one snake_case record per program; lcb_ ids match; unknown problems are counted', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
+  const judge = fakeJudge();
+  const s = await runJudging({ judge, problems, programs, outFile: out });
+  assert.equal(s.judged, 2);
+  assert.equal(s.missingProblem, 1);
+  const recs = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JudgeRecord);
+  assert.deepEqual(recs.map((r) => [r.id, r.verdict, r.tests_total]).sort(), [['a', 'accepted', 2], ['b', 'wrong_answer', 2]]);
+  for (const k of ['problem_id', 'pass_rate', 'tests_passed', 'compile_ms', 'max_run_ms', 'max_memory_kb', 'normalisations', 'key']) {
+    assert.ok(k in recs[0], k);
+  }
+  const table = renderJudgeSummary(s);
+  assert.match(table, /^language\s+accepted\s+wrong_answer\s+total\s+pass%/);
+  assert.match(table, /\nall\s+1\s+1\s+2\s+50\.0\n/);
+});
+
+test('re-running skips programs judged with the same inputs and settings; changes are re-judged', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
+  await runJudging({ judge: fakeJudge(), problems, programs, outFile: out });
+  const again = fakeJudge({ comparator: 'tokens', jobs: 8 });
+  const s = await runJudging({ judge: again, problems, programs, outFile: out });
+  assert.deepEqual(again.calls, [], '--jobs alone does not invalidate');
+  assert.equal(s.resumed, 2);
+  assert.equal(s.byLanguage.python.accepted, 1);
+  const changed = fakeJudge({ comparator: 'exact', jobs: 2 });
+  await runJudging({ judge: changed, problems, programs: [{ ...programs[0], code: 'ok' }, { ...programs[1], code: 'ok' }], outFile: out });
+  assert.deepEqual(changed.calls.sort(), ['a', 'b']);
+  const edited = fakeJudge({ comparator: 'exact', jobs: 2 });
+  await runJudging({ judge: edited, problems, programs: [{ ...programs[0], code: 'ok' }, { ...programs[1], code: 'ok2' }], outFile: out });
+  assert.deepEqual(edited.calls, ['b']);
+});
+
+test('a torn last line (killed run) is dropped and that program judged again', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
+  await runJudging({ judge: fakeJudge(), problems, programs: programs.slice(0, 1), outFile: out });
+  appendFileSync(out, '{"id":"b","problem_id":"abc1_a","verd');
+  const j = fakeJudge();
+  const s = await runJudging({ judge: j, problems, programs, outFile: out });
+  assert.deepEqual(j.calls, ['b']);
+  assert.equal(s.resumed, 1);
+  const lines = readFileSync(out, 'utf8').trim().split('\n');
+  assert.equal(lines.length, 2);
+  lines.forEach((l) => JSON.parse(l));
+});
+
+test('an aborted run throws INTERRUPTED and keeps only finished programs', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(runJudging({ judge: fakeJudge(), problems, programs, outFile: out, signal: ac.signal }), { code: 'INTERRUPTED' });
+  assert.equal(readFileSync(out, 'utf8'), '');
+});

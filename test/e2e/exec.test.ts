@@ -1,0 +1,106 @@
+/**
+ * `coreb exec` end to end: the built CLI judges authored fixtures (public JSON tests plus
+ * LiveCodeBench-compressed private tests) in the sandbox, writes JSONL and a table, and resumes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { runCli } from '../support/cli.js';
+import { tempDir, testCacheDir, toolchainSkipReason } from '../support/judge.js';
+
+const skip = toolchainSkipReason(['python', 'cpp']) ?? false;
+
+/** LiveCodeBench's private-test encoding, built by hand: base64(zlib(pickle protocol 4 of a JSON str)). */
+function lcbCompressed(tests: unknown): string {
+  const body = Buffer.from(JSON.stringify(tests), 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(body.length);
+  return deflateSync(Buffer.concat([Buffer.from([0x80, 4, 0x58]), len, body, Buffer.from([0x94, 0x2e])])).toString('base64');
+}
+
+function fixtures(): { dir: string; problems: string; candidates: string; out: string } {
+  const dir = tempDir('coreb-e2e-exec-');
+  const problems = join(dir, 'problems.jsonl');
+  const candidates = join(dir, 'candidates.jsonl');
+  const rows = [
+    {
+      question_id: 'abc900_a',
+      question_title: 'Add',
+      question_content: 'Print A+B.',
+      platform: 'atcoder',
+      public_test_cases: JSON.stringify([{ input: '1 2\n', output: '3\n', testtype: 'stdin' }]),
+      private_test_cases: lcbCompressed([
+        { input: '10 20\n', output: '30\n', testtype: 'stdin' },
+        { input: '7 -7\n', output: '0\n', testtype: 'stdin' },
+      ]),
+      metadata: '{}',
+    },
+  ];
+  writeFileSync(problems, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const progs = [
+    { id: 'py-ok', problem_id: 'lcb_abc900_a', language: 'python', code: 'a, b = map(int, input().split())\nprint(a + b)\n' },
+    { id: 'py-wa', problem_id: 'abc900_a', language: 'python', code: 'a, b = map(int, input().split())\nprint(a + b if b > 0 else 1)\n' },
+    { id: 'cpp-ok', problem_id: 'lcb_abc900_a', language: 'cpp', code: 'using namespace std;\nint main(){long a,b;cin>>a>>b;cout<<a+b<<"\\n";}\n' },
+    { id: 'cpp-ce', problem_id: 'lcb_abc900_a', language: 'cpp', code: 'int main(){return 0;}\n\nmain();\n' },
+    { id: 'orphan', problem_id: 'lcb_abc999_z', language: 'python', code: 'print(1)' },
+  ];
+  writeFileSync(candidates, progs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  return { dir, problems, candidates, out: join(dir, 'out.jsonl') };
+}
+
+const env = { ...process.env, COREB_JUDGE_CACHE: testCacheDir };
+
+test('coreb exec judges, writes the JSONL contract and a table, then resumes', { skip }, () => {
+  const f = fixtures();
+  const args = ['exec', '--problems', f.problems, '--candidates', f.candidates, '--out', f.out, '--jobs', '2'];
+  const r = runCli(args, { env });
+  assert.equal(r.status, 0, r.stderr);
+  const recs = readFileSync(f.out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const byId = new Map(recs.map((x) => [x.id, x]));
+  assert.equal(recs.length, 4);
+  assert.equal(byId.get('py-ok')!.verdict, 'accepted');
+  assert.equal(byId.get('py-ok')!.tests_total, 3, 'public + decoded private tests');
+  assert.equal(byId.get('py-wa')!.verdict, 'wrong_answer');
+  assert.equal(byId.get('py-wa')!.pass_rate, 2 / 3);
+  assert.equal(byId.get('cpp-ok')!.verdict, 'accepted');
+  assert.equal(byId.get('cpp-ce')!.verdict, 'compile_error');
+  for (const k of ['id', 'problem_id', 'language', 'verdict', 'passed', 'pass_rate', 'tests_passed', 'tests_total', 'tests', 'compile_ms', 'max_run_ms', 'max_memory_kb', 'normalisations']) {
+    assert.ok(k in recs[0], `field ${k}`);
+  }
+  assert.match(r.stdout, /language\s+accepted/);
+  assert.match(r.stdout, /judged 4, resumed 0, no problem 1/);
+  assert.match(r.stderr, /abc999_z/);
+
+  const again = runCli(args, { env });
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /judged 0, resumed 4/);
+  assert.equal(readFileSync(f.out, 'utf8').trim().split('\n').length, 4);
+
+  const exact = runCli([...args, '--comparator', 'exact', '--tests', 'public'], { env });
+  assert.equal(exact.status, 0, exact.stderr);
+  assert.match(exact.stdout, /judged 4, resumed 0/);
+});
+
+test('coreb exec --no-sandbox warns loudly and marks results', { skip: toolchainSkipReason(['python'], false) ?? false }, () => {
+  const f = fixtures();
+  const one = join(f.dir, 'one.jsonl');
+  writeFileSync(one, readFileSync(f.candidates, 'utf8').split('\n')[0] + '\n');
+  const r = runCli(['exec', '--problems', f.problems, '--candidates', one, '--out', f.out, '--no-sandbox'], { env });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /WARNING: --no-sandbox/);
+  assert.match(r.stderr, /DIRECTLY ON THIS MACHINE/);
+  const rec = JSON.parse(readFileSync(f.out, 'utf8').trim()) as Record<string, unknown>;
+  assert.equal(rec.sandboxed, false);
+  assert.equal(rec.verdict, 'accepted');
+});
+
+test('coreb exec usage errors name the option and exit 2', () => {
+  const r = runCli(['exec', '--problems', 'p.jsonl']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--candidates FILE is required/);
+  const c = runCli(['exec', '--problems', 'p', '--candidates', 'c', '--out', 'o', '--comparator', 'fuzzy']);
+  assert.equal(c.status, 2);
+  assert.match(c.stderr, /--comparator must be one of exact, tokens, lines/);
+});
