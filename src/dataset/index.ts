@@ -14,3 +14,4 @@ export * from './trec.js';
 export * from './pickle.js';
 export * from './lcb.js';
 export * from './candidates.js';
+export * from './python-literal.js';
