@@ -103,6 +103,8 @@ export const BM25_OPTION_TYPES = {
  *   +0.030 and c2c +0.019, but c2t -0.022 (feedback pulls up the LLM-written near-miss texts of
  *   the same problem); 3 or 10 docs, 50 terms, lambda 0.5 were no better. Off by default: the
  *   gain is small, task-dependent, and costs a second pass.
+ * - query-side bigrams joined into compound identifiers ("favorite sequence" -> favoritesequence)
+ *   were tried and lost 0.007 overall; not offered.
  * Chosen: k1 8, b 1, saturate k3 4, code stop list, minLength 1, no numbers, S-stemming, split
  * identifiers + whole, fields title + text + meta.abbreviatedText: overall 0.5399 / 0.7068 / 0.4727
  * (t2c 0.3068, c2t 0.7702, c2c 0.6963 nDCG@10).
