@@ -92,6 +92,21 @@ for (const c of BAD) {
   });
 }
 
+test('numeric _id values are read as strings with one warning per file', async () => {
+  const { task, issues } = await loadBeir(
+    beirDir({ corpus: '{"_id": 1, "text": "a"}\n{"_id": 2, "text": "b"}\n', qrels: { test: 'query-id\tcorpus-id\tscore\nq1\t2\t1\n' } }),
+  );
+  assert.deepEqual(
+    task.corpus.map((d) => d.id),
+    ['1', '2'],
+  );
+  assert.equal(task.qrels.get('q1')?.get('2'), 1);
+  assert.deepEqual(
+    issues.map((i) => [i.kind, i.line]),
+    [['coerced-type', 1]],
+  );
+});
+
 test('BEIR with CRLF and BOM still reads every row', async () => {
   const { task, issues } = await loadBeir(beirDir({ qrels: { test: '\ufeff' + QRELS.replace(/\n/g, '\r\n') } }));
   assert.equal(task.qrels.get('q2')?.size, 2);

@@ -68,7 +68,16 @@ async function readRecords<T>(
   }
   issues.push(...r.issues);
   const out: Array<{ line: number; value: T }> = [];
+  let numericIds = 0;
   for (const rec of r.records) {
+    const id = rec.value._id;
+    if (typeof id === 'number' && Number.isFinite(id)) {
+      // Numeric ids are common in exported corpora; read them as strings (as BEIR does) and warn once.
+      rec.value._id = String(id);
+      if (numericIds++ === 0) {
+        issues.push({ severity: 'warning', kind: 'coerced-type', file, line: rec.line, field: '_id', message: `number ${id} read as the string "${id}" (and likewise on every such line); ids are strings` });
+      }
+    }
     const v = build(rec.value, new RowChecker(issues, { file, line: rec.line }));
     if (v !== undefined) out.push({ line: rec.line, value: v });
   }

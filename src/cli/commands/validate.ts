@@ -109,6 +109,11 @@ async function run(ctx: CommandContext): Promise<number> {
       for (const i of issues) lines.push('  ' + renderIssue(i));
       lines.push('');
     }
+    if (issues.length > 0) {
+      const byKind = new Map<string, number>();
+      for (const i of issues) byKind.set(`${i.severity} ${i.kind}`, (byKind.get(`${i.severity} ${i.kind}`) ?? 0) + 1);
+      lines.push(`by kind: ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    }
     lines.push(`${errors} error(s), ${warnings} warning(s): ${errors === 0 ? 'valid' : 'INVALID'}`);
     ctx.stdout.write(lines.join('\n') + '\n');
   }
