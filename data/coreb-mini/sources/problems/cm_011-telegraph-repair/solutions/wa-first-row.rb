@@ -1,0 +1,11 @@
+s = gets.strip
+t = gets.strip
+prev = Array.new(t.size + 1, 0)
+s.each_char.with_index(1) do |sc, i|
+  cur = [i]
+  t.each_char.with_index(1) do |tc, j|
+    cur << [prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (sc == tc ? 0 : 1)].min
+  end
+  prev = cur
+end
+puts prev[t.size]
