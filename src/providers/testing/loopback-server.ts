@@ -211,7 +211,8 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
     active > peak && (peak = active);
     try {
       const wait = (options.latencyMs ?? 0) + (fault?.delayMs ?? 0);
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      // unref: a stalled reply (a test that kills its client) must not keep the process alive.
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait).unref());
       if (fault?.echoAuth) {
         res.writeHead(fault.status ?? 500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'bad auth', received: req.headers.authorization ?? req.headers['x-goog-api-key'] }));

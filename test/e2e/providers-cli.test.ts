@@ -1,0 +1,198 @@
+/**
+ * `coreb providers embed` and `coreb cache` as a user runs them, against a loopback
+ * OpenAI-compatible server: kill -9 mid-encoding then rerun (nothing received is requested
+ * again, output identical to an uninterrupted run), zero requests on an identical rerun, keys
+ * absent from outputs, caches and logs, cache stats and prune. Also `coreb eval --retriever dense:`.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { startLoopbackServer, type LoopbackServer } from '../../src/providers/testing/loopback-server.js';
+import { cliPath, runCli as runCliSync, type CliResult } from '../support/cli.js';
+import { writeTinyRelease } from './eval-fixture.js';
+
+const KEY = 'sk-e2e-SECRET-0123456789abcdef';
+const root = mkdtempSync(join(tmpdir(), 'coreb-providers-e2e-'));
+const servers: LoopbackServer[] = [];
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  rmSync(root, { recursive: true, force: true });
+});
+
+const TEXTS = Array.from({ length: 60 }, (_, i) => `def solve_${i}(xs):\n    return sorted(xs)[${i % 7}] + ${i}`);
+const input = join(root, 'texts.jsonl');
+writeFileSync(input, TEXTS.map((text, i) => JSON.stringify({ id: `d${i}`, text })).join('\n') + '\n');
+
+/**
+ * Runs the CLI without blocking this process: the loopback server lives here, so a synchronous
+ * spawn would deadlock it.
+ */
+function runCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', reject);
+    child.once('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+function env(cacheDir: string): NodeJS.ProcessEnv {
+  return { ...process.env, COREB_CACHE_DIR: cacheDir, E2E_KEY: KEY };
+}
+
+function spec(s: LoopbackServer): string {
+  return `dense:openai:e2e-model?baseUrl=${s.baseUrl}&apiKeyEnv=E2E_KEY&batchSize=4&concurrency=2&backoffMs=5&timeoutMs=10000`;
+}
+
+function allBytes(dir: string): string {
+  let out = '';
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    out += statSync(p).isDirectory() ? allBytes(p) : readFileSync(p).toString('latin1');
+  }
+  return out;
+}
+
+async function until(cond: () => boolean, ms: number): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+test('kill -9 mid-encoding, rerun: only unreceived texts are requested and the output equals an unbroken run', async () => {
+  let stallAfter = 5;
+  const server = await startLoopbackServer({
+    format: 'openai',
+    dim: 12,
+    key: KEY,
+    latencyMs: 5,
+    fault: (n) => (n > stallAfter ? { delayMs: 600_000 } : undefined),
+  });
+  servers.push(server);
+  const cache = join(root, 'cache-killed');
+  const out = join(root, 'killed.jsonl');
+  const child = spawn(process.execPath, [cliPath, 'providers', 'embed', '--spec', spec(server), '--input', input, '--out', out], {
+    env: env(cache),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // Five batches answered, the rest hang: give the client time to persist what it received, then SIGKILL.
+  await until(() => server.calls.length >= 7, 20_000);
+  await new Promise((r) => setTimeout(r, 400));
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  const received = new Set(server.calls.slice(0, 5).flatMap((c) => c.texts));
+  assert.equal(received.size, 20);
+  assert.throws(() => statSync(out), 'no partial output file');
+
+  stallAfter = Infinity;
+  const before = server.calls.length;
+  const rerun = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', out, '--json'], { env: env(cache) });
+  assert.equal(rerun.status, 0, rerun.stderr);
+  const asked = server.calls.slice(before).flatMap((c) => c.texts);
+  assert.equal(asked.length, 40, 'exactly the 40 texts not received before the kill');
+  assert.ok(asked.every((t) => !received.has(t)), 'nothing received before the kill is requested again');
+  assert.deepEqual(JSON.parse(rerun.stdout).cache, { requested: 60, hits: 20, duplicates: 0, encoded: 40 });
+
+  const fresh = join(root, 'fresh.jsonl');
+  const clean = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', fresh], { env: env(join(root, 'cache-fresh')) });
+  assert.equal(clean.status, 0, clean.stderr);
+  assert.equal(readFileSync(out, 'utf8'), readFileSync(fresh, 'utf8'), 'resumed output = uninterrupted output');
+  assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 60);
+
+  // A second identical run makes zero embedding calls.
+  const calls = server.calls.length;
+  const again = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', join(root, 'again.jsonl'), '--json'], { env: env(cache) });
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(server.calls.length, calls, 'zero requests');
+  assert.equal(JSON.parse(again.stdout).cache.encoded, 0);
+
+  // The key is nowhere: not in outputs, caches, logs or summaries (it was sent to the server).
+  assert.equal(server.calls[0].headers.authorization, `Bearer ${KEY}`);
+  for (const [what, text] of [
+    ['cache', allBytes(cache)],
+    ['output', readFileSync(out, 'utf8')],
+    ['stderr of the killed run', stderr],
+    ['rerun stdout/stderr', rerun.stdout + rerun.stderr],
+    ['second run', again.stdout + again.stderr],
+  ] as const) {
+    assert.ok(!text.includes(KEY), `key found in ${what}`);
+  }
+
+  const stats = await runCli(['cache', 'stats', '--json'], { env: env(cache) });
+  assert.equal(stats.status, 0, stats.stderr);
+  const s = JSON.parse(stats.stdout) as { keys: number; namespaces: { keys: number; identity: { model: string } }[] };
+  assert.equal(s.keys, 60);
+  assert.equal(s.namespaces[0].identity.model, 'e2e-model');
+  const text = await runCli(['cache', 'stats'], { env: env(cache) });
+  assert.match(text.stdout, /openai:e2e-model.*60 vectors/);
+  const prune = await runCli(['cache', 'prune', '--model', 'e2e-model', '--json'], { env: env(cache) });
+  assert.equal(prune.status, 0, prune.stderr);
+  assert.equal(JSON.parse(prune.stdout).dropped, 60);
+  assert.equal(JSON.parse((await runCli(['cache', 'stats', '--json'], { env: env(cache) })).stdout).keys, 0);
+});
+
+test('provider failures exit 6 with the endpoint and status, never the key', async () => {
+  const server = await startLoopbackServer({ format: 'openai', fault: () => ({ status: 503, echoAuth: true }) });
+  servers.push(server);
+  const r = await runCli(
+    ['providers', 'embed', '--spec', `${spec(server)}&maxRetries=1`, '--input', input, '--out', join(root, 'x.jsonl')],
+    { env: env(join(root, 'cache-fail')) },
+  );
+  assert.equal(r.status, 6);
+  assert.match(r.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings: HTTP 503/);
+  assert.ok(!r.stderr.includes(KEY));
+});
+
+test('coreb providers lists every provider and the presets with sources', async () => {
+  const r = runCliSync(['providers']);
+  assert.equal(r.status, 0, r.stderr);
+  for (const p of ['openai', 'tei', 'ollama', 'voyage', 'gemini', 'jina', 'cohere', 'onnx']) assert.match(r.stdout, new RegExp(`^  ${p} `, 'm'));
+  for (const m of ['C2LLM-7B', 'F2LLM-4B', 'jina-code-embeddings-0.5b', 'Qwen3-Embedding-8B', 'jina-embeddings-v2-base-code', 'gemini-embedding-001', 'voyage-code-3', 'text-embedding-3-large']) {
+    assert.ok(r.stdout.includes(m), m);
+  }
+  assert.match(r.stdout, /source: https:\/\//);
+  const bad = await runCli(['providers', 'embed', '--spec', 'dense:nope:m', '--input', input, '--out', join(root, 'y.jsonl')]);
+  assert.equal(bad.status, 3);
+  assert.match(bad.stderr, /unknown provider `nope`; valid providers: openai/);
+});
+
+test('coreb eval --retriever dense:openai:... embeds through the provider; a second identical eval makes zero calls', async () => {
+  const server = await startLoopbackServer({ format: 'openai', dim: 16, key: KEY });
+  servers.push(server);
+  const release = join(root, 'release');
+  writeTinyRelease(release);
+  const cache = join(root, 'cache-eval');
+  const retriever = `dense:openai:eval-model?baseUrl=${server.baseUrl}&apiKeyEnv=E2E_KEY`;
+  const args = ['eval', '--data', release, '--retriever', retriever, '--format', 'json', '--quiet'];
+  const first = await runCli(args, { env: env(cache) });
+  assert.equal(first.status, 0, first.stderr);
+  assert.ok(server.calls.length > 0, 'the first eval called the server');
+  const res = JSON.parse(first.stdout) as { retrievers: { description: Record<string, unknown> }[] };
+  assert.ok(!first.stdout.includes(KEY), 'no key in the results');
+  assert.match(JSON.stringify(res.retrievers[0].description), /eval-model/);
+  const calls = server.calls.length;
+  const second = await runCli(args, { env: env(cache) });
+  assert.equal(second.status, 0, second.stderr);
+  assert.equal(server.calls.length, calls, 'second identical eval: zero embedding calls');
+  const strip = (s: string): unknown => {
+    const j = JSON.parse(s) as Record<string, unknown>;
+    delete j.timings;
+    delete j.createdAt;
+    return (j.retrievers as Record<string, unknown>[]).map((r) => r.overall);
+  };
+  assert.deepEqual(strip(second.stdout), strip(first.stdout));
+});
