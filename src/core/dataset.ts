@@ -103,6 +103,8 @@ export interface TableSource {
   rows?: number[];
   /** File of each loaded record, when the table spans several shard files. */
   recordFiles?: string[];
+  /** How meta fields arrived: a nested `meta` object or flattened `meta_*` columns (default flat). */
+  metaStyle?: 'nested' | 'flat';
 }
 
 /** Where the `index`-th record of a table came from: `{file, line}` (JSONL) or `{file, row}` (parquet). */

@@ -302,7 +302,7 @@ const CASES: Array<{ name: string; make: () => string; expect: Expect; errors?: 
   {
     name: 'c2c query without an anchor',
     make: () => jsonlDir((t) => delete t.code2code_queries[0].meta_anchor_code_id),
-    expect: { kind: 'missing-anchor', severity: 'error', file: 'code2code_queries.jsonl', line: 1 },
+    expect: { kind: 'missing-anchor', severity: 'error', file: 'code2code_queries.jsonl', line: 1, field: 'meta_anchor_code_id' },
     errors: ['missing-anchor'],
   },
   {
@@ -417,7 +417,7 @@ const CASES: Array<{ name: string; make: () => string; expect: Expect; errors?: 
       t.code2code_queries[0].meta_anchor_code_id = null;
       return writeParquetRelease(tempDir(), { split: 's', tables: t, meta: 'nested' });
     },
-    expect: { kind: 'missing-anchor', severity: 'error', file: 'code2code_queries-s-00000-of-00001.parquet', row: 0 },
+    expect: { kind: 'missing-anchor', severity: 'error', file: 'code2code_queries-s-00000-of-00001.parquet', row: 0, field: 'meta.anchor_code_id' },
     errors: ['missing-anchor'],
   },
 ];

@@ -230,6 +230,7 @@ export async function loadRelease(dir: string, options: LoadReleaseOptions = {})
         format: layout.format,
         ...(layout.format === 'jsonl' ? { lines } : { rows }),
         ...(layout.files[table].length > 1 ? { recordFiles } : {}),
+        metaStyle: raw.rows.some((r) => r.meta !== null && typeof r.meta === 'object') ? 'nested' : 'flat',
       };
     }
   }

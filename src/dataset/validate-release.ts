@@ -20,6 +20,11 @@ class Reporter {
     this.issues.push({ severity, kind, ...recordLocation(this.release.sources?.[table], index), field, message });
   }
 
+  /** The user-visible name of a meta field: `meta.x` for nested meta, `meta_x` for flattened. */
+  metaField(table: ReleaseTable, wire: string): string {
+    return this.release.sources?.[table]?.metaStyle === 'nested' ? `meta.${wire}` : `meta_${wire}`;
+  }
+
   where(table: ReleaseTable, index: number): string {
     const loc = recordLocation(this.release.sources?.[table], index);
     if (loc.line !== undefined) return `line ${loc.line}`;
@@ -161,12 +166,12 @@ function checkQuery(
   const anchor = q.meta.anchorCodeId;
   if (anchor == null) {
     if (task === 'code2code') {
-      rep.at(table, i, 'error', 'missing-anchor', 'meta_anchor_code_id', 'c2c query has no anchor code id; the anchor must be removed before scoring');
+      rep.at(table, i, 'error', 'missing-anchor', rep.metaField(table, 'anchor_code_id'), 'c2c query has no anchor code id; the anchor must be removed before scoring');
     }
   } else {
     const ci = codeIndex.get(anchor);
     if (ci === undefined) {
-      rep.at(table, i, 'error', 'dangling-anchor', 'meta_anchor_code_id', `anchor \`${anchor}\` is not in code_corpus`);
+      rep.at(table, i, 'error', 'dangling-anchor', rep.metaField(table, 'anchor_code_id'), `anchor \`${anchor}\` is not in code_corpus`);
     } else if (lang != null && release.codeCorpus[ci].language !== lang) {
       rep.at(table, i, 'warning', 'inconsistent-language', 'anchor_language', `\`${lang}\` but anchor \`${anchor}\` is ${release.codeCorpus[ci].language}`);
     }
