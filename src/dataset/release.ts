@@ -236,7 +236,7 @@ export async function loadRelease(dir: string, options: LoadReleaseOptions = {})
   }
   const tasks = {} as Release['tasks'];
   for (const task of TASKS) {
-    const t = TASK_TABLES[task as TaskName];
+    const t = TASK_TABLES[task];
     tasks[task] = {
       queries: records[t.queries] as unknown as Release['tasks'][TaskName]['queries'],
       qrels: records[t.qrels] as unknown as Release['tasks'][TaskName]['qrels'],
