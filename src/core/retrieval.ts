@@ -57,7 +57,8 @@ export interface RetrieverIndex {
   /** Number of indexed documents. */
   readonly size: number;
   /**
-   * Ranks the whole corpus for every query and keeps the top `depth` (>= 1) documents.
+   * Ranks the whole corpus for every query and keeps the top `depth` (>= 1) documents. A list may
+   * be shorter when fewer documents are scored (BM25 returns only documents sharing a term).
    * @returns query id -> ranked list, with an entry (possibly empty) for every query.
    */
   search(queries: readonly Query[], depth: number, options?: SearchOptions): Promise<Map<string, RankedList>>;
