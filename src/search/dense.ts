@@ -58,7 +58,7 @@ export interface DenseTopKOptions {
    * Required for trec order; without it ties go to the larger row index.
    */
   tieRanks?: Int32Array;
-  /** Queries scored together (each holds a heap of `k` entries). Default 64. */
+  /** Queries scored together (each holds a heap of `k` entries). Default 256. */
   queryBlockRows?: number;
   /** Documents per block (a block of `dim` floats each should fit in cache). Default 512. */
   docBlockRows?: number;
@@ -123,7 +123,7 @@ export function denseTopK(
   const kk = Math.min(k, Math.max(nd, 1));
   const tieRanks = options.tieRanks ?? Int32Array.from({ length: nd }, (_, i) => i);
   if (tieRanks.length !== nd) throw new CorebError('VALIDATION', `tieRanks has ${tieRanks.length} entries for ${nd} documents`);
-  const qb = Math.max(1, Math.floor(options.queryBlockRows ?? 64));
+  const qb = Math.max(1, Math.floor(options.queryBlockRows ?? 256));
   const db = Math.max(1, Math.floor(options.docBlockRows ?? 512));
   const indices = new Int32Array(nq * kk);
   const scores = new Float32Array(nq * kk);
@@ -154,7 +154,14 @@ export function denseTopK(
       for (let q = q0; q < q1; q++) {
         const h = heaps[q - q0];
         const o = (q - q0) * stride;
-        for (let i = 0; i < w; i++) h.push(d0 + i, block[o + i]);
+        let bar = h.threshold;
+        for (let i = 0; i < w; i++) {
+          const v = block[o + i];
+          if (v >= bar) {
+            h.push(d0 + i, v);
+            bar = h.threshold;
+          }
+        }
       }
     }
     for (let d0 = 0; wasm === undefined && d0 < nd; d0 += db) {
@@ -293,7 +300,7 @@ export function createEmbedderEncoder(embedder: Embedder): DenseEncoder {
 export interface DenseRetrieverOptions {
   /** Display name. Default `dense`. */
   name?: string;
-  /** See {@link DenseTopKOptions.queryBlockRows}. Default 64. */
+  /** See {@link DenseTopKOptions.queryBlockRows}. Default 256. */
   queryBlockRows?: number;
   /** See {@link DenseTopKOptions.docBlockRows}. Default 512. */
   docBlockRows?: number;
@@ -319,7 +326,7 @@ function toRankedLists(queries: readonly Query[], r: DenseTopKResult, docIds: re
  */
 export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrieverOptions = {}): Retriever {
   const blocks = {
-    queryBlockRows: options.queryBlockRows ?? 64,
+    queryBlockRows: options.queryBlockRows ?? 256,
     docBlockRows: options.docBlockRows ?? 512,
     kernel: options.kernel ?? defaultDenseKernel(),
   };

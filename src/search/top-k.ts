@@ -38,6 +38,14 @@ export class TopK {
     return this.count;
   }
 
+  /**
+   * The float32 score a candidate must reach (>=) to possibly enter: the current worst kept score
+   * when full, else -Infinity. Lets a caller skip {@link push} cheaply for most candidates.
+   */
+  get threshold(): number {
+    return this.count < this.capacity ? -Infinity : this.heapScores[0];
+  }
+
   /** Empties the heap (keeps its buffers). */
   reset(): void {
     this.count = 0;
