@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { compareCodePoints } from '../core/ids.js';
+import { createTieRanks, TopK } from './top-k.js';
+
+test('TopK keeps the best k in trec order (float32 score desc, docid desc) for any push order', () => {
+  const ids = Array.from({ length: 200 }, (_, i) => `d${i}`);
+  // Scores collide in float32 (0.30000001 vs 0.30000002) and exactly (i % 7).
+  const scores = ids.map((_, i) => (i % 3 === 0 ? 0.30000001 : i % 3 === 1 ? 0.30000002 : (i % 7) / 10));
+  const expected = ids
+    .map((id, i) => [id, Math.fround(scores[i])] as const)
+    .sort((a, b) => b[1] - a[1] || compareCodePoints(b[0], a[0]))
+    .slice(0, 37);
+  let seed = 7;
+  for (let round = 0; round < 5; round++) {
+    const order = ids.map((_, i) => i);
+    for (let i = order.length - 1; i > 0; i--) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const j = seed % (i + 1);
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const heap = new TopK(37, createTieRanks(ids));
+    for (const i of order) heap.push(i, scores[i]);
+    const docs = new Int32Array(37);
+    const out = new Float32Array(37);
+    assert.equal(heap.drainInto(docs, out), 37);
+    assert.deepEqual(Array.from(docs, (d, i) => [ids[d], out[i]]), expected.map(([id, s]) => [id, s]));
+    assert.equal(heap.size, 0, 'drained');
+  }
+});
+
+test('TopK threshold is -Infinity until full, then the worst kept score; NaN is ignored', () => {
+  const heap = new TopK(2, createTieRanks(['a', 'b', 'c']));
+  assert.equal(heap.threshold, -Infinity);
+  heap.push(0, 0.5);
+  heap.push(1, Number.NaN);
+  assert.equal(heap.size, 1);
+  heap.push(1, 0.25);
+  assert.equal(heap.threshold, 0.25);
+  heap.push(2, 0.75);
+  assert.equal(heap.threshold, 0.5);
+});
