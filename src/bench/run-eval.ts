@@ -216,6 +216,13 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     options.c2tMatchNegatives === undefined ? {} : { c2tMatchNegatives: options.c2tMatchNegatives },
   );
   const data = await loadData(dir, layout, options, logger);
+  if (layout === 'beir' && protocol.relevanceLevel > 1) {
+    let maxLabel = 0;
+    for (const t of data.tasks.values()) for (const m of t.qrels.values()) for (const v of m.values()) maxLabel = Math.max(maxLabel, v);
+    if (maxLabel < protocol.relevanceLevel) {
+      logger.warn(`${dir}: no qrels label reaches relevance level ${protocol.relevanceLevel} (max ${maxLabel}); every measure will be 0. BEIR data is usually evaluated with --protocol beir`);
+    }
+  }
   const hashed = await hashDatasetDir(dir);
   const identity: DatasetIdentity = { ...data.identity, files: hashed.files, sha256: hashed.sha256 };
   const loadMs = performance.now() - t0;
