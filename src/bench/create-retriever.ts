@@ -16,6 +16,7 @@ import {
   createRrfRetriever,
   type DenseEncoder,
 } from '../search/index.js';
+import { hashFile } from './dataset-identity.js';
 import { loadEmbeddingsFile, packVectors, type EmbeddingsFile } from './embeddings-file.js';
 import type { RetrieverSpec } from './retriever-spec.js';
 import { createRunRetriever } from './run-retriever.js';
@@ -45,10 +46,10 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
     case 'bm25':
       return named(createBm25Retriever(spec.params as Parameters<typeof createBm25Retriever>[0]), spec.text);
     case 'run':
-      return createRunRetriever(file(spec.file), await loadTrecRunMap(file(spec.file)), spec.text);
+      return createRunRetriever(file(spec.file), await loadTrecRunMap(file(spec.file)), spec.text, await hashFile(file(spec.file)));
     case 'embeddings': {
       const vectors = await loadEmbeddingsFile(file(spec.file), ctx.signal);
-      return createDenseRetriever(createFileEncoder(vectors), { name: spec.text });
+      return createDenseRetriever(createFileEncoder(vectors, await hashFile(file(spec.file))), { name: spec.text });
     }
     case 'dense': {
       const { createDenseEmbedder } = await import('./dense-embedder.js');
@@ -79,15 +80,22 @@ function named(r: Retriever, name: string): Retriever {
   return { name, describe: () => r.describe(), index: (docs, o) => r.index(docs, o) };
 }
 
-/** A {@link DenseEncoder} over vectors loaded from an embeddings file (looked up by id). */
-export function createFileEncoder(vectors: EmbeddingsFile): DenseEncoder {
+/** A {@link DenseEncoder} over vectors loaded from an embeddings file (looked up by id); `sha256` of the file goes into its description. */
+export function createFileEncoder(vectors: EmbeddingsFile, sha256?: string): DenseEncoder {
   const matrix = (kind: 'query' | 'doc', ids: readonly string[]): EmbeddingMatrix => ({
     rows: ids.length,
     dim: vectors.dim,
     data: packVectors(vectors.file, kind, kind === 'query' ? vectors.queries : vectors.docs, ids, vectors.dim),
   });
   return {
-    describe: () => ({ source: 'embeddings-file', file: vectors.file, dim: vectors.dim, queries: vectors.queries.size, docs: vectors.docs.size }),
+    describe: () => ({
+      source: 'embeddings-file',
+      file: vectors.file,
+      ...(sha256 !== undefined ? { sha256 } : {}),
+      dim: vectors.dim,
+      queries: vectors.queries.size,
+      docs: vectors.docs.size,
+    }),
     encodeDocs: async (docs: readonly Doc[]) => matrix('doc', docs.map((d) => d.id)),
     encodeQueries: async (queries: readonly Query[]) => matrix('query', queries.map((q) => q.id)),
   };

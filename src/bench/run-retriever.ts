@@ -10,14 +10,15 @@ import { rankTrec } from './rank.js';
  * A retriever that returns, for each query present in `run`, its documents in trec_eval order
  * (float32 score descending, docid descending), minus the excluded ones, cut to `depth`. Queries
  * absent from the run get NO entry (the evaluation reports them as missing). Scores keep the file's
- * double values; the metrics round them to float32 as trec_eval does.
+ * double values; the metrics round them to float32 as trec_eval does. `sha256` (of the file) goes
+ * into the description.
  */
-export function createRunRetriever(file: string, run: Run, name = `run:${file}`): Retriever {
+export function createRunRetriever(file: string, run: Run, name = `run:${file}`, sha256?: string): Retriever {
   let docsInRun = 0;
   for (const m of run.values()) docsInRun += m.size;
   return {
     name,
-    describe: () => ({ kind: 'run', file, queries: run.size, documents: docsInRun }),
+    describe: () => ({ kind: 'run', file, ...(sha256 !== undefined ? { sha256 } : {}), queries: run.size, documents: docsInRun }),
     async index(docs: readonly Doc[]): Promise<RetrieverIndex> {
       return {
         size: docs.length,
