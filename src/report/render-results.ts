@@ -43,7 +43,7 @@ export function renderResults(results: EvalResults, options: RenderOptions = {})
   const tables: Table[] = [];
   const p = results.protocol;
   const head =
-    `coreb eval — ${results.dataset.kind} ${results.dataset.split} (sha256 ${results.dataset.sha256.slice(0, 12)}), ` +
+    `coreb eval — ${results.dataset.kind} ${shortPath(results.dataset.dir)} split ${results.dataset.split} (sha256 ${results.dataset.sha256.slice(0, 12)}), ` +
     `protocol ${p.name}: relevance level ${p.relevanceLevel}, nDCG ${p.ndcg}` +
     (p.anchorExclusion ? ', c2c anchors excluded' : '') +
     (p.ignoreIdenticalIds ? ', identical ids ignored' : '') +
@@ -59,6 +59,11 @@ export function renderResults(results: EvalResults, options: RenderOptions = {})
   }
   const body = tables.map((t) => (format === 'markdown' ? markdown(t) : plain(t))).join('\n');
   return (format === 'markdown' ? `_${head}_\n\n` : `${head}\n\n`) + body;
+}
+
+/** The last two components of a path (`coreb-mini/release`), enough to recognise a dataset. */
+function shortPath(dir: string): string {
+  return dir.split(/[\\/]/).filter((p) => p !== '').slice(-2).join('/');
 }
 
 /** The retrievers side by side: overall measures and nDCG@10 per task, best first by overall nDCG@10. */
