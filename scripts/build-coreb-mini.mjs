@@ -8,8 +8,8 @@
 //     --judge-cache FILE  `coreb exec` output JSONL kept between builds (default
 //                         <tmp>/coreb-mini-judge-results.jsonl); exec resumes from it, so only new or
 //                         changed programs are judged again
-//     --include-untracked  also build problems not yet committed to git (default: committed only,
-//                         so the committed release never refers to sources a clone lacks)
+//     --working-tree   build from the working tree, uncommitted edits and problems included
+//                      (default: from the committed sources, `git archive HEAD`)
 //     --keep-temp      keep the temp dir (problems/candidates/results JSONL) and print its path
 //     --exec-arg ARG   pass ARG through to `coreb exec` (e.g. --exec-arg --jobs --exec-arg 2)
 import { spawnSync } from 'node:child_process';
@@ -45,29 +45,43 @@ function sha256(...parts) {
   return h.digest('hex');
 }
 
+/**
+ * The folder to read sources from: by default a snapshot of the committed sources (`git archive
+ * HEAD`), so the committed release never depends on someone's uncommitted edits;
+ * `--working-tree` reads the working tree instead (including uncommitted problems).
+ */
+function sourcesSnapshot(tmp) {
+  if (args.includes('--working-tree')) return SOURCES;
+  const archive = spawnSync('git', ['archive', '--format=tar', 'HEAD', 'data/coreb-mini/sources/problems'], {
+    cwd: root,
+    maxBuffer: 1 << 30,
+  });
+  if (archive.status !== 0) {
+    console.error(`build-coreb-mini: git archive failed: ${archive.stderr}`);
+    process.exit(1);
+  }
+  const dir = join(tmp, 'sources');
+  mkdirSync(dir, { recursive: true });
+  const untar = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });
+  if (untar.status !== 0) {
+    console.error(`build-coreb-mini: tar failed: ${untar.stderr}`);
+    process.exit(1);
+  }
+  return join(dir, 'data', 'coreb-mini', 'sources', 'problems');
+}
+
 /** Reads every problem folder into the planner's AuthoredProblem shape (+ a content hash). */
-function loadSources() {
-  const tracked = new Set(
-    spawnSync('git', ['ls-files', '--', 'data/coreb-mini/sources/problems'], { cwd: root, encoding: 'utf8' })
-      .stdout.split('\n')
-      .filter((f) => f.endsWith('/problem.json'))
-      .map((f) => f.split('/')[4]),
-  );
-  const dirs = readdirSync(SOURCES)
+function loadSources(sourcesDir) {
+  const dirs = readdirSync(sourcesDir)
     .filter((d) => /^cm_\d{3}-/.test(d))
-    .filter((d) => {
-      if (args.includes('--include-untracked') || tracked.has(d)) return true;
-      console.error(`build-coreb-mini: skipping ${d} (not committed; pass --include-untracked to build it)`);
-      return false;
-    })
     .sort()
     .filter((d) => {
-      const file = join(SOURCES, d, 'problem.json');
+      const file = join(sourcesDir, d, 'problem.json');
       let ok = existsSync(file);
       if (ok) {
         try {
           const p = JSON.parse(readFileSync(file, 'utf8'));
-          ok = Array.isArray(p.solutions) && p.solutions.every((s) => existsSync(join(SOURCES, d, 'solutions', s.file)));
+          ok = Array.isArray(p.solutions) && p.solutions.every((s) => existsSync(join(sourcesDir, d, 'solutions', s.file)));
         } catch {
           ok = false;
         }
@@ -76,7 +90,7 @@ function loadSources() {
       return ok;
     });
   return dirs.map((dir) => {
-    const raw = readFileSync(join(SOURCES, dir, 'problem.json'), 'utf8');
+    const raw = readFileSync(join(sourcesDir, dir, 'problem.json'), 'utf8');
     const p = JSON.parse(raw);
     const solutions = p.solutions.map((s) => ({
       file: s.file,
@@ -84,7 +98,7 @@ function loadSources() {
       author: s.author,
       intent: s.intent,
       ...(s.note === undefined ? {} : { note: s.note }),
-      code: readFileSync(join(SOURCES, dir, 'solutions', s.file), 'utf8'),
+      code: readFileSync(join(sourcesDir, dir, 'solutions', s.file), 'utf8'),
     }));
     const hash = sha256(raw, ...solutions.flatMap((s) => [s.file, '\0', s.code, '\0']));
     return {
@@ -167,13 +181,13 @@ function writeAtomic(file, text) {
 }
 
 function main() {
-  const sources = loadSources();
-  if (sources.length === 0) {
-    console.error(`build-coreb-mini: no problems under ${SOURCES}`);
-    process.exit(1);
-  }
   const tmp = mkdtempSync(join(tmpdir(), 'coreb-mini-build-'));
   try {
+    const sources = loadSources(sourcesSnapshot(tmp));
+    if (sources.length === 0) {
+      console.error(`build-coreb-mini: no problems under ${SOURCES}`);
+      process.exit(1);
+    }
     writeJudgeInputs(sources, tmp);
     const resultsFile = runJudge(tmp, opt('--judge-cache') ?? join(tmpdir(), 'coreb-mini-judge-results.jsonl'));
     const results = readResults(resultsFile);
