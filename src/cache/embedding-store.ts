@@ -67,8 +67,12 @@ export interface StoreStats {
 
 /** Options of {@link openEmbeddingStore}. */
 export interface OpenStoreOptions {
-  /** fdatasync after every flush (survives power loss, not only process death). Default true. */
-  durable?: boolean;
+  /**
+   * fdatasync written records at most this often (ms) and on close. Every flush is written to
+   * the file at once, which already survives kill -9; syncing bounds what a power loss can take.
+   * 0 = sync on every flush. Default 1000.
+   */
+  syncIntervalMs?: number;
 }
 
 /** An open store. Not safe for concurrent use from several threads; several processes are fine. */
@@ -79,7 +83,7 @@ export interface EmbeddingStore {
   has(key: Uint8Array): boolean;
   /** Queues a record; written by the next {@link EmbeddingStore.flush}. */
   put(ns: Uint8Array, key: Uint8Array, vector: Float32Array): void;
-  /** Writes queued records in one append (and syncs when durable). */
+  /** Writes queued records in one append (synced per `syncIntervalMs`). */
   flush(): void;
   /** Records the identity behind a namespace id (for stats and prune filters). Idempotent. */
   registerNamespace(ns: Uint8Array, identity: Record<string, unknown>): void;
@@ -204,7 +208,9 @@ function ownedByLiveProcess(name: string): boolean {
  * segment. Cost: one small read per record; vectors are read on demand.
  */
 export function openEmbeddingStore(root: string, options: OpenStoreOptions = {}): EmbeddingStore {
-  const durable = options.durable ?? true;
+  const syncIntervalMs = options.syncIntervalMs ?? 1000;
+  let lastSync = 0;
+  let unsynced = false;
   const dir = layoutDir(root);
   try {
     mkdirSync(dir, { recursive: true });
@@ -294,7 +300,13 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
       try {
         let done = 0;
         while (done < buf.length) done += writeSync(writeFd, buf, done, buf.length - done);
-        if (durable) fdatasyncSync(writeFd);
+        unsynced = true;
+        const now = performance.now();
+        if (now - lastSync >= syncIntervalMs) {
+          fdatasyncSync(writeFd);
+          lastSync = now;
+          unsynced = false;
+        }
       } catch (e) {
         throw new CorebError('CACHE', `cannot write to cache ${dir}: ${(e as Error).message}`, { cause: e });
       }
@@ -337,6 +349,7 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
     close() {
       if (closed) return;
       store.flush();
+      if (unsynced) fdatasyncSync(writeFd);
       closed = true;
       for (const fd of fds) closeSync(fd);
     },
