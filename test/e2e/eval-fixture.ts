@@ -99,3 +99,47 @@ export function writeTinyRelease(dir: string): void {
   );
 }
 
+
+/**
+ * A synthetic release big enough for a run to take a noticeable time: `problems` problems, each
+ * with 5 solutions (one per language) made of seeded random identifiers, a text, and one
+ * text-to-code and one code-to-code query. Deterministic for a given `problems`.
+ */
+export function writeSyntheticRelease(dir: string, problems: number): void {
+  mkdirSync(dir, { recursive: true });
+  let seed = 12345;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const words = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`);
+  const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join(' ');
+  const langs = ['python', 'java', 'cpp', 'go', 'ruby'];
+  const code: object[] = [];
+  const texts: object[] = [];
+  const t2c: object[] = [];
+  const t2cQrels: object[] = [];
+  const c2c: object[] = [];
+  const c2cQrels: object[] = [];
+  const c2t: object[] = [];
+  const c2tQrels: object[] = [];
+  for (let p = 0; p < problems; p++) {
+    const topic = text(20);
+    langs.forEach((language, l) => code.push({ code_id: `c${p}_${l}`, code: `${topic} ${text(120)}`, language, meta_source_problem_id: `P${p}` }));
+    texts.push({ text_id: `t${p}`, text: `${topic} ${text(150)}`, meta_source_problem_id: `P${p}` });
+    t2c.push({ query_id: `qt${p}`, query: `${topic} ${text(10)}`, subtask: 't2c_full_retro_any', language_constraint: 'none' });
+    langs.forEach((_, l) => t2cQrels.push({ query_id: `qt${p}`, doc_id: `c${p}_${l}`, relevance: 2 }));
+    c2c.push({ query_id: `qc${p}`, query: `${topic} ${text(120)}`, subtask: 'c2c_cross_lang', anchor_language: 'python', meta_anchor_code_id: `c${p}_0` });
+    c2cQrels.push({ query_id: `qc${p}`, doc_id: `c${p}_1`, relevance: 2 });
+    c2t.push({ query_id: `qx${p}`, query: `${topic} ${text(120)}`, subtask: 'c2t_full_retro_any', anchor_language: 'python', meta_anchor_code_id: `c${p}_0` });
+    c2tQrels.push({ query_id: `qx${p}`, doc_id: `t${p}`, relevance: 2 });
+  }
+  const tables: Record<string, object[]> = {
+    code_corpus: code,
+    text_corpus: texts,
+    text2code_queries: t2c,
+    text2code_qrels: t2cQrels,
+    code2code_queries: c2c,
+    code2code_qrels: c2cQrels,
+    code2text_queries: c2t,
+    code2text_qrels: c2tQrels,
+  };
+  for (const [name, rows] of Object.entries(tables)) writeFileSync(join(dir, `${name}.jsonl`), jsonl(rows));
+}

@@ -2,6 +2,7 @@
  * Interrupting an evaluation (Ctrl-C aborts the CLI's signal) leaves no half-written file: finished
  * run files are complete, the one in progress and results.json are never created.
  */
+import { spawn } from 'node:child_process';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { join } from 'node:path';
 import { runEval } from '../../src/bench/index.js';
 import { CorebError, isCorebError } from '../../src/core/errors.js';
 import type { Progress } from '../../src/core/progress.js';
-import { writeTinyRelease } from './eval-fixture.js';
+import { cliPath } from '../support/cli.js';
+import { writeSyntheticRelease, writeTinyRelease } from './eval-fixture.js';
 
 const root = mkdtempSync(join(tmpdir(), 'coreb-eval-abort-'));
 process.on('exit', () => rmSync(root, { recursive: true, force: true }));
@@ -43,4 +45,29 @@ test('aborting mid-evaluation rejects with INTERRUPTED and leaves only complete 
       assert.ok(lines.every((l) => l.split(' ').length === 6), `${f} has only whole lines`);
     }
   }
+});
+
+test('Ctrl-C on the CLI exits 130 and leaves neither results.json nor temporary files', async () => {
+  const release = join(root, 'release_synthetic');
+  writeSyntheticRelease(release, 800);
+  const out = join(root, 'out-sigint');
+  const child = spawn(process.execPath, [cliPath, 'eval', '--data', release, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  let sent = false;
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr += chunk;
+    // Non-interactive progress prints "<step>: N to do" when a step starts: interrupt at the first search.
+    if (!sent && /search: \d+ to do/.test(stderr)) {
+      sent = true;
+      child.kill('SIGINT');
+    }
+  });
+  const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  assert.ok(sent, `never saw a search step start: ${stderr}`);
+  assert.equal(status, 130, stderr);
+  assert.match(stderr, /SIGINT received, stopping cleanly/);
+  assert.equal(existsSync(join(out, 'results.json')), false);
+  const leftovers = existsSync(out) ? readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.tmp')) : [];
+  assert.deepEqual(leftovers, []);
 });
