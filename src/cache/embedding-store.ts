@@ -386,7 +386,11 @@ export interface PruneReport {
  */
 export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): PruneReport {
   const dir = layoutDir(root);
-  const names = listSegments(dir).filter((n) => !n.endsWith('.tmp'));
+  // Leftovers of a prune that crashed before its rename: incomplete by definition.
+  if (existsSync(dir)) {
+    for (const f of readdirSync(dir)) if (f.endsWith(SEGMENT_EXT + '.tmp') && !ownedByLiveProcess(f)) unlinkSync(join(dir, f));
+  }
+  const names = listSegments(dir);
   const busy = names.filter(ownedByLiveProcess);
   const idle = names.filter((n) => !busy.includes(n));
   const namespaces = readNamespaces(dir);

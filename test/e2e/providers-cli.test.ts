@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { writeTinyModel } from '../../src/providers/local/tiny-model.js';
 import { startLoopbackServer, type LoopbackServer } from '../../src/providers/testing/loopback-server.js';
 import { cliPath, runCli as runCliSync, type CliResult } from '../support/cli.js';
 import { writeTinyRelease } from './eval-fixture.js';
@@ -30,9 +31,9 @@ writeFileSync(input, TEXTS.map((text, i) => JSON.stringify({ id: `d${i}`, text }
  * Runs the CLI without blocking this process: the loopback server lives here, so a synchronous
  * spawn would deadlock it.
  */
-function runCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...args], { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -195,4 +196,40 @@ test('coreb eval --retriever dense:openai:... embeds through the provider; a sec
     return (j.retrievers as Record<string, unknown>[]).map((r) => r.overall);
   };
   assert.deepEqual(strip(second.stdout), strip(first.stdout));
+});
+
+test('a named embedder from coreb.config.json, with spec parameters overriding the entry', async () => {
+  const server = await startLoopbackServer({ format: 'tei', dim: 5 });
+  servers.push(server);
+  const cwd = join(root, 'project');
+  mkdirSync(cwd, { recursive: true });
+  writeFileSync(
+    join(cwd, 'coreb.config.json'),
+    JSON.stringify({ embedders: { mine: { provider: 'tei', model: 'local-model', baseUrl: [server.baseUrl], batchSize: 10 } } }),
+  );
+  const r = await runCli(['providers', 'embed', '--spec', 'dense:mine?batchSize=25', '--input', input, '--out', join(cwd, 'v.jsonl'), '--json', '--no-cache'], {
+    env: env(join(root, 'cache-named')),
+    cwd,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(server.calls.map((c) => c.texts.length), [25, 25, 10]);
+  assert.equal(JSON.parse(r.stdout).dim, 5);
+  const unknown = await runCli(['providers', 'embed', '--spec', 'dense:yours', '--input', input, '--out', join(cwd, 'w.jsonl')], { env: env(join(root, 'cache-named')), cwd });
+  assert.equal(unknown.status, 3);
+  assert.match(unknown.stderr, /named embedder in .*coreb\.config\.json \(names: mine\)/);
+});
+
+test('the onnx provider from the CLI on a tiny local model: cached, second run loads nothing new', async () => {
+  const model = writeTinyModel(join(root, 'models', 'tiny-e2e'));
+  const cache = join(root, 'cache-onnx');
+  const args = ['providers', 'embed', '--spec', `dense:onnx:${model}?pooling=mean`, '--input', input, '--out', join(root, 'onnx.jsonl'), '--json'];
+  const first = await runCli(args, { env: env(cache) });
+  assert.equal(first.status, 0, first.stderr);
+  const s1 = JSON.parse(first.stdout) as { dim: number; cache: { encoded: number }; embedder: { pooling: string } };
+  assert.equal(s1.dim, 16);
+  assert.equal(s1.cache.encoded, 60);
+  assert.equal(s1.embedder.pooling, 'mean');
+  const second = await runCli(args, { env: env(cache) });
+  assert.equal(JSON.parse(second.stdout).cache.encoded, 0);
+  assert.equal(readFileSync(join(root, 'onnx.jsonl'), 'utf8').trim().split('\n').length, 60);
 });
