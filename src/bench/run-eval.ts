@@ -34,6 +34,11 @@ import { scoreTask } from './score.js';
 export interface EvalOptions {
   /** A CoREB release directory (JSONL or parquet) or a BEIR directory (`corpus.jsonl`, ...). */
   data: string;
+  /**
+   * Split to read: a parquet release's split directory (e.g. `release_v2603`) or a BEIR qrels split
+   * (`qrels/<split>.tsv`). Default: the loaders' (the only split there is; BEIR `test`).
+   */
+  split?: string;
   /** Retriever specs (see {@link parseRetrieverSpec}). Default `['bm25']`. */
   retrievers?: readonly string[];
   /** Tasks to evaluate, short (`t2c`) or long (`text2code`) names. Default: all three. Release only. */
@@ -135,14 +140,14 @@ async function loadData(dir: string, layout: 'beir' | 'coreb-release', options: 
   if (layout === 'beir') {
     if (options.tasks !== undefined && options.tasks.length > 0) throw new CorebError('USAGE', '--tasks applies to CoREB releases only; a BEIR directory is one task');
     if (options.subtasks) throw new CorebError('USAGE', '--subtasks applies to CoREB releases only');
-    const { task, issues, split } = await loadBeir(dir);
+    const { task, issues, split } = await loadBeir(dir, options.split !== undefined ? { split: options.split } : {});
     failOnErrors(dir, issues, logger);
     const name = task.name || basename(dir);
     tasks.set(name, task);
     corpusKey.set(name, 'corpus');
     return { identity: { kind: 'beir', dir, split, counts: counts(tasks) }, tasks, corpusKey };
   }
-  const { release, issues } = await loadRelease(dir);
+  const { release, issues } = await loadRelease(dir, options.split !== undefined ? { split: options.split } : {});
   failOnErrors(dir, issues, logger);
   const all = releaseTasks(release);
   const keep = options.subtasks ? compileSubtaskGlob(options.subtasks) : null;

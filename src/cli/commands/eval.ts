@@ -32,6 +32,8 @@ Options:
                             run:FILE                        a TREC run (plain or .gz)
                             rrf:SPEC,SPEC[,k=60][,weights=1,1]  reciprocal-rank fusion
                             dense:PROVIDER:MODEL[?...]      a live embedding model (see coreb providers)
+  --split NAME            Parquet release split directory (e.g. release_v2603) or BEIR qrels
+                          split (default: the only one there is; BEIR: test).
   --tasks LIST            t2c,c2t,c2c (default: all). CoREB releases only.
   --subtasks GLOBS        Comma-separated globs over subtask ids, e.g. 't2c_search_*,c2c_*'.
   --depth N               Documents kept per query (default 1000).
@@ -62,6 +64,7 @@ const command: Command = {
   async run(ctx: CommandContext): Promise<number> {
     const { values } = parseCommandArgs('eval', ctx.argv, {
       data: { type: 'string' },
+      split: { type: 'string' },
       retriever: { type: 'string', multiple: true },
       tasks: { type: 'string', multiple: true },
       subtasks: { type: 'string' },
@@ -101,6 +104,7 @@ const command: Command = {
     const { results } = await runEval({
       data,
       retrievers: (values.retriever as string[] | undefined) ?? [],
+      ...(values.split !== undefined ? { split: values.split as string } : {}),
       ...(values.tasks !== undefined ? { tasks: values.tasks as string[] } : {}),
       subtasks: (values.subtasks as string | undefined) ?? null,
       depth: parseIntOption('depth', values.depth as string | undefined, 1000, 1),
