@@ -26,6 +26,7 @@ test('bad specs say what is wrong and what is valid', () => {
   assert.throws(() => parseEmbedderSpec('dense:openai:m?pooling=max'), /one of mean, cls, last-token/);
   assert.throws(() => parseEmbedderSpec('dense:openai:m?baseUrl=http://user:pw@h/v1'), /must not contain credentials/);
   assert.throws(() => parseEmbedderSpec('dense:openai:m?baseUrl=ftp://h'), /http\(s\) URL/);
+  assert.throws(() => parseEmbedderSpec('dense:gemini:m?baseUrl=' + encodeURIComponent('https://h/v1beta?key=abc')), /must not have a query string/);
 });
 
 test('presets match hub ids, short names and Ollama tags; user values win', () => {

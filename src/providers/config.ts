@@ -58,6 +58,9 @@ function parseValue(key: string, kind: ParamKind, values: string[], where: strin
         throw bad('one or more http(s) URLs (repeat the parameter or separate with commas)');
       }
       if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw bad('an http(s) URL');
+      if (parsed.search) {
+        throw new CorebError('USAGE', `${where}: \`baseUrl\` must not have a query string; name the key's environment variable with apiKeyEnv`);
+      }
       if (parsed.username || parsed.password) {
         throw new CorebError(
           'USAGE',

@@ -135,7 +135,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return { retryable: true, code: 'HTTP', message: `no complete response within ${options.timeoutMs} ms (timeoutMs)` };
       }
       const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
-      return { retryable: true, code: 'HTTP', message: `network error: ${e instanceof Error ? e.message : String(e)}${cause}` };
+      // undici quotes an invalid header value (the key) in its message: scrub before use.
+      const what = redact(`${e instanceof Error ? e.message : String(e)}${cause}`, options.secrets);
+      return { retryable: !(e instanceof TypeError && /header/i.test(what)), code: 'HTTP', message: `request failed: ${what}` };
     }
     if (!res.ok) {
       const hint = res.status === 401 || res.status === 403 ? ' (check the API key named by apiKeyEnv)' : '';

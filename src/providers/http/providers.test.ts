@@ -222,6 +222,13 @@ test('the API key never appears in errors or descriptions, even when the server 
   assert.equal(e.describe().apiKeyEnv, 'MY_KEY');
 });
 
+test('a key that is not a valid header value fails without quoting it', async () => {
+  const key = 'sk-bad\nSECRETPART-1234';
+  const e = await embedder('dense:openai:m?baseUrl=http://127.0.0.1:9/v1&apiKeyEnv=K&maxRetries=0', { K: key });
+  const err = await rejection(e.embed(['a'], { role: 'document' }));
+  assert.ok(!err.message.includes('SECRETPART'), err.message);
+});
+
 test('a wrong key gets 401: not retried, the message points at apiKeyEnv', async () => {
   const s = await serve({ format: 'gemini', key: 'right-key-123' });
   const e = await embedder(`dense:gemini:m?baseUrl=${encodeURIComponent(s.baseUrl)}&apiKeyEnv=G&${FAST}`, { G: 'wrong-key-456' });
