@@ -262,7 +262,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         const key = data.corpusKey.get(name)!;
         let index = indexes.get(key);
         const taskName = (TASKS as readonly string[]).includes(name) ? (name as TaskName) : undefined;
-      const taskProgress = prefixProgress(progress, `${spec.text} ${SHORT_NAME[name] ?? name}`);
+        const taskProgress = prefixProgress(progress, `${spec.text} ${SHORT_NAME[name] ?? name}`);
         if (index === undefined) {
           const ti = performance.now();
           index = await retriever.index(task.corpus, { ...(taskName ? { task: taskName } : {}), progress: taskProgress, ...(signal ? { signal } : {}) });
