@@ -28,7 +28,6 @@ test('a run is grouped by query in first-seen order, file order within a query, 
     [['q2', [['a', 0.5], ['c', 0.25]]], ['q1', [['b', 2]]]],
   );
   assert.equal(run.runTag, 'tagB');
-  assert.deepEqual([...run.lines], [1, 4, 2]);
 });
 
 test('scores are read like C atof: trailing garbage, exponents, hex, inf', () => {
@@ -64,6 +63,8 @@ test('malformed input fails with file and line', () => {
   const cases: Array<[() => unknown, string, string]> = [
     [() => parseTrecRun('q Q0 a 1 0.5 t\nq Q0 a 2 0.4 t\n', { file: 'r.txt' }), 'VALIDATION', 'r.txt:2:'],
     [() => parseTrecRun('q Q0 a 1 nan t\n', { file: 'r.txt' }), 'VALIDATION', 'r.txt:1:'],
+    [() => parseTrecRun('\uFEFFa Q0 x 1 1 t\nb Q0 y 1 1 t\n\n  \na Q0 x 1 1 t\n', { file: 'r.txt' }), 'VALIDATION', 'r.txt:5:'],
+    [() => parseTrecRun('q Q0 a 1 0.5 t\nq Q0 b\n', { file: 'r.txt' }), 'PARSE', 'r.txt:2:'],
     [() => parseTrecRun('q Q0 a 1 0.5\n', { file: 'r.txt' }), 'PARSE', 'r.txt:1:'],
     [() => parseTrecQrels('q 0 a 1\n\nq 0 a 0\n', { file: 'q.txt' }), 'VALIDATION', 'q.txt:3:'],
     [() => parseTrecQrels('q 0 a\n', { file: 'q.txt' }), 'PARSE', 'q.txt:1:'],

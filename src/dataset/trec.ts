@@ -13,15 +13,38 @@ import { isGzip, saveFileAtomic } from './text-file.js';
  * Interns byte strings (ids) to dense integers in first-seen order with an open-addressing hash
  * table over the raw bytes, so only new ids are decoded to JS strings.
  */
+/**
+ * murmur3's 32-bit finaliser. FNV-1a's multiply only carries low bits upward, so ids that differ in
+ * a few digits collide in the low bits the table indexes by; mixing spreads them.
+ */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
 export class IdTable {
   /** Decoded ids; index = interned id. */
   readonly strings: string[] = [];
-  private slots: Int32Array = new Int32Array(1 << 12);
-  private hashes: Int32Array = new Int32Array(1 << 10);
-  private starts: Int32Array = new Int32Array(1 << 10);
+  /**
+   * Open-addressing table, 4 ints per slot: [hash, id + 1, pool start, byte length], so a lookup
+   * touches one cache line of the table plus the id's bytes.
+   */
+  private slots: Int32Array = new Int32Array(4 << 12);
+  /** One-hash Bloom filter over the ids (8+ bits per id) so most absent lookups skip the table. */
+  private filter: Int32Array = new Int32Array(0);
+  private filterShift = 32;
+  private filterFor = -1;
   private pool: Uint8Array = new Uint8Array(1 << 14);
   private poolUsed = 0;
+  /** Per id: FNV-1a hash and pool start (idStart[id + 1] is its end). */
+  private idHash: Int32Array = new Int32Array(1024);
+  private idStart: Int32Array = new Int32Array(1025);
+  /** String -> id, filled lazily by {@link get} / {@link intern}. */
   private readonly strIndex = new Map<string, number>();
+  private indexed = 0;
 
   /** Number of interned ids. */
   get size(): number {
@@ -29,83 +52,158 @@ export class IdTable {
   }
 
   /** Interns `bytes[start, end)` (UTF-8) and returns its id. */
-  internBytes(bytes: Uint8Array, start: number, end: number): number {
+  internBytes(bytes: Buffer, start: number, end: number): number {
     let h = 0x811c9dc5 | 0;
     for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-    const mask = this.slots.length - 1;
-    let slot = h & mask;
+    return this.internHashed(bytes, start, end, h);
+  }
+
+  /**
+   * Interns `bytes[start, end)` whose 32-bit FNV-1a hash (offset 0x811c9dc5, prime 0x01000193)
+   * the caller already computed while scanning.
+   */
+  internHashed(bytes: Buffer, start: number, end: number, h: number): number {
+    const slots = this.slots;
+    const mask = (slots.length >> 2) - 1;
+    let slot = mix(h) & mask;
     const len = end - start;
     for (;;) {
-      const v = this.slots[slot];
+      const at = slot << 2;
+      const v = slots[at + 1];
       if (v === 0) break;
-      const id = v - 1;
-      if (this.hashes[id] === h) {
-        const s = this.starts[id];
-        if (this.starts[id + 1] - s === len) {
-          let same = true;
-          for (let i = 0; i < len; i++) {
-            if (this.pool[s + i] !== bytes[start + i]) {
-              same = false;
-              break;
-            }
-          }
-          if (same) return id;
-        }
+      if (slots[at] === h && slots[at + 3] === len) {
+        const pool = this.pool;
+        const s = slots[at + 2];
+        let i = 0;
+        while (i < len && pool[s + i] === bytes[start + i]) i++;
+        if (i === len) return v - 1;
       }
       slot = (slot + 1) & mask;
     }
     return this.add(bytes, start, end, h, slot);
   }
 
+  /**
+   * The id of `bytes[start, end)` (FNV-1a hash `h`, see {@link internHashed}), or -1 when it was
+   * never interned. Never adds an id.
+   */
+  lookupHashed(bytes: Buffer, start: number, end: number, h: number): number {
+    if (this.filterFor !== this.strings.length) this.buildFilter();
+    const m = mix(h);
+    const bit = m >>> this.filterShift;
+    if ((this.filter[bit >>> 5] & (1 << (bit & 31))) === 0) return -1;
+    const slots = this.slots;
+    const mask = (slots.length >> 2) - 1;
+    let slot = m & mask;
+    const len = end - start;
+    for (;;) {
+      const at = slot << 2;
+      const v = slots[at + 1];
+      if (v === 0) return -1;
+      if (slots[at] === h && slots[at + 3] === len) {
+        const pool = this.pool;
+        const s = slots[at + 2];
+        let i = 0;
+        while (i < len && pool[s + i] === bytes[start + i]) i++;
+        if (i === len) return v - 1;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private buildFilter(): void {
+    let bits = 64;
+    let log = 6;
+    while (bits < this.strings.length * 8) {
+      bits *= 2;
+      log++;
+    }
+    this.filter = new Int32Array(bits >>> 5);
+    this.filterShift = 32 - log;
+    const slots = this.slots;
+    for (let at = 0; at < slots.length; at += 4) {
+      if (slots[at + 1] === 0) continue;
+      const bit = mix(slots[at]) >>> this.filterShift;
+      this.filter[bit >>> 5] |= 1 << (bit & 31);
+    }
+    this.filterFor = this.strings.length;
+  }
+
+  /** The FNV-1a hash of id `id`'s bytes (see {@link internHashed}). */
+  hashOf(id: number): number {
+    return this.idHash[id];
+  }
+
+  /** True when id `id` has exactly the bytes `bytes[start, end)`. */
+  equalsBytes(id: number, bytes: Buffer, start: number, end: number): boolean {
+    const s = this.idStart[id];
+    const len = end - start;
+    if (this.idStart[id + 1] - s !== len) return false;
+    const pool = this.pool;
+    for (let i = 0; i < len; i++) if (pool[s + i] !== bytes[start + i]) return false;
+    return true;
+  }
+
   /** Interns a JS string and returns its id. */
   intern(s: string): number {
-    const known = this.strIndex.get(s);
-    if (known !== undefined) return known;
+    const known = this.get(s);
+    if (known >= 0) return known;
     const b = Buffer.from(s, 'utf8');
     return this.internBytes(b, 0, b.length);
   }
 
   /** The id of `s`, or -1 when it was never interned. */
   get(s: string): number {
+    for (; this.indexed < this.strings.length; this.indexed++) this.strIndex.set(this.strings[this.indexed], this.indexed);
     return this.strIndex.get(s) ?? -1;
   }
 
-  private add(bytes: Uint8Array, start: number, end: number, h: number, slot: number): number {
+  private add(bytes: Buffer, start: number, end: number, h: number, slot: number): number {
     const id = this.strings.length;
     const len = end - start;
-    if (id + 2 > this.hashes.length) {
-      const hashes = new Int32Array(this.hashes.length * 2);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
-      const starts = new Int32Array(this.starts.length * 2);
-      starts.set(this.starts);
-      this.starts = starts;
-    }
     if (this.poolUsed + len > this.pool.length) {
       const pool = new Uint8Array(Math.max(this.pool.length * 2, this.poolUsed + len));
       pool.set(this.pool.subarray(0, this.poolUsed));
       this.pool = pool;
     }
-    this.pool.set(bytes.subarray(start, end), this.poolUsed);
-    this.starts[id] = this.poolUsed;
+    let ascii = true;
+    const base = this.poolUsed;
+    for (let i = start; i < end; i++) {
+      const c = bytes[i];
+      this.pool[base + i - start] = c;
+      if (c >= 0x80) ascii = false;
+    }
     this.poolUsed += len;
-    this.starts[id + 1] = this.poolUsed;
-    this.hashes[id] = h;
-    this.slots[slot] = id + 1;
-    const s = Buffer.from(bytes.buffer, bytes.byteOffset + start, len).toString('utf8');
-    this.strings.push(s);
-    this.strIndex.set(s, id);
-    if ((id + 1) * 2 > this.slots.length) this.rehash();
+    if (id + 2 > this.idStart.length) {
+      const hs = new Int32Array(this.idHash.length * 2);
+      hs.set(this.idHash);
+      this.idHash = hs;
+      const st = new Int32Array(this.idStart.length * 2);
+      st.set(this.idStart);
+      this.idStart = st;
+    }
+    this.idHash[id] = h;
+    this.idStart[id] = base;
+    this.idStart[id + 1] = this.poolUsed;
+    const at = slot << 2;
+    this.slots[at] = h;
+    this.slots[at + 1] = id + 1;
+    this.slots[at + 2] = base;
+    this.slots[at + 3] = len;
+    this.strings.push(bytes.toString(ascii ? 'latin1' : 'utf8', start, end));
+    if ((id + 1) * 2 > this.slots.length >> 2) this.rehash();
     return id;
   }
 
   private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let id = 0; id < this.strings.length; id++) {
-      let slot = this.hashes[id] & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = id + 1;
+    const old = this.slots;
+    const slots = new Int32Array(old.length * 2);
+    const mask = (slots.length >> 2) - 1;
+    for (let at = 0; at < old.length; at += 4) {
+      if (old[at + 1] === 0) continue;
+      let slot = mix(old[at]) & mask;
+      while (slots[(slot << 2) + 1] !== 0) slot = (slot + 1) & mask;
+      slots.set(old.subarray(at, at + 4), slot << 2);
     }
     this.slots = slots;
   }
@@ -122,10 +220,15 @@ export interface TrecRunColumns {
   docs: Int32Array;
   /** Scores as C `atof` reads them (double). */
   scores: Float64Array;
-  /** 1-based source line of each entry. */
-  lines: Int32Array;
   /** The tag (6th column) of the last line: trec_eval's `runid`. */
   runTag: string;
+  /**
+   * Present with `knownDocsOnly`: compares the docids of entries `a` and `b` like C `strcmp` on
+   * their UTF-8 bytes (negative, zero, positive).
+   */
+  compareEntries?: (a: number, b: number) => number;
+  /** Present with `knownDocsOnly`: the docid of entry `p` (decoded on demand). */
+  entryDocId?: (p: number) => string;
 }
 
 /** Parsed TREC qrels in CSR form. */
@@ -136,7 +239,6 @@ export interface TrecQrelsColumns {
   docs: Int32Array;
   /** Labels as C `atol` reads them (`2.7` -> 2); < 0 means judged-unjudged. */
   labels: Int32Array;
-  lines: Int32Array;
 }
 
 /** Options of the TREC parsers. */
@@ -145,6 +247,20 @@ export interface TrecParseOptions {
   file?: string;
   /** Doc id table to intern into; pass the same one to qrels and run so ids are shared. */
   docs?: IdTable;
+  /**
+   * Run only: do not intern docids that are not already in `docs` (their `docs[i]` is -1), and
+   * provide {@link TrecRunColumns.compareEntries} for docid ties instead. The fast path for
+   * evaluation, where only judged (and anchor) docs need ids. Default false.
+   */
+  knownDocsOnly?: boolean;
+  /**
+   * With `knownDocsOnly`: the qrels (parsed into the same `docs`). A run doc then gets its id only
+   * when it is judged for its own query (or is that query's anchor), found in a small per-query
+   * table instead of the whole id table; other docs get -1. Default: any interned id counts.
+   */
+  judged?: { readonly queryIds: readonly string[]; readonly offsets: Int32Array; readonly docs: Int32Array };
+  /** With `judged`: query id -> anchor docid (interned into `docs` beforehand) also given ids. */
+  anchors?: ReadonlyMap<string, string>;
 }
 
 const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
@@ -196,7 +312,7 @@ function hexScale(mant: bigint, exp: number): number {
  * Parses one score token `bytes[start, end)` exactly like strtod: Clinger's fast path when the
  * decimal has <= 15 significant digits and |exponent| <= 22, else {@link parseStrtod} on the text.
  */
-function parseScore(bytes: Uint8Array, start: number, end: number): number {
+function parseScore(bytes: Buffer, start: number, end: number): number {
   let i = start;
   let neg = false;
   let c = bytes[i];
@@ -256,14 +372,14 @@ function parseScore(bytes: Uint8Array, start: number, end: number): number {
     else if (exp === 0) v = mant;
     else if (exp > 0 && exp <= 22) v = mant * POW10[exp];
     else if (exp < 0 && exp >= -22) v = mant / POW10[-exp];
-    else return parseStrtod(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'));
+    else return parseStrtod(bytes.toString('latin1', start, end));
     return neg ? -v : v;
   }
-  return parseStrtod(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('utf8'));
+  return parseStrtod(bytes.toString('utf8', start, end));
 }
 
 /** C `atol` of a token: optional sign and leading digits; anything else stops (`2.7` -> 2, `x` -> 0). */
-function parseAtol(bytes: Uint8Array, start: number, end: number): number {
+function parseAtol(bytes: Buffer, start: number, end: number): number {
   let i = start;
   let neg = false;
   if (bytes[i] === 45 || bytes[i] === 43) {
@@ -279,9 +395,9 @@ function parseAtol(bytes: Uint8Array, start: number, end: number): number {
   return neg ? -v : v;
 }
 
-function toBuffer(input: Uint8Array | string, file: string): Uint8Array {
+function toBuffer(input: Uint8Array | string, file: string): Buffer {
   if (typeof input === 'string') return Buffer.from(input, 'utf8');
-  if (!isGzip(input)) return input;
+  if (!isGzip(input)) return Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   try {
     return gunzipSync(input);
   } catch (e) {
@@ -304,116 +420,288 @@ interface RawColumns {
   qOf: Int32Array;
   docs: Int32Array;
   nums: Float64Array;
-  lines: Int32Array;
   count: number;
   lastTag: string;
+  /** knownDocsOnly: byte offset, length and FNV-1a hash of each entry's docid. */
+  dStart?: Int32Array;
+  dLen?: Int32Array;
+  dHash?: Int32Array;
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+function tooFewFields(file: string, line: number, nf: number, isRun: boolean): CorebError {
+  return new CorebError(
+    'PARSE',
+    isRun ? `expected 6 fields \`qid Q0 docid rank score tag\`, got ${nf}` : `expected 4 fields \`qid iter docid rel\`, got ${nf}`,
+    { file, line },
+  );
 }
 
 /**
- * Scans lines of whitespace-separated fields. `minFields` fields are required; field 0 is the
- * query id, field `docField` the doc id, field `numField` the number (score or label); extra fields
- * are ignored. Blank lines are skipped; a leading UTF-8 BOM and `\r` are whitespace.
+ * The 1-based line of the `entry`-th non-blank line (0-based), found by rescanning; used only to
+ * report an error, so the hot scanner does not store a line number per entry.
  */
-function scan(
-  bytes: Uint8Array,
-  file: string,
-  docTable: IdTable,
-  minFields: number,
-  docField: number,
-  numField: number,
-  isRun: boolean,
-): RawColumns {
+function lineOfEntry(bytes: Buffer, entry: number): number {
+  let line = 0;
+  let seen = -1;
+  let pos = 0;
+  while (pos < bytes.length) {
+    line++;
+    let blank = true;
+    while (pos < bytes.length && bytes[pos] !== 10) {
+      if (bytes[pos] > 32 && !(line === 1 && pos < 3 && bytes[pos] >= 0xbb && bytes[0] === 0xef)) blank = false;
+      pos++;
+    }
+    pos++;
+    if (!blank && ++seen === entry) return line;
+  }
+  return line;
+}
+
+/**
+ * Scans a run: per line `qid Q0 docid rank score tag [ignored...]`. One pass over the bytes; the
+ * docid is hashed while it is tokenised, the qid is compared with the previous line's first.
+ * Blank lines are skipped; a leading UTF-8 BOM and `\r` count as whitespace.
+ */
+/** Estimates the line count from the first MB (5% head room) so column arrays rarely regrow. */
+function estimateLines(buf: Buffer): number {
+  const sample = Math.min(buf.length, 1 << 20);
+  let lines = 0;
+  for (let i = 0; i < sample; i++) if (buf[i] === 10) lines++;
+  if (sample === buf.length) return lines + 1;
+  return Math.ceil((Math.max(lines, 1) * (buf.length / sample)) * 1.05) + 16;
+}
+
+/** Per-query lookup of judged (and anchor) docs for {@link scanRun}: a tiny cache-resident table. */
+class JudgedLookup {
+  private readonly index = new Map<string, number>();
+  private keys = new Int32Array(64);
+  private hashes = new Int32Array(64);
+  private stamps = new Int32Array(64);
+  private gen = 0;
+  private forQuery = -1;
+
+  constructor(
+    private readonly docTable: IdTable,
+    private readonly judged: NonNullable<TrecParseOptions['judged']>,
+    private readonly anchors: ReadonlyMap<string, string> | undefined,
+  ) {
+    for (let i = 0; i < judged.queryIds.length; i++) this.index.set(judged.queryIds[i], i);
+  }
+
+  /** Makes run query `q` (id `qid`) current; rebuilds the table when it changed. */
+  select(q: number, qid: string): void {
+    if (q === this.forQuery) return;
+    this.forQuery = q;
+    this.gen++;
+    const qq = this.index.get(qid);
+    const lo = qq === undefined ? 0 : this.judged.offsets[qq];
+    const hi = qq === undefined ? 0 : this.judged.offsets[qq + 1];
+    const need = 4 * (hi - lo + 1);
+    if (this.keys.length < need) {
+      let size = this.keys.length;
+      while (size < need) size *= 2;
+      this.keys = new Int32Array(size);
+      this.hashes = new Int32Array(size);
+      this.stamps = new Int32Array(size);
+      this.gen = 1;
+    }
+    for (let p = lo; p < hi; p++) this.add(this.judged.docs[p]);
+    const anchor = this.anchors?.get(qid);
+    if (anchor !== undefined) {
+      const a = this.docTable.get(anchor);
+      if (a >= 0) this.add(a);
+    }
+  }
+
+  private add(id: number): void {
+    const h = this.docTable.hashOf(id);
+    const mask = this.keys.length - 1;
+    let slot = mix(h) & mask;
+    while (this.stamps[slot] === this.gen) {
+      if (this.keys[slot] === id) return;
+      slot = (slot + 1) & mask;
+    }
+    this.stamps[slot] = this.gen;
+    this.keys[slot] = id;
+    this.hashes[slot] = h;
+  }
+
+  /** The id of `bytes[start, end)` (hash `h`) when judged for the current query, else -1. */
+  find(bytes: Buffer, start: number, end: number, h: number): number {
+    const mask = this.keys.length - 1;
+    let slot = mix(h) & mask;
+    while (this.stamps[slot] === this.gen) {
+      if (this.hashes[slot] === h && this.docTable.equalsBytes(this.keys[slot], bytes, start, end)) return this.keys[slot];
+      slot = (slot + 1) & mask;
+    }
+    return -1;
+  }
+}
+
+function scanRun(buf: Buffer, file: string, docTable: IdTable, knownOnly: boolean, judged?: JudgedLookup): RawColumns {
   const queries = new IdTable();
-  let cap = Math.max(16, (bytes.length / 24) | 0);
+  let cap = estimateLines(buf);
   let qOf = new Int32Array(cap);
   let docs = new Int32Array(cap);
   let nums = new Float64Array(cap);
-  let lines = new Int32Array(cap);
+  let dStart = new Int32Array(knownOnly ? cap : 0);
+  let dLen = new Int32Array(knownOnly ? cap : 0);
+  let dHash = new Int32Array(knownOnly ? cap : 0);
   let count = 0;
   let tagStart = 0;
   let tagEnd = 0;
-  const len = bytes.length;
-  let pos = len >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const len = buf.length;
+  let pos = len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   let line = 0;
   let prevQ = -1;
   let prevQs = 0;
   let prevQe = 0;
-  const fs = new Int32Array(8);
-  const fe = new Int32Array(8);
+  while (pos < len) {
+    line++;
+    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
+    if (pos >= len) break;
+    if (buf[pos] === 10) {
+      pos++;
+      continue;
+    }
+    // qid
+    const qs = pos;
+    while (pos < len && buf[pos] > 32) pos++;
+    const qe = pos;
+    // Q0
+    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
+    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 1, true);
+    while (pos < len && buf[pos] > 32) pos++;
+    // docid, hashed while scanned
+    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
+    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 2, true);
+    const ds = pos;
+    let h = FNV_OFFSET;
+    while (pos < len) {
+      const c = buf[pos];
+      if (c <= 32) break;
+      h = Math.imul(h ^ c, FNV_PRIME);
+      pos++;
+    }
+    const de = pos;
+    // rank (ignored)
+    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
+    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 3, true);
+    while (pos < len && buf[pos] > 32) pos++;
+    // score
+    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
+    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 4, true);
+    const ss = pos;
+    while (pos < len && buf[pos] > 32) pos++;
+    const se = pos;
+    // tag
+    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
+    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 5, true);
+    const ts = pos;
+    while (pos < len && buf[pos] > 32) pos++;
+    const te = pos;
+    // rest of the line (extra fields are ignored)
+    while (pos < len && buf[pos] !== 10) pos++;
+    pos++;
+
+    if (count === cap) {
+      cap *= 2;
+      qOf = grow(qOf, cap);
+      docs = grow(docs, cap);
+      nums = grow(nums, cap);
+      if (knownOnly) {
+        dStart = grow(dStart, cap);
+        dLen = grow(dLen, cap);
+        dHash = grow(dHash, cap);
+      }
+    }
+    let q = -1;
+    if (prevQ >= 0 && qe - qs === prevQe - prevQs) {
+      let i = 0;
+      const n = qe - qs;
+      while (i < n && buf[qs + i] === buf[prevQs + i]) i++;
+      if (i === n) q = prevQ;
+    }
+    if (q < 0) {
+      q = queries.internBytes(buf, qs, qe);
+      prevQ = q;
+      prevQs = qs;
+      prevQe = qe;
+      if (judged !== undefined) judged.select(q, queries.strings[q]);
+    }
+    qOf[count] = q;
+    if (knownOnly) {
+      docs[count] = judged !== undefined ? judged.find(buf, ds, de, h) : docTable.lookupHashed(buf, ds, de, h);
+      dStart[count] = ds;
+      dLen[count] = de - ds;
+      dHash[count] = h;
+    } else {
+      docs[count] = docTable.internHashed(buf, ds, de, h);
+    }
+    const v = parseScore(buf, ss, se);
+    if (v !== v) {
+      throw new CorebError('VALIDATION', `score is NaN; trec_eval's ordering is undefined for NaN, give a number`, {
+        file,
+        line,
+        field: 'score',
+      });
+    }
+    nums[count] = v;
+    tagStart = ts;
+    tagEnd = te;
+    count++;
+  }
+  const lastTag = count > 0 ? buf.toString('utf8', tagStart, tagEnd) : '';
+  return knownOnly
+    ? { queryIds: queries.strings, qOf, docs, nums, count, lastTag, dStart, dLen, dHash }
+    : { queryIds: queries.strings, qOf, docs, nums, count, lastTag };
+}
+
+/** Scans qrels: per line `qid iter docid rel [ignored...]`; labels read like C `atol`. */
+function scanQrels(buf: Buffer, file: string, docTable: IdTable): RawColumns {
+  const queries = new IdTable();
+  let cap = Math.max(16, (buf.length / 16) | 0);
+  let qOf = new Int32Array(cap);
+  let docs = new Int32Array(cap);
+  let nums = new Float64Array(cap);
+  let count = 0;
+  const len = buf.length;
+  let pos = len >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let line = 0;
+  const fs = new Int32Array(4);
+  const fe = new Int32Array(4);
   while (pos < len) {
     line++;
     let nf = 0;
-    // Tokenise one line into at most 7 fields (tokens beyond the 6th are ignored).
     for (;;) {
-      while (pos < len && bytes[pos] !== 10 && bytes[pos] <= 32) pos++;
-      if (pos >= len || bytes[pos] === 10) break;
-      const s = pos;
-      while (pos < len && bytes[pos] > 32) pos++;
-      if (nf < 7) {
-        fs[nf] = s;
+      while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
+      if (pos >= len || buf[pos] === 10) break;
+      const s0 = pos;
+      while (pos < len && buf[pos] > 32) pos++;
+      if (nf < 4) {
+        fs[nf] = s0;
         fe[nf] = pos;
       }
       nf++;
     }
     pos++;
     if (nf === 0) continue;
-    if (nf < minFields) {
-      throw new CorebError(
-        'PARSE',
-        isRun
-          ? `expected 6 fields \`qid Q0 docid rank score tag\`, got ${nf}`
-          : `expected 4 fields \`qid iter docid rel\`, got ${nf}`,
-        { file, line },
-      );
-    }
+    if (nf < 4) throw tooFewFields(file, line, nf, false);
     if (count === cap) {
       cap *= 2;
       qOf = grow(qOf, cap);
       docs = grow(docs, cap);
       nums = grow(nums, cap);
-      lines = grow(lines, cap);
     }
-    const qs = fs[0];
-    const qe = fe[0];
-    let q = -1;
-    if (prevQ >= 0 && qe - qs === prevQe - prevQs) {
-      let same = true;
-      for (let i = 0; i < qe - qs; i++) {
-        if (bytes[qs + i] !== bytes[prevQs + i]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) q = prevQ;
-    }
-    if (q < 0) {
-      q = queries.internBytes(bytes, qs, qe);
-      prevQ = q;
-      prevQs = qs;
-      prevQe = qe;
-    }
-    qOf[count] = q;
-    docs[count] = docTable.internBytes(bytes, fs[docField], fe[docField]);
-    if (isRun) {
-      const v = parseScore(bytes, fs[numField], fe[numField]);
-      if (Number.isNaN(v)) {
-        throw new CorebError('VALIDATION', `score is NaN; trec_eval's ordering is undefined for NaN, give a number`, {
-          file,
-          line,
-          field: 'score',
-        });
-      }
-      nums[count] = v;
-      tagStart = fs[5];
-      tagEnd = fe[5];
-    } else {
-      nums[count] = parseAtol(bytes, fs[numField], fe[numField]);
-    }
-    lines[count] = line;
+    qOf[count] = queries.internBytes(buf, fs[0], fe[0]);
+    docs[count] = docTable.internBytes(buf, fs[2], fe[2]);
+    nums[count] = parseAtol(buf, fs[3], fe[3]);
     count++;
   }
-  const lastTag = isRun && count > 0 ? Buffer.from(bytes.buffer, bytes.byteOffset + tagStart, tagEnd - tagStart).toString('utf8') : '';
-  return { queryIds: queries.strings, qOf, docs, nums, lines, count, lastTag };
+  return { queryIds: queries.strings, qOf, docs, nums, count, lastTag: '' };
 }
 
 /** Groups scanned entries by query (stable, first-seen query order) and rejects duplicate (qid, docid). */
@@ -422,7 +710,8 @@ function group(
   docTable: IdTable,
   file: string,
   what: string,
-): { offsets: Int32Array; docs: Int32Array; nums: Float64Array; lines: Int32Array } {
+  bytes: Buffer,
+): { offsets: Int32Array; docs: Int32Array; nums: Float64Array } {
   const nq = raw.queryIds.length;
   const n = raw.count;
   const offsets = new Int32Array(nq + 1);
@@ -432,39 +721,40 @@ function group(
   for (let i = 1; i < n && contiguous; i++) if (raw.qOf[i] < raw.qOf[i - 1]) contiguous = false;
   let docs = raw.docs.subarray(0, n);
   let nums = raw.nums.subarray(0, n);
-  let lines = raw.lines.subarray(0, n);
+  let origin: Int32Array | undefined;
   if (!contiguous) {
     const fill = offsets.slice(0, nq);
     const d2 = new Int32Array(n);
     const n2 = new Float64Array(n);
-    const l2 = new Int32Array(n);
+    origin = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       const p = fill[raw.qOf[i]]++;
       d2[p] = raw.docs[i];
       n2[p] = raw.nums[i];
-      l2[p] = raw.lines[i];
+      origin[p] = i;
     }
     docs = d2;
     nums = n2;
-    lines = l2;
   }
   const seen = new Int32Array(docTable.size);
-  const firstLine = new Int32Array(docTable.size);
+  const firstAt = new Int32Array(docTable.size);
   for (let q = 0; q < nq; q++) {
     for (let p = offsets[q]; p < offsets[q + 1]; p++) {
       const d = docs[p];
       if (seen[d] === q + 1) {
+        const here = origin === undefined ? p : origin[p];
+        const before = origin === undefined ? firstAt[d] : origin[firstAt[d]];
         throw new CorebError(
           'VALIDATION',
-          `duplicate ${what} for query \`${raw.queryIds[q]}\` and document \`${docTable.strings[d]}\` (first on line ${firstLine[d]}); each (qid, docid) may appear once`,
-          { file, line: lines[p] },
+          `duplicate ${what} for query \`${raw.queryIds[q]}\` and document \`${docTable.strings[d]}\` (first on line ${lineOfEntry(bytes, before)}); each (qid, docid) may appear once`,
+          { file, line: lineOfEntry(bytes, here) },
         );
       }
       seen[d] = q + 1;
-      firstLine[d] = lines[p];
+      firstAt[d] = p;
     }
   }
-  return { offsets, docs, nums, lines };
+  return { offsets, docs, nums };
 }
 
 /**
@@ -476,17 +766,127 @@ function group(
 export function parseTrecRun(input: Uint8Array | string, options: TrecParseOptions = {}): TrecRunColumns {
   const file = options.file ?? '<input>';
   const docTable = options.docs ?? new IdTable();
-  const raw = scan(toBuffer(input, file), file, docTable, 6, 2, 4, true);
-  const g = group(raw, docTable, file, 'run line');
+  const bytes = toBuffer(input, file);
+  const knownOnly = options.knownDocsOnly === true;
+  const judged =
+    knownOnly && options.judged !== undefined ? new JudgedLookup(docTable, options.judged, options.anchors) : undefined;
+  const raw = scanRun(bytes, file, docTable, knownOnly, judged);
+  if (!knownOnly) {
+    const g = group(raw, docTable, file, 'run line', bytes);
+    return {
+      queryIds: raw.queryIds,
+      docIds: docTable.strings,
+      offsets: g.offsets,
+      docs: g.docs,
+      scores: g.nums,
+      runTag: raw.lastTag,
+    };
+  }
+  const g = groupByBytes(raw, file, bytes);
+  const { starts, lens } = g;
   return {
     queryIds: raw.queryIds,
     docIds: docTable.strings,
     offsets: g.offsets,
     docs: g.docs,
     scores: g.nums,
-    lines: g.lines,
     runTag: raw.lastTag,
+    compareEntries: (a, b) => compareBytes(bytes, starts[a], lens[a], starts[b], lens[b]),
+    entryDocId: (p) => bytes.toString('utf8', starts[p], starts[p] + lens[p]),
   };
+}
+
+/** strcmp of two byte ranges of one buffer (unsigned bytes; a proper prefix is smaller). */
+function compareBytes(buf: Buffer, a: number, la: number, b: number, lb: number): number {
+  const n = la < lb ? la : lb;
+  for (let i = 0; i < n; i++) {
+    const d = buf[a + i] - buf[b + i];
+    if (d !== 0) return d;
+  }
+  return la - lb;
+}
+
+/**
+ * {@link group} for knownDocsOnly runs: groups entries by query (stable) and detects duplicate
+ * docids within a query with a small per-query hash set over the docid bytes (cache-resident).
+ */
+function groupByBytes(
+  raw: RawColumns,
+  file: string,
+  bytes: Buffer,
+): { offsets: Int32Array; docs: Int32Array; nums: Float64Array; starts: Int32Array; lens: Int32Array } {
+  const nq = raw.queryIds.length;
+  const n = raw.count;
+  const dStart = raw.dStart as Int32Array;
+  const dLen = raw.dLen as Int32Array;
+  const dHash = raw.dHash as Int32Array;
+  const offsets = new Int32Array(nq + 1);
+  for (let i = 0; i < n; i++) offsets[raw.qOf[i] + 1]++;
+  for (let q = 0; q < nq; q++) offsets[q + 1] += offsets[q];
+  let contiguous = true;
+  for (let i = 1; i < n && contiguous; i++) if (raw.qOf[i] < raw.qOf[i - 1]) contiguous = false;
+  let docs = raw.docs.subarray(0, n);
+  let nums = raw.nums.subarray(0, n);
+  let starts = dStart.subarray(0, n);
+  let lens = dLen.subarray(0, n);
+  let hashes = dHash.subarray(0, n);
+  let origin: Int32Array | undefined;
+  if (!contiguous) {
+    const fill = offsets.slice(0, nq);
+    const d2 = new Int32Array(n);
+    const n2 = new Float64Array(n);
+    const s2 = new Int32Array(n);
+    const l2 = new Int32Array(n);
+    const h2 = new Int32Array(n);
+    origin = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const p = fill[raw.qOf[i]]++;
+      d2[p] = raw.docs[i];
+      n2[p] = raw.nums[i];
+      s2[p] = dStart[i];
+      l2[p] = dLen[i];
+      h2[p] = dHash[i];
+      origin[p] = i;
+    }
+    docs = d2;
+    nums = n2;
+    starts = s2;
+    lens = l2;
+    hashes = h2;
+  }
+  let table = new Int32Array(1024);
+  let stamp = new Int32Array(1024);
+  for (let q = 0; q < nq; q++) {
+    const lo = offsets[q];
+    const hi = offsets[q + 1];
+    if (table.length < 2 * (hi - lo)) {
+      let size = table.length;
+      while (size < 2 * (hi - lo)) size *= 2;
+      table = new Int32Array(size);
+      stamp = new Int32Array(size);
+    }
+    const mask = table.length - 1;
+    const mark = q + 1;
+    for (let p = lo; p < hi; p++) {
+      let slot = mix(hashes[p]) & mask;
+      while (stamp[slot] === mark) {
+        const o = table[slot];
+        if (hashes[o] === hashes[p] && compareBytes(bytes, starts[o], lens[o], starts[p], lens[p]) === 0) {
+          const here = origin === undefined ? p : origin[p];
+          const before = origin === undefined ? o : origin[o];
+          throw new CorebError(
+            'VALIDATION',
+            `duplicate run line for query \`${raw.queryIds[q]}\` and document \`${bytes.toString('utf8', starts[p], starts[p] + lens[p])}\` (first on line ${lineOfEntry(bytes, before)}); each (qid, docid) may appear once`,
+            { file, line: lineOfEntry(bytes, here) },
+          );
+        }
+        slot = (slot + 1) & mask;
+      }
+      stamp[slot] = mark;
+      table[slot] = p;
+    }
+  }
+  return { offsets, docs, nums, starts, lens };
 }
 
 /**
@@ -498,15 +898,15 @@ export function parseTrecRun(input: Uint8Array | string, options: TrecParseOptio
 export function parseTrecQrels(input: Uint8Array | string, options: TrecParseOptions = {}): TrecQrelsColumns {
   const file = options.file ?? '<input>';
   const docTable = options.docs ?? new IdTable();
-  const raw = scan(toBuffer(input, file), file, docTable, 4, 2, 3, false);
-  const g = group(raw, docTable, file, 'qrels line');
+  const bytes = toBuffer(input, file);
+  const raw = scanQrels(bytes, file, docTable);
+  const g = group(raw, docTable, file, 'qrels line', bytes);
   return {
     queryIds: raw.queryIds,
     docIds: docTable.strings,
     offsets: g.offsets,
     docs: g.docs,
     labels: Int32Array.from(g.nums),
-    lines: g.lines,
   };
 }
 
@@ -540,7 +940,10 @@ export function trecRunToMap(run: TrecRunColumns): Run {
   const out: Run = new Map();
   for (let q = 0; q < run.queryIds.length; q++) {
     const m = new Map<string, number>();
-    for (let p = run.offsets[q]; p < run.offsets[q + 1]; p++) m.set(run.docIds[run.docs[p]], run.scores[p]);
+    for (let p = run.offsets[q]; p < run.offsets[q + 1]; p++) {
+      const d = run.docs[p];
+      m.set(d >= 0 ? run.docIds[d] : (run.entryDocId as (p: number) => string)(p), run.scores[p]);
+    }
     out.set(run.queryIds[q], m);
   }
   return out;

@@ -20,6 +20,12 @@ export interface RunColumns {
   readonly docs: Int32Array;
   /** Score per entry, as parsed (double). */
   readonly scores: Float64Array;
+  /**
+   * Optional: compares the docids of entries `a` and `b` in C `strcmp` order (UTF-8 bytes). When
+   * present, `docs[i]` may be -1 for docs outside `docIds` (not judged, not an anchor) and score
+   * ties are broken with it, so only judged docs need interned ids.
+   */
+  readonly compareEntries?: (a: number, b: number) => number;
 }
 
 /** Qrels in CSR form; same layout as {@link RunColumns} with integer labels (< 0 = unjudged). */

@@ -14,7 +14,7 @@ import { numRel, numRet, numRelRet } from './counts.js';
 import { MEASURE_FAMILIES, measureKey, parseMeasures, type MeasureFamilyName, type MeasureSpec } from './measures.js';
 import { ndcg, ndcgAt } from './ndcg.js';
 import { iprecAtRecall, precisionAt, recallAt, rPrecision, successAt } from './precision.js';
-import { createDocidRanks, invertRanks, rankQuery, rankQueryInsertionOrder } from './ranking.js';
+import { createDocidRanks, invertRanks, rankQuery, rankQueryByEntries, rankQueryInsertionOrder } from './ranking.js';
 import { beirReciprocalRankAt, reciprocalRank, reciprocalRankAt } from './reciprocal-rank.js';
 
 /** nDCG gain mode: `trec` = raw labels, level ignored; `strict` = labels below the level zeroed first. */
@@ -173,7 +173,8 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
   const missingQueryIds = qrels.queryIds.filter((q) => !inRun.has(q)).sort(compareCodePoints);
 
   const docIds = run.docIds;
-  const docRanks = createDocidRanks(docIds);
+  const compareEntries = run.compareEntries;
+  const docRanks = compareEntries === undefined ? createDocidRanks(docIds) : new Int32Array(0);
   const rankToDoc = invertRanks(docRanks);
   let docIndex: Map<string, number> | undefined;
   if (options.anchors !== undefined && options.anchors.size > 0) {
@@ -223,11 +224,14 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
     }
     const start = run.offsets[rq];
     const end = run.offsets[rq + 1];
-    const n = rankQuery(run.docs, run.scores, start, end, exclude, docRanks, rankToDoc, float64, ranked);
+    const n =
+      compareEntries === undefined
+        ? rankQuery(run.docs, run.scores, start, end, exclude, docRanks, rankToDoc, float64, ranked)
+        : rankQueryByEntries(run.docs, run.scores, start, end, exclude, compareEntries, float64, ranked);
     const { labels, gains } = ctx;
     for (let i = 0; i < n; i++) {
       const d = ranked[i];
-      const l = stamp[d] === mark ? labelOf[d] : NONPOOL;
+      const l = d >= 0 && stamp[d] === mark ? labelOf[d] : NONPOOL;
       labels[i] = l;
       gains[i] = l > 0 && !(strict && l < level) ? l : 0;
     }
@@ -262,7 +266,7 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
           const nb = rankQueryInsertionOrder(run.docs, run.scores, start, end, exclude, ranked);
           for (let i = 0; i < nb; i++) {
             const d = ranked[i];
-            const l = stamp[d] === mark ? labelOf[d] : 0;
+            const l = d >= 0 && stamp[d] === mark ? labelOf[d] : 0;
             out[i] = l > 0 && !(strict && l < level) ? l : 0;
           }
           beirReciprocalRankAt(out, nb, item.params, values, at);

@@ -63,7 +63,7 @@ export function rankQuery(
     let n = 0;
     for (let p = start; p < end; p++) {
       const d = docs[p];
-      if (d === exclude) continue;
+      if (d === exclude && d >= 0) continue;
       const s = scores[p];
       f32[0] = s === 0 ? 0 : s;
       const bits = u32[0];
@@ -80,7 +80,7 @@ export function rankQuery(
   }
   let n = 0;
   for (let p = start; p < end; p++) {
-    if (docs[p] === exclude) continue;
+    if (docs[p] === exclude && exclude >= 0) continue;
     const s = scores[p];
     keys[p - start] = float64 ? s : Math.fround(s);
     order[n++] = p;
@@ -116,7 +116,7 @@ export function rankQueryInsertionOrder(
     order = new Int32Array(len * 2);
   }
   let n = 0;
-  for (let p = start; p < end; p++) if (docs[p] !== exclude) order[n++] = p;
+  for (let p = start; p < end; p++) if (exclude < 0 || docs[p] !== exclude) order[n++] = p;
   const idx = order.subarray(0, n);
   idx.sort((a, b) => {
     const x = scores[a];
@@ -126,5 +126,71 @@ export function rankQueryInsertionOrder(
     return a - b;
   });
   for (let i = 0; i < n; i++) out[i] = docs[idx[i]];
+  return n;
+}
+
+let groupKeys = new Float64Array(1024);
+
+/**
+ * {@link rankQuery} for runs whose docids are compared by entry (`compare(a, b)` = strcmp of the
+ * docids of entries a and b) instead of by a global docid rank: sorts by score, then sorts each
+ * group of tied scores by docid descending. Writes doc indices (may be -1) best first to `out`.
+ * @returns the number of ranked docs written.
+ */
+export function rankQueryByEntries(
+  docs: Int32Array,
+  scores: Float64Array,
+  start: number,
+  end: number,
+  exclude: number,
+  compare: (a: number, b: number) => number,
+  float64: boolean,
+  out: Int32Array,
+): number {
+  const len = end - start;
+  if (keys.length < len) {
+    keys = new Float64Array(len * 2);
+    order = new Int32Array(len * 2);
+  }
+  if (groupKeys.length < len) groupKeys = new Float64Array(len * 2);
+  let n = 0;
+  if (!float64 && len <= PACK) {
+    for (let p = start; p < end; p++) {
+      if (exclude >= 0 && docs[p] === exclude) continue;
+      const s = scores[p];
+      f32[0] = s === 0 ? 0 : s;
+      const bits = u32[0];
+      const sortable = bits >= 0x80000000 ? ~bits >>> 0 : bits + 0x80000000;
+      keys[n++] = sortable * PACK + (p - start);
+    }
+    const view = keys.subarray(0, n);
+    view.sort();
+    for (let i = 0; i < n; i++) {
+      const k = view[n - 1 - i];
+      const g = Math.floor(k / PACK);
+      groupKeys[i] = g;
+      order[i] = start + (k - g * PACK);
+    }
+  } else {
+    for (let p = start; p < end; p++) {
+      if (exclude >= 0 && docs[p] === exclude) continue;
+      order[n++] = p;
+    }
+    const idx = order.subarray(0, n);
+    idx.sort((a, b) => {
+      const x = float64 ? scores[a] : Math.fround(scores[a]);
+      const y = float64 ? scores[b] : Math.fround(scores[b]);
+      return x > y ? -1 : x < y ? 1 : 0;
+    });
+    for (let i = 0; i < n; i++) groupKeys[i] = float64 ? scores[order[i]] : Math.fround(scores[order[i]]);
+  }
+  const byDocidDesc = (a: number, b: number): number => compare(b, a);
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && groupKeys[j] === groupKeys[i]) j++;
+    if (j - i > 1) order.subarray(i, j).sort(byDocidDesc);
+    i = j;
+  }
+  for (let i = 0; i < n; i++) out[i] = docs[order[i]];
   return n;
 }

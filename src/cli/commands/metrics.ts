@@ -131,10 +131,12 @@ const command: Command = {
       ctx.logger.debug('--protocol coreb without --anchors: no anchor is removed');
     }
 
+    // Only judged and anchor docs get interned ids; other run docs are compared by their bytes.
     const docs = new IdTable();
     const qrels = await loadTrecQrelsColumns(resolve(ctx.cwd, qrelsPath), { docs });
-    const run = await loadTrecRunColumns(resolve(ctx.cwd, runPath), { docs });
     const anchors = anchorsPath === undefined ? undefined : await loadAnchorsTsv(resolve(ctx.cwd, anchorsPath));
+    if (anchors !== undefined) for (const a of anchors.values()) docs.intern(a);
+    const run = await loadTrecRunColumns(resolve(ctx.cwd, runPath), { docs, knownDocsOnly: true, judged: qrels, anchors });
     const result = evaluateColumns(qrels, run, {
       specs,
       relevanceLevel,
