@@ -115,3 +115,32 @@ test('files: gzip detected by magic bytes, save/load round trip, anchors TSV', a
   assert.throws(() => parseAnchorsTsv('q1\td1\nq1\td2\n', 'a.tsv'), (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith('a.tsv:2:'));
   assert.throws(() => parseAnchorsTsv('q1 d1\n', 'a.tsv'), (e) => isCorebError(e, 'PARSE'));
 });
+
+test('known-docs-only runs: ids only for judged (or anchor) docs of the same query, byte-compared ties', () => {
+  const docs = new IdTable();
+  const qrels = parseTrecQrels('q1 0 j1 1\nq2 0 j2 2\n', { docs });
+  docs.intern('anc');
+  const run = parseTrecRun('q1 Q0 j1 1 1 t\nq1 Q0 j2 2 1 t\nq1 Q0 anc 3 1 t\nq1 Q0 zz 4 1 t\nq2 Q0 j2 1 1 t\n', {
+    docs,
+    knownDocsOnly: true,
+    judged: qrels,
+    anchors: new Map([['q1', 'anc']]),
+  });
+  // j2 is judged only for q2, so in q1 it has no id; the anchor of q1 has one.
+  assert.deepEqual([...run.docs], [docs.get('j1'), -1, docs.get('anc'), -1, docs.get('j2')]);
+  const cmp = run.compareEntries;
+  assert.ok(cmp);
+  assert.ok(cmp(0, 1) < 0); // j1 < j2
+  assert.ok(cmp(3, 0) > 0); // zz > j1
+  assert.equal(cmp(1, 4), 0); // same docid in two queries
+  assert.deepEqual([...(trecRunToMap(run).get('q1')?.keys() ?? [])], ['j1', 'j2', 'anc', 'zz']);
+  const loose = parseTrecRun('q1 Q0 j2 1 1 t\nq1 Q0 new 2 1 t\n', { docs, knownDocsOnly: true });
+  assert.deepEqual([...loose.docs], [docs.get('j2'), -1]); // without `judged`, any known id counts
+});
+
+test('known-docs-only runs still reject duplicates with the right lines', () => {
+  const contiguous = () => parseTrecRun('q Q0 a 1 1 t\nq Q0 b 1 1 t\nq Q0 a 1 1 t\n', { file: 'r.txt', knownDocsOnly: true });
+  assert.throws(contiguous, (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith('r.txt:3:') && /first on line 1/.test(e.message));
+  const interleaved = () => parseTrecRun('q Q0 a 1 1 t\np Q0 a 1 1 t\n\nq Q0 a 1 1 t\n', { file: 'r.txt', knownDocsOnly: true });
+  assert.throws(interleaved, (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith('r.txt:4:'));
+});
