@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runEval } from '../../bench/index.js';
+import { runEval } from '../../bench/run-eval.js';
 import { CorebError } from '../../core/errors.js';
 import { renderResults, type ReportFormat } from '../../report/index.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
@@ -122,7 +122,7 @@ const command: Command = {
     });
     const subtasks = Boolean(values['subtask-tables']);
     if (outDir !== undefined) {
-      const { saveAtomic } = await import('../../bench/index.js');
+      const { saveAtomic } = await import('../../bench/atomic-write.js');
       await saveAtomic(join(outDir, 'leaderboard.md'), renderResults(results, { format: 'markdown' }));
     }
     if (format === 'json') ctx.stdout.write(JSON.stringify(results, null, 2) + '\n');
