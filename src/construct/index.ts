@@ -12,7 +12,6 @@ export {
   FLOAT_COLUMNS,
   HARD_NEGATIVE_STRATEGIES,
   SEARCH_QUERY_TYPES,
-  countWords,
   outcomeKey,
   planMiniRelease,
   renderWireRow,

@@ -119,7 +119,6 @@ function choose(seed: number, label: string, n: number): number {
 
 const pad5 = (n: number): string => String(n).padStart(5, '0');
 const pad4 = (n: number): string => String(n).padStart(4, '0');
-const words = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 
 interface CodeDoc extends JudgedCandidate {
   solution: AuthoredSolution;
@@ -467,9 +466,4 @@ export function renderWireRow(row: WireRow): string {
   return `{${Object.entries(row)
     .map(([k, v]) => `${JSON.stringify(k)}: ${value(k, v)}`)
     .join(', ')}}`;
-}
-
-/** Word count used by the sample's checks (whitespace-separated tokens). */
-export function countWords(text: string): number {
-  return words(text);
 }
