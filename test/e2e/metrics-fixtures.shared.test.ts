@@ -88,6 +88,28 @@ for (const name of cases) {
     });
   }
 
+  test(`${name}: --scores float64 output equals trec_eval 10.0 (iprec_at_recall excluded: 10.0 changed its rule)`, (t) => {
+    const checks = JSON.parse(readFileSync(join(dir, 'checks.json'), 'utf8')) as { cli_returncodes: Record<string, number> };
+    for (const variant of ['q', 'q.l2']) {
+      if (checks.cli_returncodes[`te10.0/all_trec.${variant}`] !== 0) {
+        t.diagnostic(`trec_eval 10.0 aborted on ${variant} (qrels queries missing from the run)`);
+        continue;
+      }
+      const { qrels, run } = load(dir, true);
+      const result = evaluateColumns(qrels, run, {
+        specs: parseMeasures(['all_trec']),
+        relevanceLevel: variant.endsWith('l2') ? 2 : 1,
+        scores: 'float64',
+      });
+      const got = renderTrec(result, { perQuery: true, runId: run.runTag })
+        .trimEnd()
+        .split('\n')
+        .filter((l) => !l.startsWith('iprec_at_recall'));
+      const expected = readFileSync(join(dir, 'te10.0', `all_trec.${variant}.txt`), 'utf8');
+      assert.deepEqual(got, supportedLines(expected, got.join('\n')));
+    }
+  });
+
   test(`${name}: CoREB protocol values equal coreb.json and the trec_eval commands`, () => {
     const { qrels, run } = load(dir, true);
     const anchors = anchorsOf(dir);
