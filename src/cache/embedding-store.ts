@@ -184,14 +184,21 @@ function encodeRecord(ns: Uint8Array, key: Uint8Array, vector: Float32Array, wri
   return buf;
 }
 
+let segmentCounter = 0;
+
+/**
+ * `seg-<ms since epoch, 13 digits>-<pid>-<counter>-<random>.ceb`: names sort by creation time,
+ * and within one process by creation order, so a scan in name order meets later writes last.
+ */
 function newSegmentName(): string {
-  const t = new Date().toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 15);
-  return `seg-${t}-${process.pid}-${randomBytes(4).toString('hex')}${SEGMENT_EXT}`;
+  const ms = String(Date.now()).padStart(13, '0');
+  const n = String(segmentCounter++).padStart(6, '0');
+  return `seg-${ms}-${process.pid}-${n}-${randomBytes(4).toString('hex')}${SEGMENT_EXT}`;
 }
 
 /** True when the process that owns segment `name` (pid in its name) is alive and not us. */
 function ownedByLiveProcess(name: string): boolean {
-  const m = /^seg-\d{8}-\d{6}-(\d+)-/.exec(name);
+  const m = /^seg-\d{13}-(\d+)-/.exec(name);
   if (m === null) return false;
   const pid = Number(m[1]);
   if (pid === process.pid) return false;
@@ -227,7 +234,8 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
     const fd = openSync(join(dir, name), 'r');
     fds.push(fd);
     const r = scanSegment(fd, seg, (loc, key) => {
-      index.set(key, loc);
+      const prev = index.get(key);
+      if (prev === undefined || loc.writtenAt >= prev.writtenAt) index.set(key, loc);
     });
     tornTails += r.tornTails;
     corrupt += r.corrupt;
@@ -405,7 +413,10 @@ export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): P
   const latest = new Map<string, { fd: number; loc: Loc }>();
   const fds = idle.map((n) => openSync(join(dir, n), 'r'));
   idle.forEach((_, seg) => {
-    scanSegment(fds[seg], seg, (loc, key) => latest.set(key, { fd: fds[seg], loc }));
+    scanSegment(fds[seg], seg, (loc, key) => {
+      const prev = latest.get(key);
+      if (prev === undefined || loc.writtenAt >= prev.loc.writtenAt) latest.set(key, { fd: fds[seg], loc });
+    });
   });
   let kept = 0;
   let dropped = 0;
