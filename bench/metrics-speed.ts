@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IdTable, parseTrecQrels, parseTrecRun } from '../src/dataset/index.js';
@@ -81,13 +81,16 @@ const dir = keep ?? mkdtempSync(join(tmpdir(), 'coreb-metrics-speed-'));
 try {
   const t0 = performance.now();
   if (keep !== undefined) mkdirSync(keep, { recursive: true });
-  const files =
-    keep !== undefined && existsSync(join(keep, 'run.txt')) && existsSync(join(keep, 'qrels.txt'))
-      ? { run: join(keep, 'run.txt'), qrels: join(keep, 'qrels.txt') }
-      : generate(dir);
+  const reuse = keep !== undefined && existsSync(join(keep, 'run.txt')) && existsSync(join(keep, 'qrels.txt'));
+  const files = reuse ? { run: join(dir, 'run.txt'), qrels: join(dir, 'qrels.txt') } : generate(dir);
   const runBytes = readFileSync(files.run).length;
   process.stdout.write(
-    `generated ${QUERIES} queries x ${DEPTH} docs (seed ${SEED}, ${(runBytes / 1e6).toFixed(1)} MB run) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+    `machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (CPU seconds are the fair figure on a shared machine)\n`,
+  );
+  process.stdout.write(
+    reuse
+      ? `reusing ${files.run} (${(runBytes / 1e6).toFixed(1)} MB)\n`
+      : `generated ${QUERIES} queries x ${DEPTH} docs (seed ${SEED}, ${(runBytes / 1e6).toFixed(1)} MB run) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
   );
 
   for (const measures of ['all', 'official']) {
@@ -102,7 +105,7 @@ try {
       const w1 = performance.now();
       const docs = new IdTable();
       const qrels = parseTrecQrels(qb, { file: files.qrels, docs });
-      const run = parseTrecRun(rb, { file: files.run, docs });
+      const run = parseTrecRun(rb, { file: files.run, docs, knownDocsOnly: true, judged: qrels });
       const w2 = performance.now();
       const result = evaluateColumns(qrels, run, { specs });
       const w3 = performance.now();

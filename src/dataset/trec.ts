@@ -10,10 +10,6 @@ import { CorebError } from '../core/errors.js';
 import { isGzip, saveFileAtomic } from './text-file.js';
 
 /**
- * Interns byte strings (ids) to dense integers in first-seen order with an open-addressing hash
- * table over the raw bytes, so only new ids are decoded to JS strings.
- */
-/**
  * murmur3's 32-bit finaliser. FNV-1a's multiply only carries low bits upward, so ids that differ in
  * a few digits collide in the low bits the table indexes by; mixing spreads them.
  */
@@ -25,6 +21,10 @@ function mix(h: number): number {
   return h ^ (h >>> 16);
 }
 
+/**
+ * Interns byte strings (ids) to dense integers in first-seen order with an open-addressing hash
+ * table over the raw bytes, so only new ids are decoded to JS strings.
+ */
 export class IdTable {
   /** Decoded ids; index = interned id. */
   readonly strings: string[] = [];
