@@ -105,45 +105,45 @@ async function rawFetch(concurrency: number): Promise<number> {
 if (process.argv[2] !== '--serve') await main();
 
 async function main(): Promise<void> {
-console.log(
-  `loopback server: ${LATENCY} ms per request, ${CAP} requests at once, batch ${BATCH} -> capacity ${capacity.toFixed(0)} texts/s; ` +
-    `${N} texts, median of ${REPEAT}`,
-);
-const raw = await rawFetch(CAP);
-const seq = await run('sequential batches (concurrency 1)', [{ cap: CAP }], 1, Math.min(REPEAT, 3), Math.ceil(N / 4));
-const conc = await run(`coreb client (concurrency ${CAP})`, [{ cap: CAP }], CAP);
-const over = await run(`coreb client (concurrency ${CAP * 2}, over the cap)`, [{ cap: CAP }], CAP * 2);
-const split = await run(`2 replicas x ${CAP / 2} slots, least-busy (conc ${CAP})`, [{ cap: CAP / 2 }, { cap: CAP / 2 }], CAP);
-console.log(`client vs bare fetch at the same concurrency: ${((100 * conc) / raw).toFixed(1)}% (client overhead; the rest is machine load)`);
-console.log(`speed-up over sequential: ${(conc / seq).toFixed(2)}x (ideal ${CAP}x); over the cap: ${(over / seq).toFixed(2)}x; replicas: ${(split / seq).toFixed(2)}x`);
-console.log(
-  `goal >= 90% of capacity: concurrency = cap ${((100 * conc) / capacity).toFixed(1)}%, concurrency = 2 x cap ${((100 * over) / capacity).toFixed(1)}% -> ` +
-    `${Math.max(conc, over) / capacity >= 0.9 ? 'met' : 'NOT met'}`,
-);
+  console.log(
+    `loopback server: ${LATENCY} ms per request, ${CAP} requests at once, batch ${BATCH} -> capacity ${capacity.toFixed(0)} texts/s; ` +
+      `${N} texts, median of ${REPEAT}`,
+  );
+  const raw = await rawFetch(CAP);
+  const seq = await run('sequential batches (concurrency 1)', [{ cap: CAP }], 1, Math.min(REPEAT, 3), Math.ceil(N / 4));
+  const conc = await run(`coreb client (concurrency ${CAP})`, [{ cap: CAP }], CAP);
+  const over = await run(`coreb client (concurrency ${CAP * 2}, over the cap)`, [{ cap: CAP }], CAP * 2);
+  const split = await run(`2 replicas x ${CAP / 2} slots, least-busy (conc ${CAP})`, [{ cap: CAP / 2 }, { cap: CAP / 2 }], CAP);
+  console.log(`client vs bare fetch at the same concurrency: ${((100 * conc) / raw).toFixed(1)}% (client overhead; the rest is machine load)`);
+  console.log(`speed-up over sequential: ${(conc / seq).toFixed(2)}x (ideal ${CAP}x); over the cap: ${(over / seq).toFixed(2)}x; replicas: ${(split / seq).toFixed(2)}x`);
+  console.log(
+    `goal >= 90% of capacity: concurrency = cap ${((100 * conc) / capacity).toFixed(1)}%, concurrency = 2 x cap ${((100 * over) / capacity).toFixed(1)}% -> ` +
+      `${Math.max(conc, over) / capacity >= 0.9 ? 'met' : 'NOT met'}`,
+  );
 
-// Cache: a second identical run is answered from disk with zero requests.
-const dir = mkdtempSync(join(tmpdir(), 'coreb-bench-cache-'));
-const server = await startLoopbackServer({ format: 'openai', dim: 64, latencyMs: LATENCY, maxConcurrent: CAP });
-const inner = await createEmbedder(parseEmbedderSpec(`dense:openai:bench?baseUrl=${encodeURIComponent(server.baseUrl)}&batchSize=${BATCH}&concurrency=${CAP}`), { env: {} });
-const store = openEmbeddingStore(dir);
-const cached = createCachedEmbedder(inner, store);
-let t0 = performance.now();
-await cached.embed(texts, { role: 'document' });
-const cold = (performance.now() - t0) / 1000;
-const calls = server.calls.length;
-t0 = performance.now();
-await cached.embed(texts, { role: 'document' });
-const warm = (performance.now() - t0) / 1000;
-store.close();
-const reopened = openEmbeddingStore(dir);
-t0 = performance.now();
-await createCachedEmbedder(inner, reopened).embed(texts, { role: 'document' });
-const reopenSecs = (performance.now() - t0) / 1000;
-reopened.close();
-console.log(
-  `cache: cold ${(N / cold).toFixed(0)} texts/s (each batch written as it arrives), warm ${(N / warm).toFixed(0)} texts/s, ` +
-    `fresh process ${(N / reopenSecs).toFixed(0)} texts/s; requests on repeat: ${server.calls.length - calls}`,
-);
-await server.close();
-rmSync(dir, { recursive: true, force: true });
+  // Cache: a second identical run is answered from disk with zero requests.
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-bench-cache-'));
+  const server = await startLoopbackServer({ format: 'openai', dim: 64, latencyMs: LATENCY, maxConcurrent: CAP });
+  const inner = await createEmbedder(parseEmbedderSpec(`dense:openai:bench?baseUrl=${encodeURIComponent(server.baseUrl)}&batchSize=${BATCH}&concurrency=${CAP}`), { env: {} });
+  const store = openEmbeddingStore(dir);
+  const cached = createCachedEmbedder(inner, store);
+  let t0 = performance.now();
+  await cached.embed(texts, { role: 'document' });
+  const cold = (performance.now() - t0) / 1000;
+  const calls = server.calls.length;
+  t0 = performance.now();
+  await cached.embed(texts, { role: 'document' });
+  const warm = (performance.now() - t0) / 1000;
+  store.close();
+  const reopened = openEmbeddingStore(dir);
+  t0 = performance.now();
+  await createCachedEmbedder(inner, reopened).embed(texts, { role: 'document' });
+  const reopenSecs = (performance.now() - t0) / 1000;
+  reopened.close();
+  console.log(
+    `cache: cold ${(N / cold).toFixed(0)} texts/s (each batch written as it arrives), warm ${(N / warm).toFixed(0)} texts/s, ` +
+      `fresh process ${(N / reopenSecs).toFixed(0)} texts/s; requests on repeat: ${server.calls.length - calls}`,
+  );
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
 }
