@@ -233,3 +233,36 @@ test('the onnx provider from the CLI on a tiny local model: cached, second run l
   assert.equal(JSON.parse(second.stdout).cache.encoded, 0);
   assert.equal(readFileSync(join(root, 'onnx.jsonl'), 'utf8').trim().split('\n').length, 60);
 });
+
+test('coreb eval --retriever dense: killed with -9 mid-encoding, rerun: nothing received is re-requested, results equal an unbroken eval', async () => {
+  let stallAfter = 4;
+  const server = await startLoopbackServer({
+    format: 'openai',
+    dim: 16,
+    key: KEY,
+    fault: (n) => (n > stallAfter ? { delayMs: 600_000 } : undefined),
+  });
+  servers.push(server);
+  const release = join(root, 'release-kill');
+  writeTinyRelease(release);
+  const retriever = `dense:openai:kill-model?baseUrl=${server.baseUrl}&apiKeyEnv=E2E_KEY&batchSize=1&concurrency=1&timeoutMs=10000`;
+  const args = (out: string): string[] => ['eval', '--data', release, '--retriever', retriever, '--format', 'json', '--quiet', '--out', out];
+  const cache = join(root, 'cache-eval-kill');
+  const child = spawn(process.execPath, [cliPath, ...args(join(root, 'eval-killed'))], { env: env(cache), stdio: 'ignore' });
+  await until(() => server.calls.length >= 5, 20_000);
+  await new Promise((r) => setTimeout(r, 400));
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  const received = server.calls.slice(0, 4).map((c) => c.texts[0]);
+  stallAfter = Infinity;
+  const before = server.calls.length;
+  const rerun = await runCli(args(join(root, 'eval-rerun')), { env: env(cache) });
+  assert.equal(rerun.status, 0, rerun.stderr);
+  const asked = server.calls.slice(before).map((c) => c.texts[0]);
+  assert.ok(asked.length > 0);
+  for (const t of received) assert.ok(!asked.includes(t), `re-requested after the kill: ${t.slice(0, 40)}`);
+  const fresh = await runCli(args(join(root, 'eval-fresh')), { env: env(join(root, 'cache-eval-fresh')) });
+  assert.equal(fresh.status, 0, fresh.stderr);
+  const scores = (s: string): unknown => (JSON.parse(s) as { retrievers: { overall: unknown; tasks: unknown }[] }).retrievers.map((r) => [r.overall, r.tasks]);
+  assert.deepEqual(scores(rerun.stdout), scores(fresh.stdout));
+});
