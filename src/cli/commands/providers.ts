@@ -19,9 +19,11 @@ Without a subcommand: lists the embedding providers, the spec parameters and the
 (pooling, instruction templates and limits, each with its source).
 
 embed: encodes every text of TEXTS.jsonl (one JSON object per line with "text" and optional
-"id"/"_id", or one JSON string per line) and writes VECTORS.jsonl ({"id", "vector"} per line,
-input order). Vectors are cached (COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb or ~/.cache/coreb):
-a rerun after an interruption requests only what is missing; an identical rerun requests nothing.
+"id"/"_id", or one JSON string per line) and writes VECTORS.jsonl ({"id", "kind", "vector"} per
+line, input order; kind = query or doc, so a queries file and a corpus file concatenated are an
+embeddings file for \`coreb eval --retriever embeddings:FILE\`). Vectors are cached
+(COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb or ~/.cache/coreb): a rerun after an interruption
+requests only what is missing; an identical rerun requests nothing.
 
 Options (embed):
   --spec SPEC        dense:<provider>:<model>[?key=value&...] or a named entry of coreb.config.json,
@@ -134,9 +136,10 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
       signal: ctx.signal,
       progress: createProgressBar(ctx.stderr, ctx.interactive),
     });
+    const kind = role === 'query' ? 'query' : 'doc';
     const lines: string[] = [];
     for (let i = 0; i < m.rows; i++) {
-      lines.push(JSON.stringify({ id: ids[i], vector: Array.from(m.data.subarray(i * m.dim, (i + 1) * m.dim)) }));
+      lines.push(JSON.stringify({ id: ids[i], kind, vector: Array.from(m.data.subarray(i * m.dim, (i + 1) * m.dim)) }));
     }
     const tmp = `${out}.tmp-${process.pid}`;
     writeFileSync(tmp, lines.join('\n') + (lines.length ? '\n' : ''));
