@@ -119,6 +119,11 @@ try {
       phases.wall.push(w4 - w0);
       phases.cpu.push((c.user + c.system) / 1000);
     }
+    // Cross-check the fast parse (only judged docs interned) against the plain one (every doc interned).
+    const plainDocs = new IdTable();
+    const plainQrels = parseTrecQrels(readFileSync(files.qrels), { docs: plainDocs });
+    const plainRun = parseTrecRun(readFileSync(files.run), { docs: plainDocs });
+    const plain = renderTrec(evaluateColumns(plainQrels, plainRun, { specs }), { perQuery: true, runId: plainRun.runTag });
     const lines = inProcess.split('\n').length - 1;
     process.stdout.write(
       `\n-m ${measures} -q (${lines} output lines), median of ${REPEAT}:\n` +
@@ -148,7 +153,7 @@ try {
     process.stdout.write(
       `  CLI (node startup included): ${median(wall).toFixed(3)} s wall, ${median(cpu).toFixed(3)} s CPU ` +
         `= ${(ratio * 100).toFixed(0)}% of ${REFERENCE.name} ${REFERENCE.cpuSeconds} s (goal <= 50%)\n` +
-        `  output identical in-process vs CLI: ${cliOut === inProcess} (sha256 ${sha(cliOut)})\n`,
+        `  output identical in-process vs CLI: ${cliOut === inProcess}, fast vs plain parse: ${plain === inProcess} (sha256 ${sha(cliOut)})\n`,
     );
   }
 } finally {

@@ -144,3 +144,15 @@ test('known-docs-only runs still reject duplicates with the right lines', () => 
   const interleaved = () => parseTrecRun('q Q0 a 1 1 t\np Q0 a 1 1 t\n\nq Q0 a 1 1 t\n', { file: 'r.txt', knownDocsOnly: true });
   assert.throws(interleaved, (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith('r.txt:4:'));
 });
+
+test('known-docs-only lookup finds every judged doc of a large query (id table growth)', () => {
+  const docs = new IdTable();
+  const n = 20000;
+  const qrels = parseTrecQrels(Array.from({ length: n }, (_, i) => `q 0 d${i} 1`).join('\n'), { docs });
+  const run = parseTrecRun(Array.from({ length: n }, (_, i) => `q Q0 d${n - 1 - i} ${i + 1} ${i} t`).join('\n'), {
+    docs,
+    knownDocsOnly: true,
+    judged: qrels,
+  });
+  for (let p = 0; p < n; p++) assert.equal(run.docs[p], docs.get(`d${n - 1 - p}`), `entry ${p}`);
+});

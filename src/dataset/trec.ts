@@ -41,7 +41,7 @@ export class IdTable {
   private poolUsed = 0;
   /** Per id: FNV-1a hash and pool start (idStart[id + 1] is its end). */
   private idHash: Int32Array = new Int32Array(1024);
-  private idStart: Int32Array = new Int32Array(1025);
+  private idStart: Int32Array = new Int32Array(1024);
   /** String -> id, filled lazily by {@link get} / {@link intern}. */
   private readonly strIndex = new Map<string, number>();
   private indexed = 0;
@@ -175,10 +175,11 @@ export class IdTable {
     }
     this.poolUsed += len;
     if (id + 2 > this.idStart.length) {
-      const hs = new Int32Array(this.idHash.length * 2);
+      const size = this.idStart.length * 2;
+      const hs = new Int32Array(size);
       hs.set(this.idHash);
       this.idHash = hs;
-      const st = new Int32Array(this.idStart.length * 2);
+      const st = new Int32Array(size);
       st.set(this.idStart);
       this.idStart = st;
     }

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { IdTable, loadAnchorsTsv, loadTrecQrelsColumns, loadTrecRunColumns } from '../../dataset/index.js';
+import { IdTable, loadAnchorsTsv, loadTrecQrelsColumns, loadTrecRunColumns } from '../../dataset/trec.js';
 import {
   evaluateColumns,
   MEASURE_FAMILIES,
