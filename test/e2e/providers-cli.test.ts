@@ -266,3 +266,31 @@ test('coreb eval --retriever dense: killed with -9 mid-encoding, rerun: nothing 
   const scores = (s: string): unknown => (JSON.parse(s) as { retrievers: { overall: unknown; tasks: unknown }[] }).retrievers.map((r) => [r.overall, r.tasks]);
   assert.deepEqual(scores(rerun.stdout), scores(fresh.stdout));
 });
+
+test('Ctrl-C (SIGINT) mid-encoding exits 130 promptly, keeps what arrived, and a rerun completes', async () => {
+  let stallAfter = 3;
+  const server = await startLoopbackServer({ format: 'openai', dim: 4, fault: (n) => (n > stallAfter ? { delayMs: 600_000 } : undefined) });
+  servers.push(server);
+  const cache = join(root, 'cache-sigint');
+  const s = `dense:openai:int-model?baseUrl=${server.baseUrl}&batchSize=4&concurrency=1`;
+  const out = join(root, 'sigint.jsonl');
+  const child = spawn(process.execPath, [cliPath, 'providers', 'embed', '--spec', s, '--input', input, '--out', out], {
+    env: env(cache),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  await until(() => server.calls.length >= 4, 20_000);
+  const t0 = Date.now();
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  assert.equal(code, 130, stderr);
+  assert.ok(Date.now() - t0 < 5000, 'stopped promptly');
+  assert.match(stderr, /interrupted/i);
+  assert.throws(() => statSync(out), 'no partial output');
+  stallAfter = Infinity;
+  const before = server.calls.length;
+  const rerun = await runCli(['providers', 'embed', '--spec', s, '--input', input, '--out', out, '--json'], { env: env(cache) });
+  assert.equal(rerun.status, 0, rerun.stderr);
+  assert.equal(server.calls.slice(before).flatMap((c) => c.texts).length, 48, '60 texts minus the 3 batches of 4 that arrived');
+});
