@@ -16,3 +16,15 @@ test('other values are correctly rounded to 4 decimals', () => {
   assert.equal(formatFixed4(0.00005), '0.0001'); // 0.00005 as a double is slightly above the tie
   assert.equal(formatFixed4(0.5), '0.5000');
 });
+
+test('the fast path agrees with correctly rounded toFixed on many values in [0, 1]', () => {
+  // toFixed is exact (it rounds the exact binary value; ties cannot occur except at odd multiples of 1/32).
+  for (let i = 0; i <= 200000; i++) {
+    for (const x of [i / 200000, i / 199999, Math.fround(i / 77777) % 1, (i * 0.00005) % 1]) {
+      if (Number.isInteger(x * 32) && (x * 32) % 2 !== 0) continue;
+      assert.equal(formatFixed4(x), x.toFixed(4), String(x));
+    }
+  }
+  assert.equal(formatFixed4(0.99995), (0.99995).toFixed(4));
+  assert.equal(formatFixed4(1.5), '1.5000');
+});

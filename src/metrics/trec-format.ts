@@ -11,17 +11,31 @@ import type { ColumnarEvaluation } from './evaluate.js';
  */
 export function formatFixed4(x: number): string {
   const t = x * 32;
-  let s: string;
   if (Number.isInteger(t) && t % 2 !== 0) {
     const v = Math.abs(x) * 1e4;
     let r = Math.floor(v);
     if (r % 2 !== 0) r += 1;
     const whole = Math.floor(r / 1e4);
-    s = (x < 0 ? '-' : '') + `${whole}.${String(r - whole * 1e4).padStart(4, '0')}`;
-  } else {
-    s = x.toFixed(4);
+    const s = (x < 0 ? '-' : '') + `${whole}.${String(r - whole * 1e4).padStart(4, '0')}`;
+    return s.length < 6 ? s.padStart(6) : s;
   }
+  if (x >= 0 && x <= 1) {
+    // x * 1e4 is within half an ulp (~1e-12) of the exact product, so unless its fraction is
+    // within 1e-9 of one half the nearest integer is the correctly rounded result.
+    const v = x * 1e4;
+    const r = Math.round(v);
+    if (Math.abs(v - Math.floor(v) - 0.5) > 1e-9) return r === 10000 ? '1.0000' : '0.' + fourDigits()[r];
+  }
+  const s = x.toFixed(4);
   return s.length < 6 ? s.padStart(6) : s;
+}
+
+let digits: string[] | undefined;
+
+/** "0000".."9999". */
+function fourDigits(): string[] {
+  if (digits === undefined) digits = Array.from({ length: 10000 }, (_, i) => String(i).padStart(4, '0'));
+  return digits;
 }
 
 function line(key: string, qid: string, value: string): string {
@@ -46,15 +60,15 @@ export function renderTrec(result: ColumnarEvaluation, options: RenderTrecOption
   const width = columns.length;
   const parts: string[] = [];
   if (options.perQuery) {
-    const keys = columns.map((c) => (c.key.length < 22 ? c.key.padEnd(22) : c.key) + '\t');
+    const keys = columns.map((c) => (c.key.length < 22 ? c.key.padEnd(22) : c.key));
     for (let row = 0; row < queryIds.length; row++) {
-      const qid = queryIds[row];
+      const qid = '\t' + queryIds[row] + '\t';
       let chunk = '';
       for (let c = 0; c < width; c++) {
         const col = columns[c];
         if (!col.perQuery) continue;
         const v = values[row * width + c];
-        chunk += keys[c] + qid + '\t' + (col.count ? String(v) : formatFixed4(v)) + '\n';
+        chunk += keys[c] + qid + (col.count ? String(v) : formatFixed4(v)) + '\n';
       }
       parts.push(chunk);
     }
