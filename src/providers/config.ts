@@ -29,6 +29,7 @@ export const SPEC_PARAMS: Readonly<Record<string, ParamKind>> = {
   batchSize: 'int',
   maxBatchTokens: 'int',
   concurrency: 'int',
+  requestsPerMinute: 'int',
   balance: 'balance',
   timeoutMs: 'int',
   maxRetries: 'int',

@@ -67,7 +67,9 @@ export interface EmbedderConfig {
   maxBatchTokens?: number;
   /** Requests in flight at once, over all endpoints. Default: 4. */
   concurrency?: number;
-  /** Endpoint selection when several base URLs are given. Default: `least-busy`. */
+  /** Start at most this many requests per minute (hosted API quotas). Default: no limit. */
+  requestsPerMinute?: number;
+  /** Endpoint selection when several base URLs are given; an endpoint that just failed is avoided while another is ready. Default: `least-busy`. */
   balance?: Balance;
   /** Per-request timeout in milliseconds. Default: 120000. */
   timeoutMs?: number;

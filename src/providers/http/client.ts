@@ -34,6 +34,8 @@ export interface HttpClientOptions {
   backoffMs: number;
   /** Cap on one wait, including an honoured Retry-After (ms). */
   maxBackoffMs: number;
+  /** Start at most this many requests per minute over all endpoints (hosted API quotas). Default: no limit. */
+  requestsPerMinute?: number;
   logger?: Logger;
   /** Jitter source in [0, 1); tests make it deterministic. Default Math.random. */
   random?: () => number;
@@ -95,20 +97,41 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const random = options.random ?? Math.random;
   let rr = 0;
 
+  /** Until when (performance.now ms) an endpoint that just failed is avoided. */
+  const coolUntil = new Array<number>(n).fill(0);
+
   const pick = (avoid: number): number => {
     if (n === 1) return 0;
+    const now = performance.now();
+    const ready = (i: number): boolean => coolUntil[i] <= now;
+    const anyReady = coolUntil.some((_, i) => ready(i));
+    const usable = (i: number): boolean => !anyReady || ready(i);
     if (options.balance === 'round-robin') {
-      let i = rr++ % n;
-      if (i === avoid) i = rr++ % n;
-      return i;
+      for (let k = 0; k < 2 * n; k++) {
+        const i = rr++ % n;
+        if (usable(i) && (i !== avoid || k >= n)) return i;
+      }
+      return rr++ % n;
     }
     const startAt = rr++ % n;
     let best = -1;
     for (let k = 0; k < n; k++) {
       const i = (startAt + k) % n;
+      if (!usable(i)) continue;
       if (best < 0 || inflight[i] < inflight[best] || (best === avoid && inflight[i] === inflight[best])) best = i;
     }
     return best;
+  };
+
+  /** Spacing between request starts (ms) when a requests-per-minute limit is set. */
+  const spacingMs = options.requestsPerMinute ? 60_000 / options.requestsPerMinute : 0;
+  let nextStart = 0;
+  const throttle = async (signal: AbortSignal): Promise<void> => {
+    if (spacingMs === 0) return;
+    const now = performance.now();
+    const at = Math.max(now, nextStart);
+    nextStart = at + spacingMs;
+    if (at > now) await sleep(at - now, signal);
   };
 
   const where = (endpoint: string, path: string): string => redact(`POST ${endpoint}${path}`, options.secrets, 200);
@@ -187,6 +210,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const payload = JSON.stringify(body);
         let last = -1;
         for (let a = 0; ; a++) {
+          await throttle(signal);
           const e = pick(last);
           last = e;
           inflight[e]++;
@@ -221,8 +245,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
               ? Math.min(options.maxBackoffMs, r.retryAfterMs) + random() * Math.min(100, r.retryAfterMs * 0.1)
               : backoffMs(a, options.backoffMs, options.maxBackoffMs, random);
           stats.retries++;
-          options.logger?.debug(`${where(options.endpoints[e], path)}: ${r.message}; retry ${a + 1}/${options.maxRetries} in ${Math.round(wait)} ms`);
-          await sleep(wait, signal);
+          coolUntil[e] = performance.now() + wait;
+          // Another replica ready now: fail over at once; otherwise wait out the backoff.
+          const now = performance.now();
+          const failover = coolUntil.some((t, i) => i !== e && t <= now);
+          options.logger?.debug(
+            `${where(options.endpoints[e], path)}: ${r.message}; retry ${a + 1}/${options.maxRetries} ` +
+              (failover ? 'on another endpoint now' : `in ${Math.round(wait)} ms`),
+          );
+          if (!failover) await sleep(wait, signal);
         }
       };
 

@@ -69,6 +69,7 @@ export function createHttpEmbedder(spec: HttpProviderSpec, config: EmbedderConfi
     batchSize: cfg.batchSize ?? spec.batchSize,
     maxBatchTokens: cfg.maxBatchTokens ?? spec.maxBatchTokens,
     concurrency: cfg.concurrency ?? HTTP_DEFAULTS.concurrency,
+    requestsPerMinute: cfg.requestsPerMinute,
     balance: cfg.balance ?? HTTP_DEFAULTS.balance,
     timeoutMs: cfg.timeoutMs ?? HTTP_DEFAULTS.timeoutMs,
     maxRetries: cfg.maxRetries ?? HTTP_DEFAULTS.maxRetries,

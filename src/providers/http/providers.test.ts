@@ -311,3 +311,26 @@ test('an aborted signal stops the work with INTERRUPTED', async () => {
   const err = await rejection(e.embed(['a'], { role: 'document', signal: ac.signal }));
   assert.ok(isCorebError(err, 'INTERRUPTED'), err.message);
 });
+
+test('requestsPerMinute spaces request starts (600/min = one per 100 ms)', async () => {
+  const s = await serve({ format: 'openai' });
+  const e = await embedder(`dense:openai:m?baseUrl=${encodeURIComponent(s.baseUrl)}&batchSize=1&concurrency=4&requestsPerMinute=600`);
+  const t0 = performance.now();
+  await e.embed(['a', 'b', 'c', 'd', 'e'], { role: 'document' });
+  assert.ok(performance.now() - t0 >= 390, 'five starts need four gaps of 100 ms');
+  assert.equal(s.calls.length, 5);
+});
+
+test('after a failure the endpoint cools down: retries and new batches go to the healthy replica', async () => {
+  const bad = await serve({ format: 'openai', fault: () => ({ status: 503 }) });
+  const good = await serve({ format: 'openai' });
+  const e = await embedder(
+    `dense:openai:m?baseUrl=${encodeURIComponent(bad.baseUrl)},${encodeURIComponent(good.baseUrl)}&balance=round-robin&batchSize=1&concurrency=1&backoffMs=2000&maxBackoffMs=2000`,
+  );
+  const texts = Array.from({ length: 6 }, (_, i) => `t${i}`);
+  const t0 = performance.now();
+  assert.deepEqual(rows(await e.embed(texts, { role: 'document' })), expected(texts, 8));
+  assert.equal(bad.calls.length, 1, 'the failing replica was tried once, then avoided');
+  assert.equal(good.calls.length, 6);
+  assert.ok(performance.now() - t0 < 3000);
+});
