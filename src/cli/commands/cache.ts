@@ -2,7 +2,8 @@
  * `coreb cache stats` and `coreb cache prune`: inspect and compact the embedding cache
  * (COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb or ~/.cache/coreb).
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { openEmbeddingStore, pruneEmbeddingStore, resolveCacheDir, type PruneOptions } from '../../cache/index.js';
 import { CorebError } from '../../core/errors.js';
 import { parseCommandArgs } from '../args.js';
@@ -44,7 +45,14 @@ const command: Command = {
     const [sub, ...rest] = ctx.argv;
     if (sub === 'stats') {
       const { values } = parseCommandArgs('cache stats', rest, { 'cache-dir': { type: 'string' }, json: { type: 'boolean' } });
-      const store = openEmbeddingStore(root(ctx, values['cache-dir'] as string | undefined));
+      const dir = root(ctx, values['cache-dir'] as string | undefined);
+      if (!existsSync(join(dir, 'embeddings-v1'))) {
+        // Nothing cached yet: report without creating folders.
+        if (values.json) ctx.stdout.write(JSON.stringify({ dir: join(dir, 'embeddings-v1'), segments: 0, bytes: 0, records: 0, keys: 0, tornTails: 0, corrupt: 0, namespaces: [] }) + '\n');
+        else ctx.stdout.write(`cache: ${join(dir, 'embeddings-v1')} (empty)\n`);
+        return 0;
+      }
+      const store = openEmbeddingStore(dir);
       const s = store.stats();
       store.close();
       if (values.json) {
