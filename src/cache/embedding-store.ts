@@ -394,8 +394,11 @@ export interface PruneReport {
  */
 export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): PruneReport {
   const dir = layoutDir(root);
+  if (!existsSync(dir)) {
+    return { segmentsBefore: 0, segmentsAfter: 0, segmentsBusy: 0, bytesBefore: 0, bytesAfter: 0, kept: 0, dropped: 0 };
+  }
   // Leftovers of a prune that crashed before its rename: incomplete by definition.
-  if (existsSync(dir)) {
+  {
     for (const f of readdirSync(dir)) if (f.endsWith(SEGMENT_EXT + '.tmp') && !ownedByLiveProcess(f)) unlinkSync(join(dir, f));
   }
   const names = listSegments(dir);
