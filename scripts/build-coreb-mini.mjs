@@ -29,7 +29,18 @@ const RELEASE = join(root, 'data', 'coreb-mini', 'release');
 const CREATED_AT = '2026-11-30T00:00:00Z';
 const SEED = 2602;
 const PUBLIC_TESTS = 2; // the worked examples are the public tests; the rest are private
-const JUDGE_ARGS = ['--comparator', 'tokens', '--tests', 'all'];
+/** Judge settings, spelled out so the manifest records them (they equal `coreb exec`'s defaults). */
+const JUDGE = { comparator: 'tokens', tolerance: '1e-6', timeoutMs: '6000', tests: 'all' };
+const JUDGE_ARGS = [
+  '--comparator',
+  JUDGE.comparator,
+  '--tolerance',
+  JUDGE.tolerance,
+  '--timeout-ms',
+  JUDGE.timeoutMs,
+  '--tests',
+  JUDGE.tests,
+];
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -235,6 +246,9 @@ function main() {
       judge: {
         command: `coreb exec --problems problems.jsonl --candidates candidates.jsonl --out results.jsonl ${JUDGE_ARGS.join(' ')}${execArgs.length ? ' ' + execArgs.join(' ') : ''}`,
         comparator: judgeSettings?.comparator ?? null,
+        tolerance: Number(JUDGE.tolerance),
+        timeout_ms_per_test: Number(JUDGE.timeoutMs),
+        tests: JUDGE.tests,
         sandboxed: judgeSettings?.sandboxed ?? null,
         public_tests_per_problem: PUBLIC_TESTS,
       },
