@@ -595,9 +595,50 @@ function scanRun(buf: Buffer, file: string, docTable: IdTable, knownOnly: boolea
     // score
     while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
     if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 4, true);
+    // Plain decimals (sign, digits, point, <= 15 significant digits) are converted while scanned
+    // (Clinger's fast path: one correctly rounded division); anything else goes to parseScore.
     const ss = pos;
+    let c = buf[pos];
+    let neg = false;
+    if (c === 45 || c === 43) {
+      neg = c === 45;
+      pos++;
+    }
+    let mant = 0;
+    let sig = 0;
+    let frac = 0;
+    let digits = 0;
+    for (; pos < len; pos++) {
+      c = buf[pos];
+      if (c < 48 || c > 57) break;
+      digits++;
+      if (sig > 0 || c !== 48) {
+        mant = mant * 10 + (c - 48);
+        sig++;
+      }
+    }
+    if (pos < len && buf[pos] === 46) {
+      for (pos++; pos < len; pos++) {
+        c = buf[pos];
+        if (c < 48 || c > 57) break;
+        digits++;
+        frac++;
+        if (sig > 0 || c !== 48) {
+          mant = mant * 10 + (c - 48);
+          sig++;
+        }
+      }
+    }
+    const plain = digits > 0 && sig <= 15 && frac <= 22 && (pos >= len || buf[pos] <= 32);
     while (pos < len && buf[pos] > 32) pos++;
     const se = pos;
+    let score: number;
+    if (plain) {
+      score = frac === 0 ? mant : mant / POW10[frac];
+      if (neg) score = -score;
+    } else {
+      score = parseScore(buf, ss, se);
+    }
     // tag
     while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
     if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 5, true);
@@ -642,7 +683,7 @@ function scanRun(buf: Buffer, file: string, docTable: IdTable, knownOnly: boolea
     } else {
       docs[count] = docTable.internHashed(buf, ds, de, h);
     }
-    const v = parseScore(buf, ss, se);
+    const v = score;
     if (v !== v) {
       throw new CorebError('VALIDATION', `score is NaN; trec_eval's ordering is undefined for NaN, give a number`, {
         file,
