@@ -56,28 +56,89 @@ export interface RenderTrecOptions {
  * then every requested measure). Missing queries under `complete` get no per-query lines.
  */
 export function renderTrec(result: ColumnarEvaluation, options: RenderTrecOptions = {}): string {
+  return renderTrecBytes(result, options).toString('utf8');
+}
+
+/**
+ * {@link renderTrec} as UTF-8 bytes, written straight into one buffer (no per-line strings); what
+ * the CLI writes to stdout.
+ */
+export function renderTrecBytes(result: ColumnarEvaluation, options: RenderTrecOptions = {}): Buffer {
   const { columns, values, queryIds } = result;
   const width = columns.length;
-  const parts: string[] = [];
-  if (options.perQuery) {
-    const keys = columns.map((c) => (c.key.length < 22 ? c.key.padEnd(22) : c.key));
-    for (let row = 0; row < queryIds.length; row++) {
-      const qid = '\t' + queryIds[row] + '\t';
-      let chunk = '';
-      for (let c = 0; c < width; c++) {
-        const col = columns[c];
-        if (!col.perQuery) continue;
-        const v = values[row * width + c];
-        chunk += keys[c] + qid + (col.count ? String(v) : formatFixed4(v)) + '\n';
-      }
-      parts.push(chunk);
-    }
-  }
-  if (result.runid) parts.push(line('runid', 'all', options.runId ?? ''));
+  const summary: string[] = [];
+  if (result.runid) summary.push(line('runid', 'all', options.runId ?? ''));
   for (let c = 0; c < width; c++) {
     const col = columns[c];
     const v = result.aggregate[c];
-    parts.push(line(col.key, 'all', col.count ? String(v) : formatFixed4(v)));
+    summary.push(line(col.key, 'all', col.count ? String(v) : formatFixed4(v)));
   }
-  return parts.join('');
+  const tail = Buffer.from(summary.join(''), 'utf8');
+  if (!options.perQuery || queryIds.length === 0) return tail;
+
+  const perQuery: number[] = [];
+  for (let c = 0; c < width; c++) if (columns[c].perQuery) perQuery.push(c);
+  const keys = perQuery.map((c) => Buffer.from(columns[c].key.length < 22 ? columns[c].key.padEnd(22) : columns[c].key, 'utf8'));
+  const isCount = perQuery.map((c) => columns[c].count);
+  let keyBytes = 0;
+  for (const k of keys) keyBytes += k.length;
+  const qids = queryIds.map((q) => Buffer.from(q, 'utf8'));
+  let size = tail.length;
+  // Per line: key, tab, qid, tab, value (at most 24 bytes for a count or a %6.4f value), newline.
+  for (const q of qids) size += keyBytes + perQuery.length * (q.length + 27);
+  const out = Buffer.allocUnsafe(size);
+  const table = fourDigitBytes();
+  let pos = 0;
+  for (let row = 0; row < queryIds.length; row++) {
+    const qid = qids[row];
+    const base = row * width;
+    for (let j = 0; j < perQuery.length; j++) {
+      pos += keys[j].copy(out, pos);
+      out[pos++] = 9;
+      pos += qid.copy(out, pos);
+      out[pos++] = 9;
+      const v = values[base + perQuery[j]];
+      if (isCount[j]) {
+        pos += out.write(String(v), pos, 'latin1');
+      } else {
+        const t = v * 1e4;
+        const r = Math.round(t);
+        if (v >= 0 && v < 1 && r < 10000 && Math.abs(t - Math.floor(t) - 0.5) > 1e-9 && !isOddThirtySecond(v)) {
+          out[pos++] = 48;
+          out[pos++] = 46;
+          const d = r * 4;
+          out[pos++] = table[d];
+          out[pos++] = table[d + 1];
+          out[pos++] = table[d + 2];
+          out[pos++] = table[d + 3];
+        } else {
+          pos += out.write(formatFixed4(v), pos, 'latin1');
+        }
+      }
+      out[pos++] = 10;
+    }
+  }
+  pos += tail.copy(out, pos);
+  return out.subarray(0, pos);
+}
+
+function isOddThirtySecond(x: number): boolean {
+  const t = x * 32;
+  return Number.isInteger(t) && t % 2 !== 0;
+}
+
+let digitBytes: Uint8Array | undefined;
+
+/** ASCII of "0000".."9999", 4 bytes each. */
+function fourDigitBytes(): Uint8Array {
+  if (digitBytes === undefined) {
+    digitBytes = new Uint8Array(40000);
+    for (let i = 0; i < 10000; i++) {
+      digitBytes[4 * i] = 48 + Math.floor(i / 1000);
+      digitBytes[4 * i + 1] = 48 + (Math.floor(i / 100) % 10);
+      digitBytes[4 * i + 2] = 48 + (Math.floor(i / 10) % 10);
+      digitBytes[4 * i + 3] = 48 + (i % 10);
+    }
+  }
+  return digitBytes;
 }

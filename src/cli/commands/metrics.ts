@@ -9,7 +9,7 @@ import {
   evaluateColumns,
   MEASURE_FAMILIES,
   parseMeasures,
-  renderTrec,
+  renderTrecBytes,
   resolveProtocol,
   type ColumnarEvaluation,
   type NdcgMode,
@@ -152,7 +152,7 @@ const command: Command = {
     const text =
       format === 'json'
         ? renderJson(result, run.runTag)
-        : renderTrec(result, { perQuery: Boolean(values['per-query']), runId: run.runTag });
+        : renderTrecBytes(result, { perQuery: Boolean(values['per-query']), runId: run.runTag });
     await new Promise<void>((done, fail) => ctx.stdout.write(text, (e) => (e ? fail(e) : done())));
     return 0;
   },
