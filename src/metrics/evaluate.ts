@@ -36,6 +36,8 @@ export interface MeasureSemantics {
   population: 'run-and-qrels' | 'all-qrels';
   /** The reference whose numbers these reproduce. */
   reference: 'trec_eval 9.0.8' | 'trec_eval 10.0 scores';
+  /** Docs kept per query (trec_eval `-M`); absent when unlimited. */
+  maxDocs?: number;
 }
 
 /** Options of {@link evaluate}. */
@@ -52,6 +54,8 @@ export interface EvaluateOptions {
   anchors?: ReadonlyMap<string, string>;
   /** Average over every qrels query (missing ones count 0), like trec_eval `-c`. Default false. */
   complete?: boolean;
+  /** Keep only the first N ranked docs of each query (after anchor removal), like trec_eval `-M N`. Default unlimited. */
+  maxDocs?: number;
 }
 
 /**
@@ -126,6 +130,7 @@ export function resolveSemantics(options: Omit<EvaluateOptions, 'measures'>): Me
     anchors: options.anchors !== undefined && options.anchors.size > 0,
     population: options.complete ? 'all-qrels' : 'run-and-qrels',
     reference: scores === 'float64' ? 'trec_eval 10.0 scores' : 'trec_eval 9.0.8',
+    ...(options.maxDocs !== undefined ? { maxDocs: options.maxDocs } : {}),
   };
 }
 
@@ -141,6 +146,10 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
   const level = semantics.relevanceLevel;
   const strict = semantics.ndcg === 'strict';
   const float64 = semantics.scores === 'float64';
+  const maxDocs = options.maxDocs ?? Infinity;
+  if (!(maxDocs > 0) || (maxDocs !== Infinity && !Number.isInteger(maxDocs))) {
+    throw new CorebError('USAGE', `maxDocs must be an integer >= 1, got ${maxDocs}`);
+  }
 
   const columns: EvaluationColumn[] = [];
   const plan: PlanItem[] = [];
@@ -224,10 +233,11 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
     }
     const start = run.offsets[rq];
     const end = run.offsets[rq + 1];
-    const n =
+    let n =
       compareEntries === undefined
         ? rankQuery(run.docs, run.scores, start, end, exclude, docRanks, rankToDoc, float64, ranked)
         : rankQueryByEntries(run.docs, run.scores, start, end, exclude, compareEntries, float64, ranked);
+    if (n > maxDocs) n = maxDocs;
     const { labels, gains } = ctx;
     for (let i = 0; i < n; i++) {
       const d = ranked[i];
@@ -263,7 +273,7 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
         case 'success': successAt(ctx, item.params, values, at); break;
         case 'mrr_beir': {
           const out = beirGains as Int32Array;
-          const nb = rankQueryInsertionOrder(run.docs, run.scores, start, end, exclude, ranked);
+          const nb = Math.min(rankQueryInsertionOrder(run.docs, run.scores, start, end, exclude, ranked), maxDocs);
           for (let i = 0; i < nb; i++) {
             const d = ranked[i];
             const l = d >= 0 && stamp[d] === mark ? labelOf[d] : 0;

@@ -173,6 +173,8 @@ for (const name of cases) {
       complete: true,
     });
     assert.equal(renderTrec(binaryC, { perQuery: true }), readFileSync(join(dir, 'coreb', 'te9_binary_l2.c.txt'), 'utf8'));
+    const capped = evaluateColumns(qrels, run, { specs: parseMeasures(['recip_rank']), relevanceLevel: 2, anchors, maxDocs: 10 });
+    assert.equal(renderTrec(capped, { perQuery: true }), readFileSync(join(dir, 'coreb', 'te9_mrr10_l2_M10.txt'), 'utf8'));
     const mrr = evaluateColumns(qrels, run, { specs: parseMeasures(['mrr@10']), relevanceLevel: 2, anchors });
     const mrrText = renderTrec(mrr, { perQuery: true }).replace(/^recip_rank_cut_10/gm, 'recip_rank' + ' '.repeat(7));
     assert.equal(mrrText, readFileSync(join(dir, 'coreb', 'te9_mrr10_l2_M10.txt'), 'utf8'));

@@ -48,6 +48,10 @@ test('json format: full precision values that match hand computation, and the se
   assert.equal(out.semantics.population, 'run-and-qrels');
   const complete = JSON.parse(runCli(['metrics', '--qrels', qrels, '--run', run, '-m', 'num_q', '-c', '--format', 'json']).stdout) as JsonOut;
   assert.equal(complete.aggregate.num_q, 4);
+  const capped = JSON.parse(runCli(['metrics', '--qrels', qrels, '--run', run, '-m', 'num_ret,P@3', '-M', '1', '--format', 'json']).stdout) as JsonOut;
+  assert.equal(capped.perQuery.q1.num_ret, 1); // trec_eval -M 1: only d1 is kept
+  assert.equal(capped.perQuery.q1.P_3, 1 / 3);
+  assert.equal(capped.semantics.maxDocs, 1);
 });
 
 test('protocol coreb: level 2, strict nDCG, anchors removed', () => {
@@ -101,6 +105,7 @@ test('errors: exit codes and messages name the problem and where', () => {
     assert.match(u.stderr, /--qrels/);
     const l = runCli(['metrics', '--qrels', qrels, '--run', run, '-l', '0']);
     assert.equal(l.status, 2);
+    assert.equal(runCli(['metrics', '--qrels', qrels, '--run', run, '-M', '0']).status, 2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -44,6 +44,7 @@ Options:
                             below the level zeroed first (CoREB)
   --anchors TSV             qid<TAB>anchor_docid: each query's anchor is removed before ranking
   -c, --complete            Average over every qrels query; missing ones count 0 (trec_eval -c)
+  -M, --max-docs N          Keep only the first N ranked docs per query (trec_eval -M)
   -q, --per-query           Per-query lines before the summary (trec_eval -q)
   --format trec|json        trec (default): trec_eval's text; json: {"perQuery", "aggregate",
                             "semantics"} with trec_eval names and full double precision
@@ -104,6 +105,7 @@ const command: Command = {
       ndcg: { type: 'string' },
       anchors: { type: 'string' },
       complete: { type: 'boolean', short: 'c' },
+      'max-docs': { type: 'string', short: 'M' },
       'per-query': { type: 'boolean', short: 'q' },
       format: { type: 'string' },
       scores: { type: 'string' },
@@ -144,6 +146,7 @@ const command: Command = {
       scores,
       anchors,
       complete: Boolean(values.complete),
+      maxDocs: values['max-docs'] === undefined ? undefined : parseIntOption('max-docs', values['max-docs'] as string, 0, 1),
     });
     const nonTrec = specs.filter((s) => !MEASURE_FAMILIES[s.family].trec).map((s) => s.family);
     if (format === 'trec' && nonTrec.length > 0) {
