@@ -16,6 +16,7 @@ import { ndcg, ndcgAt } from './ndcg.js';
 import { iprecAtRecall, precisionAt, recallAt, rPrecision, successAt } from './precision.js';
 import { createDocidRanks, invertRanks, rankQuery, rankQueryByEntries, rankQueryInsertionOrder } from './ranking.js';
 import { beirReciprocalRankAt, reciprocalRank, reciprocalRankAt } from './reciprocal-rank.js';
+import { numNonrelJudgedRet, setF, setMap, setPrecision, setRecall, setRelativePrecision } from './set-measures.js';
 
 /** nDCG gain mode: `trec` = raw labels, level ignored; `strict` = labels below the level zeroed first. */
 export type NdcgMode = 'trec' | 'strict';
@@ -271,6 +272,12 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
         case 'ndcg_cut': ndcgAt(ctx, item.params, values, at); break;
         case 'map_cut': averagePrecisionAt(ctx, item.params, values, at); break;
         case 'success': successAt(ctx, item.params, values, at); break;
+        case 'set_P': values[at] = setPrecision(ctx); break;
+        case 'set_relative_P': values[at] = setRelativePrecision(ctx); break;
+        case 'set_recall': values[at] = setRecall(ctx); break;
+        case 'set_map': values[at] = setMap(ctx); break;
+        case 'set_F': values[at] = setF(ctx); break;
+        case 'num_nonrel_judged_ret': values[at] = numNonrelJudgedRet(ctx); break;
         case 'mrr_beir': {
           const out = beirGains as Int32Array;
           const nb = Math.min(rankQueryInsertionOrder(run.docs, run.scores, start, end, exclude, ranked), maxDocs);

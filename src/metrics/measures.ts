@@ -56,6 +56,12 @@ export const MEASURE_FAMILIES = {
   ndcg_cut: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'nDCG at k, linear gains' },
   map_cut: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'AP at k, divided by num_rel' },
   success: { params: 'int', agg: 'mean', perQuery: true, defaults: [1, 5, 10], trec: true, doc: '1 if a relevant document is within k' },
+  set_P: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'num_rel_ret / num_ret' },
+  set_relative_P: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'num_rel_ret / min(num_ret, num_rel)' },
+  set_recall: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'num_rel_ret / num_rel' },
+  set_map: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'set_P * set_recall' },
+  set_F: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'harmonic mean of set_P and set_recall (beta 1)' },
+  num_nonrel_judged_ret: { params: 'none', agg: 'sum', perQuery: true, defaults: [], trec: true, doc: 'retrieved docs judged non-relevant (0 <= label < level)' },
   mrr_beir: {
     params: 'int', agg: 'mean', perQuery: true, defaults: [10], trec: false,
     doc: 'BEIR-style MRR@k (opt-in): relevant = gain label > 0, ties in run-file order on double scores, mean over all qrels queries',
@@ -84,7 +90,8 @@ const OFFICIAL: readonly MeasureFamilyName[] = [
 
 /** The supported part of trec_eval's `all_trec` nickname, with its defaults. */
 const ALL_TREC: readonly MeasureFamilyName[] = [
-  ...OFFICIAL, 'recall', 'ndcg', 'ndcg_cut', 'map_cut', 'success',
+  ...OFFICIAL, 'recall', 'ndcg', 'ndcg_cut', 'map_cut', 'success', 'set_P', 'set_relative_P', 'set_recall', 'set_map',
+  'set_F', 'num_nonrel_judged_ret',
 ];
 
 /** `@`-style aliases (case-insensitive) -> family. */
