@@ -12,3 +12,5 @@ export * from './dataset-identity.js';
 export * from './atomic-write.js';
 export * from './create-retriever.js';
 export * from './run-eval.js';
+export * from './judge-run.js';
+export * from './judge-agreement.js';

@@ -58,6 +58,12 @@ export interface LocalJudgeOptions {
 }
 
 const STDERR_KEEP = 64 * 1024;
+
+/**
+ * g++ flags: C++17 at -O2 as the issue specifies, with `ONLINE_JUDGE` defined as Codeforces and
+ * AtCoder do (programs guard `freopen("a.inp")` debugging code with it).
+ */
+export const CXX_FLAGS = ['-O2', '-std=c++17', '-DONLINE_JUDGE'] as const;
 const OOM = /MemoryError|std::bad_alloc|OutOfMemoryError|out of memory|failed to allocate memory|NoMemoryError|Cannot allocate memory/;
 
 interface Build {
@@ -177,7 +183,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       const gxx = requireTool('gxx', 'C++');
       const pch = await ensurePch();
       if (sandbox) mounts.push({ src: pch, dest: '/pch' });
-      argv = [gxx, '-O2', '-std=c++17', `-I${sandbox ? '/pch' : pch}`, '-o', `${box}/prog`, `${box}/${prepared.fileName}`];
+      argv = [gxx, ...CXX_FLAGS, `-I${sandbox ? '/pch' : pch}`, '-o', `${box}/prog`, `${box}/${prepared.fileName}`];
     } else if (language === 'go') {
       const go = requireTool('go', 'Go');
       const cache = ensureGoCache();
@@ -406,6 +412,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       wallTimeFactor,
       jobs: pool.size,
       compileTimeoutMs,
+      cxxFlags: CXX_FLAGS,
       limits: Object.fromEntries((['python', 'cpp', 'java', 'go', 'ruby'] as const).map((l) => [l, limitsFor(l)])),
     }),
     judge,
@@ -437,20 +444,20 @@ function lastLine(s: string): string {
 }
 
 /**
- * Builds the precompiled `<bits/stdc++.h>` (g++ -O2 -std=c++17) into `cacheDir/pch-<hash>/bits/` once
+ * Builds the precompiled `<bits/stdc++.h>` (with {@link CXX_FLAGS}) into `cacheDir/pch-<hash>/bits/` once
  * and returns that directory; programs compiled with `-I<dir>` then pick it up for
  * `#include <bits/stdc++.h>` (~0.2 s instead of ~0.9 s per compile).
  */
 export function buildPch(cacheDir: string, gxx: string): string {
   const version = spawnSync(gxx, ['-dumpfullversion'], { encoding: 'utf8' }).stdout.trim();
-  const key = createHash('sha256').update(`${gxx} ${version} -O2 -std=c++17`).digest('hex').slice(0, 12);
+  const key = createHash('sha256').update(`${gxx} ${version} ${CXX_FLAGS.join(' ')}`).digest('hex').slice(0, 12);
   const dir = join(cacheDir, `pch-${key}`);
   if (existsSync(join(dir, 'bits', 'stdc++.h.gch'))) return dir;
   const tmp = mkdtempSync(join(cacheDir, 'pch-tmp-'));
   mkdirSync(join(tmp, 'bits'), { recursive: true });
   const header = join(tmp, 'bits', 'stdc++.h');
   writeFileSync(header, '#include_next <bits/stdc++.h>\n');
-  const r = spawnSync(gxx, ['-O2', '-std=c++17', '-w', '-x', 'c++-header', header, '-o', header + '.gch'], { encoding: 'utf8' });
+  const r = spawnSync(gxx, [...CXX_FLAGS, '-w', '-x', 'c++-header', header, '-o', header + '.gch'], { encoding: 'utf8' });
   if (r.status !== 0) {
     rmSync(tmp, { recursive: true, force: true });
     throw new CorebError('TOOLCHAIN', `cannot build the C++ precompiled header with ${gxx}: ${r.stderr || r.error?.message}`);

@@ -159,12 +159,26 @@ export function createCommandLine(config: SandboxConfig, spec: ProcessSpec): str
 export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<ExecutionResult> {
   const [file, ...args] = createCommandLine(config, spec);
   const started = performance.now();
+  if (spec.signal?.aborted) {
+    return Promise.resolve({
+      exitCode: null,
+      stdout: '',
+      stderr: 'coreb: not started: the judge was interrupted\n',
+      stdoutTruncated: false,
+      timedOut: false,
+      wallMs: 0,
+      cpuMs: -1,
+      memoryKb: -1,
+    });
+  }
   return new Promise((resolve) => {
+    // A process group of its own: killing the group also reaches a bwrap child still in its setup
+    // phase (before --new-session), which a kill of the outer bwrap alone can orphan.
     const child = spawn(file, args, {
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
       env: config.enabled ? {} : spec.env,
       cwd: config.enabled ? undefined : spec.workDir,
-      detached: !config.enabled,
+      detached: true,
     });
     const out: Buffer[] = [];
     let outBytes = 0;
@@ -175,15 +189,23 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
     let timedOut = false;
     let killed = false;
     let spawnError = '';
+    let finished = false;
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let grace: NodeJS.Timeout | undefined;
+    const killGroup = (): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone
+      }
+    };
     const kill = (): void => {
       if (killed) return;
       killed = true;
-      try {
-        if (!config.enabled && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        else child.kill('SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
+      killGroup();
+      child.kill('SIGKILL');
     };
     const timer = setTimeout(() => {
       timedOut = true;
@@ -191,6 +213,38 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
     }, spec.limits.wallMs);
     const onAbort = (): void => kill();
     spec.signal?.addEventListener('abort', onAbort, { once: true });
+    const statusStream = child.stdio[3] as NodeJS.ReadableStream & { destroy(): void };
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      spec.signal?.removeEventListener('abort', onAbort);
+      killGroup();
+      for (const s of [child.stdout, child.stderr, statusStream]) s?.destroy();
+      const wallMs = performance.now() - started;
+      const m = /^(-?\d+) (\d+) (\d+)/.exec(status);
+      let code: number | null = exitCode ?? (exitSignal ? 128 + signalNumber(exitSignal) : null);
+      let cpuMs = -1;
+      let memoryKb = -1;
+      if (m) {
+        code = Number(m[1]);
+        cpuMs = Number(m[2]) / 1000;
+        memoryKb = Number(m[3]);
+      }
+      let stderr = Buffer.concat(err).toString('utf8');
+      if (spawnError) stderr = `coreb: cannot start the sandbox: ${spawnError}\n${stderr}`;
+      resolve({
+        exitCode: spawnError ? null : code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr,
+        stdoutTruncated: truncated,
+        timedOut,
+        wallMs,
+        cpuMs,
+        memoryKb,
+      });
+    };
     child.stdout.on('data', (b: Buffer) => {
       if (truncated) return;
       if (outBytes + b.length > spec.limits.stdoutBytes) {
@@ -209,7 +263,6 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
       err.push(keep);
       errBytes += keep.length;
     });
-    const statusStream = child.stdio[3] as NodeJS.ReadableStream | null;
     statusStream?.on('data', (b: Buffer) => {
       status += b.toString('latin1');
     });
@@ -217,41 +270,17 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
     child.stdin.on('error', () => {});
     child.on('error', (e) => {
       spawnError = e.message;
+      finish();
     });
     child.stdin.end(spec.stdin);
-    child.on('close', (code, sig) => {
-      clearTimeout(timer);
-      spec.signal?.removeEventListener('abort', onAbort);
-      if (!config.enabled && child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // the process group is already gone
-        }
-      }
-      const wallMs = performance.now() - started;
-      const m = /^(-?\d+) (\d+) (\d+)/.exec(status);
-      let exitCode: number | null = code ?? (sig ? 128 + signalNumber(sig) : null);
-      let cpuMs = -1;
-      let memoryKb = -1;
-      if (m) {
-        exitCode = Number(m[1]);
-        cpuMs = Number(m[2]) / 1000;
-        memoryKb = Number(m[3]);
-      }
-      let stderr = Buffer.concat(err).toString('utf8');
-      if (spawnError) stderr = `coreb: cannot start the sandbox: ${spawnError}\n${stderr}`;
-      resolve({
-        exitCode: spawnError ? null : exitCode,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr,
-        stdoutTruncated: truncated,
-        timedOut,
-        wallMs,
-        cpuMs,
-        memoryKb,
-      });
+    child.on('exit', (code, sig) => {
+      exitCode = code;
+      exitSignal = sig;
+      // Output still buffered in the pipes arrives before 'close'; never wait longer than a second
+      // for a descendant that kept the pipes open.
+      grace = setTimeout(finish, 1000);
     });
+    child.on('close', finish);
   });
 }
 

@@ -4,10 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { runCli } from '../support/cli.js';
+import { cliPath, runCli } from '../support/cli.js';
 import { tempDir, testCacheDir, toolchainSkipReason } from '../support/judge.js';
 
 const skip = toolchainSkipReason(['python', 'cpp']) ?? false;
@@ -103,4 +104,56 @@ test('coreb exec usage errors name the option and exit 2', () => {
   const c = runCli(['exec', '--problems', 'p', '--candidates', 'c', '--out', 'o', '--comparator', 'fuzzy']);
   assert.equal(c.status, 2);
   assert.match(c.stderr, /--comparator must be one of exact, tokens, lines/);
+});
+
+function processesWith(marker: string): number {
+  let n = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'latin1').includes(marker)) n++;
+    } catch {
+      // ended while we looked
+    }
+  }
+  return n;
+}
+
+test('SIGTERM stops coreb exec cleanly (exit 130, no sandbox left running), finished programs kept', { skip }, async () => {
+  const f = fixtures();
+  const marker = `7${process.pid}${Date.now() % 100000}`;
+  const progs = [
+    { id: 'fast', problem_id: 'abc900_a', language: 'python', code: 'a, b = map(int, input().split())\nprint(a + b)\n' },
+    ...Array.from({ length: 4 }, (_, i) => ({
+      id: `slow${i}`,
+      problem_id: 'abc900_a',
+      language: 'python',
+      code: `import os\nos.execv('/usr/bin/sleep', ['sleep', '${marker}${i}'])\n`,
+    })),
+  ];
+  writeFileSync(f.candidates, progs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const args = [cliPath, 'exec', '--problems', f.problems, '--candidates', f.candidates, '--out', f.out, '--jobs', '2', '--timeout-ms', '60000'];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+  const deadline = Date.now() + 20000;
+  const fastDone = (): boolean => {
+    try {
+      return readFileSync(f.out, 'utf8').includes('"id":"fast"');
+    } catch {
+      return false;
+    }
+  };
+  while ((processesWith(marker) === 0 || !fastDone()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(processesWith(marker) > 0, 'slow programs never started');
+  child.kill('SIGTERM');
+  const code = await exited;
+  assert.equal(code, 130, stderr);
+  assert.match(stderr, /interrupted|re-run/);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(processesWith(marker), 0, 'sandboxed programs survived the interrupted judge');
+  const lines = readFileSync(f.out, 'utf8').split('\n').filter((l) => l !== '');
+  for (const l of lines) assert.equal((JSON.parse(l) as { verdict: string }).verdict === 'sandbox_error', false);
+  assert.ok(lines.some((l) => (JSON.parse(l) as { id: string }).id === 'fast'), 'finished programs are kept');
 });

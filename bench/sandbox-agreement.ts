@@ -1,0 +1,58 @@
+/**
+ * Judges every CoREB v202602 program whose problem is an AtCoder problem (1050 programs, five
+ * languages) on the LiveCodeBench v5 public tests and prints the verdict table and the agreement per
+ * language with CoREB's `meta_passed` and with the independent harness (`xlang_release_v2602.json`).
+ * The output JSONL is resumable: re-running continues where a killed run stopped.
+ * Usage: node dist/bench/sandbox-agreement.js [--shared DIR] [--out FILE] [--timeout-ms 2000]
+ *        [--comparator tokens] [--jobs N]
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ComparatorName } from '../src/core/execution.js';
+import { computeAgreement, renderAgreement } from '../src/bench/judge-agreement.js';
+import { renderJudgeSummary, runJudging, type JudgeRecord } from '../src/bench/judge-run.js';
+import { loadLcbProblems } from '../src/dataset/lcb.js';
+import { createLocalJudge } from '../src/sandbox/local-judge.js';
+import { loadAtcoderData } from '../test/support/exec-data.js';
+
+const { values } = parseArgs({
+  options: {
+    shared: { type: 'string', default: join(process.cwd(), '..', 'shared') },
+    out: { type: 'string', default: join(tmpdir(), 'coreb-atcoder-agreement.jsonl') },
+    'timeout-ms': { type: 'string', default: '2000' },
+    comparator: { type: 'string', default: 'tokens' },
+    jobs: { type: 'string' },
+  },
+});
+const shared = values.shared!;
+const data = loadAtcoderData(join(shared, 'data/coreb/release_v2602/code_corpus.jsonl'), join(shared, 'data/coreb/xlang_release_v2602.json'));
+const problems = await loadLcbProblems(join(shared, 'data/lcb_v5_problems.jsonl'));
+const judge = await createLocalJudge({
+  timeLimitMs: Number(values['timeout-ms']),
+  comparator: values.comparator as ComparatorName,
+  jobs: Number(values.jobs ?? availableParallelism()),
+});
+const t0 = performance.now();
+const summary = await runJudging({ judge, problems, programs: data.programs, outFile: values.out!, tests: 'public' });
+const secs = (performance.now() - t0) / 1000;
+const ids = new Set(data.programs.map((p) => p.id));
+const recs = readFileSync(values.out!, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as JudgeRecord)
+  .filter((r) => ids.has(r.id));
+const judged = recs.map((r) => ({ id: r.id, language: r.language, passed: r.passed }));
+console.log(`sandbox-agreement: ${data.programs.length} AtCoder programs, LCB v5 public tests, comparator ${values.comparator}, ${values['timeout-ms']} ms`);
+console.log(`judged ${summary.judged} now (${secs.toFixed(0)} s, ${judge.stats().compiles} compiles, ${judge.stats().runs} runs), ${summary.resumed} resumed from ${values.out}\n`);
+console.log(renderJudgeSummary(summary));
+console.log('agreement of `passed` with the independent harness (xlang) and with CoREB meta_passed:');
+console.log(renderAgreement({ xlang: computeAgreement(judged, data.xlangPassed), meta_passed: computeAgreement(judged, data.corebPassed) }));
+const confusion = new Map<string, number>();
+for (const r of recs) {
+  const k = `${r.verdict} / ${data.xlangStatus.get(r.id)}`;
+  confusion.set(k, (confusion.get(k) ?? 0) + 1);
+}
+console.log('our verdict / xlang status:');
+for (const [k, n] of [...confusion].sort((a, b) => b[1] - a[1])) console.log(`  ${k.padEnd(34)} ${n}`);
