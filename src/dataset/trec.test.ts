@@ -156,3 +156,13 @@ test('known-docs-only lookup finds every judged doc of a large query (id table g
   });
   for (let p = 0; p < n; p++) assert.equal(run.docs[p], docs.get(`d${n - 1 - p}`), `entry ${p}`);
 });
+
+test('runs without a final newline, empty runs and whitespace-only lines', () => {
+  assert.deepEqual([...parseTrecRun('q Q0 a 1 0.5 t').scores], [0.5]);
+  assert.deepEqual([...parseTrecRun('q Q0 a 1 0.5 t', { knownDocsOnly: true }).scores], [0.5]);
+  assert.equal(parseTrecRun('').queryIds.length, 0);
+  assert.equal(parseTrecRun(' \t\r\n\n').queryIds.length, 0);
+  assert.throws(() => parseTrecRun('q Q0 a 1 0.5', { file: 'r.txt' }), (e) => isCorebError(e, 'PARSE') && e.message.startsWith('r.txt:1:'));
+  assert.throws(() => parseTrecRun('q Q0 a 1 -', { file: 'r.txt' }), (e) => isCorebError(e, 'PARSE'));
+  assert.deepEqual([...parseTrecRun('q Q0 a 1 - t\nq Q0 b 1 -.5e1 t\n').scores], [0, -5]);
+});

@@ -502,6 +502,15 @@ function lineOfEntry(bytes: Buffer, entry: number): number {
  * docid is hashed while it is tokenised, the qid is compared with the previous line's first.
  * Blank lines are skipped; a leading UTF-8 BOM and `\r` count as whitespace.
  */
+/** `buf`, or a copy with a final newline appended when it lacks one (the run scanner relies on it). */
+function withFinalNewline(buf: Buffer): Buffer {
+  if (buf.length > 0 && buf[buf.length - 1] === 10) return buf;
+  const out = Buffer.allocUnsafe(buf.length + 1);
+  buf.copy(out, 0);
+  out[buf.length] = 10;
+  return out;
+}
+
 /** Estimates the line count from the first MB (5% head room) so column arrays rarely regrow. */
 function estimateLines(buf: Buffer): number {
   const sample = Math.min(buf.length, 1 << 20);
@@ -595,77 +604,75 @@ function scanRun(buf: Buffer, file: string, docTable: IdTable, knownOnly: boolea
   let prevQ = -1;
   let prevQs = 0;
   let prevQe = 0;
+  // The buffer ends with a newline (see withFinalNewline), so every loop below stops at a newline
+  // byte and needs no bounds check.
   while (pos < len) {
     line++;
-    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
-    if (pos >= len) break;
-    if (buf[pos] === 10) {
+    let c = buf[pos];
+    while (c !== 10 && c <= 32) c = buf[++pos];
+    if (c === 10) {
       pos++;
       continue;
     }
     // qid
     const qs = pos;
-    while (pos < len && buf[pos] > 32) pos++;
+    while (c > 32) c = buf[++pos];
     const qe = pos;
     // Q0
-    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
-    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 1, true);
-    while (pos < len && buf[pos] > 32) pos++;
+    while (c !== 10 && c <= 32) c = buf[++pos];
+    if (c === 10) throw tooFewFields(file, line, 1, true);
+    while (c > 32) c = buf[++pos];
     // docid, hashed while scanned
-    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
-    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 2, true);
+    while (c !== 10 && c <= 32) c = buf[++pos];
+    if (c === 10) throw tooFewFields(file, line, 2, true);
     const ds = pos;
     let h = FNV_OFFSET;
-    while (pos < len) {
-      const c = buf[pos];
-      if (c <= 32) break;
+    while (c > 32) {
       h = Math.imul(h ^ c, FNV_PRIME);
-      pos++;
+      c = buf[++pos];
     }
     const de = pos;
     // rank (ignored)
-    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
-    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 3, true);
-    while (pos < len && buf[pos] > 32) pos++;
+    while (c !== 10 && c <= 32) c = buf[++pos];
+    if (c === 10) throw tooFewFields(file, line, 3, true);
+    while (c > 32) c = buf[++pos];
     // score
-    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
-    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 4, true);
+    while (c !== 10 && c <= 32) c = buf[++pos];
+    if (c === 10) throw tooFewFields(file, line, 4, true);
     // Plain decimals (sign, digits, point, <= 15 significant digits) are converted while scanned
     // (Clinger's fast path: one correctly rounded division); anything else goes to parseScore.
     const ss = pos;
-    let c = buf[pos];
     let neg = false;
     if (c === 45 || c === 43) {
       neg = c === 45;
-      pos++;
+      c = buf[++pos];
     }
     let mant = 0;
     let sig = 0;
     let frac = 0;
     let digits = 0;
-    for (; pos < len; pos++) {
-      c = buf[pos];
-      if (c < 48 || c > 57) break;
+    while (c >= 48 && c <= 57) {
       digits++;
       if (sig > 0 || c !== 48) {
         mant = mant * 10 + (c - 48);
         sig++;
       }
+      c = buf[++pos];
     }
-    if (pos < len && buf[pos] === 46) {
-      for (pos++; pos < len; pos++) {
-        c = buf[pos];
-        if (c < 48 || c > 57) break;
+    if (c === 46) {
+      c = buf[++pos];
+      while (c >= 48 && c <= 57) {
         digits++;
         frac++;
         if (sig > 0 || c !== 48) {
           mant = mant * 10 + (c - 48);
           sig++;
         }
+        c = buf[++pos];
       }
     }
-    const plain = digits > 0 && sig <= 15 && frac <= 22 && (pos >= len || buf[pos] <= 32);
-    while (pos < len && buf[pos] > 32) pos++;
+    const plain = digits > 0 && sig <= 15 && frac <= 22 && c <= 32;
+    while (c > 32) c = buf[++pos];
     const se = pos;
     let score: number;
     if (plain) {
@@ -675,13 +682,13 @@ function scanRun(buf: Buffer, file: string, docTable: IdTable, knownOnly: boolea
       score = parseScore(buf, ss, se);
     }
     // tag
-    while (pos < len && buf[pos] !== 10 && buf[pos] <= 32) pos++;
-    if (pos >= len || buf[pos] === 10) throw tooFewFields(file, line, 5, true);
+    while (c !== 10 && c <= 32) c = buf[++pos];
+    if (c === 10) throw tooFewFields(file, line, 5, true);
     const ts = pos;
-    while (pos < len && buf[pos] > 32) pos++;
+    while (c > 32) c = buf[++pos];
     const te = pos;
     // rest of the line (extra fields are ignored)
-    while (pos < len && buf[pos] !== 10) pos++;
+    while (c !== 10) c = buf[++pos];
     pos++;
 
     if (count === cap) {
@@ -833,7 +840,7 @@ function group(
 export function parseTrecRun(input: Uint8Array | string, options: TrecParseOptions = {}): TrecRunColumns {
   const file = options.file ?? '<input>';
   const docTable = options.docs ?? new IdTable();
-  const bytes = toBuffer(input, file);
+  const bytes = withFinalNewline(toBuffer(input, file));
   const knownOnly = options.knownDocsOnly === true;
   const judged =
     knownOnly && options.judged !== undefined ? new JudgedLookup(docTable, options.judged, options.anchors) : undefined;
