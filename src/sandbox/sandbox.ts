@@ -82,7 +82,7 @@ const HELPER_IN_BOX = '/.coreb-run';
 const MIB = 1024 * 1024;
 
 /** Read-only system paths bound into every sandbox when they exist on the host. */
-const SYSTEM_RO = ['/usr', '/etc/alternatives', '/etc/ld.so.cache', '/etc/java-17-openjdk', '/etc/ssl/certs'] as const;
+const SYSTEM_RO = ['/usr', '/etc/alternatives', '/etc/ld.so.cache', '/etc/java-17-openjdk'] as const;
 /** Root-level symlinks of a merged-/usr system, recreated in the sandbox. */
 const USR_LINKS = [
   ['usr/bin', '/bin'],
@@ -111,9 +111,9 @@ export function createBwrapArgs(config: SandboxConfig, spec: ProcessSpec): strin
   for (const [target, link] of USR_LINKS) if (existsSync(link)) a.push('--symlink', target, link);
   a.push('--proc', '/proc', '--dev', '/dev');
   a.push('--size', String(16 * MIB), '--tmpfs', '/dev/shm');
-  a.push('--size', String(16 * MIB), '--tmpfs', '/tmp');
   if (spec.workDir === undefined) a.push('--size', String(spec.limits.workDirMb * MIB), '--tmpfs', '/box');
   else a.push('--bind', spec.workDir, '/box');
+  a.push('--symlink', '/box', '/tmp');
   for (const m of spec.mounts) a.push(m.writable ? '--bind' : '--ro-bind', m.src, m.dest);
   a.push('--ro-bind', config.helperPath, HELPER_IN_BOX);
   a.push('--remount-ro', '/dev', '--remount-ro', '/');
