@@ -116,3 +116,16 @@ test('float output: tokens passes within 1e-6 where exact fails', { skip: skipRe
   assert.equal(b.verdict, 'wrong_answer');
   assert.equal(b.comparator, 'exact');
 });
+
+test('limits are configurable: a 150 MB program passes at the default, fails at --memory-mb 64', { skip: skipReason }, async () => {
+  const code = 'x = bytearray(150 * 1024 * 1024)\nprint(len(x) > 0)\n';
+  const tests: TestCase[] = [{ kind: 'stdin', input: '', outputs: ['True'] }];
+  const small = await createTestJudge({ memoryLimitMb: 64 });
+  assert.ok(typeof small !== 'string');
+  const a = await judge!.judge({ id: 'm', problemId: 'm', language: 'python', code }, tests);
+  const b = await small.judge({ id: 'm', problemId: 'm', language: 'python', code }, tests);
+  assert.equal(a.verdict, 'accepted', JSON.stringify(a.tests));
+  assert.ok(a.maxMemoryKb > 150 * 1024, `peak ${a.maxMemoryKb} KiB`);
+  assert.equal(b.verdict, 'memory_limit', JSON.stringify(b.tests));
+  assert.equal((small.describe().limits as Record<string, { memoryLimitMb: number }>).python.memoryLimitMb, 64);
+});

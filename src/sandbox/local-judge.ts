@@ -49,6 +49,11 @@ export interface LocalJudgeOptions {
    * judged on CPU time, which a busy machine does not inflate; the wall clock catches sleepers.
    */
   wallTimeFactor?: number;
+  /**
+   * Memory limit per test for every language, MiB (overrides `limits`); the address-space limit moves
+   * by the same amount, keeping each runtime's headroom.
+   */
+  memoryLimitMb?: number;
   /** Per-language overrides of {@link DEFAULT_LIMITS}. */
   limits?: Partial<Record<ExecLanguage, Partial<RunLimits>>>;
   /** Wall-clock limit of one compilation, milliseconds; default 60000. */
@@ -120,6 +125,10 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   const limitsFor = (language: ExecLanguage): RunLimits => {
     const l = { ...DEFAULT_LIMITS[language], ...options.limits?.[language] };
     if (options.timeLimitMs !== undefined) l.timeLimitMs = options.timeLimitMs;
+    if (options.memoryLimitMb !== undefined) {
+      l.addressSpaceMb = Math.max(options.memoryLimitMb + 64, l.addressSpaceMb + options.memoryLimitMb - l.memoryLimitMb);
+      l.memoryLimitMb = options.memoryLimitMb;
+    }
     return l;
   };
 

@@ -37,6 +37,8 @@ command skips programs already judged with the same code, tests and settings.
   --timeout-ms N       time limit per test, ms of CPU time; default 6000 (the sandbox
                        is killed after 3x this + 1 s of wall-clock time, so a busy
                        machine does not produce false time limits)
+  --memory-mb N        memory limit per test, MiB; default 512 (Java: -Xmx; Go and
+                       Java keep their extra address space for the runtime)
   --stop-early         stop a program at its first failing test (pass_rate then counts
                        unrun tests as failed)
   --cache-dir DIR      helper, C++ precompiled header, Go cache; default
@@ -59,6 +61,7 @@ const command: Command = {
       tests: { type: 'string' },
       jobs: { type: 'string' },
       'timeout-ms': { type: 'string' },
+      'memory-mb': { type: 'string' },
       'stop-early': { type: 'boolean' },
       'cache-dir': { type: 'string' },
       'no-sandbox': { type: 'boolean' },
@@ -87,6 +90,7 @@ const command: Command = {
     }
     const jobs = parseIntOption('jobs', values.jobs as string | undefined, availableParallelism(), 1);
     const timeLimitMs = values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'] as string, 6000, 1);
+    const memoryLimitMb = values['memory-mb'] === undefined ? undefined : parseIntOption('memory-mb', values['memory-mb'] as string, 512, 16);
     const sandbox = values['no-sandbox'] !== true;
     const cacheDir =
       typeof values['cache-dir'] === 'string' ? resolve(ctx.cwd, values['cache-dir']) : (ctx.env.COREB_JUDGE_CACHE ?? join(tmpdir(), 'coreb-judge'));
@@ -117,6 +121,7 @@ const command: Command = {
       tolerance,
       stopEarly: values['stop-early'] === true,
       timeLimitMs,
+      memoryLimitMb,
     });
     ctx.logger.info(
       `coreb exec: ${programs.length} program(s), ${problems.size} problem(s), comparator ${comparator}, ${jobs} job(s)` +
