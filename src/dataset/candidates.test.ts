@@ -37,3 +37,18 @@ test('loadCandidates reads JSONL and rejects duplicate ids with the line', async
   writeFileSync(f, JSON.stringify({ id: 'a', problem_id: 'p', language: 'ruby', code: '' }) + '\n' + JSON.stringify({ id: 'a', problem_id: 'p', language: 'ruby', code: '' }) + '\n');
   await assert.rejects(loadCandidates(f), (e: Error) => /:2: field `id`: duplicate program id `a`/.test(e.message));
 });
+
+test('loadCandidates reads a CoREB code_corpus parquet table (flat and nested meta)', async () => {
+  const { parquetBytes } = await import('../../test/e2e/validate-fixture.js');
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-cand-pq-'));
+  const flat = join(dir, 'code_corpus.parquet');
+  writeFileSync(flat, parquetBytes([
+    { code_id: 'code_1', code: 'print(1)', language: 'python', model: 'm', meta_source_problem_id: 'lcb_abc1_a' },
+    { code_id: 'code_2', code: 'int main(){}', language: 'cpp', model: 'm', meta_source_problem_id: 'lcb_abc1_b' },
+  ]));
+  const progs = await loadCandidates(flat);
+  assert.deepEqual(progs.map((p) => [p.id, p.problemId, p.language]), [['code_1', 'lcb_abc1_a', 'python'], ['code_2', 'lcb_abc1_b', 'cpp']]);
+  const nested = join(dir, 'nested.parquet');
+  writeFileSync(nested, parquetBytes([{ code_id: 'code_3', code: 'x', language: 'go', meta: { source_problem_id: 'lcb_abc2_a', passed: true } }]));
+  assert.equal((await loadCandidates(nested))[0].problemId, 'lcb_abc2_a');
+});
