@@ -152,7 +152,8 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       'SANDBOX',
       `the sandbox does not work on this machine (exit ${selfCheck.exitCode}): ${selfCheck.stderr.trim() || 'no message'}; ` +
         'bubblewrap needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, ' +
-        'user.max_user_namespaces > 0); run with --no-sandbox only on code you trust',
+        `user.max_user_namespaces > 0) and a cache dir the sandbox user can reach (${cacheDir} and its parents ` +
+        `must be traversable by uid ${uid}); run with --no-sandbox only on code you trust`,
     );
   }
 
