@@ -20,3 +20,8 @@ export function bpref(ctx: RankedContext): number {
   }
   return numRel > 0 ? sum / numRel : sum;
 }
+
+/** gm_bpref's per-query term: ln(max(bpref, 1e-5)); the summary is exp(mean of these). */
+export function logBpref(ctx: RankedContext): number {
+  return Math.log(Math.max(bpref(ctx), 0.00001));
+}

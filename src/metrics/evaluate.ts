@@ -7,13 +7,22 @@ import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { compareCodePoints } from '../core/ids.js';
 import { averagePrecision, averagePrecisionAt, logAveragePrecision, MIN_GEO_MEAN } from './average-precision.js';
-import { bpref } from './bpref.js';
+import { bpref, logBpref } from './bpref.js';
 import { createColumns, type QrelsColumns, type RunColumns } from './columns.js';
 import { createContext, ensureCapacity, fillBinaryPrefixes, fillGainPrefixes, NONPOOL } from './context.js';
 import { numRel, numRet, numRelRet } from './counts.js';
 import { MEASURE_FAMILIES, measureKey, parseMeasures, type MeasureFamilyName, type MeasureSpec } from './measures.js';
 import { ndcg, ndcgAt } from './ndcg.js';
-import { iprecAtRecall, precisionAt, recallAt, rPrecision, successAt } from './precision.js';
+import {
+  elevenPointAverage,
+  iprecAtRecall,
+  precisionAt,
+  recallAt,
+  relativePrecisionAt,
+  rPrecision,
+  rPrecisionMult,
+  successAt,
+} from './precision.js';
 import { createDocidRanks, invertRanks, rankQuery, rankQueryByEntries, rankQueryInsertionOrder } from './ranking.js';
 import { beirReciprocalRankAt, reciprocalRank, reciprocalRankAt } from './reciprocal-rank.js';
 import { numNonrelJudgedRet, setF, setMap, setPrecision, setRecall, setRelativePrecision } from './set-measures.js';
@@ -268,6 +277,10 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
         case 'iprec_at_recall': iprecAtRecall(ctx, item.params, values, at); break;
         case 'P': precisionAt(ctx, item.params, values, at); break;
         case 'recall': recallAt(ctx, item.params, values, at); break;
+        case 'gm_bpref': values[at] = logBpref(ctx); break;
+        case 'Rprec_mult': rPrecisionMult(ctx, item.params, values, at); break;
+        case '11pt_avg': values[at] = elevenPointAverage(ctx); break;
+        case 'relative_P': relativePrecisionAt(ctx, item.params, values, at); break;
         case 'ndcg': values[at] = ndcg(ctx); break;
         case 'ndcg_cut': ndcgAt(ctx, item.params, values, at); break;
         case 'map_cut': averagePrecisionAt(ctx, item.params, values, at); break;

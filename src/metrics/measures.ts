@@ -8,18 +8,21 @@ import { CorebError } from '../core/errors.js';
 export const TREC_DEFAULT_CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000] as const;
 /** Cutoffs used by `all`: 1,3,5,10,15,20,30,100,200,500,1000. */
 export const ALL_CUTOFFS = [1, 3, 5, 10, 15, 20, 30, 100, 200, 500, 1000] as const;
+/** trec_eval's default multiples of R for Rprec_mult. */
+export const RPREC_MULT_DEFAULTS = [0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6, 1.8, 2] as const;
 /** trec_eval's default recall points for iprec_at_recall. */
 export const IPREC_DEFAULT_POINTS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1] as const;
 
 /**
  * How a family is parameterised, aggregated and printed.
- * - `params`: `none` (scalar), `int` (rank cutoffs k > 0) or `fraction` (recall points in [0, 1]).
+ * - `params`: `none` (scalar), `int` (rank cutoffs k > 0), `fraction` (recall points in [0, 1]) or
+ *   `multiple` (multiples of num_rel, >= 0).
  * - `agg`: `mean` (arithmetic mean over queries), `sum` (counts), `gm` (geometric mean, summary only),
  *   `count` (number of queries, summary only), `text` (runid, summary only).
  * - `perQuery`: false when trec_eval prints it only in the summary.
  */
 export interface MeasureFamily {
-  params: 'none' | 'int' | 'fraction';
+  params: 'none' | 'int' | 'fraction' | 'multiple';
   agg: 'mean' | 'sum' | 'gm' | 'count' | 'text';
   perQuery: boolean;
   /** Default parameters when the name is given bare (trec_eval's). */
@@ -52,9 +55,19 @@ export const MEASURE_FAMILIES = {
   },
   P: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'precision at k (always divided by k)' },
   recall: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'recall at k (divided by num_rel)' },
+  gm_bpref: { params: 'none', agg: 'gm', perQuery: false, defaults: [], trec: true, doc: 'geometric mean of bpref (floor 1e-5)' },
+  Rprec_mult: {
+    params: 'multiple', agg: 'mean', perQuery: true, defaults: RPREC_MULT_DEFAULTS, trec: true,
+    doc: 'precision at rank trunc(x * num_rel + 0.9)',
+  },
+  '11pt_avg': { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'mean of iprec_at_recall at the 11 standard points' },
   ndcg: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'nDCG over the whole list, linear gains' },
   ndcg_cut: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'nDCG at k, linear gains' },
   map_cut: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'AP at k, divided by num_rel' },
+  relative_P: {
+    params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true,
+    doc: 'hits(k) / min(k, num_rel): precision up to R, recall after',
+  },
   success: { params: 'int', agg: 'mean', perQuery: true, defaults: [1, 5, 10], trec: true, doc: '1 if a relevant document is within k' },
   set_P: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'num_rel_ret / num_ret' },
   set_relative_P: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'num_rel_ret / min(num_ret, num_rel)' },
@@ -90,7 +103,7 @@ const OFFICIAL: readonly MeasureFamilyName[] = [
 
 /** The supported part of trec_eval's `all_trec` nickname, with its defaults. */
 const ALL_TREC: readonly MeasureFamilyName[] = [
-  ...OFFICIAL, 'recall', 'ndcg', 'ndcg_cut', 'map_cut', 'success', 'set_P', 'set_relative_P', 'set_recall', 'set_map',
+  ...OFFICIAL, 'recall', 'gm_bpref', 'Rprec_mult', '11pt_avg', 'ndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P', 'set_relative_P', 'set_recall', 'set_map',
   'set_F', 'num_nonrel_judged_ret',
 ];
 
@@ -129,6 +142,7 @@ function parseParam(family: MeasureFamilyName, text: string, token: string): num
     throw badMeasure(token, `cutoff \`${text}\` must be an integer > 0`);
   }
   if (kind === 'fraction' && !(v >= 0 && v <= 1)) throw badMeasure(token, `recall point \`${text}\` must be in [0, 1]`);
+  if (kind === 'multiple' && !(v >= 0)) throw badMeasure(token, `multiple \`${text}\` must be >= 0`);
   return v;
 }
 
@@ -231,7 +245,8 @@ export function parseMeasures(specs: readonly string[]): MeasureSpec[] {
 /** The trec_eval output key of one family/parameter, e.g. `ndcg_cut_10`, `iprec_at_recall_0.10`. */
 export function measureKey(family: MeasureFamilyName, param?: number): string {
   if (param === undefined) return family;
-  return MEASURE_FAMILIES[family].params === 'fraction' ? `${family}_${param.toFixed(2)}` : `${family}_${param}`;
+  const kind = MEASURE_FAMILIES[family].params;
+  return kind === 'fraction' || kind === 'multiple' ? `${family}_${param.toFixed(2)}` : `${family}_${param}`;
 }
 
 /** All output keys of specs, in print order. */

@@ -43,10 +43,9 @@ export function rPrecision(ctx: RankedContext): number {
 export function iprecAtRecall(ctx: RankedContext, points: readonly number[], out: Float64Array, at: number): void {
   const { n, numRel, labels, level } = ctx;
   const numRelRet = ctx.hits[n];
-  if (n === 0) {
-    for (let j = 0; j < points.length; j++) out[at + j] = 0;
-    return;
-  }
+  // Points whose cutoff exceeds num_rel_ret are never reached and stay 0, as in trec_eval.
+  for (let j = 0; j < points.length; j++) out[at + j] = 0;
+  if (n === 0) return;
   let cut = points.length - 1;
   while (cut >= 0 && Math.trunc(points[cut] * numRel + 0.9) > numRelRet) cut--;
   let intPrecis = numRelRet / n;
@@ -66,4 +65,45 @@ export function iprecAtRecall(ctx: RankedContext, points: readonly number[], out
     out[at + cut] = intPrecis;
     cut--;
   }
+}
+
+/**
+ * Writes relative_P@k = hits(min(k, n)) / min(k, num_rel) (trec_eval m_rel_P.c): precision up to R,
+ * recall after. 0 when num_rel = 0.
+ */
+export function relativePrecisionAt(ctx: RankedContext, cutoffs: readonly number[], out: Float64Array, at: number): void {
+  const r = ctx.numRel;
+  for (let j = 0; j < cutoffs.length; j++) {
+    const k = cutoffs[j];
+    out[at + j] = r > 0 ? ctx.hits[k < ctx.n ? k : ctx.n] / (k > r ? r : k) : 0;
+  }
+}
+
+/**
+ * Writes Rprec_mult_x = precision at rank c = trunc(x * num_rel + 0.9) (trec_eval 9.0.8
+ * m_Rprec_mult.c): num_rel_ret / c beyond the ranking; 0 when c = 0.
+ */
+export function rPrecisionMult(ctx: RankedContext, multiples: readonly number[], out: Float64Array, at: number): void {
+  const { n, numRel } = ctx;
+  const numRelRet = ctx.hits[n];
+  for (let j = 0; j < multiples.length; j++) {
+    const c = Math.trunc(multiples[j] * numRel + 0.9);
+    if (c > n) out[at + j] = numRelRet / c;
+    else if (c === 0 || ctx.hits[c] === 0) out[at + j] = 0;
+    else out[at + j] = ctx.hits[c] / c;
+  }
+}
+
+const ELEVEN_POINTS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1];
+const elevenScratch = new Float64Array(11);
+
+/**
+ * 11pt_avg (trec_eval 9.0.8 m_11pt_avg.c): interpolated precision at recall 0, 0.1, ..., 1 summed
+ * from the highest point down, divided by 11.
+ */
+export function elevenPointAverage(ctx: RankedContext): number {
+  iprecAtRecall(ctx, ELEVEN_POINTS, elevenScratch, 0);
+  let sum = 0;
+  for (let j = 10; j >= 0; j--) sum += elevenScratch[j];
+  return sum / 11;
 }
