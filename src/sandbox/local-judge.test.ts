@@ -102,6 +102,9 @@ test('functional tests (LiveCodeBench LeetCode style) call Solution with JSON ar
   ];
   const r = await judge!.judge({ id: 'f', problemId: 'two-sum', language: 'python', code }, tests);
   assert.deepEqual(r.tests.map((t) => t.verdict), ['accepted', 'accepted', 'wrong_answer']);
+  const java = await judge!.judge({ id: 'fj', problemId: 'two-sum', language: 'java', code: 'class Solution {}' }, tests);
+  assert.equal(java.verdict, 'sandbox_error');
+  assert.match(java.compileOutput ?? '', /python only/);
 });
 
 test('float output: tokens passes within 1e-6 where exact fails', { skip: skipReason }, async () => {

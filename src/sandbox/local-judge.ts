@@ -348,24 +348,27 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       if (!programKind) {
         const kind = tests[0]?.kind ?? 'stdin';
         if (kind === 'functional' && program.language !== 'python') {
-          throw new CorebError('UNSUPPORTED', `functional tests run for python only, not ${program.language}`);
+          failedBuild = 'sandbox_error';
+          compileOutput = `functional (LeetCode-style) tests run for python only, not ${program.language}`;
         }
         const prepared = prepareSource(program.language, program.code, kind, tests[0]?.funcName ?? '');
         prepared.normalisations.forEach((n) => normalisations.add(n));
-        const b = await build(program.language, prepared, signal);
-        builds.push(b);
-        compileMs = b.compileMs;
-        if (!b.ok) {
-          failedBuild = b.verdict;
-          compileOutput = b.output;
-        } else if (stopEarly) {
-          for (const t of tests) {
-            const r = await runTest(program, b, t, signal);
-            results.push(r);
-            if (r.verdict !== 'accepted') break;
+        if (failedBuild === undefined) {
+          const b = await build(program.language, prepared, signal);
+          builds.push(b);
+          compileMs = b.compileMs;
+          if (!b.ok) {
+            failedBuild = b.verdict;
+            compileOutput = b.output;
+          } else if (stopEarly) {
+            for (const t of tests) {
+              const r = await runTest(program, b, t, signal);
+              results.push(r);
+              if (r.verdict !== 'accepted') break;
+            }
+          } else {
+            results.push(...(await Promise.all(tests.map((t) => runTest(program, b, t, signal)))));
           }
-        } else {
-          results.push(...(await Promise.all(tests.map((t) => runTest(program, b, t, signal)))));
         }
       } else {
         for (const t of tests) {
