@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import type {
@@ -109,6 +109,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   const workRoot = join(cacheDir, 'work');
   mkdirSync(workRoot, { recursive: true, mode: 0o755 });
   chmodSync(workRoot, 0o755);
+  removeStaleWorkDirs(workRoot);
   const config: SandboxConfig = {
     enabled: sandbox,
     helperPath: buildRunHelper(cacheDir),
@@ -449,6 +450,21 @@ function compileLimits(wallMs: number): ProcessLimits {
     stdoutBytes: 1024 * 1024,
     stderrBytes: STDERR_KEEP,
   };
+}
+
+/** Work dirs older than this were left by a judge that was killed; they are removed at start. */
+const STALE_WORK_DIR_MS = 6 * 3600 * 1000;
+
+function removeStaleWorkDirs(workRoot: string): void {
+  const now = Date.now();
+  for (const name of readdirSync(workRoot)) {
+    const p = join(workRoot, name);
+    try {
+      if (now - statSync(p).mtimeMs > STALE_WORK_DIR_MS) rmSync(p, { recursive: true, force: true });
+    } catch {
+      // removed by a concurrent judge
+    }
+  }
 }
 
 function lastLine(s: string): string {
