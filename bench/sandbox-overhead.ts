@@ -1,7 +1,7 @@
 /**
  * Sandbox cost, against a bare spawn as the reference:
  *   1. overhead per process: median wall time of `true` and `python3 -c pass`, bare `spawn` vs the
- *      full sandbox (setpriv + bwrap + coreb-run) - target <= 8 ms on a quiet machine;
+ *      full sandbox (uid drop + bwrap + coreb-run) - target <= 8 ms on a quiet machine;
  *   2. sandboxed Python runs per second at full parallelism (target >= 100 on 2 cores);
  *   3. compile counts: judging N programs x M tests compiles exactly N times.
  * Usage: node dist/bench/sandbox-overhead.js [--runs 200] [--jobs N] [--cache-dir DIR]
@@ -57,7 +57,6 @@ const config: SandboxConfig = {
   enabled: true,
   helperPath: buildRunHelper(cacheDir),
   bwrapPath: findTool('bwrap') ?? '/usr/bin/bwrap',
-  setprivPath: findTool('setpriv') ?? '/usr/bin/setpriv',
   dropPrivileges: isRoot,
   uid: isRoot ? 65534 : (process.getuid?.() ?? 65534),
 };

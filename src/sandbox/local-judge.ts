@@ -114,7 +114,6 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     enabled: sandbox,
     helperPath: buildRunHelper(cacheDir),
     bwrapPath: sandbox ? requireTool('bwrap', 'the sandbox') : '',
-    setprivPath: dropPrivileges ? requireTool('setpriv', 'dropping privileges before the sandbox') : '',
     dropPrivileges,
     uid: dropPrivileges ? uid : isRoot || typeof process.getuid !== 'function' ? uid : process.getuid(),
   };

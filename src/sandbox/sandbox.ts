@@ -1,5 +1,5 @@
 /**
- * Runs one untrusted process inside bubblewrap: unprivileged uid, every namespace unshared (no
+ * Runs one untrusted process inside bubblewrap: unprivileged uid (no supplementary groups), every namespace unshared (no
  * network), read-only root and /dev, a size-limited tmpfs work dir, rlimits set by `coreb-run`, a
  * wall-clock timer that kills the whole sandbox, and capped stdout/stderr. See platform-notes.md.
  */
@@ -49,9 +49,11 @@ export interface SandboxConfig {
   helperPath: string;
   /** Path of `bwrap` (Debian package bubblewrap). */
   bwrapPath: string;
-  /** Path of `setpriv` (util-linux); used when the judge runs as root. */
-  setprivPath: string;
-  /** Drop to `uid`/`gid` before entering bwrap (required when running as root). */
+  /**
+   * Start bwrap as `uid`/`gid` with no supplementary groups (required when the judge runs as root:
+   * bwrap run as root maps the sandbox to real root). Done by the spawn itself, like
+   * `setpriv --reuid --regid --clear-groups` without its extra exec.
+   */
   dropPrivileges: boolean;
   /** Unprivileged uid/gid of sandboxed code; default 65534 (nobody). */
   uid: number;
@@ -140,16 +142,7 @@ function helperArgs(helper: string, l: ProcessLimits, argv: string[]): string[] 
 /** The full host command line for `spec`: `[file, ...args]`. */
 export function createCommandLine(config: SandboxConfig, spec: ProcessSpec): string[] {
   if (!config.enabled) return helperArgs(config.helperPath, spec.limits, spec.argv);
-  const inner = [config.bwrapPath, ...createBwrapArgs(config, spec), '--', ...helperArgs(HELPER_IN_BOX, spec.limits, spec.argv)];
-  if (!config.dropPrivileges) return inner;
-  return [
-    config.setprivPath,
-    `--reuid=${config.uid}`,
-    `--regid=${config.uid}`,
-    '--clear-groups',
-    '--inh-caps=-all',
-    ...inner,
-  ];
+  return [config.bwrapPath, ...createBwrapArgs(config, spec), '--', ...helperArgs(HELPER_IN_BOX, spec.limits, spec.argv)];
 }
 
 /**
@@ -179,6 +172,7 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
       env: config.enabled ? {} : spec.env,
       cwd: config.enabled ? undefined : spec.workDir,
       detached: true,
+      ...(config.enabled && config.dropPrivileges ? { uid: config.uid, gid: config.uid } : {}),
     });
     const out: Buffer[] = [];
     let outBytes = 0;
