@@ -31,6 +31,8 @@ export interface RankedContext {
   idealCount: number;
   /** ideal[i] = DCG of the first i ideal gains (labels > 0 sorted descending); length m + 1. */
   ideal: Float64Array;
+  /** The ideal gains themselves (positive gain labels sorted descending); read `[0, idealCount)`. */
+  idealGains: Int32Array;
   /** Gain label per rank for nDCG and BEIR MRR (raw label, or 0 below L in strict mode; 0 if unjudged). */
   gains: Int32Array;
 }
@@ -49,6 +51,7 @@ export function createContext(capacity: number): RankedContext {
     dcg: new Float64Array(capacity + 1),
     idealCount: 0,
     ideal: new Float64Array(capacity + 1),
+    idealGains: new Int32Array(0),
     gains: new Int32Array(capacity),
   };
 }
@@ -110,4 +113,5 @@ export function fillGainPrefixes(ctx: RankedContext, idealGains: Int32Array, m: 
     ideal[i + 1] = t;
   }
   ctx.idealCount = m;
+  ctx.idealGains = idealGains;
 }

@@ -12,6 +12,7 @@ import { createColumns, type QrelsColumns, type RunColumns } from './columns.js'
 import { createContext, ensureCapacity, fillBinaryPrefixes, fillGainPrefixes, NONPOOL } from './context.js';
 import { numRel, numRet, numRelRet } from './counts.js';
 import { MEASURE_FAMILIES, measureKey, parseMeasures, type MeasureFamilyName, type MeasureSpec } from './measures.js';
+import { binG, gainG, ndcgRel, rNdcg } from './gain-measures.js';
 import { ndcg, ndcgAt } from './ndcg.js';
 import {
   elevenPointAverage,
@@ -281,7 +282,11 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
         case 'Rprec_mult': rPrecisionMult(ctx, item.params, values, at); break;
         case '11pt_avg': values[at] = elevenPointAverage(ctx); break;
         case 'relative_P': relativePrecisionAt(ctx, item.params, values, at); break;
+        case 'binG': values[at] = binG(ctx); break;
+        case 'G': values[at] = gainG(ctx); break;
         case 'ndcg': values[at] = ndcg(ctx); break;
+        case 'ndcg_rel': values[at] = ndcgRel(ctx); break;
+        case 'Rndcg': values[at] = rNdcg(ctx); break;
         case 'ndcg_cut': ndcgAt(ctx, item.params, values, at); break;
         case 'map_cut': averagePrecisionAt(ctx, item.params, values, at); break;
         case 'success': successAt(ctx, item.params, values, at); break;

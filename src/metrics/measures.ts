@@ -61,7 +61,11 @@ export const MEASURE_FAMILIES = {
     doc: 'precision at rank trunc(x * num_rel + 0.9)',
   },
   '11pt_avg': { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'mean of iprec_at_recall at the 11 standard points' },
+  binG: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'binary G (experimental, trec_eval)' },
+  G: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'normalised gain G (experimental, trec_eval)' },
   ndcg: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'nDCG over the whole list, linear gains' },
+  ndcg_rel: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'nDCG averaged over relevant docs (experimental)' },
+  Rndcg: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'nDCG averaged at R levels (experimental)' },
   ndcg_cut: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'nDCG at k, linear gains' },
   map_cut: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'AP at k, divided by num_rel' },
   relative_P: {
@@ -103,7 +107,7 @@ const OFFICIAL: readonly MeasureFamilyName[] = [
 
 /** The supported part of trec_eval's `all_trec` nickname, with its defaults. */
 const ALL_TREC: readonly MeasureFamilyName[] = [
-  ...OFFICIAL, 'recall', 'gm_bpref', 'Rprec_mult', '11pt_avg', 'ndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P', 'set_relative_P', 'set_recall', 'set_map',
+  ...OFFICIAL, 'recall', 'gm_bpref', 'Rprec_mult', '11pt_avg', 'binG', 'G', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P', 'set_relative_P', 'set_recall', 'set_map',
   'set_F', 'num_nonrel_judged_ret',
 ];
 
