@@ -5,7 +5,7 @@
  * absent from outputs, caches and logs, cache stats and prune. Also `coreb eval --retriever dense:`.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,10 @@ import { writeTinyRelease } from './eval-fixture.js';
 const KEY = 'sk-e2e-SECRET-0123456789abcdef';
 const root = mkdtempSync(join(tmpdir(), 'coreb-providers-e2e-'));
 const servers: LoopbackServer[] = [];
+const children: ChildProcess[] = [];
 after(async () => {
+  // A failed assertion must not leave a stalled CLI holding this process open.
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await Promise.all(servers.map((s) => s.close()));
   rmSync(root, { recursive: true, force: true });
 });
@@ -34,11 +37,12 @@ writeFileSync(input, TEXTS.map((text, i) => JSON.stringify({ id: `d${i}`, text }
 function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliPath, ...args], { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.once('error', reject);
     child.once('close', (status) => {
       clearTimeout(timer);
@@ -88,10 +92,11 @@ test('kill -9 mid-encoding, rerun: only unreceived texts are requested and the o
     env: env(cache),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   // Five batches answered, the rest hang: give the client time to persist what it received, then SIGKILL.
-  await until(() => server.calls.length >= 7, 20_000);
+  await until(() => server.calls.length >= 7, 60_000);
   await new Promise((r) => setTimeout(r, 400));
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
@@ -249,7 +254,8 @@ test('coreb eval --retriever dense: killed with -9 mid-encoding, rerun: nothing 
   const args = (out: string): string[] => ['eval', '--data', release, '--retriever', retriever, '--format', 'json', '--quiet', '--out', out];
   const cache = join(root, 'cache-eval-kill');
   const child = spawn(process.execPath, [cliPath, ...args(join(root, 'eval-killed'))], { env: env(cache), stdio: 'ignore' });
-  await until(() => server.calls.length >= 5, 20_000);
+  children.push(child);
+  await until(() => server.calls.length >= 5, 60_000);
   await new Promise((r) => setTimeout(r, 400));
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
@@ -278,9 +284,10 @@ test('Ctrl-C (SIGINT) mid-encoding exits 130 promptly, keeps what arrived, and a
     env: env(cache),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  await until(() => server.calls.length >= 4, 20_000);
+  await until(() => server.calls.length >= 4, 60_000);
   const t0 = Date.now();
   child.kill('SIGINT');
   const code = await new Promise<number | null>((r) => child.once('exit', r));
