@@ -25,3 +25,41 @@ export function bpref(ctx: RankedContext): number {
 export function logBpref(ctx: RankedContext): number {
   return Math.log(Math.max(bpref(ctx), 0.00001));
 }
+
+/** trec_eval's INFAP_EPSILON. */
+const INFAP_EPSILON = 0.00001;
+
+/**
+ * infAP (Yilmaz & Aslam, CIKM 2006; trec_eval 9.0.8 m_infap.c): AP estimated from a sampled pool.
+ * Docs not in the qrels are skipped; docs labelled < 0 are pooled but unjudged.
+ */
+export function infAP(ctx: RankedContext): number {
+  const { n, labels, level } = ctx;
+  let nonrelSoFar = 0;
+  let relSoFar = 0;
+  let unjudgedSoFar = 0;
+  let sum = 0;
+  for (let j = 0; j < n; j++) {
+    const l = labels[j];
+    if (l === NONPOOL) continue;
+    if (l < 0) {
+      unjudgedSoFar++;
+      continue;
+    }
+    if (l < level) {
+      nonrelSoFar++;
+      continue;
+    }
+    relSoFar++;
+    if (j === 0) sum += 1;
+    else {
+      const fj = j;
+      sum +=
+        1 / (fj + 1) +
+        (fj / (fj + 1)) *
+          ((relSoFar - 1 + nonrelSoFar + unjudgedSoFar) / fj) *
+          ((relSoFar - 1 + INFAP_EPSILON) / (relSoFar - 1 + nonrelSoFar + 2 * INFAP_EPSILON));
+    }
+  }
+  return ctx.numRel > 0 ? sum / ctx.numRel : sum;
+}

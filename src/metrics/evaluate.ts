@@ -7,7 +7,7 @@ import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { compareCodePoints } from '../core/ids.js';
 import { averagePrecision, averagePrecisionAt, logAveragePrecision, MIN_GEO_MEAN } from './average-precision.js';
-import { bpref, logBpref } from './bpref.js';
+import { bpref, infAP, logBpref } from './bpref.js';
 import { createColumns, type QrelsColumns, type RunColumns } from './columns.js';
 import { createContext, ensureCapacity, fillBinaryPrefixes, fillGainPrefixes, NONPOOL } from './context.js';
 import { numRel, numRet, numRelRet } from './counts.js';
@@ -26,7 +26,7 @@ import {
 } from './precision.js';
 import { createDocidRanks, invertRanks, rankQuery, rankQueryByEntries, rankQueryInsertionOrder } from './ranking.js';
 import { beirReciprocalRankAt, reciprocalRank, reciprocalRankAt } from './reciprocal-rank.js';
-import { numNonrelJudgedRet, setF, setMap, setPrecision, setRecall, setRelativePrecision } from './set-measures.js';
+import { numNonrelJudgedRet, setF, setMap, setPrecision, setRecall, setRelativePrecision, utility } from './set-measures.js';
 
 /** nDCG gain mode: `trec` = raw labels, level ignored; `strict` = labels below the level zeroed first. */
 export type NdcgMode = 'trec' | 'strict';
@@ -278,7 +278,9 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
         case 'iprec_at_recall': iprecAtRecall(ctx, item.params, values, at); break;
         case 'P': precisionAt(ctx, item.params, values, at); break;
         case 'recall': recallAt(ctx, item.params, values, at); break;
+        case 'infAP': values[at] = infAP(ctx); break;
         case 'gm_bpref': values[at] = logBpref(ctx); break;
+        case 'utility': values[at] = utility(ctx); break;
         case 'Rprec_mult': rPrecisionMult(ctx, item.params, values, at); break;
         case '11pt_avg': values[at] = elevenPointAverage(ctx); break;
         case 'relative_P': relativePrecisionAt(ctx, item.params, values, at); break;

@@ -55,11 +55,13 @@ export const MEASURE_FAMILIES = {
   },
   P: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'precision at k (always divided by k)' },
   recall: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'recall at k (divided by num_rel)' },
+  infAP: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'inferred AP (Yilmaz & Aslam 2006)' },
   gm_bpref: { params: 'none', agg: 'gm', perQuery: false, defaults: [], trec: true, doc: 'geometric mean of bpref (floor 1e-5)' },
   Rprec_mult: {
     params: 'multiple', agg: 'mean', perQuery: true, defaults: RPREC_MULT_DEFAULTS, trec: true,
     doc: 'precision at rank trunc(x * num_rel + 0.9)',
   },
+  utility: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'set utility, coefficients 1,-1,0,0' },
   '11pt_avg': { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'mean of iprec_at_recall at the 11 standard points' },
   binG: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'binary G (experimental, trec_eval)' },
   G: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'normalised gain G (experimental, trec_eval)' },
@@ -107,7 +109,7 @@ const OFFICIAL: readonly MeasureFamilyName[] = [
 
 /** The supported part of trec_eval's `all_trec` nickname, with its defaults. */
 const ALL_TREC: readonly MeasureFamilyName[] = [
-  ...OFFICIAL, 'recall', 'gm_bpref', 'Rprec_mult', '11pt_avg', 'binG', 'G', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P', 'set_relative_P', 'set_recall', 'set_map',
+  ...OFFICIAL, 'recall', 'infAP', 'gm_bpref', 'Rprec_mult', 'utility', '11pt_avg', 'binG', 'G', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P', 'set_relative_P', 'set_recall', 'set_map',
   'set_F', 'num_nonrel_judged_ret',
 ];
 

@@ -43,3 +43,12 @@ export function numNonrelJudgedRet(ctx: RankedContext): number {
   }
   return c;
 }
+
+/**
+ * utility with trec_eval's default coefficients (1, -1, 0, 0) and no collection size:
+ * num_rel_ret - (num_ret - num_rel_ret).
+ */
+export function utility(ctx: RankedContext): number {
+  const a = ctx.hits[ctx.n];
+  return 1 * a + -1 * (ctx.n - a) + 0 * (ctx.numRel - a) + 0 * (0 + a - ctx.n - ctx.numRel);
+}

@@ -30,7 +30,7 @@ Options:
   -m, --measures LIST       Repeatable, comma lists. trec_eval names (ndcg_cut.10, P.5,10,
                             map_cut.10,100, recall, map, ndcg, recip_rank, Rprec, bpref,
                             iprec_at_recall, 11pt_avg, Rprec_mult, relative_P.5, gm_bpref,
-                            binG, G, ndcg_rel, Rndcg,
+                            binG, G, ndcg_rel, Rndcg, infAP, utility,
                             success.1, set_P, set_relative_P, set_recall,
                             set_map, set_F, num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret,
                             num_q, gm_map, runid) or @-names (ndcg@10, map@10, recall@100, P@5,
