@@ -226,3 +226,14 @@ test('killing the judge process mid-run leaves nothing running', { skip: skipRea
   const ps = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
   assert.ok(!(ps.stdout ?? '').includes(marker));
 });
+
+test('the compiler is sandboxed too: #include of host files fails to compile', { skip: skipReason }, async () => {
+  const secretDir = tempDir('coreb-attack-inc-');
+  const secret = join(secretDir, 'secret.h');
+  writeFileSync(secret, 'int leaked = 42;\n');
+  for (const path of ['/etc/shadow', join(projectRoot, 'package.json'), secret]) {
+    const r = await run(`#include "${path}"\nint main() { return 0; }\n`, '', [''], 'cpp');
+    assert.equal(r.verdict, 'compile_error', path);
+    assert.match(r.compileOutput ?? '', /No such file or directory/, path);
+  }
+});
