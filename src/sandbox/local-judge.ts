@@ -104,11 +104,11 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const dropPrivileges = sandbox && isRoot;
 
-  mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
-  chmodSync(cacheDir, 0o755);
+  // Directories the judge creates are made world-traversable (the sandbox user must reach them);
+  // an existing cache dir chosen by the user is left as it is.
+  if (mkdirSync(cacheDir, { recursive: true, mode: 0o755 }) !== undefined) chmodSync(cacheDir, 0o755);
   const workRoot = join(cacheDir, 'work');
-  mkdirSync(workRoot, { recursive: true, mode: 0o755 });
-  chmodSync(workRoot, 0o755);
+  if (mkdirSync(workRoot, { recursive: true, mode: 0o755 }) !== undefined) chmodSync(workRoot, 0o755);
   removeStaleWorkDirs(workRoot);
   const config: SandboxConfig = {
     enabled: sandbox,
