@@ -72,7 +72,6 @@ export const TOOLS = {
   go: { paths: ['/usr/bin/go', '/usr/local/go/bin/go', '/usr/lib/go/bin/go'], package: 'golang-go' },
   ruby: { paths: ['/usr/bin/ruby', '/usr/local/bin/ruby'], package: 'ruby' },
   bwrap: { paths: ['/usr/bin/bwrap', '/usr/local/bin/bwrap'], package: 'bubblewrap' },
-  setpriv: { paths: ['/usr/bin/setpriv', '/bin/setpriv'], package: 'util-linux' },
 } as const satisfies Record<string, Tool>;
 
 /** A toolchain name. */

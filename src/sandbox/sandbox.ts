@@ -1,7 +1,7 @@
 /**
- * Runs one untrusted process inside bubblewrap: unprivileged uid (no supplementary groups), every namespace unshared (no
- * network), read-only root and /dev, a size-limited tmpfs work dir, rlimits set by `coreb-run`, a
- * wall-clock timer that kills the whole sandbox, and capped stdout/stderr. See platform-notes.md.
+ * Runs one untrusted process inside bubblewrap: unprivileged uid with no groups, every namespace
+ * unshared (no network), read-only root and /dev, a size-limited tmpfs work dir, rlimits set by
+ * `coreb-run`, a wall-clock timer that kills the whole sandbox, capped stdout/stderr.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
