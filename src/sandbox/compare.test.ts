@@ -33,6 +33,15 @@ test('tokens: whitespace-insensitive, numbers within 1e-6 absolute or relative',
   assert.equal(compareOutput('tokens', '1 2', '1 2 3').ok, false);
 });
 
+test('tokens: an integer answer must be exact, even where a relative tolerance would accept it', () => {
+  assert.equal(compareOutput('tokens', '7512862832', '7512862831').ok, false, 'off by one on a large count');
+  assert.equal(compareOutput('tokens', '1000001', '1000000').ok, false);
+  assert.equal(compareOutput('tokens', '007', '7').ok, true, 'same value');
+  assert.equal(compareOutput('tokens', '7.0', '7').ok, true, 'same value written as a decimal');
+  assert.equal(compareOutput('tokens', '7.0000001', '7').ok, false);
+  assert.equal(compareOutput('tokens', '-0', '0').ok, true);
+});
+
 test('lines: right-stripped lines, trailing blank lines ignored, leading spaces kept', () => {
   assert.equal(compareOutput('lines', 'a b  \nc\n\n\n', 'a b\nc').ok, true);
   assert.equal(compareOutput('lines', ' a', 'a').ok, false);

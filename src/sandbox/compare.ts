@@ -23,8 +23,11 @@ export interface CompareOutcome {
  * - `exact` (LiveCodeBench-compatible): both texts are stripped and split into lines; line counts must
  *   match; each pair of stripped lines must be equal, or else both split on whitespace into the same
  *   number of decimals that are exactly equal (`1.50` = `1.5`, `2` = `2.0`; no tolerance).
- * - `tokens`: whitespace-separated tokens; equal strings, or both numbers with
- *   `|a - b| <= tol` or `|a - b| <= tol * |b|` (tol default 1e-6).
+ * - `tokens`: whitespace-separated tokens; equal strings, or equal numbers. When the expected token is an
+ *   integer literal the value must be exactly equal (`007` = `7`, `7.0` = `7`, but `7512862832` is not
+ *   `7512862831`: a relative tolerance would accept off-by-one answers on large counts). Otherwise both
+ *   numbers may differ by `|a - b| <= tol` or `|a - b| <= tol * |b|` (tol default 1e-6), the Codeforces
+ *   `rcmp`-style rule for real-valued answers.
  * - `lines`: each line right-stripped, trailing empty lines dropped, then equal.
  */
 export function compareOutput(
@@ -104,6 +107,13 @@ export function canonicalDecimal(s: string): string | undefined {
 }
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const INTEGER = /^[+-]?\d+$/;
+
+/**
+ * Version of the comparison rules; part of every judge description (and so of resume keys), so results
+ * judged under older rules are judged again. 2: integer expected tokens compare exactly under `tokens`.
+ */
+export const COMPARATOR_RULES_VERSION = 2;
 
 function compareTokens(actual: string, expected: string, tol: number): CompareOutcome {
   const a = actual.split(/\s+/).filter((t) => t !== '');
@@ -111,7 +121,9 @@ function compareTokens(actual: string, expected: string, tol: number): CompareOu
   if (a.length !== e.length) return { ok: false, detail: `${a.length} tokens, expected ${e.length}` };
   for (let i = 0; i < a.length; i++) {
     if (a[i] === e[i]) continue;
-    if (NUMBER.test(a[i]) && NUMBER.test(e[i])) {
+    if (INTEGER.test(e[i])) {
+      if (NUMBER.test(a[i]) && canonicalDecimal(a[i]) === canonicalDecimal(e[i])) continue;
+    } else if (NUMBER.test(a[i]) && NUMBER.test(e[i])) {
       const x = Number(a[i]);
       const y = Number(e[i]);
       const d = Math.abs(x - y);

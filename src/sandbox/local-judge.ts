@@ -20,7 +20,7 @@ import type {
   Verdict,
 } from '../core/execution.js';
 import type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
-import { compareAny, jsonEqual } from './compare.js';
+import { COMPARATOR_RULES_VERSION, compareAny, jsonEqual } from './compare.js';
 import { DEFAULT_LIMITS, javaRunFlags, requireTool, type RunLimits } from './languages.js';
 import { prepareSource, type PreparedSource } from './normalise.js';
 import { createSlotPool } from './pool.js';
@@ -420,6 +420,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       backend: 'local-bubblewrap',
       sandboxed: sandbox,
       comparator,
+      comparatorRules: COMPARATOR_RULES_VERSION,
       tolerance,
       stopEarly,
       wallTimeFactor,
