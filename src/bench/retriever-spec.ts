@@ -3,7 +3,7 @@
  * `rrf:SPEC,SPEC[,k=60][,weights=W,W]` and `dense:PROVIDER:MODEL[?...]`. No I/O; see create-retriever.
  */
 import { CorebError } from '../core/errors.js';
-import { RRF_DEFAULT_K } from '../search/index.js';
+import { BM25_OPTION_TYPES, RRF_DEFAULT_K } from '../search/index.js';
 
 /** A parsed retriever spec. `text` is the spec as written (used as the display name). */
 export type RetrieverSpec =
@@ -17,23 +17,10 @@ export type RetrieverSpec =
 export type Bm25ParamValue = number | boolean | string | string[];
 
 /**
- * BM25 parameters a spec may set, with their value types (the search area's `Bm25Options`):
- * `k1`, `b`, `k3` and `minLength` numbers; `splitIdentifiers`, `keepWhole`, `keepNumbers`, `stem`
- * booleans; `queryTf` and `stopwords` names; `fields` a comma-separated list.
+ * BM25 parameters a spec may set, with their value types: the search area's own table of
+ * `Bm25Options` (so every option BM25 has, RM3 feedback included, is settable from a spec).
  */
-export const BM25_SPEC_PARAMS = {
-  k1: 'number',
-  b: 'number',
-  k3: 'number',
-  minLength: 'number',
-  queryTf: 'string',
-  stopwords: 'string',
-  fields: 'list',
-  splitIdentifiers: 'boolean',
-  keepWhole: 'boolean',
-  keepNumbers: 'boolean',
-  stem: 'boolean',
-} as const;
+export const BM25_SPEC_PARAMS = BM25_OPTION_TYPES;
 
 function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValue {
   const type = (BM25_SPEC_PARAMS as Record<string, string>)[key];
