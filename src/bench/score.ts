@@ -88,7 +88,6 @@ export function scoreTask(input: ScoreTaskInput): ScoredTask {
   const graded = input.graded ?? true;
   const run: Run = new Map();
   const subQrels: Qrels = new Map();
-  const drops = new Map<string, Set<string>>();
   const kept: Query[] = [];
   let missing = 0;
   let excluded = 0;
@@ -107,7 +106,6 @@ export function scoreTask(input: ScoreTaskInput): ScoredTask {
     const drop = new Set<string>();
     if (input.excludeAnchors && q.anchorId !== undefined) drop.add(q.anchorId);
     if (protocol.ignoreIdenticalIds) drop.add(q.id);
-    drops.set(q.id, drop);
     run.set(q.id, toRun(list, drop.size > 0 ? drop : undefined));
     subQrels.set(q.id, labels);
     kept.push(q);
