@@ -3,7 +3,6 @@
  * each task's corpus once, write TREC runs, score them under the protocol, aggregate by task,
  * subtask, language and query type, and return (and optionally save) the results.
  */
-import { access } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { TASK_CORPUS, TASK_SHORT, TASKS, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
@@ -21,7 +20,7 @@ import {
 import { renderIssue, type ValidationIssue } from '../core/issues.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList, RetrieverIndex } from '../core/retrieval.js';
-import { loadBeir, loadRelease, releaseTasks } from '../dataset/index.js';
+import { isBeirDir, loadBeir, loadRelease, releaseTasks } from '../dataset/index.js';
 import { aggregateBy, aggregateOverall, aggregateQueries } from './aggregate.js';
 import { saveAtomic, saveLinesAtomic } from './atomic-write.js';
 import { createRetriever } from './create-retriever.js';
@@ -85,15 +84,7 @@ interface LoadedData {
 
 /** Detects the dataset layout: BEIR when `corpus.jsonl[.gz]` is present, else a CoREB release. */
 export async function detectDataLayout(dir: string): Promise<'beir' | 'coreb-release'> {
-  for (const name of ['corpus.jsonl', 'corpus.jsonl.gz']) {
-    try {
-      await access(join(dir, name));
-      return 'beir';
-    } catch {
-      // not this one
-    }
-  }
-  return 'coreb-release';
+  return (await isBeirDir(dir)) ? 'beir' : 'coreb-release';
 }
 
 function failOnErrors(dir: string, issues: readonly ValidationIssue[], logger: Logger): void {
@@ -185,8 +176,10 @@ export function* trecRunLines(queries: readonly Query[], lists: ReadonlyMap<stri
   }
 }
 
-/** Short task names for progress labels. */
-const SHORT_NAME: Readonly<Record<string, string>> = { text2code: 't2c', code2text: 'c2t', code2code: 'c2c' };
+/** Short task names for progress labels (the inverse of {@link TASK_SHORT}). */
+const SHORT_NAME: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(TASK_SHORT).map(([short, long]) => [long, short]),
+);
 
 /** A progress reporter that prefixes every step label (e.g. with the retriever and task). */
 function prefixProgress(inner: Progress, prefix: string): Progress {
