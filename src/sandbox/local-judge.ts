@@ -9,15 +9,16 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
-import type {
-  ComparatorName,
-  ExecLanguage,
-  ExecutionResult,
-  Program,
-  ProgramResult,
-  TestCase,
-  TestResult,
-  Verdict,
+import {
+  EXEC_LANGUAGES,
+  type ComparatorName,
+  type ExecLanguage,
+  type ExecutionResult,
+  type Program,
+  type ProgramResult,
+  type TestCase,
+  type TestResult,
+  type Verdict,
 } from '../core/execution.js';
 import type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 import { COMPARATOR_RULES_VERSION, compareAny, jsonEqual } from './compare.js';
@@ -427,7 +428,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       jobs: pool.size,
       compileTimeoutMs,
       cxxFlags: CXX_FLAGS,
-      limits: Object.fromEntries((['python', 'cpp', 'java', 'go', 'ruby'] as const).map((l) => [l, limitsFor(l)])),
+      limits: Object.fromEntries(EXEC_LANGUAGES.map((l) => [l, limitsFor(l)])),
     }),
     judge,
     stats: () => ({ ...stats }),
