@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import type { ExecutionResult } from '../core/execution.js';
 
 /** Resource limits of one sandboxed process. */
@@ -218,7 +219,7 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
       for (const s of [child.stdout, child.stderr, statusStream]) s?.destroy();
       const wallMs = performance.now() - started;
       const m = /^(-?\d+) (\d+) (\d+)/.exec(status);
-      let code: number | null = exitCode ?? (exitSignal ? 128 + signalNumber(exitSignal) : null);
+      let code: number | null = exitCode ?? (exitSignal ? 128 + constants.signals[exitSignal] : null);
       let cpuMs = -1;
       let memoryKb = -1;
       if (m) {
@@ -276,9 +277,4 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
     });
     child.on('close', finish);
   });
-}
-
-const SIGNALS: Readonly<Record<string, number>> = { SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGXCPU: 24, SIGXFSZ: 25 };
-function signalNumber(sig: NodeJS.Signals): number {
-  return SIGNALS[sig] ?? 0;
 }
