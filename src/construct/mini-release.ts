@@ -5,7 +5,7 @@
  */
 import { compareCodePoints } from '../core/ids.js';
 import { CorebError } from '../core/errors.js';
-import { RELEASE_TABLES, type QrelRecord, type ReleaseTable } from '../core/dataset.js';
+import { RELEASE_TABLES, RELEVANCE, type QrelRecord, type ReleaseTable } from '../core/dataset.js';
 import {
   createCode2CodeQrels,
   createCode2TextQrels,
@@ -76,7 +76,7 @@ export interface MiniReleaseOptions {
   version?: string;
   /** Seed of the deterministic choices (anchors, search-query languages, negative pairs); default 2602. */
   seed?: number;
-  /** Hard negatives per code query (relevance 1); default 3. */
+  /** Hard negatives per code query (relevance 1); default `DEFAULT_MAX_HARD_NEGATIVES` (3). */
   maxHardNegatives?: number;
 }
 
@@ -144,7 +144,7 @@ export function planMiniRelease(
   const createdAt = options.createdAt;
   const version = options.version ?? 'v1.0';
   const seed = options.seed ?? 2602;
-  const qrelOptions = { maxHardNegatives: options.maxHardNegatives ?? 3 };
+  const qrelOptions = { maxHardNegatives: options.maxHardNegatives };
   const sorted = [...problems].sort((a, b) => compareCodePoints(a.id, b.id));
 
   // Corpora.
@@ -253,7 +253,7 @@ export function planMiniRelease(
     const lang = constraint === 'none' ? 'any' : constraint;
     const queryId = `q_t2c_${variant}_${lang}_${pad4(t2cNo + 1)}`;
     const qrels = createText2CodeQrels(queryId, p.id, allDocs, constraint, qrelOptions);
-    const positives = qrels.filter((r) => r.relevance === 2);
+    const positives = qrels.filter((r) => r.relevance === RELEVANCE.positive);
     if (positives.length === 0) return;
     t2cNo++;
     const isSearch = variant === 'search';
@@ -411,7 +411,7 @@ export function planMiniRelease(
         meta_source_problem_id: p.id,
         meta_anchor_code_id: anchor.id,
         meta_target_languages: targets,
-        meta_num_target_solutions: qrels.filter((r) => r.relevance === 2).length,
+        meta_num_target_solutions: qrels.filter((r) => r.relevance === RELEVANCE.positive).length,
         meta_created_at: createdAt,
         meta_generator_version: version,
       });

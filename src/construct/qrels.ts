@@ -44,7 +44,22 @@ function pickHardNegatives(
   return [...failed.sort(byId), ...nonQualifyingCorrect.sort(byId)].slice(0, Math.max(0, max));
 }
 
-function toRecords(queryId: string, positives: JudgedCandidate[], negatives: JudgedCandidate[]): QrelRecord[] {
+/**
+ * The shared code-corpus rule: among the query's own candidates, those that passed and `fit` the
+ * subtask are positives (id order); hard negatives are picked by {@link pickHardNegatives}.
+ */
+function createCodeQrels(
+  queryId: string,
+  own: readonly JudgedCandidate[],
+  fits: (c: JudgedCandidate) => boolean,
+  options: CodeQrelsOptions,
+): QrelRecord[] {
+  const positives = own.filter((c) => c.passed && fits(c));
+  const negatives = pickHardNegatives(
+    own.filter((c) => !c.passed),
+    own.filter((c) => c.passed && !fits(c)),
+    options.maxHardNegatives ?? DEFAULT_MAX_HARD_NEGATIVES,
+  );
   return [
     ...positives.sort(byId).map((c) => ({ queryId, docId: c.id, relevance: RELEVANCE.positive })),
     ...negatives.map((c) => ({ queryId, docId: c.id, relevance: RELEVANCE.hardNegative })),
@@ -70,17 +85,9 @@ export function createText2CodeQrels(
   languageConstraint: string,
   options: CodeQrelsOptions = {},
 ): QrelRecord[] {
-  const max = options.maxHardNegatives ?? DEFAULT_MAX_HARD_NEGATIVES;
   const own = candidates.filter((c) => c.problemId === problemId);
   const anyLanguage = languageConstraint === 'none' || languageConstraint === 'any';
-  const fits = (c: JudgedCandidate): boolean => anyLanguage || c.language === languageConstraint;
-  const positives = own.filter((c) => c.passed && fits(c));
-  const negatives = pickHardNegatives(
-    own.filter((c) => !c.passed),
-    own.filter((c) => c.passed && !fits(c)),
-    max,
-  );
-  return toRecords(queryId, positives, negatives);
+  return createCodeQrels(queryId, own, (c) => anyLanguage || c.language === languageConstraint, options);
 }
 
 /**
@@ -98,16 +105,8 @@ export function createCode2CodeQrels(
   targetLanguages: readonly string[],
   options: CodeQrelsOptions = {},
 ): QrelRecord[] {
-  const max = options.maxHardNegatives ?? DEFAULT_MAX_HARD_NEGATIVES;
   const own = candidates.filter((c) => c.problemId === anchor.problemId && c.id !== anchor.id);
-  const fits = (c: JudgedCandidate): boolean => targetLanguages.includes(c.language);
-  const positives = own.filter((c) => c.passed && fits(c));
-  const negatives = pickHardNegatives(
-    own.filter((c) => !c.passed),
-    own.filter((c) => c.passed && !fits(c)),
-    max,
-  );
-  return toRecords(queryId, positives, negatives);
+  return createCodeQrels(queryId, own, (c) => targetLanguages.includes(c.language), options);
 }
 
 /**
