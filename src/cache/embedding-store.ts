@@ -96,7 +96,8 @@ function hex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 }
 
-function layoutDir(root: string): string {
+/** The folder of the store under cache root `root` (`<root>/embeddings-v1`); creates nothing. */
+export function embeddingStoreDir(root: string): string {
   return join(root, LAYOUT);
 }
 
@@ -105,6 +106,13 @@ function listSegments(dir: string): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(SEGMENT_EXT))
     .sort();
+}
+
+/** Total size in bytes of the segment files `names` of `dir`. */
+function segmentBytes(dir: string, names: readonly string[]): number {
+  let bytes = 0;
+  for (const name of names) bytes += statSync(join(dir, name)).size;
+  return bytes;
 }
 
 function readNamespaces(dir: string): Map<string, Record<string, unknown>> {
@@ -218,7 +226,7 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
   const syncIntervalMs = options.syncIntervalMs ?? 1000;
   let lastSync = 0;
   let unsynced = false;
-  const dir = layoutDir(root);
+  const dir = embeddingStoreDir(root);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
@@ -296,10 +304,12 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
       const writtenAt = Date.now();
       const rec = encodeRecord(ns, key, vector, writtenAt);
       const k = hex(key);
-      pendingLocs.push({ key: k, loc: { len: rec.length - HEADER, dim: vector.length, ns: hex(ns.subarray(0, 16)), writtenAt }, rel: pendingBytes });
+      const loc = { len: rec.length - HEADER, dim: vector.length, ns: hex(ns.subarray(0, 16)), writtenAt };
+      pendingLocs.push({ key: k, loc, rel: pendingBytes });
       pending.push(rec);
       pendingBytes += rec.length;
-      index.set(k, { seg: -1, off: -1, len: rec.length - HEADER, dim: vector.length, ns: hex(ns.subarray(0, 16)), writtenAt });
+      // Not yet on disk: `get` flushes first (seg -1).
+      index.set(k, { ...loc, seg: -1, off: -1 });
     },
     flush() {
       if (pending.length === 0) return;
@@ -341,12 +351,10 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
         e.bytes += loc.len + HEADER;
         per.set(loc.ns, e);
       }
-      let bytes = 0;
-      for (const name of names) bytes += statSync(join(dir, name)).size;
       return {
         dir,
         segments: names.length,
-        bytes,
+        bytes: segmentBytes(dir, names),
         records,
         keys: index.size,
         tornTails,
@@ -393,14 +401,12 @@ export interface PruneReport {
  * synced and renamed before old segments are deleted (a crash leaves duplicates, never losses).
  */
 export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): PruneReport {
-  const dir = layoutDir(root);
+  const dir = embeddingStoreDir(root);
   if (!existsSync(dir)) {
     return { segmentsBefore: 0, segmentsAfter: 0, segmentsBusy: 0, bytesBefore: 0, bytesAfter: 0, kept: 0, dropped: 0 };
   }
   // Leftovers of a prune that crashed before its rename: incomplete by definition.
-  {
-    for (const f of readdirSync(dir)) if (f.endsWith(SEGMENT_EXT + '.tmp') && !ownedByLiveProcess(f)) unlinkSync(join(dir, f));
-  }
+  for (const f of readdirSync(dir)) if (f.endsWith(SEGMENT_EXT + '.tmp') && !ownedByLiveProcess(f)) unlinkSync(join(dir, f));
   const names = listSegments(dir);
   const busy = names.filter(ownedByLiveProcess);
   const idle = names.filter((n) => !busy.includes(n));
@@ -411,8 +417,7 @@ export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): P
     if (id === undefined) return false;
     return Object.entries(options.match).every(([k, v]) => String(id[k]) === String(v));
   };
-  let bytesBefore = 0;
-  for (const n of names) bytesBefore += statSync(join(dir, n)).size;
+  const bytesBefore = segmentBytes(dir, names);
   const latest = new Map<string, { fd: number; loc: Loc }>();
   const fds = idle.map((n) => openSync(join(dir, n), 'r'));
   idle.forEach((_, seg) => {
@@ -423,8 +428,7 @@ export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): P
   });
   let kept = 0;
   let dropped = 0;
-  const tmpName = newSegmentName() + '.tmp';
-  const tmp = join(dir, tmpName);
+  const tmp = join(dir, newSegmentName() + '.tmp');
   const out = openSync(tmp, 'w');
   try {
     for (const { fd, loc } of latest.values()) {
@@ -450,14 +454,12 @@ export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): P
   else unlinkSync(tmp);
   for (const n of idle) unlinkSync(join(dir, n));
   const after = listSegments(dir);
-  let bytesAfter = 0;
-  for (const n of after) bytesAfter += statSync(join(dir, n)).size;
   return {
     segmentsBefore: names.length,
     segmentsAfter: after.length,
     segmentsBusy: busy.length,
     bytesBefore,
-    bytesAfter,
+    bytesAfter: segmentBytes(dir, after),
     kept,
     dropped,
   };

@@ -3,8 +3,15 @@
  * (COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb or ~/.cache/coreb).
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { openEmbeddingStore, pruneEmbeddingStore, resolveCacheDir, type PruneOptions } from '../../cache/index.js';
+import { resolve } from 'node:path';
+import {
+  embeddingStoreDir,
+  openEmbeddingStore,
+  pruneEmbeddingStore,
+  resolveCacheDir,
+  type PruneOptions,
+  type StoreStats,
+} from '../../cache/index.js';
 import { CorebError } from '../../core/errors.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
@@ -46,10 +53,12 @@ const command: Command = {
     if (sub === 'stats') {
       const { values } = parseCommandArgs('cache stats', rest, { 'cache-dir': { type: 'string' }, json: { type: 'boolean' } });
       const dir = root(ctx, values['cache-dir'] as string | undefined);
-      if (!existsSync(join(dir, 'embeddings-v1'))) {
+      const storeDir = embeddingStoreDir(dir);
+      if (!existsSync(storeDir)) {
         // Nothing cached yet: report without creating folders.
-        if (values.json) ctx.stdout.write(JSON.stringify({ dir: join(dir, 'embeddings-v1'), segments: 0, bytes: 0, records: 0, keys: 0, tornTails: 0, corrupt: 0, namespaces: [] }) + '\n');
-        else ctx.stdout.write(`cache: ${join(dir, 'embeddings-v1')} (empty)\n`);
+        const empty: StoreStats = { dir: storeDir, segments: 0, bytes: 0, records: 0, keys: 0, tornTails: 0, corrupt: 0, namespaces: [] };
+        if (values.json) ctx.stdout.write(JSON.stringify(empty) + '\n');
+        else ctx.stdout.write(`cache: ${storeDir} (empty)\n`);
         return 0;
       }
       const store = openEmbeddingStore(dir);
