@@ -3,8 +3,8 @@
  * writes one JSONL line per program plus a verdict table; re-running resumes.
  */
 import { writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { renderJudgeSummary, runJudging } from '../../bench/judge-run.js';
 import { CorebError } from '../../core/errors.js';
 import { COMPARATORS, type ComparatorName } from '../../core/execution.js';
@@ -92,8 +92,8 @@ const command: Command = {
     const timeLimitMs = values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'] as string, 6000, 1);
     const memoryLimitMb = values['memory-mb'] === undefined ? undefined : parseIntOption('memory-mb', values['memory-mb'] as string, 512, 16);
     const sandbox = values['no-sandbox'] !== true;
-    const cacheDir =
-      typeof values['cache-dir'] === 'string' ? resolve(ctx.cwd, values['cache-dir']) : (ctx.env.COREB_JUDGE_CACHE ?? join(tmpdir(), 'coreb-judge'));
+    // Unset: the judge's own default (<tmp>/coreb-judge).
+    const cacheDir = typeof values['cache-dir'] === 'string' ? resolve(ctx.cwd, values['cache-dir']) : ctx.env.COREB_JUDGE_CACHE;
 
     if (!sandbox) {
       ctx.stderr.write(

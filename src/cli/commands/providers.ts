@@ -2,8 +2,9 @@
  * `coreb providers`: lists embedding providers and model presets, and `coreb providers embed`
  * encodes a JSONL file of texts through any provider spec with the cache (resumable after kill -9).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { saveAtomic } from '../../bench/atomic-write.js';
 import { createDenseEmbedder } from '../../bench/dense-embedder.js';
 import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
@@ -40,7 +41,7 @@ Options (embed):
 Exit status: 0 ok, 2 usage/config, 3 file not found, 6 provider or HTTP failure, 130 interrupted.
 `;
 
-function listText(ctx: CommandContext): string {
+function listText(): string {
   const lines = ['Providers:'];
   for (const [name, p] of Object.entries(PROVIDERS)) {
     const key = 'apiKeyEnv' in p ? ` (key: $${p.apiKeyEnv})` : '';
@@ -61,7 +62,6 @@ function listText(ctx: CommandContext): string {
     lines.push(`      ${facts.join('; ') || 'no instructions'}`);
     lines.push(`      source: ${p.source}`);
   }
-  void ctx;
   return lines.join('\n') + '\n';
 }
 
@@ -119,10 +119,11 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
   const input = resolve(ctx.cwd, values.input as string);
   const out = resolve(ctx.cwd, values.out as string);
   const { ids, texts } = readTexts(input);
-  const cacheDir = values['no-cache'] ? false : (values['cache-dir'] as string | undefined);
+  const cacheDirOption = values['cache-dir'] as string | undefined;
+  const cacheDir = values['no-cache'] ? false : cacheDirOption === undefined ? undefined : resolve(ctx.cwd, cacheDirOption);
   const embedder = await createDenseEmbedder(values.spec as string, {
     env: ctx.env,
-    cacheDir: cacheDir === undefined ? undefined : cacheDir === false ? false : resolve(ctx.cwd, cacheDir),
+    cacheDir,
     configFile: values.config as string | undefined,
     cwd: ctx.cwd,
     logger: ctx.logger,
@@ -141,9 +142,7 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
     for (let i = 0; i < m.rows; i++) {
       lines.push(JSON.stringify({ id: ids[i], kind, vector: Array.from(m.data.subarray(i * m.dim, (i + 1) * m.dim)) }));
     }
-    const tmp = `${out}.tmp-${process.pid}`;
-    writeFileSync(tmp, lines.join('\n') + (lines.length ? '\n' : ''));
-    renameSync(tmp, out);
+    await saveAtomic(out, lines.join('\n') + (lines.length ? '\n' : ''));
     const c = embedder.counters();
     const summary = {
       embedder: embedder.describe(),
@@ -180,7 +179,7 @@ const command: Command = {
           presets: MODEL_PRESETS,
         }) + '\n',
       );
-    } else ctx.stdout.write(listText(ctx));
+    } else ctx.stdout.write(listText());
     return 0;
   },
 };
