@@ -27,3 +27,18 @@ test('Interner assigns dense ids in first-seen order', () => {
   assert.equal(it.get('z'), -1);
   assert.deepEqual(it.strings, ['x', 'y']);
 });
+
+test('codePointRanks orders like UTF-8 bytes with and without astral ids, duplicates in input order', () => {
+  const byBytes = (ids: string[]) => {
+    const order = Array.from(ids.keys()).sort((i, j) => Buffer.compare(Buffer.from(ids[i]), Buffer.from(ids[j])) || i - j);
+    const ranks = new Array<number>(ids.length);
+    order.forEach((i, r) => (ranks[i] = r));
+    return ranks;
+  };
+  const plain = ['d10', 'd9', 'd1', 'd100', 'D9', 'Z', '_x', 'a', '09', '\uFF21', 'é', '\uE000'];
+  assert.deepEqual([...codePointRanks(plain)], byBytes(plain));
+  const astral = [...plain, '\u{1F600}', 'x\u{10000}'];
+  assert.deepEqual([...codePointRanks(astral)], byBytes(astral));
+  const dup = ['b', 'a', 'b', 'c', 'a'];
+  assert.deepEqual([...codePointRanks(dup)], byBytes(dup));
+});

@@ -51,12 +51,25 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 /**
- * Ranks strings by code point and returns, for each input index, its rank (0 = smallest).
- * Lets hot loops break score ties with one integer comparison: larger rank = larger docid.
+ * Ranks strings by code point and returns, for each input index, its rank (0 = smallest; equal
+ * strings get consecutive ranks in input order). Lets hot loops break score ties with one integer
+ * comparison: larger rank = larger docid. Unique strings without surrogates take the native string
+ * sort (UTF-16 order equals code-point order then); anything else a {@link compareCodePoints} sort.
  */
 export function codePointRanks(strings: readonly string[]): Int32Array {
-  const order = Array.from(strings.keys()).sort((i, j) => compareCodePoints(strings[i], strings[j]));
   const ranks = new Int32Array(strings.length);
+  let astral = false;
+  for (let i = 0; i < strings.length && !astral; i++) astral = /[\uD800-\uDFFF]/.test(strings[i]);
+  if (!astral) {
+    const sorted = strings.slice().sort();
+    const rankOf = new Map<string, number>();
+    for (let r = 0; r < sorted.length; r++) rankOf.set(sorted[r], r);
+    if (rankOf.size === strings.length) {
+      for (let i = 0; i < strings.length; i++) ranks[i] = rankOf.get(strings[i]) as number;
+      return ranks;
+    }
+  }
+  const order = Array.from(strings.keys()).sort((i, j) => compareCodePoints(strings[i], strings[j]));
   for (let r = 0; r < order.length; r++) ranks[order[r]] = r;
   return ranks;
 }

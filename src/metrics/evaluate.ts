@@ -5,7 +5,7 @@
  */
 import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
-import { compareCodePoints } from '../core/ids.js';
+import { codePointRanks, compareCodePoints } from '../core/ids.js';
 import { averagePrecision, averagePrecisionAt, logAveragePrecision, MIN_GEO_MEAN } from './average-precision.js';
 import { bpref, infAP, logBpref } from './bpref.js';
 import { createColumns, type QrelsColumns, type RunColumns } from './columns.js';
@@ -24,7 +24,7 @@ import {
   rPrecisionMult,
   successAt,
 } from './precision.js';
-import { createDocidRanks, invertRanks, rankQuery, rankQueryByEntries, rankQueryInsertionOrder } from './ranking.js';
+import { invertRanks, rankQuery, rankQueryByEntries, rankQueryInsertionOrder } from './ranking.js';
 import { beirReciprocalRankAt, reciprocalRank, reciprocalRankAt } from './reciprocal-rank.js';
 import { numNonrelJudgedRet, setF, setMap, setPrecision, setRecall, setRelativePrecision, utility } from './set-measures.js';
 
@@ -194,7 +194,7 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
 
   const docIds = run.docIds;
   const compareEntries = run.compareEntries;
-  const docRanks = compareEntries === undefined ? createDocidRanks(docIds) : new Int32Array(0);
+  const docRanks = compareEntries === undefined ? codePointRanks(docIds) : new Int32Array(0);
   const rankToDoc = invertRanks(docRanks);
   let docIndex: Map<string, number> | undefined;
   if (options.anchors !== undefined && options.anchors.size > 0) {

@@ -3,5 +3,4 @@ export * from './evaluate.js';
 export * from './measures.js';
 export * from './columns.js';
 export { glibcLog2, discountTable } from './log2.js';
-export { createDocidRanks } from './ranking.js';
 export * from './trec-format.js';

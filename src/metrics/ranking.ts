@@ -2,7 +2,6 @@
  * Ranking one query exactly as trec_eval 9.0.8 does (metrics-spec §2): score rounded to float32
  * (or the double in trec_eval 10 mode), descending; ties by docid descending in UTF-8 byte order.
  */
-import { codePointRanks } from '../core/ids.js';
 
 /** Ranks of doc ids >= this bound do not fit the packed 53-bit sort key; a comparator sort is used. */
 const PACK = 2097152; // 2^21
@@ -12,23 +11,6 @@ const u32 = new Uint32Array(f32.buffer);
 
 let keys = new Float64Array(1024);
 let order = new Int32Array(1024);
-
-/**
- * The docid order of every doc id: element `i` is the rank of `docIds[i]` in ascending code-point
- * (= UTF-8 byte, C `strcmp`) order. Uses the native string sort when no id contains a surrogate
- * (then UTF-16 order equals code-point order), else {@link codePointRanks}.
- */
-export function createDocidRanks(docIds: readonly string[]): Int32Array {
-  let astral = false;
-  for (let i = 0; i < docIds.length && !astral; i++) astral = /[\uD800-\uDFFF]/.test(docIds[i]);
-  if (astral) return codePointRanks(docIds);
-  const sorted = docIds.slice().sort();
-  const rankOf = new Map<string, number>();
-  for (let r = 0; r < sorted.length; r++) rankOf.set(sorted[r], r);
-  const ranks = new Int32Array(docIds.length);
-  for (let i = 0; i < docIds.length; i++) ranks[i] = rankOf.get(docIds[i]) as number;
-  return ranks;
-}
 
 /** Inverts a rank permutation: element `r` is the doc index with rank `r`. */
 export function invertRanks(ranks: Int32Array): Int32Array {
