@@ -4,25 +4,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CorebError } from '../core/errors.js';
+import { saveFileAtomic } from '../dataset/index.js';
 
 function tmpPath(file: string): string {
   return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
-/** Writes `data` to `file` atomically (tmp + rename), creating the directory. */
+/**
+ * Writes `data` to `file` atomically (tmp + rename), creating the directory; dataset's
+ * `saveFileAtomic` after a `mkdir -p` (so a `.gz` name is gzipped there too).
+ */
 export async function saveAtomic(file: string, data: string | Uint8Array): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  const tmp = tmpPath(file);
-  try {
-    await writeFile(tmp, data);
-    await rename(tmp, file);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw new CorebError('IO', `cannot write ${file}: ${(e as Error).message}`, { file, cause: e });
-  }
+  await saveFileAtomic(file, data);
 }
 
 /**
@@ -56,6 +53,6 @@ export async function saveLinesAtomic(file: string, lines: Iterable<string>, sig
     out.destroy();
     await rm(tmp, { force: true });
     if (signal?.aborted) throw e;
-    throw new CorebError('IO', `cannot write ${file}: ${(e as Error).message}`, { file, cause: e });
+    throw new CorebError('IO', `cannot write file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file, cause: e });
   }
 }
