@@ -4,7 +4,7 @@
  * subtask, language and query type, and return (and optionally save) the results.
  */
 import { basename, join, resolve } from 'node:path';
-import { TASK_CORPUS, TASK_SHORT, TASKS, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
+import { TASK_CORPUS, TASK_SHORT, TASK_SHORT_NAME, TASKS, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import {
   EVAL_RESULTS_SCHEMA,
@@ -176,11 +176,6 @@ export function* trecRunLines(queries: readonly Query[], lists: ReadonlyMap<stri
   }
 }
 
-/** Short task names for progress labels (the inverse of {@link TASK_SHORT}). */
-const SHORT_NAME: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(TASK_SHORT).map(([short, long]) => [long, short]),
-);
-
 /** A progress reporter that prefixes every step label (e.g. with the retriever and task). */
 function prefixProgress(inner: Progress, prefix: string): Progress {
   return { start: (label, total) => inner.start(`${prefix}: ${label}`, total), tick: (n) => inner.tick(n), done: () => inner.done() };
@@ -255,7 +250,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         const key = data.corpusKey.get(name)!;
         let index = indexes.get(key);
         const taskName = (TASKS as readonly string[]).includes(name) ? (name as TaskName) : undefined;
-        const taskProgress = prefixProgress(progress, `${spec.text} ${SHORT_NAME[name] ?? name}`);
+        const taskProgress = prefixProgress(progress, `${spec.text} ${(TASK_SHORT_NAME as Record<string, string>)[name] ?? name}`);
         if (index === undefined) {
           const ti = performance.now();
           index = await retriever.index(task.corpus, { ...(taskName ? { task: taskName } : {}), progress: taskProgress, ...(signal ? { signal } : {}) });

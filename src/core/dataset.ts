@@ -15,6 +15,11 @@ export const TASK_SHORT = { t2c: 'text2code', c2t: 'code2text', c2c: 'code2code'
 >;
 /** A short task name (`t2c`, `c2t`, `c2c`). */
 export type TaskShort = keyof typeof TASK_SHORT;
+/** The short name of each task, the inverse of {@link TASK_SHORT} (for narrow labels). */
+export const TASK_SHORT_NAME = { text2code: 't2c', code2text: 'c2t', code2code: 'c2c' } as const satisfies Record<
+  TaskName,
+  TaskShort
+>;
 
 /** Which corpus a task ranks: text-to-code and code-to-code rank code, code-to-text ranks text. */
 export const TASK_CORPUS = { text2code: 'code', code2code: 'code', code2text: 'text' } as const satisfies Record<

@@ -2,6 +2,7 @@
  * Renders `coreb eval` results for people: a leaderboard of retrievers side by side, then each
  * retriever's per-task, per-language and per-subtask tables, as aligned text or as markdown.
  */
+import { TASK_SHORT_NAME } from '../core/dataset.js';
 import type { EvalResults, GroupResult, RetrieverResult } from '../core/eval-results.js';
 
 /** Output flavours of {@link renderResults}. */
@@ -19,8 +20,8 @@ export interface RenderOptions {
 const BOARD_MEASURES = ['ndcg@10', 'recall@10', 'map@10', 'mrr@10'] as const;
 /** Per-task table columns. */
 const TASK_MEASURES = ['ndcg@1', 'ndcg@10', 'map@10', 'recall@10', 'recall@100', 'mrr@10', 'p@1'] as const;
-/** Short task labels for narrow columns. */
-const SHORT: Readonly<Record<string, string>> = { text2code: 't2c', code2text: 'c2t', code2code: 'c2c' };
+/** Short task labels for narrow columns (`t2c`, ...); other task names are shown whole. */
+const SHORT: Readonly<Record<string, string>> = TASK_SHORT_NAME;
 
 /** A table: header row and body rows of cells; numeric columns are right-aligned. */
 interface Table {
