@@ -9,12 +9,12 @@ import { CorebError } from '../core/errors.js';
 import type { Logger, Progress } from '../core/progress.js';
 import {
   createEmbedder,
-  DENSE_PREFIX,
   findConfigFile,
   loadEmbedderConfigs,
   normalizeEmbedderConfig,
   parseEmbedderSpec,
   PROVIDERS,
+  splitEmbedderSpec,
   type EmbedderConfig,
 } from '../providers/index.js';
 
@@ -47,26 +47,22 @@ export interface DenseEmbedder extends Embedder {
  * naming an entry of the config file (query parameters override the entry's fields).
  */
 export async function resolveDenseSpec(spec: string, options: Pick<DenseEmbedderOptions, 'configFile' | 'cwd' | 'env'>): Promise<EmbedderConfig> {
-  const body = spec.startsWith(DENSE_PREFIX) ? spec.slice(DENSE_PREFIX.length) : spec;
-  const q = body.indexOf('?');
-  const head = q < 0 ? body : body.slice(0, q);
-  const colon = head.indexOf(':');
-  if (colon > 0 && head.slice(0, colon) in PROVIDERS) return parseEmbedderSpec(spec);
+  const { head, provider, params } = splitEmbedderSpec(spec);
+  if (provider && provider in PROVIDERS) return parseEmbedderSpec(spec);
   const cwd = options.cwd ?? options.env.PWD ?? '.';
   const file = findConfigFile(cwd, options.configFile);
   const entries = file !== undefined ? await loadEmbedderConfigs(file) : new Map<string, EmbedderConfig>();
   const entry = entries.get(head);
   if (entry === undefined) {
-    if (colon > 0) return parseEmbedderSpec(spec);
+    if (provider) return parseEmbedderSpec(spec);
     throw new CorebError(
       'NOT_FOUND',
       `\`${spec}\` is neither dense:<provider>:<model> (providers: ${Object.keys(PROVIDERS).join(', ')}) nor a named embedder` +
         (file !== undefined ? ` in ${file} (names: ${[...entries.keys()].join(', ') || 'none'})` : '; no coreb.config.json found'),
     );
   }
-  if (q < 0) return entry;
-  const overrides = Object.fromEntries(new URLSearchParams(body.slice(q + 1)));
-  return normalizeEmbedderConfig({ ...entry, ...overrides }, `embedder \`${head}\``);
+  if (Object.keys(params).length === 0) return entry;
+  return normalizeEmbedderConfig({ ...entry, ...params }, `embedder \`${head}\``);
 }
 
 /** Resolves `dense:<provider>:<model>[?key=value&...]` or a named config entry to a cached Embedder. */

@@ -99,18 +99,47 @@ function parseValue(key: string, kind: ParamKind, values: string[], where: strin
   }
 }
 
+/** The parts of an embedder spec, unchecked (see {@link splitEmbedderSpec}). */
+export interface EmbedderSpecParts {
+  /** The text before `?`, without the `dense:` prefix: `<provider>:<model>` or a config entry name. */
+  head: string;
+  /** `head` up to its first `:`; '' when `head` has no `:`. */
+  provider: string;
+  /** `head` after its first `:`; '' when `head` has no `:`. */
+  model: string;
+  /** URL-decoded query parameters; a repeated key keeps all its values, in order. */
+  params: Record<string, string | string[]>;
+}
+
+/** Splits `dense:<head>[?key=value&...]` (the `dense:` prefix is optional) into its parts; no checks. */
+export function splitEmbedderSpec(spec: string): EmbedderSpecParts {
+  const body = spec.startsWith(DENSE_PREFIX) ? spec.slice(DENSE_PREFIX.length) : spec;
+  const q = body.indexOf('?');
+  const head = q < 0 ? body : body.slice(0, q);
+  const colon = head.indexOf(':');
+  const grouped = new Map<string, string[]>();
+  if (q >= 0) {
+    for (const [k, v] of new URLSearchParams(body.slice(q + 1))) {
+      grouped.set(k, [...(grouped.get(k) ?? []), v]);
+    }
+  }
+  const params: Record<string, string | string[]> = {};
+  for (const [k, values] of grouped) params[k] = values.length === 1 ? values[0] : values;
+  return {
+    head,
+    provider: colon < 0 ? '' : head.slice(0, colon),
+    model: colon < 0 ? '' : head.slice(colon + 1),
+    params,
+  };
+}
+
 /**
  * Parses `dense:<provider>:<model>[?key=value&...]` (the `dense:` prefix is optional). The model
  * may itself contain `:` and `/` (`qwen3-embedding:0.6b`, `Qwen/Qwen3-Embedding-0.6B`). Values
  * are URL-decoded; `baseUrl` may repeat. Unknown keys and malformed values are USAGE errors.
  */
 export function parseEmbedderSpec(spec: string): EmbedderConfig {
-  const body = spec.startsWith(DENSE_PREFIX) ? spec.slice(DENSE_PREFIX.length) : spec;
-  const q = body.indexOf('?');
-  const head = q < 0 ? body : body.slice(0, q);
-  const colon = head.indexOf(':');
-  const provider = colon < 0 ? '' : head.slice(0, colon);
-  const model = colon < 0 ? '' : head.slice(colon + 1);
+  const { provider, model, params } = splitEmbedderSpec(spec);
   if (!provider || !model) {
     throw new CorebError(
       'USAGE',
@@ -118,15 +147,7 @@ export function parseEmbedderSpec(spec: string): EmbedderConfig {
         '`dense:openai:text-embedding-3-small?dimensions=512`',
     );
   }
-  const grouped = new Map<string, string[]>();
-  if (q >= 0) {
-    for (const [k, v] of new URLSearchParams(body.slice(q + 1))) {
-      grouped.set(k, [...(grouped.get(k) ?? []), v]);
-    }
-  }
-  const raw: Record<string, unknown> = {};
-  for (const [k, values] of grouped) raw[k] = values.length === 1 ? values[0] : values;
-  return normalizeEmbedderConfig({ provider, model, ...raw }, `embedder spec \`${dense(provider, model)}\``);
+  return normalizeEmbedderConfig({ provider, model, ...params }, `embedder spec \`${dense(provider, model)}\``);
 }
 
 function dense(provider: string, model: string): string {
