@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyTemplate, parseEmbedderSpec, resolveEmbedderConfig, selectInputType, selectTemplate } from './config.js';
 import { findPreset, MODEL_PRESETS } from './presets.js';
+import type { ProviderEntry } from './registry.js';
 import { planBatches } from './http/batching.js';
 import { backoffMs, parseRetryAfterMs } from './http/retry.js';
 
@@ -88,4 +89,23 @@ test('Retry-After parsing (seconds, HTTP-date, retry-after-ms) and jittered back
   assert.equal(backoffMs(3, 100, 10_000, () => 0), 400);
   assert.equal(backoffMs(3, 100, 10_000, () => 0.999999) < 800, true);
   assert.equal(backoffMs(20, 100, 5000, () => 0), 2500);
+});
+
+test('the registry names the same API key variable as each HTTP provider uses (what `coreb providers` lists)', async () => {
+  const { PROVIDERS } = await import('./registry.js');
+  const specs = [
+    (await import('./http/openai.js')).OPENAI,
+    (await import('./http/tei.js')).TEI,
+    (await import('./http/ollama.js')).OLLAMA,
+    (await import('./http/voyage.js')).VOYAGE,
+    (await import('./http/gemini.js')).GEMINI,
+    (await import('./http/jina.js')).JINA,
+    (await import('./http/cohere.js')).COHERE,
+  ];
+  const http = Object.entries(PROVIDERS).filter(([, p]) => p.kind === 'http').map(([name]) => name);
+  assert.deepEqual(specs.map((s) => s.name).sort(), http.sort());
+  for (const s of specs) {
+    const entry: ProviderEntry = (PROVIDERS as Record<string, ProviderEntry>)[s.name];
+    assert.equal(entry.apiKeyEnv, s.defaultApiKeyEnv, `provider ${s.name}`);
+  }
 });
