@@ -4,6 +4,7 @@
  */
 import type { Doc, Query } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
+import { Interner } from '../core/ids.js';
 import type {
   IndexOptions,
   RankedList,
@@ -49,23 +50,18 @@ function resolveRrf(options: RrfOptions, inputs: number): { k: number; weights: 
 export function fuseRrf(lists: readonly RankedList[], depth: number, options: RrfOptions = {}): RankedList {
   validateDepth(depth);
   const { k, weights } = resolveRrf(options, lists.length);
-  const index = new Map<string, number>();
-  const ids: string[] = [];
+  const interned = new Interner();
   const sums: number[] = [];
   for (let i = 0; i < lists.length; i++) {
     const w = weights[i];
     const docIds = lists[i].docIds;
     for (let r = 0; r < docIds.length; r++) {
-      let d = index.get(docIds[r]);
-      if (d === undefined) {
-        d = ids.length;
-        index.set(docIds[r], d);
-        ids.push(docIds[r]);
-        sums.push(0);
-      }
+      const d = interned.intern(docIds[r]);
+      if (d === sums.length) sums.push(0);
       sums[d] += w / (k + r + 1);
     }
   }
+  const ids = interned.strings;
   const heap = new TopK(Math.min(depth, Math.max(ids.length, 1)), createTieRanks(ids));
   for (let d = 0; d < ids.length; d++) heap.push(d, sums[d]);
   const outDocs = new Int32Array(heap.capacity);
