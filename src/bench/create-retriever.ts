@@ -6,6 +6,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { Doc, Query } from '../core/dataset.js';
 import type { Embedder, EmbeddingMatrix, EmbedOptions } from '../core/embedding.js';
+import { Interner } from '../core/ids.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
 import { loadTrecRunMap } from '../dataset/index.js';
@@ -110,20 +111,11 @@ export function dedupeEmbedder(embedder: Embedder): Embedder {
     id: embedder.id,
     describe: () => embedder.describe(),
     async embed(texts: readonly string[], options: EmbedOptions): Promise<EmbeddingMatrix> {
-      const firstIndex = new Map<string, number>();
-      const unique: string[] = [];
+      const unique = new Interner();
       const slot = new Int32Array(texts.length);
-      for (let i = 0; i < texts.length; i++) {
-        let u = firstIndex.get(texts[i]);
-        if (u === undefined) {
-          u = unique.length;
-          firstIndex.set(texts[i], u);
-          unique.push(texts[i]);
-        }
-        slot[i] = u;
-      }
-      if (unique.length === texts.length) return embedder.embed(texts, options);
-      const m = await embedder.embed(unique, options);
+      for (let i = 0; i < texts.length; i++) slot[i] = unique.intern(texts[i]);
+      if (unique.size === texts.length) return embedder.embed(texts, options);
+      const m = await embedder.embed(unique.strings, options);
       const data = new Float32Array(texts.length * m.dim);
       for (let i = 0; i < texts.length; i++) data.set(m.data.subarray(slot[i] * m.dim, (slot[i] + 1) * m.dim), i * m.dim);
       return { rows: texts.length, dim: m.dim, data };
