@@ -10,6 +10,7 @@ import type { TaskName } from '../../core/dataset.js';
 import type { EmbedOptions, Embedder, EmbedRole, PreparedText } from '../../core/embedding.js';
 import { CorebError } from '../../core/errors.js';
 import { applyTemplate, resolveEmbedderConfig, selectTemplate } from '../config.js';
+import { abortReason } from '../http/retry.js';
 import { normalizeRows } from '../normalize.js';
 import type { EmbedderConfig, ProviderContext } from '../types.js';
 import { poolHidden } from './pooling.js';
@@ -110,9 +111,7 @@ export async function create(config: EmbedderConfig, context: ProviderContext): 
       options.progress?.start(`embedding ${texts.length} texts with onnx:${cfg.model}`, texts.length);
       try {
         for (let s = 0; s < order.length; s += batchSize) {
-          if (options.signal?.aborted) {
-            throw new CorebError('INTERRUPTED', 'embedding interrupted; rerun to resume (finished batches are cached)');
-          }
+          if (options.signal?.aborted) throw abortReason(options.signal);
           const idx = order.slice(s, s + batchSize);
           const batchTexts = idx.map((i) => sent[i]);
           for (const t of batchTexts) if (tokenizer.encode(t).length > maxTokens) truncated++;
