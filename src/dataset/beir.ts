@@ -8,7 +8,7 @@ import type { Doc, Query, RetrievalTask } from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { camelCase, coerceValue, INVALID, RowChecker, type FieldSpec } from './coerce.js';
-import { firstCrlfLine, readJsonl } from './jsonl.js';
+import { findJsonlFile, firstCrlfLine, readJsonl } from './jsonl.js';
 import { isDirectory, isFile, loadTextFile, splitLines, type TextFile } from './text-file.js';
 
 /** Options for {@link loadBeir}. */
@@ -32,8 +32,7 @@ const TITLE: FieldSpec = { wire: 'title', type: 'string' };
 const HEADER = ['query-id', 'corpus-id', 'score'] as const;
 
 async function findJsonl(dir: string, stem: string): Promise<string> {
-  for (const name of [`${stem}.jsonl`, `${stem}.jsonl.gz`]) if (await isFile(join(dir, name))) return join(dir, name);
-  return join(dir, `${stem}.jsonl`);
+  return (await findJsonlFile(dir, stem)) ?? join(dir, `${stem}.jsonl`);
 }
 
 /** The qrels splits of a BEIR directory (`qrels/*.tsv` names without extension), sorted. */
@@ -50,7 +49,7 @@ export async function listBeirSplits(dir: string): Promise<string[]> {
 
 /** True when `dir` looks like a BEIR directory (has `corpus.jsonl[.gz]`). */
 export async function isBeirDir(dir: string): Promise<boolean> {
-  return (await isFile(join(dir, 'corpus.jsonl'))) || (await isFile(join(dir, 'corpus.jsonl.gz')));
+  return (await findJsonlFile(dir, 'corpus')) !== undefined;
 }
 
 async function readRecords<T>(

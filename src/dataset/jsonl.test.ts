@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isCorebError } from '../core/errors.js';
-import { parseJsonl, parseJsonLenient, readJsonl, writeJsonl } from './jsonl.js';
+import { findJsonlFile, parseJsonl, parseJsonLenient, readJsonl, writeJsonl } from './jsonl.js';
 import { loadTextFile, saveFileAtomic, splitLines } from './text-file.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'coreb-jsonl-'));
@@ -157,4 +157,15 @@ test('streaming read: multi-byte characters across chunk boundaries, gzip, and t
     r.issues.map((i) => [i.kind, i.line]),
     [['invalid-encoding', 3]],
   );
+});
+
+test('findJsonlFile prefers <stem>.jsonl, falls back to .jsonl.gz, and ignores directories', async () => {
+  const dir = tmp();
+  assert.equal(await findJsonlFile(dir, 'corpus'), undefined);
+  mkdirSync(join(dir, 'corpus.jsonl'));
+  assert.equal(await findJsonlFile(dir, 'corpus'), undefined);
+  writeFileSync(join(dir, 'queries.jsonl.gz'), gzipSync('{}\n'));
+  assert.equal(await findJsonlFile(dir, 'queries'), join(dir, 'queries.jsonl.gz'));
+  writeFileSync(join(dir, 'queries.jsonl'), '{}\n');
+  assert.equal(await findJsonlFile(dir, 'queries'), join(dir, 'queries.jsonl'));
 });

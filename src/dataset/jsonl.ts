@@ -2,9 +2,10 @@
  * JSON Lines (plain or `.gz`): one JSON object per line. Parsing collects every problem with its
  * file and line instead of stopping at the first; writing is atomic. Input files are never modified.
  */
+import { join } from 'node:path';
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
-import { forEachLine, saveFileAtomic, splitLines } from './text-file.js';
+import { forEachLine, isFile, saveFileAtomic, splitLines } from './text-file.js';
 
 /** One parsed JSONL record and the 1-based line it came from. */
 export interface JsonlRecord {
@@ -24,6 +25,15 @@ export interface JsonlResult {
 export interface JsonlOptions {
   /** Report an empty file (no records at all) as an error; default true (else a warning). */
   emptyIsError?: boolean;
+}
+
+/**
+ * Finds the JSONL file `<stem>.jsonl` or, failing that, `<stem>.jsonl.gz` in `dir`.
+ * @returns its path, or undefined when neither is a file.
+ */
+export async function findJsonlFile(dir: string, stem: string): Promise<string | undefined> {
+  for (const name of [`${stem}.jsonl`, `${stem}.jsonl.gz`]) if (await isFile(join(dir, name))) return join(dir, name);
+  return undefined;
 }
 
 const NON_FINITE = ['-Infinity', 'Infinity', 'NaN'] as const;

@@ -11,10 +11,10 @@ import { RELEASE_TABLES, TASKS } from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { coerceRow, RowChecker } from './coerce.js';
-import { readJsonl } from './jsonl.js';
+import { findJsonlFile, readJsonl } from './jsonl.js';
 import { readParquetRows } from './parquet.js';
 import { RELEASE_SCHEMAS, TASK_TABLES } from './release-schema.js';
-import { isDirectory, isFile } from './text-file.js';
+import { isDirectory } from './text-file.js';
 
 /** Storage formats of a release directory. */
 export const RELEASE_FORMATS = ['auto', 'jsonl', 'parquet'] as const;
@@ -47,13 +47,6 @@ export interface ReleaseLayout {
 }
 
 const SHARD_RE = /^(.+)-(\d{5})-of-(\d{5})\.parquet$/;
-
-async function jsonlFile(dir: string, table: ReleaseTable): Promise<string | undefined> {
-  for (const name of [`${table}.jsonl`, `${table}.jsonl.gz`]) {
-    if (await isFile(join(dir, name))) return join(dir, name);
-  }
-  return undefined;
-}
 
 async function listDir(dir: string): Promise<string[]> {
   try {
@@ -91,7 +84,7 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
   if (format === 'jsonl' || format === 'auto') {
     let any = false;
     for (const t of RELEASE_TABLES) {
-      const f = await jsonlFile(dir, t);
+      const f = await findJsonlFile(dir, t);
       if (f !== undefined) {
         files[t].push(f);
         any = true;
