@@ -2,7 +2,7 @@
  * `coreb validate <dir>`: detects a CoREB release or a BEIR/CoIR directory, prints its statistics
  * and every problem found, and exits non-zero when any problem is an error.
  */
-import { hasErrors, renderIssue, type ValidationIssue } from '../../core/issues.js';
+import { renderIssue, type ValidationIssue } from '../../core/issues.js';
 import { CorebError, EXIT_CODES } from '../../core/errors.js';
 import {
   isBeirDir,
@@ -108,8 +108,6 @@ async function run(ctx: CommandContext): Promise<number> {
       lines.push(`problems (${issues.length}):`);
       for (const i of issues) lines.push('  ' + renderIssue(i));
       lines.push('');
-    }
-    if (issues.length > 0) {
       const byKind = new Map<string, number>();
       for (const i of issues) byKind.set(`${i.severity} ${i.kind}`, (byKind.get(`${i.severity} ${i.kind}`) ?? 0) + 1);
       lines.push(`by kind: ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}`);
@@ -117,7 +115,7 @@ async function run(ctx: CommandContext): Promise<number> {
     lines.push(`${errors} error(s), ${warnings} warning(s): ${errors === 0 ? 'valid' : 'INVALID'}`);
     ctx.stdout.write(lines.join('\n') + '\n');
   }
-  return hasErrors(issues) ? EXIT_CODES.VALIDATION : 0;
+  return errors > 0 ? EXIT_CODES.VALIDATION : 0;
 }
 
 const command: Command = {
