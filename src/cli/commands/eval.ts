@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { saveAtomic } from '../../bench/atomic-write.js';
 import { runEval } from '../../bench/run-eval.js';
 import { CorebError } from '../../core/errors.js';
 import { renderResults, type ReportFormat } from '../../report/index.js';
@@ -122,7 +123,6 @@ const command: Command = {
     });
     const subtasks = Boolean(values['subtask-tables']);
     if (outDir !== undefined) {
-      const { saveAtomic } = await import('../../bench/atomic-write.js');
       await saveAtomic(join(outDir, 'leaderboard.md'), renderResults(results, { format: 'markdown' }));
     }
     if (format === 'json') ctx.stdout.write(JSON.stringify(results, null, 2) + '\n');
