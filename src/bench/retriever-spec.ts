@@ -17,15 +17,13 @@ export type RetrieverSpec =
 export type Bm25ParamValue = number | boolean | string | string[];
 
 /**
- * BM25 parameters a spec may set, with their value types: the search area's own table of
- * `Bm25Options` (so every option BM25 has, RM3 feedback included, is settable from a spec).
+ * Parses one `bm25?key=value` parameter by its type in the search area's `BM25_OPTION_TYPES` (so
+ * every option BM25 has, RM3 feedback included, is settable from a spec).
  */
-export const BM25_SPEC_PARAMS = BM25_OPTION_TYPES;
-
 function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValue {
-  const type = (BM25_SPEC_PARAMS as Record<string, string>)[key];
+  const type = (BM25_OPTION_TYPES as Record<string, string>)[key];
   if (type === undefined) {
-    throw new CorebError('USAGE', `retriever \`${spec}\`: unknown bm25 parameter \`${key}\`; valid: ${Object.keys(BM25_SPEC_PARAMS).join(', ')}`);
+    throw new CorebError('USAGE', `retriever \`${spec}\`: unknown bm25 parameter \`${key}\`; valid: ${Object.keys(BM25_OPTION_TYPES).join(', ')}`);
   }
   if (type === 'number') {
     const n = Number(value);
@@ -43,7 +41,6 @@ function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValu
   if (type === 'list') return value.split(',').map((x) => x.trim()).filter((x) => x !== '');
   return value;
 }
-
 
 /** Spec kinds, for messages. */
 const KINDS = 'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL';
