@@ -73,13 +73,21 @@ export const CXX_FLAGS = ['-O2', '-std=c++17', '-DONLINE_JUDGE'] as const;
 const OOM = /MemoryError|std::bad_alloc|OutOfMemoryError|out of memory|failed to allocate memory|NoMemoryError|Cannot allocate memory/;
 
 interface Build {
-  ok: boolean;
+  /** Set when the build failed (`compile_error` or `sandbox_error`). */
   verdict?: Verdict;
   /** Host directory with the source and build output. */
   dir: string;
   compileMs: number;
   output?: string;
   prepared: PreparedSource;
+}
+
+/** How every test of one build runs: resolved once per build, not per test. */
+interface RunPlan {
+  build: Build;
+  language: ExecLanguage;
+  limits: RunLimits;
+  argv: string[];
 }
 
 interface Paths {
@@ -177,7 +185,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   async function build(language: ExecLanguage, prepared: PreparedSource, signal?: AbortSignal): Promise<Build> {
     const dir = makeDir('p-');
     writeFileSync(join(dir, prepared.fileName), prepared.text, { mode: 0o644 });
-    const result: Build = { ok: true, dir, compileMs: 0, prepared };
+    const result: Build = { dir, compileMs: 0, prepared };
     if (language === 'python' || language === 'ruby') {
       requireTool(language === 'python' ? 'python3' : 'ruby', language);
       return result;
@@ -231,11 +239,9 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     });
     result.compileMs = Math.round(r.wallMs);
     if (r.exitCode === null || (!r.timedOut && r.cpuMs < 0)) {
-      result.ok = false;
       result.verdict = 'sandbox_error';
       result.output = r.stderr.slice(0, 4000);
     } else if (r.exitCode !== 0 || r.timedOut) {
-      result.ok = false;
       result.verdict = 'compile_error';
       result.output = (r.timedOut ? `compilation killed after ${compileTimeoutMs} ms\n` : '') + (r.stderr + r.stdout).slice(0, 4000);
     }
@@ -256,10 +262,14 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     }
   }
 
-  async function runTest(program: Program, b: Build, test: TestCase, signal?: AbortSignal): Promise<TestResult> {
-    const limits = limitsFor(program.language);
+  function planRuns(language: ExecLanguage, b: Build): RunPlan {
+    const limits = limitsFor(language);
+    return { build: b, language, limits, argv: runArgv(language, b, paths(b.dir), limits) };
+  }
+
+  async function runTest(plan: RunPlan, test: TestCase, signal?: AbortSignal): Promise<TestResult> {
+    const { build: b, limits } = plan;
     const runDir = sandbox ? undefined : makeDir('r-');
-    const p = paths(b.dir);
     const env: Record<string, string> = {
       PATH: '/usr/bin:/bin',
       HOME: runDir ?? '/box',
@@ -284,7 +294,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       const r = await pool.run(() => {
         stats.runs++;
         return runProcess(config, {
-          argv: runArgv(program.language, b, p, limits),
+          argv: plan.argv,
           env,
           stdin: test.kind === 'program' ? '' : test.input,
           mounts: sandbox ? [{ src: b.dir, dest: '/prog' }] : [],
@@ -293,7 +303,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
           signal,
         });
       });
-      return classify(r, test, limits, program.language, signal);
+      return classify(r, test, limits, plan.language, signal);
     } finally {
       if (runDir !== undefined) rmSync(runDir, { recursive: true, force: true });
     }
@@ -358,17 +368,20 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
           const b = await build(program.language, prepared, signal);
           builds.push(b);
           compileMs = b.compileMs;
-          if (!b.ok) {
+          if (b.verdict !== undefined) {
             failedBuild = b.verdict;
             compileOutput = b.output;
-          } else if (stopEarly) {
-            for (const t of tests) {
-              const r = await runTest(program, b, t, signal);
-              results.push(r);
-              if (r.verdict !== 'accepted') break;
-            }
           } else {
-            results.push(...(await Promise.all(tests.map((t) => runTest(program, b, t, signal)))));
+            const plan = planRuns(program.language, b);
+            if (stopEarly) {
+              for (const t of tests) {
+                const r = await runTest(plan, t, signal);
+                results.push(r);
+                if (r.verdict !== 'accepted') break;
+              }
+            } else {
+              results.push(...(await Promise.all(tests.map((t) => runTest(plan, t, signal)))));
+            }
           }
         }
       } else {
@@ -378,12 +391,12 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
           const b = await build(program.language, prepared, signal);
           builds.push(b);
           compileMs += b.compileMs;
-          if (!b.ok) {
+          if (b.verdict !== undefined) {
             failedBuild = b.verdict;
             compileOutput = b.output;
             break;
           }
-          const r = await runTest(program, b, t, signal);
+          const r = await runTest(planRuns(program.language, b), t, signal);
           results.push(r);
           if (stopEarly && r.verdict !== 'accepted') break;
         }
