@@ -4,6 +4,7 @@
  */
 import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
+import { Interner } from '../core/ids.js';
 
 /**
  * A run in CSR form. Query `q`'s entries are `[offsets[q], offsets[q + 1])` of `docs`/`scores`, in
@@ -43,17 +44,7 @@ export interface QrelsColumns {
  * @throws CorebError `VALIDATION` on a non-integer label or a NaN score.
  */
 export function createColumns(qrels: Qrels, run: Run): { qrels: QrelsColumns; run: RunColumns } {
-  const docIds: string[] = [];
-  const index = new Map<string, number>();
-  const intern = (d: string): number => {
-    let i = index.get(d);
-    if (i === undefined) {
-      i = docIds.length;
-      index.set(d, i);
-      docIds.push(d);
-    }
-    return i;
-  };
+  const ids = new Interner();
   let nq = 0;
   for (const m of qrels.values()) nq += m.size;
   const qOffsets = new Int32Array(qrels.size + 1);
@@ -66,7 +57,7 @@ export function createColumns(qrels: Qrels, run: Run): { qrels: QrelsColumns; ru
       if (!Number.isInteger(label)) {
         throw new CorebError('VALIDATION', `qrels label of (${qid}, ${d}) is ${label}; labels must be integers`);
       }
-      qDocs[p] = intern(d);
+      qDocs[p] = ids.intern(d);
       labels[p++] = label;
     }
     qOffsets[++qi] = p;
@@ -81,11 +72,12 @@ export function createColumns(qrels: Qrels, run: Run): { qrels: QrelsColumns; ru
   for (const [qid, m] of run) {
     for (const [d, s] of m) {
       if (Number.isNaN(s)) throw new CorebError('VALIDATION', `run score of (${qid}, ${d}) is NaN; scores must be numbers`);
-      rDocs[p] = intern(d);
+      rDocs[p] = ids.intern(d);
       scores[p++] = s;
     }
     rOffsets[++qi] = p;
   }
+  const docIds = ids.strings;
   return {
     qrels: { queryIds: [...qrels.keys()], docIds, offsets: qOffsets, docs: qDocs, labels },
     run: { queryIds: [...run.keys()], docIds, offsets: rOffsets, docs: rDocs, scores },
