@@ -27,16 +27,7 @@ export function aggregateQueries(queries: Iterable<QueryResult>, roundDigits: nu
   }
   const metrics: MetricValues = {};
   for (const label of EVAL_MEASURES) metrics[label] = n > 0 ? round(sums[label] / n, roundDigits) : 0;
-  return {
-    queries: n,
-    metrics,
-    diagnostics: {
-      intrusionRate: eligible > 0 ? round(intrusions / eligible, roundDigits) : null,
-      intrusionEligible: eligible,
-      hardNegativesTop10: n > 0 ? round(hn / n, roundDigits) : 0,
-      ndcgRecallGap10: round(metrics['ndcg@10'] - metrics['recall@10'], roundDigits),
-    },
-  };
+  return groupResult(n, metrics, eligible, intrusions, hn, roundDigits);
 }
 
 /**
@@ -62,16 +53,7 @@ export function aggregateGroups(groups: readonly GroupResult[], roundDigits: num
       intrusions += g.diagnostics.intrusionRate * g.diagnostics.intrusionEligible;
     }
   }
-  return {
-    queries: n,
-    metrics,
-    diagnostics: {
-      intrusionRate: eligible > 0 ? round(intrusions / eligible, roundDigits) : null,
-      intrusionEligible: eligible,
-      hardNegativesTop10: n > 0 ? round(hn / n, roundDigits) : 0,
-      ndcgRecallGap10: round(metrics['ndcg@10'] - metrics['recall@10'], roundDigits),
-    },
-  };
+  return groupResult(n, metrics, eligible, intrusions, hn, roundDigits);
 }
 
 /** Groups query results by `key` (queries whose key is undefined are skipped) and aggregates each. */
@@ -102,6 +84,30 @@ export function aggregateOverall(
   return protocol.overall === 'task-mean'
     ? aggregateGroups(taskGroups, protocol.roundDigits)
     : aggregateQueries(perQuery.values(), protocol.roundDigits);
+}
+
+/**
+ * A group of `n` queries with its (already averaged) `metrics` and the diagnostics from pooled
+ * counts: `intrusions` over `eligible` queries, `hn` hard negatives in the top 10 in all.
+ */
+function groupResult(
+  n: number,
+  metrics: MetricValues,
+  eligible: number,
+  intrusions: number,
+  hn: number,
+  roundDigits: number | null,
+): GroupResult {
+  return {
+    queries: n,
+    metrics,
+    diagnostics: {
+      intrusionRate: eligible > 0 ? round(intrusions / eligible, roundDigits) : null,
+      intrusionEligible: eligible,
+      hardNegativesTop10: n > 0 ? round(hn / n, roundDigits) : 0,
+      ndcgRecallGap10: round(metrics['ndcg@10'] - metrics['recall@10'], roundDigits),
+    },
+  };
 }
 
 function round(x: number, digits: number | null): number {
