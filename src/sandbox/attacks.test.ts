@@ -25,6 +25,14 @@ function run(code: string, input = '', outputs: string[] = ['ok'], language: Exe
   return judge!.judge({ id: `attack-${++counter}`, problemId: 'attack', language, code }, tests);
 }
 
+/**
+ * A Python probe: after `setup`, `body` appends to `res` each thing it managed to do; the program
+ * prints `ok` when it managed nothing (the default expected output of {@link run}).
+ */
+function probe(setup: string[], body: string[]): string {
+  return [...setup, 'res = []', ...body, 'print(" ".join(res) or "ok")'].join('\n');
+}
+
 function processesWith(marker: string): number[] {
   const pids: number[] = [];
   for (const d of readdirSync('/proc')) {
@@ -123,17 +131,18 @@ test('no network: the host loopback and the outside are unreachable', { skip: sk
 test('writes outside the work dir fail and leave the host untouched', { skip: skipReason }, async () => {
   const hostDir = tempDir('coreb-attack-w-');
   const targets = ['/usr/coreb-evil', '/etc/coreb-evil', '/coreb-evil', '/prog/main.py', '/prog/evil', `${hostDir}/evil`, '/proc/sys/kernel/hostname'];
-  const code = [
-    'res = []',
-    `for p in ${JSON.stringify(targets)}:`,
-    '    try:',
-    '        with open(p, "w") as f:',
-    '            f.write("x")',
-    '        res.append("wrote " + p)',
-    '    except OSError:',
-    '        pass',
-    'print(" ".join(res) or "ok")',
-  ].join('\n');
+  const code = probe(
+    [],
+    [
+      `for p in ${JSON.stringify(targets)}:`,
+      '    try:',
+      '        with open(p, "w") as f:',
+      '            f.write("x")',
+      '        res.append("wrote " + p)',
+      '    except OSError:',
+      '        pass',
+    ],
+  );
   const r = await run(code);
   assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
   assert.equal(existsSync(join(hostDir, 'evil')), false);
@@ -145,59 +154,56 @@ test('host files are unreadable: /root, /etc/shadow, the project dir, other temp
   const secret = join(secretDir, 'secret.txt');
   writeFileSync(secret, 'TOP-SECRET');
   const paths = ['/root', '/etc/shadow', '/etc/passwd', join(projectRoot, 'package.json'), projectRoot, secret, '/home'];
-  const code = [
-    'import os',
-    'res = []',
-    `for p in ${JSON.stringify(paths)}:`,
-    '    try:',
-    '        if os.path.isdir(p):',
-    '            os.listdir(p)',
-    '        else:',
-    '            open(p).read()',
-    '        res.append("read " + p)',
-    '    except OSError:',
-    '        pass',
-    'print(" ".join(res) or "ok")',
-  ].join('\n');
+  const code = probe(
+    ['import os'],
+    [
+      `for p in ${JSON.stringify(paths)}:`,
+      '    try:',
+      '        if os.path.isdir(p):',
+      '            os.listdir(p)',
+      '        else:',
+      '            open(p).read()',
+      '        res.append("read " + p)',
+      '    except OSError:',
+      '        pass',
+    ],
+  );
   const r = await run(code);
   assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
 });
 
 test('writes to /dev fail (read-only /dev)', { skip: skipReason }, async () => {
-  const code = [
-    'import os',
-    'res = []',
-    'for p in ["/dev/coreb-evil", "/dev/sda", "/dev/mem"]:',
-    '    try:',
-    '        with open(p, "wb") as f:',
-    '            f.write(b"x")',
-    '        res.append("wrote " + p)',
-    '    except OSError:',
-    '        pass',
-    'open("/dev/null", "w").write("fine")',
-    'print(" ".join(res) or "ok")',
-  ].join('\n');
+  const code = probe(
+    ['import os'],
+    [
+      'for p in ["/dev/coreb-evil", "/dev/sda", "/dev/mem"]:',
+      '    try:',
+      '        with open(p, "wb") as f:',
+      '            f.write(b"x")',
+      '        res.append("wrote " + p)',
+      '    except OSError:',
+      '        pass',
+      'open("/dev/null", "w").write("fine")',
+    ],
+  );
   const r = await run(code);
   assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
 });
 
 test('nested user namespaces and privilege are refused', { skip: skipReason }, async () => {
-  const code = [
-    'import ctypes, os',
-    'libc = ctypes.CDLL(None, use_errno=True)',
-    'CLONE_NEWUSER = 0x10000000',
-    'CLONE_NEWNET = 0x40000000',
-    'res = []',
-    'if libc.unshare(CLONE_NEWUSER) == 0: res.append("userns")',
-    'if libc.unshare(CLONE_NEWNET) == 0: res.append("netns")',
-    'if os.getuid() == 0: res.append("root")',
-    'try:',
-    '    os.setuid(0)',
-    '    res.append("setuid")',
-    'except OSError:',
-    '    pass',
-    'print(" ".join(res) or "ok")',
-  ].join('\n');
+  const code = probe(
+    ['import ctypes, os', 'libc = ctypes.CDLL(None, use_errno=True)', 'CLONE_NEWUSER = 0x10000000', 'CLONE_NEWNET = 0x40000000'],
+    [
+      'if libc.unshare(CLONE_NEWUSER) == 0: res.append("userns")',
+      'if libc.unshare(CLONE_NEWNET) == 0: res.append("netns")',
+      'if os.getuid() == 0: res.append("root")',
+      'try:',
+      '    os.setuid(0)',
+      '    res.append("setuid")',
+      'except OSError:',
+      '    pass',
+    ],
+  );
   const r = await run(code);
   assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
 });
