@@ -105,7 +105,8 @@ export interface DenseTopKResult {
  * query of the current query block, independent of the corpus size; the output is `rows x k`.
  * Results do not depend on the block sizes: each score is the same sum in the same order, and the
  * heap order is total (float32 score desc, then tie rank desc).
- * Scores are accumulated in double over the float32 inputs, then rounded to float32.
+ * Scores: the `js` kernel accumulates in double over the float32 inputs, then rounds to float32;
+ * the `wasm` kernel accumulates in float32 (see {@link DenseTopKOptions.kernel}).
  */
 export function denseTopK(
   queries: EmbeddingMatrix,
