@@ -90,7 +90,7 @@ export async function loadEmbeddingsFile(file: string, signal?: AbortSignal): Pr
     lines.close();
     input.destroy();
   }
-  if (out.dim < 0) throw new CorebError('VALIDATION', `embeddings file ${file} holds no vectors`, { file });
+  if (out.dim < 0) throw new CorebError('VALIDATION', 'embeddings file holds no vectors; add lines {"id", "kind": "query"|"doc", "vector": [...]}', { file });
   return out;
 }
 
