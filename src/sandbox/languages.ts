@@ -52,23 +52,36 @@ export interface Tool {
   package: string;
 }
 
+/** Installed Java 17 JDK folders under /usr/lib/jvm; read on first use, not at import. */
+let jvm17Dirs: string[] | undefined;
+
 function java17(bin: string): string[] {
-  const out: string[] = [];
-  try {
-    for (const d of readdirSync('/usr/lib/jvm')) if (/^java-17-openjdk/.test(d)) out.push(`/usr/lib/jvm/${d}/bin/${bin}`);
-  } catch {
-    // no JVMs installed
+  if (jvm17Dirs === undefined) {
+    try {
+      jvm17Dirs = readdirSync('/usr/lib/jvm').filter((d) => /^java-17-openjdk/.test(d));
+    } catch {
+      jvm17Dirs = []; // no JVMs installed
+    }
   }
-  out.push(`/usr/bin/${bin}`);
-  return out;
+  return [...jvm17Dirs.map((d) => `/usr/lib/jvm/${d}/bin/${bin}`), `/usr/bin/${bin}`];
 }
 
-/** Toolchain binaries by name. */
+/** Toolchain binaries by name (the JDK paths are looked up on first use, not at import). */
 export const TOOLS = {
   python3: { paths: ['/usr/bin/python3', '/usr/local/bin/python3'], package: 'python3' },
   gxx: { paths: ['/usr/bin/g++', '/usr/local/bin/g++'], package: 'g++' },
-  javac: { paths: java17('javac'), package: 'default-jdk-headless' },
-  java: { paths: java17('java'), package: 'default-jdk-headless' },
+  javac: {
+    get paths() {
+      return java17('javac');
+    },
+    package: 'default-jdk-headless',
+  },
+  java: {
+    get paths() {
+      return java17('java');
+    },
+    package: 'default-jdk-headless',
+  },
   go: { paths: ['/usr/bin/go', '/usr/local/go/bin/go', '/usr/lib/go/bin/go'], package: 'golang-go' },
   ruby: { paths: ['/usr/bin/ruby', '/usr/local/bin/ruby'], package: 'ruby' },
   bwrap: { paths: ['/usr/bin/bwrap', '/usr/local/bin/bwrap'], package: 'bubblewrap' },
