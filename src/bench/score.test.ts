@@ -4,7 +4,7 @@ import type { Qrels, Query } from '../core/dataset.js';
 import type { RankedList } from '../core/retrieval.js';
 import { aggregateOverall, aggregateQueries } from './aggregate.js';
 import { resolveEvalProtocol } from './protocol.js';
-import { scoreTask } from './score.js';
+import { MEASURE_KEYS, scoreTask } from './score.js';
 
 const close = (actual: number, expected: number, what: string) =>
   assert.ok(Math.abs(actual - expected) < 1e-12, `${what}: got ${actual}, expected ${expected}`);
@@ -132,4 +132,25 @@ test('intrusion rate counts only queries with both a positive and a hard negativ
   close(g.diagnostics.intrusionRate!, 1 / 2, 'intrusion rate');
   close(g.diagnostics.hardNegativesTop10, 1, 'one hard negative per query');
   close(g.diagnostics.ndcgRecallGap10, g.metrics['ndcg@10'] - g.metrics['recall@10'], 'gap');
+});
+
+test('every eval measure maps to its trec_eval result key', () => {
+  assert.deepEqual(MEASURE_KEYS, {
+    'ndcg@1': 'ndcg_cut_1',
+    'ndcg@3': 'ndcg_cut_3',
+    'ndcg@5': 'ndcg_cut_5',
+    'ndcg@10': 'ndcg_cut_10',
+    'map@10': 'map_cut_10',
+    'map@100': 'map_cut_100',
+    'recall@1': 'recall_1',
+    'recall@3': 'recall_3',
+    'recall@5': 'recall_5',
+    'recall@10': 'recall_10',
+    'recall@100': 'recall_100',
+    'mrr@10': 'recip_rank_cut_10',
+    'p@1': 'P_1',
+    'p@3': 'P_3',
+    'p@5': 'P_5',
+    'p@10': 'P_10',
+  });
 });

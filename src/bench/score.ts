@@ -6,32 +6,20 @@
 import type { Qrels, Query, Run } from '../core/dataset.js';
 import type { MetricValues, ProtocolSemantics, QueryResult } from '../core/eval-results.js';
 import type { RankedList } from '../core/retrieval.js';
-import { evaluate } from '../metrics/index.js';
+import { evaluate, measureKey, parseMeasures } from '../metrics/index.js';
 import { EVAL_MEASURES } from './protocol.js';
 import { rankTrec, topHardNegatives } from './rank.js';
 
-/** trec_eval result key of each display label of {@link EVAL_MEASURES}. */
-export const MEASURE_KEYS: Readonly<Record<(typeof EVAL_MEASURES)[number], string>> = {
-  'ndcg@1': 'ndcg_cut_1',
-  'ndcg@3': 'ndcg_cut_3',
-  'ndcg@5': 'ndcg_cut_5',
-  'ndcg@10': 'ndcg_cut_10',
-  'map@10': 'map_cut_10',
-  'map@100': 'map_cut_100',
-  'recall@1': 'recall_1',
-  'recall@3': 'recall_3',
-  'recall@5': 'recall_5',
-  'recall@10': 'recall_10',
-  'recall@100': 'recall_100',
-  'mrr@10': 'recip_rank_cut_10',
-  'p@1': 'P_1',
-  'p@3': 'P_3',
-  'p@5': 'P_5',
-  'p@10': 'P_10',
-};
-
-/** Measure specs handed to `evaluate()`. */
-const MEASURE_SPECS = ['ndcg_cut.1,3,5,10', 'map_cut.10,100', 'recall.1,3,5,10,100', 'P.1,3,5,10'];
+/**
+ * trec_eval result key of each display label of {@link EVAL_MEASURES} (`ndcg@10` -> `ndcg_cut_10`),
+ * as the metrics' own measure parser names it.
+ */
+export const MEASURE_KEYS: Readonly<Record<(typeof EVAL_MEASURES)[number], string>> = Object.fromEntries(
+  EVAL_MEASURES.map((label) => {
+    const [spec] = parseMeasures([label]);
+    return [label, measureKey(spec.family, spec.params[0])];
+  }),
+) as Record<(typeof EVAL_MEASURES)[number], string>;
 
 /** Input of {@link scoreTask}. */
 export interface ScoreTaskInput {
@@ -113,7 +101,7 @@ export function scoreTask(input: ScoreTaskInput): ScoredTask {
   const perQuery = new Map<string, QueryResult>();
   if (kept.length === 0) return { perQuery, missing, excluded };
   const evaluation = evaluate(subQrels, run, {
-    measures: [...MEASURE_SPECS, protocol.mrr === 'beir' ? 'mrr_beir@10' : 'mrr@10'],
+    measures: EVAL_MEASURES.map((label) => (label === 'mrr@10' && protocol.mrr === 'beir' ? 'mrr_beir@10' : label)),
     relevanceLevel: protocol.relevanceLevel,
     ndcg: protocol.ndcg,
   });
