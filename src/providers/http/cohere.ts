@@ -17,7 +17,6 @@ export const COHERE: HttpProviderSpec = {
   batchSize: 96,
   maxBatchTokens: 100_000,
   defaultInputTypes: { default: { query: 'search_query', document: 'search_document' } },
-  auth: (key) => ({ authorization: `Bearer ${key}` }),
   wire: ({ model, dimensions, inputType }) => ({
     request: (texts) => ({
       path: '/embed',

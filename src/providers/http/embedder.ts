@@ -27,12 +27,17 @@ export interface HttpProviderSpec {
   maxBatchTokens: number;
   /** Native input types used when neither preset nor config gives one. */
   defaultInputTypes?: InputTypes;
-  /** Auth headers for a key. */
-  auth(key: string): Record<string, string>;
+  /** Auth headers for a key; default {@link bearerAuth}. */
+  auth?(key: string): Record<string, string>;
   /** The wire format for one call (model, requested dimensions, input type). */
   wire(call: { model: string; dimensions?: number; inputType?: string; normalize?: boolean }): WireFormat;
   /** The server normalises when asked (`normalize` is sent, not applied client-side). */
   serverNormalizes?: boolean;
+}
+
+/** The usual auth header: `authorization: Bearer <key>`. */
+export function bearerAuth(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` };
 }
 
 /** Defaults of the shared client (see {@link EmbedderConfig} for meanings and units). */
@@ -64,7 +69,7 @@ export function createHttpEmbedder(spec: HttpProviderSpec, config: EmbedderConfi
   const inputTypes = mergeTables(spec.defaultInputTypes, cfg.inputTypes);
   const client: HttpClient = createHttpClient({
     endpoints,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...(key ? spec.auth(key) : {}) },
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...(key ? (spec.auth ?? bearerAuth)(key) : {}) },
     secrets,
     batchSize: cfg.batchSize ?? spec.batchSize,
     maxBatchTokens: cfg.maxBatchTokens ?? spec.maxBatchTokens,

@@ -17,7 +17,6 @@ export const JINA: HttpProviderSpec = {
   batchSize: 128,
   maxBatchTokens: 100_000,
   defaultInputTypes: { default: { query: 'retrieval.query', document: 'retrieval.passage' } },
-  auth: (key) => ({ authorization: `Bearer ${key}` }),
   wire: ({ model, dimensions, inputType }) => ({
     request: (texts) => ({
       path: '/embeddings',

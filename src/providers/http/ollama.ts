@@ -13,7 +13,6 @@ export const OLLAMA: HttpProviderSpec = {
   keyRequired: false,
   batchSize: 64,
   maxBatchTokens: 100_000,
-  auth: (key) => ({ authorization: `Bearer ${key}` }),
   wire: ({ model, dimensions }) => ({
     request: (texts) => ({
       path: '/api/embed',

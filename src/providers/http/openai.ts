@@ -16,7 +16,6 @@ export const OPENAI: HttpProviderSpec = {
   keyRequired: true,
   batchSize: 128,
   maxBatchTokens: 250_000,
-  auth: (key) => ({ authorization: `Bearer ${key}` }),
   wire: ({ model, dimensions }) => ({
     request: (texts) => ({
       path: '/embeddings',

@@ -14,7 +14,6 @@ export const TEI: HttpProviderSpec = {
   batchSize: 32,
   maxBatchTokens: 100_000,
   serverNormalizes: true,
-  auth: (key) => ({ authorization: `Bearer ${key}` }),
   wire: ({ normalize }) => ({
     request: (texts) => ({ path: '/embed', body: { inputs: texts, normalize: normalize ?? true, truncate: true } }),
     vectors: (json) => json as unknown[],

@@ -16,7 +16,6 @@ export const VOYAGE: HttpProviderSpec = {
   batchSize: 128,
   maxBatchTokens: 100_000,
   defaultInputTypes: { default: { query: 'query', document: 'document' } },
-  auth: (key) => ({ authorization: `Bearer ${key}` }),
   wire: ({ model, dimensions, inputType }) => ({
     request: (texts) => ({
       path: '/embeddings',
