@@ -27,7 +27,7 @@ export interface HttpProviderSpec {
   maxBatchTokens: number;
   /** Native input types used when neither preset nor config gives one. */
   defaultInputTypes?: InputTypes;
-  /** Auth headers for a key; default {@link bearerAuth}. */
+  /** Auth headers for a key; default `authorization: Bearer <key>`. */
   auth?(key: string): Record<string, string>;
   /** The wire format for one call (model, requested dimensions, input type). */
   wire(call: { model: string; dimensions?: number; inputType?: string; normalize?: boolean }): WireFormat;
@@ -36,7 +36,7 @@ export interface HttpProviderSpec {
 }
 
 /** The usual auth header: `authorization: Bearer <key>`. */
-export function bearerAuth(key: string): Record<string, string> {
+function bearerAuth(key: string): Record<string, string> {
   return { authorization: `Bearer ${key}` };
 }
 
