@@ -309,11 +309,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         }
         return out;
       };
-      const subtaskGroups = aggregateBy(perQuery, (q) => q.subtask, protocol.roundDigits);
+      const subtaskTask = new Map<string, string>();
+      for (const q of perQuery.values()) if (q.subtask !== undefined) subtaskTask.set(q.subtask, q.task);
       const subtasks: Record<string, GroupResult & { task: string }> = {};
-      for (const [s, g] of Object.entries(subtaskGroups)) {
-        const task = [...perQuery.values()].find((q) => q.subtask === s)!.task;
-        subtasks[s] = { task, ...g };
+      for (const [s, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, protocol.roundDigits))) {
+        subtasks[s] = { task: subtaskTask.get(s)!, ...g };
       }
       timings.totalMs = performance.now() - tr;
       const result: RetrieverResult = {
