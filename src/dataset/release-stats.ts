@@ -5,6 +5,7 @@
  */
 import type { Release, ReleaseTable, RetrievalTask, TaskName } from '../core/dataset.js';
 import { LANGUAGES, RELEASE_TABLES, RELEVANCE, TASK_CORPUS, TASKS } from '../core/dataset.js';
+import { querySubQueryType } from './release-tasks.js';
 
 /** Min / median / mean / max of a list of counts (all 0 for an empty list). */
 export interface CountSummary {
@@ -164,7 +165,7 @@ export function releaseStats(release: Release): ReleaseStats {
       inc(st.byLanguage, lang);
       const variant = subtaskVariant(q.subtask);
       inc((st.byVariantLanguage[variant] ??= {}), lang);
-      const sqt = task === 'text2code' ? q.subQueryType : task === 'code2text' ? (q.meta.textType ?? q.textType) : undefined;
+      const sqt = querySubQueryType(task, q);
       if (sqt != null) inc(st.bySubQueryType, sqt);
       if (q.meta.anchorCodeId != null && !codeIds.has(q.meta.anchorCodeId)) st.danglingAnchors++;
     }

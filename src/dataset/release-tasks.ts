@@ -28,8 +28,16 @@ function queryLanguage(task: TaskName, q: QueryRecord): string | undefined {
   return q.anchorLanguage ?? undefined;
 }
 
+/**
+ * The query's type slice: t2c `sub_query_type`, c2t `meta.text_type` (else the top-level
+ * `text_type`); c2c queries have none (undefined or null).
+ */
+export function querySubQueryType(task: TaskName, q: QueryRecord): string | null | undefined {
+  return task === 'text2code' ? q.subQueryType : task === 'code2text' ? (q.meta.textType ?? q.textType) : undefined;
+}
+
 function toQuery(task: TaskName, q: QueryRecord): Query {
-  const subQueryType = task === 'text2code' ? q.subQueryType : task === 'code2text' ? (q.meta.textType ?? q.textType) : undefined;
+  const subQueryType = querySubQueryType(task, q);
   const { queryId, query, subtask, meta, ...rest } = q;
   const out: Query = { id: queryId, text: query, task, subtask };
   const language = queryLanguage(task, q);
