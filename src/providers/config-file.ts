@@ -17,7 +17,12 @@ export const CONFIG_FILE_NAMES = ['coreb.config.json', 'coreb.config.mjs', 'core
 export function findConfigFile(cwd: string, file?: string): string | undefined {
   if (file !== undefined) {
     const p = resolve(cwd, file);
-    if (!existsSync(p)) throw new CorebError('NOT_FOUND', `config file ${file} does not exist`);
+    if (!existsSync(p)) {
+      throw new CorebError(
+        'NOT_FOUND',
+        `config file ${file} does not exist; give an existing file, or omit it to use ${CONFIG_FILE_NAMES.join(' / ')} from ${cwd} when present`,
+      );
+    }
     return p;
   }
   return CONFIG_FILE_NAMES.map((n) => resolve(cwd, n)).find((p) => existsSync(p));
@@ -30,7 +35,7 @@ export async function loadEmbedderConfigs(path: string): Promise<Map<string, Emb
     try {
       raw = JSON.parse(readFileSync(path, 'utf8'));
     } catch (e) {
-      throw new CorebError('PARSE', `${path}: not valid JSON: ${(e as Error).message}`, { cause: e });
+      throw new CorebError('PARSE', `not valid JSON: ${(e as Error).message}`, { file: path, cause: e });
     }
   } else {
     try {
@@ -38,9 +43,9 @@ export async function loadEmbedderConfigs(path: string): Promise<Map<string, Emb
     } catch (e) {
       throw new CorebError(
         'CONFIG',
-        `${path}: cannot import: ${(e as Error).message}` +
+        `cannot import: ${(e as Error).message}` +
           (path.endsWith('.ts') ? '; Node 20 cannot import .ts directly: use coreb.config.json or .mjs, or run under tsx' : ''),
-        { cause: e },
+        { file: path, cause: e },
       );
     }
   }
@@ -48,10 +53,15 @@ export async function loadEmbedderConfigs(path: string): Promise<Map<string, Emb
   const out = new Map<string, EmbedderConfig>();
   if (embedders === undefined) return out;
   if (typeof embedders !== 'object' || embedders === null || Array.isArray(embedders)) {
-    throw new CorebError('CONFIG', `${path}: \`embedders\` must be an object of named entries`);
+    throw new CorebError('CONFIG', 'must be an object of named entries ({ "<name>": { "provider": ..., "model": ... } })', {
+      file: path,
+      field: 'embedders',
+    });
   }
   for (const [name, entry] of Object.entries(embedders as Record<string, unknown>)) {
-    if (typeof entry !== 'object' || entry === null) throw new CorebError('CONFIG', `${path}: embedders.${name} must be an object`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      throw new CorebError('CONFIG', 'must be an object with at least `provider` and `model`', { file: path, field: `embedders.${name}` });
+    }
     out.set(name, normalizeEmbedderConfig(entry as Record<string, unknown>, `${path}: embedders.${name}`));
   }
   return out;

@@ -1,11 +1,23 @@
 /**
- * Spec parsing, validation messages, preset matching and template application.
+ * Spec parsing, validation messages (specs and config files), preset matching, template application,
+ * and the registry agreeing with the HTTP providers.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { findConfigFile, loadEmbedderConfigs } from './config-file.js';
 import { applyTemplate, parseEmbedderSpec, resolveEmbedderConfig, selectInputType, selectTemplate } from './config.js';
 import { findPreset, MODEL_PRESETS } from './presets.js';
-import type { ProviderEntry } from './registry.js';
+import { COHERE } from './http/cohere.js';
+import { GEMINI } from './http/gemini.js';
+import { JINA } from './http/jina.js';
+import { OLLAMA } from './http/ollama.js';
+import { OPENAI } from './http/openai.js';
+import { TEI } from './http/tei.js';
+import { VOYAGE } from './http/voyage.js';
+import { PROVIDERS, type ProviderEntry } from './registry.js';
 import { planBatches } from './http/batching.js';
 import { backoffMs, parseRetryAfterMs } from './http/retry.js';
 
@@ -91,21 +103,30 @@ test('Retry-After parsing (seconds, HTTP-date, retry-after-ms) and jittered back
   assert.equal(backoffMs(20, 100, 5000, () => 0), 2500);
 });
 
-test('the registry names the same API key variable as each HTTP provider uses (what `coreb providers` lists)', async () => {
-  const { PROVIDERS } = await import('./registry.js');
-  const specs = [
-    (await import('./http/openai.js')).OPENAI,
-    (await import('./http/tei.js')).TEI,
-    (await import('./http/ollama.js')).OLLAMA,
-    (await import('./http/voyage.js')).VOYAGE,
-    (await import('./http/gemini.js')).GEMINI,
-    (await import('./http/jina.js')).JINA,
-    (await import('./http/cohere.js')).COHERE,
-  ];
+test('the registry names the same API key variable as each HTTP provider uses (what `coreb providers` lists)', () => {
+  const specs = [OPENAI, TEI, OLLAMA, VOYAGE, GEMINI, JINA, COHERE];
   const http = Object.entries(PROVIDERS).filter(([, p]) => p.kind === 'http').map(([name]) => name);
   assert.deepEqual(specs.map((s) => s.name).sort(), http.sort());
   for (const s of specs) {
     const entry: ProviderEntry = (PROVIDERS as Record<string, ProviderEntry>)[s.name];
     assert.equal(entry.apiKeyEnv, s.defaultApiKeyEnv, `provider ${s.name}`);
+  }
+});
+
+test('config file errors name the file and the field, and say what is valid', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-config-file-'));
+  try {
+    const file = join(dir, 'coreb.config.json');
+    writeFileSync(file, JSON.stringify({ embedders: { mine: 'openai' } }));
+    await assert.rejects(loadEmbedderConfigs(file), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'CONFIG');
+      assert.match(e.message, /coreb\.config\.json: field `embedders\.mine`: must be an object with at least `provider` and `model`/);
+      return true;
+    });
+    writeFileSync(file, '{"embedders": ');
+    await assert.rejects(loadEmbedderConfigs(file), /coreb\.config\.json: not valid JSON/);
+    assert.throws(() => findConfigFile(dir, 'other.json'), /config file other\.json does not exist; give an existing file/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
