@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { saveAtomic } from '../../bench/atomic-write.js';
 import { runEval } from '../../bench/run-eval.js';
 import { CorebError } from '../../core/errors.js';
+import { PROTOCOLS, type ProtocolName } from '../../core/eval-results.js';
 import { renderResults, type ReportFormat } from '../../report/index.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
@@ -86,9 +87,9 @@ const command: Command = {
     if (negatives !== undefined && negatives !== 'exclude' && negatives !== 'zero') {
       throw new CorebError('USAGE', `--c2t-match-negatives must be exclude or zero, got \`${negatives}\``);
     }
-    const protocol = values.protocol as string | undefined;
-    if (protocol !== undefined && protocol !== 'coreb' && protocol !== 'beir') {
-      throw new CorebError('USAGE', `--protocol must be coreb or beir, got \`${protocol}\``);
+    const protocol = values.protocol as ProtocolName | undefined;
+    if (protocol !== undefined && !PROTOCOLS.includes(protocol)) {
+      throw new CorebError('USAGE', `--protocol must be ${PROTOCOLS.join(' or ')}, got \`${protocol}\``);
     }
     let data = values.data as string | undefined;
     if (data === undefined) {
