@@ -46,6 +46,9 @@ export const SPEC_PARAMS: Readonly<Record<string, ParamKind>> = {
 
 const MIN_INT: Readonly<Record<string, number>> = { maxRetries: 0, backoffMs: 0, maxBackoffMs: 0 };
 
+/** Keys of a task/role table: every task, plus `default` for calls that name none. */
+const TABLE_TASKS: readonly string[] = [...TASKS, 'default'];
+
 function parseValue(key: string, kind: ParamKind, values: string[], where: string): unknown {
   const bad = (valid: string): CorebError =>
     new CorebError('USAGE', `${where}: parameter \`${key}\` must be ${valid}, got \`${values.join(',')}\``);
@@ -178,22 +181,21 @@ export function normalizeEmbedderConfig(input: Record<string, unknown>, where: s
     const values = (Array.isArray(value) ? value : [value]).map((v) => String(v));
     o[key] = parseValue(key, kind, values, where);
   }
-  const t = o as Record<string, unknown>;
   if (templates !== undefined) out.templates = checkRoleTable(templates, 'templates', where) as TaskTemplates;
   if (inputTypes !== undefined) out.inputTypes = checkRoleTable(inputTypes, 'inputTypes', where) as InputTypes;
   const roleDefault = (qKey: string, dKey: string, field: 'templates' | 'inputTypes'): void => {
-    const qv = t[qKey] as string | undefined;
-    const dv = t[dKey] as string | undefined;
-    delete t[qKey];
-    delete t[dKey];
+    const qv = o[qKey] as string | undefined;
+    const dv = o[dKey] as string | undefined;
+    delete o[qKey];
+    delete o[dKey];
     if (qv === undefined && dv === undefined) return;
     const table = { ...(out[field] ?? {}) } as Record<string, Record<string, string>>;
-    for (const task of [...TASKS, 'default']) {
+    for (const task of TABLE_TASKS) {
       table[task] = { ...(table[task] ?? {}) };
       if (qv !== undefined) table[task].query = qv;
       if (dv !== undefined) table[task].document = dv;
     }
-    (out as unknown as Record<string, unknown>)[field] = table;
+    o[field] = table;
   };
   roleDefault('queryTemplate', 'documentTemplate', 'templates');
   roleDefault('queryInputType', 'documentInputType', 'inputTypes');
@@ -207,7 +209,7 @@ function checkRoleTable(value: unknown, field: string, where: string): Record<st
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('must be an object keyed by task');
   const out: Record<string, Record<string, string>> = {};
   for (const [task, roles] of Object.entries(value as Record<string, unknown>)) {
-    if (![...TASKS, 'default'].includes(task)) fail(`has unknown task \`${task}\`; valid: ${[...TASKS, 'default'].join(', ')}`);
+    if (!TABLE_TASKS.includes(task)) fail(`has unknown task \`${task}\`; valid: ${TABLE_TASKS.join(', ')}`);
     if (typeof roles !== 'object' || roles === null) fail(`.${task} must be an object {query, document}`);
     out[task] = {};
     for (const [role, v] of Object.entries(roles as Record<string, unknown>)) {
