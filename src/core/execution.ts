@@ -69,6 +69,7 @@ export interface ExecutionResult {
   stdout: string;
   /** Captured stderr (capped). */
   stderr: string;
+  /** True when stdout passed its cap and the process was killed for it. */
   stdoutTruncated: boolean;
   /** True when the judge's wall-clock timer killed the sandbox. */
   timedOut: boolean;
@@ -89,6 +90,7 @@ export interface TestResult {
   cpuMs: number;
   /** Peak resident memory, KiB (-1 unknown). */
   memoryKb: number;
+  /** Exit status of the run (128 + signal when killed); null when it never started. */
   exitCode: number | null;
   /** Short human-readable reason for a non-accepted verdict (e.g. the first differing token). */
   detail?: string;
@@ -99,6 +101,7 @@ export interface ProgramResult {
   id: string;
   problemId: string;
   language: ExecLanguage;
+  /** The build's verdict when it failed, else the first non-accepted test's, else `accepted`. */
   verdict: Verdict;
   /** True when every test was accepted. */
   passed: boolean;
@@ -111,6 +114,7 @@ export interface ProgramResult {
   tests: TestResult[];
   /** Compile time, milliseconds (0 for interpreted languages). */
   compileMs: number;
+  /** Longest wall-clock run over the tests, milliseconds (0 when no test ran). */
   maxRunMs: number;
   /** Peak memory over tests, KiB (-1 unknown). */
   maxMemoryKb: number;
