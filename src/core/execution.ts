@@ -101,7 +101,7 @@ export interface ProgramResult {
   id: string;
   problemId: string;
   language: ExecLanguage;
-  /** The build's verdict when it failed, else the first non-accepted test's, else `accepted`. */
+  /** The failed build's verdict, else the first non-accepted test's, else `accepted` (`sandbox_error` with no tests). */
   verdict: Verdict;
   /** True when every test was accepted. */
   passed: boolean;
