@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isCorebError } from '../core/errors.js';
+import { compileSubtaskGlob, resolveTasks, slugify, trecRunLines } from './run-eval.js';
+
+test('--subtasks globs: * is any run, ? one character, commas separate, other characters are literal', () => {
+  const keep = compileSubtaskGlob('t2c_search_*, c2c_cross_lan?,c2t.match');
+  assert.equal(keep('t2c_search_python'), true);
+  assert.equal(keep('t2c_canonical_retro_python'), false);
+  assert.equal(keep('c2c_cross_lang'), true);
+  assert.equal(keep('c2c_cross_language'), false);
+  assert.equal(keep('c2t_match'), false, 'a dot is not a regex wildcard');
+  assert.equal(keep('c2t.match'), true);
+  assert.equal(keep(undefined), false);
+});
+
+test('--tasks accepts short and long names, comma lists, once each, in the order given', () => {
+  assert.deepEqual(resolveTasks(undefined), ['text2code', 'code2text', 'code2code']);
+  assert.deepEqual(resolveTasks(['c2c,t2c', 'code2code']), ['code2code', 'text2code']);
+  assert.throws(() => resolveTasks(['t2x']), (e) => isCorebError(e, 'USAGE') && /unknown task `t2x`; valid tasks: t2c, c2t, c2c/.test(e.message));
+});
+
+test('run file names are safe slugs of the spec', () => {
+  assert.equal(slugify('rrf:bm25,embeddings:/tmp/e5 vectors.jsonl'), 'rrf_bm25_embeddings_tmp_e5_vectors.jsonl');
+  assert.equal(slugify('///'), 'retriever');
+  assert.equal(slugify('x'.repeat(200)).length, 80);
+});
+
+test('TREC run lines: 1-based ranks, queries without a list skipped', () => {
+  const lists = new Map([['q1', { docIds: ['d2', 'd1'], scores: Float32Array.of(2.5, 1) }]]);
+  const lines = [...trecRunLines([{ id: 'q0', text: '' }, { id: 'q1', text: '' }], lists, 'tag')];
+  assert.deepEqual(lines, ['q1 Q0 d2 1 2.5 tag', 'q1 Q0 d1 2 1 tag']);
+});
