@@ -12,6 +12,14 @@ const u32 = new Uint32Array(f32.buffer);
 let keys = new Float64Array(1024);
 let order = new Int32Array(1024);
 
+/** Grows the shared sort scratch (`keys`, `order`) to hold `len` entries, doubling. */
+function ensureScratch(len: number): void {
+  if (keys.length < len) {
+    keys = new Float64Array(len * 2);
+    order = new Int32Array(len * 2);
+  }
+}
+
 /** Inverts a rank permutation: element `r` is the doc index with rank `r`. */
 export function invertRanks(ranks: Int32Array): Int32Array {
   const inv = new Int32Array(ranks.length);
@@ -36,11 +44,7 @@ export function rankQuery(
   float64: boolean,
   out: Int32Array,
 ): number {
-  const len = end - start;
-  if (keys.length < len) {
-    keys = new Float64Array(len * 2);
-    order = new Int32Array(len * 2);
-  }
+  ensureScratch(end - start);
   if (!float64 && docRanks.length <= PACK) {
     let n = 0;
     for (let p = start; p < end; p++) {
@@ -92,11 +96,7 @@ export function rankQueryInsertionOrder(
   exclude: number,
   out: Int32Array,
 ): number {
-  const len = end - start;
-  if (order.length < len) {
-    keys = new Float64Array(len * 2);
-    order = new Int32Array(len * 2);
-  }
+  ensureScratch(end - start);
   let n = 0;
   for (let p = start; p < end; p++) if (exclude < 0 || docs[p] !== exclude) order[n++] = p;
   const idx = order.subarray(0, n);
@@ -130,10 +130,7 @@ export function rankQueryByEntries(
   out: Int32Array,
 ): number {
   const len = end - start;
-  if (keys.length < len) {
-    keys = new Float64Array(len * 2);
-    order = new Int32Array(len * 2);
-  }
+  ensureScratch(len);
   if (groupKeys.length < len) groupKeys = new Float64Array(len * 2);
   let n = 0;
   if (!float64 && len <= PACK) {
