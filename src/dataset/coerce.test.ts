@@ -89,3 +89,10 @@ test('coerceRow merges nested and flattened meta, keeps unknown columns, drops r
   assert.equal(issues.length, 1, 'an unknown column is reported once per file');
   assert.equal(coerceRow({ n: 1 }, schema, c, seen).ok, false);
 });
+
+test('parseStringListLiteral reads Python escapes as Python does and rejects non-string items', () => {
+  assert.deepEqual(parseStringListLiteral("['a\\nb', 'tab\\there', 'x\\\\y']"), ['a\nb', 'tab\there', 'x\\y']);
+  assert.deepEqual(parseStringListLiteral("  ['a',]  "), ['a']);
+  assert.equal(parseStringListLiteral('[1, 2]'), null);
+  assert.equal(parseStringListLiteral("['a'] trailing"), null);
+});

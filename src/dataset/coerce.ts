@@ -5,6 +5,7 @@
  */
 import type { SourceLocation } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
+import { parsePythonLiteral } from './python-literal.js';
 
 /** Value types a field may declare. */
 export const FIELD_TYPES = ['string', 'int', 'number', 'bool', 'strings'] as const;
@@ -53,24 +54,20 @@ const EXPECTED: Record<FieldType, string> = {
   strings: 'a list of strings',
 };
 
-/** Parses a Python- or JSON-style list literal of strings (`['a', "b"]`); null when it is not one. */
+/**
+ * Parses a Python- or JSON-style list literal of strings (`['a', "b"]`) with
+ * {@link parsePythonLiteral}; null when it is not one.
+ */
 export function parseStringListLiteral(s: string): string[] | null {
   const t = s.trim();
-  if (!t.startsWith('[') || !t.endsWith(']')) return null;
-  const body = t.slice(1, -1).trim();
-  if (body === '') return [];
-  const out: string[] = [];
-  const re = /\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*(,|$)/y;
-  let pos = 0;
-  while (pos < body.length) {
-    re.lastIndex = pos;
-    const m = re.exec(body);
-    if (m === null) return null;
-    out.push((m[1] ?? m[2]).replace(/\\(.)/g, '$1'));
-    pos = re.lastIndex;
-    if (m[3] === '') break;
+  if (!t.startsWith('[')) return null;
+  let v: unknown;
+  try {
+    v = parsePythonLiteral(t);
+  } catch {
+    return null;
   }
-  return pos >= body.length ? out : null;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
 }
 
 /** Collects issues for one row at one location (`where`: file and line or row). */
