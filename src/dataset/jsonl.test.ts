@@ -106,6 +106,7 @@ test('writeJsonl writes atomically, round-trips, gzips .gz, and rejects non-fini
     rows,
   );
   await assert.rejects(writeJsonl(join(dir, 'nan.jsonl'), [{ x: NaN }]), (e) => isCorebError(e, 'VALIDATION'));
+  await assert.rejects(writeJsonl(join(dir, 'nan.jsonl'), [{ x: 1 }, { x: Infinity }]), (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith(`${join(dir, 'nan.jsonl')} row 1: non-finite number Infinity`));
   assert.deepEqual(readdirSync(dir).sort(), ['out.jsonl', 'out.jsonl.gz']);
 });
 

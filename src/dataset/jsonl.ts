@@ -204,8 +204,8 @@ export async function readJsonl(file: string, options: JsonlOptions = {}): Promi
 /**
  * Writes rows as JSONL (one `JSON.stringify` per line, `\n` endings), atomically (temp file +
  * rename); gzip when `file` ends in `.gz`.
- * @throws CorebError `VALIDATION` when a row cannot be represented (undefined, a function, a
- * non-finite number), `IO` when the file cannot be written.
+ * @throws CorebError `VALIDATION` (with `file` and the 0-based `row`) when a row cannot be
+ * represented (undefined, a function, a non-finite number), `IO` when the file cannot be written.
  */
 export async function writeJsonl(file: string, rows: Iterable<unknown>): Promise<void> {
   const parts: string[] = [];
@@ -213,11 +213,11 @@ export async function writeJsonl(file: string, rows: Iterable<unknown>): Promise
   for (const row of rows) {
     const line = JSON.stringify(row, (_k, v: unknown) => {
       if (typeof v === 'number' && !Number.isFinite(v)) {
-        throw new CorebError('VALIDATION', `row ${i}: non-finite number ${v} cannot be written as JSON; replace it with null`);
+        throw new CorebError('VALIDATION', `non-finite number ${v} cannot be written as JSON; replace it with null`, { file, row: i });
       }
       return typeof v === 'bigint' ? Number(v) : v;
     });
-    if (line === undefined) throw new CorebError('VALIDATION', `row ${i}: ${typeof row} cannot be written as JSON`);
+    if (line === undefined) throw new CorebError('VALIDATION', `${typeof row} cannot be written as JSON; a row is a JSON value`, { file, row: i });
     parts.push(line);
     i++;
   }
