@@ -93,7 +93,7 @@ function failOnErrors(dir: string, issues: readonly ValidationIssue[], logger: L
   if (errors.length > 0) {
     throw new CorebError(
       'VALIDATION',
-      `${dir} has ${errors.length} problem(s); first: ${errors.slice(0, 3).map(renderIssue).join('; ')}. Run \`coreb validate ${dir}\` for all of them`,
+      `dataset has ${errors.length} problem(s); first: ${errors.slice(0, 3).map(renderIssue).join('; ')}. Run \`coreb validate ${dir}\` for all of them`,
       { file: dir },
     );
   }
