@@ -10,8 +10,7 @@ import type { ColumnarEvaluation } from './evaluate.js';
  * `toFixed` would round up instead.
  */
 export function formatFixed4(x: number): string {
-  const t = x * 32;
-  if (Number.isInteger(t) && t % 2 !== 0) {
+  if (isOddThirtySecond(x)) {
     const v = Math.abs(x) * 1e4;
     let r = Math.floor(v);
     if (r % 2 !== 0) r += 1;
@@ -122,6 +121,7 @@ export function renderTrecBytes(result: ColumnarEvaluation, options: RenderTrecO
   return out.subarray(0, pos);
 }
 
+/** True for odd multiples of 1/32: the values whose 4-decimal rounding is an exact tie. */
 function isOddThirtySecond(x: number): boolean {
   const t = x * 32;
   return Number.isInteger(t) && t % 2 !== 0;
