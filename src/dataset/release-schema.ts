@@ -98,6 +98,15 @@ export const TASK_TABLES: Readonly<Record<TaskName, { queries: ReleaseTable; qre
 /** Language slices of t2c/c2t subtasks: `any` plus the five CoREB languages. */
 export const SUBTASK_LANGUAGES = ['any', ...LANGUAGES] as const;
 
+/**
+ * The language slice a subtask id ends in (`t2c_search_go` -> `go`, `..._any` -> `any`), or
+ * undefined when its last `_` part is not one of {@link SUBTASK_LANGUAGES} (`c2t_match`).
+ */
+export function subtaskLanguage(subtask: string): string | undefined {
+  const last = subtask.slice(subtask.lastIndexOf('_') + 1);
+  return (SUBTASK_LANGUAGES as readonly string[]).includes(last) ? last : undefined;
+}
+
 function variants(prefix: string, kinds: readonly string[]): string[] {
   return kinds.flatMap((k) => SUBTASK_LANGUAGES.map((l) => `${prefix}_${k}_${l}`));
 }

@@ -4,7 +4,8 @@
  * positives per query; plus a plain-text rendering for `coreb validate`.
  */
 import type { Release, ReleaseTable, RetrievalTask, TaskName } from '../core/dataset.js';
-import { LANGUAGES, RELEASE_TABLES, RELEVANCE, TASK_CORPUS, TASKS } from '../core/dataset.js';
+import { RELEASE_TABLES, RELEVANCE, TASK_CORPUS, TASKS } from '../core/dataset.js';
+import { SUBTASK_LANGUAGES, subtaskLanguage } from './release-schema.js';
 import { querySubQueryType } from './release-tasks.js';
 
 /** Min / median / mean / max of a list of counts (all 0 for an empty list). */
@@ -95,8 +96,7 @@ function inc(m: Record<string, number>, key: string, by = 1): void {
 /** `t2c_canonical_retro_python` -> `canonical_retro`; `c2t_match` -> `match`. */
 export function subtaskVariant(subtask: string): string {
   const parts = subtask.split('_').slice(1);
-  const last = parts[parts.length - 1];
-  if (parts.length > 1 && (last === 'any' || (LANGUAGES as readonly string[]).includes(last))) parts.pop();
+  if (parts.length > 1 && subtaskLanguage(subtask) !== undefined) parts.pop();
   return parts.join('_');
 }
 
@@ -105,8 +105,8 @@ export function subtaskVariant(subtask: string): string {
  * `..._any` -> `any`), else t2c `language_constraint` (`none` -> `any`) or c2t/c2c `anchor_language`.
  */
 export function sliceLanguage(task: TaskName, subtask: string, languageConstraint?: string | null, anchorLanguage?: string | null): string {
-  const last = subtask.slice(subtask.lastIndexOf('_') + 1);
-  if (last === 'any' || (LANGUAGES as readonly string[]).includes(last)) return last;
+  const slice = subtaskLanguage(subtask);
+  if (slice !== undefined) return slice;
   if (task === 'text2code') return languageConstraint == null ? 'unknown' : languageConstraint === 'none' ? 'any' : languageConstraint;
   return anchorLanguage ?? 'unknown';
 }
@@ -214,7 +214,7 @@ export function renderReleaseStats(s: ReleaseStats): string {
     `queries: ${fmtInt(s.queries)} (${TASKS.map((t) => `${t} ${fmtInt(s.tasks[t].queries)}`).join(', ')})`,
     '',
   );
-  const langs = ['any', ...LANGUAGES];
+  const langs: readonly string[] = SUBTASK_LANGUAGES;
   for (const task of TASKS) {
     const t = s.tasks[task];
     const extra = Object.keys(t.byLanguage).filter((l) => !langs.includes(l));

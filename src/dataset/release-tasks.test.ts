@@ -5,7 +5,8 @@ import { loadRelease } from './release.js';
 import { join } from 'node:path';
 import { releaseTasks, taskAnchors } from './release-tasks.js';
 import { releaseToWire, saveRelease } from './release-save.js';
-import { releaseStats, renderReleaseStats, retrievalTaskStats, subtaskVariant, summarizeCounts } from './release-stats.js';
+import { releaseStats, renderReleaseStats, retrievalTaskStats, sliceLanguage, subtaskVariant, summarizeCounts } from './release-stats.js';
+import { subtaskLanguage } from './release-schema.js';
 
 async function fixture() {
   return (await loadRelease(writeJsonlRelease(tempDir(), fixtureTables()))).release;
@@ -117,4 +118,15 @@ test('saveRelease writes the wire format back: reloading gives the same records'
   assert.deepEqual(again.release.textCorpus, original.textCorpus);
   assert.deepEqual(again.release.tasks, original.tasks);
   assert.deepEqual(releaseToWire(original).code2code_queries, fixtureTables().code2code_queries);
+});
+
+test('subtask language slices: the last part when it is any or a CoREB language', () => {
+  assert.equal(subtaskLanguage('t2c_search_go'), 'go');
+  assert.equal(subtaskLanguage('c2t_full_retro_any'), 'any');
+  assert.equal(subtaskLanguage('c2t_match'), undefined);
+  assert.equal(subtaskLanguage('c2c_cross_lang'), undefined);
+  assert.equal(subtaskVariant('t2c_search_any'), 'search');
+  assert.equal(sliceLanguage('text2code', 't2c_search_ruby', 'none'), 'ruby');
+  assert.equal(sliceLanguage('text2code', 't2c_other', 'none'), 'any');
+  assert.equal(sliceLanguage('code2code', 'c2c_cross_lang', null, 'java'), 'java');
 });

@@ -6,7 +6,7 @@
 import type { QueryRecord, Release, ReleaseTable, TaskName } from '../core/dataset.js';
 import { LANGUAGES, recordLocation, RELEVANCE, TASK_CORPUS, TASKS } from '../core/dataset.js';
 import type { ValidationIssue } from '../core/issues.js';
-import { SUBTASKS, TASK_TABLES } from './release-schema.js';
+import { SUBTASKS, subtaskLanguage, TASK_TABLES } from './release-schema.js';
 
 const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(LANGUAGES);
 const SUBTASK_TASK = new Map<string, TaskName>(TASKS.flatMap((t) => SUBTASKS[t].map((s) => [s, t] as [string, TaskName])));
@@ -42,12 +42,6 @@ function indexIds(ids: readonly string[], table: ReleaseTable, field: string, re
     else rep.at(table, i, 'error', 'duplicate-id', field, `duplicate id \`${id}\` (first at ${rep.where(table, prev)}); ids must be unique in ${table}`);
   });
   return first;
-}
-
-/** The language slice a subtask id names (`t2c_search_go` -> `go`), or undefined. */
-function subtaskLanguage(subtask: string): string | undefined {
-  const last = subtask.slice(subtask.lastIndexOf('_') + 1);
-  return last === 'any' || KNOWN_LANGUAGES.has(last) ? last : undefined;
 }
 
 /**
