@@ -109,6 +109,10 @@ test('files: gzip detected by magic bytes, save/load round trip, anchors TSV', a
     writeFileSync(join(dir, 'a.tsv.gz'), gzipSync('qid\tanchor\nq1\td1\r\n'));
     assert.deepEqual(await loadAnchorsTsv(join(dir, 'a.tsv.gz')), new Map([['q1', 'd1']]));
     await assert.rejects(loadTrecRunMap(join(dir, 'nope.txt')), (e) => isCorebError(e, 'NOT_FOUND'));
+    writeFileSync(join(dir, 'b.tsv'), '\uFEFFquery_id\tanchor\r\nq2\td2\r\n\r\nq3\td3');
+    assert.deepEqual(await loadAnchorsTsv(join(dir, 'b.tsv')), new Map([['q2', 'd2'], ['q3', 'd3']]));
+    await assert.rejects(loadAnchorsTsv(join(dir, 'nope.tsv')), (e) => isCorebError(e, 'NOT_FOUND'));
+    await assert.rejects(loadTrecQrelsMap(join(dir, 'nope.txt')), (e) => isCorebError(e, 'NOT_FOUND') && e.message.split('nope.txt').length === 2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
-import { isGzip, saveFileAtomic } from './text-file.js';
+import { isGzip, loadTextFile, saveFileAtomic, splitLines } from './text-file.js';
 
 /**
  * murmur3's 32-bit finaliser. FNV-1a's multiply only carries low bits upward, so ids that differ in
@@ -991,7 +991,7 @@ async function readBytes(path: string): Promise<Uint8Array> {
     return readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CorebError(code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `cannot read ${path}: ${(e as Error).message}`, {
+    throw new CorebError(code === 'ENOENT' ? 'NOT_FOUND' : 'IO', code === 'ENOENT' ? 'file not found; check the path' : `cannot read file (${code ?? (e as Error).message})`, {
       file: path,
       cause: e,
     });
@@ -1085,9 +1085,9 @@ export async function saveTrecQrels(path: string, qrels: Qrels): Promise<void> {
  */
 export function parseAnchorsTsv(text: string, file = '<input>'): Map<string, string> {
   const out = new Map<string, string>();
-  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  const lines = splitLines(text.replace(/^\uFEFF/, ''));
   for (let i = 0; i < lines.length; i++) {
-    const l = lines[i].replace(/\r$/, '');
+    const l = lines[i];
     if (l.trim() === '') continue;
     const f = l.split('\t');
     if (f.length < 2 || f[0] === '' || f[1] === '') {
@@ -1104,6 +1104,5 @@ export function parseAnchorsTsv(text: string, file = '<input>'): Map<string, str
 
 /** Reads an anchors TSV file (plain or `.gz`). See {@link parseAnchorsTsv}. */
 export async function loadAnchorsTsv(path: string): Promise<Map<string, string>> {
-  const raw = await readBytes(path);
-  return parseAnchorsTsv(Buffer.from(toBuffer(raw, path)).toString('utf8'), path);
+  return parseAnchorsTsv((await loadTextFile(path)).text, path);
 }
