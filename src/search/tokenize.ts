@@ -13,7 +13,7 @@ export const ENGLISH_STOP_WORDS: readonly string[] = [
   'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no',
   'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this',
   'to', 'was', 'will', 'with', 'we', 'you', 'your', 'our', 'its', 'he', 'she', 'him', 'her', 'them',
-  'i', 'me', 'my', 'is', 'am', 'were', 'been', 'being', 'have', 'has', 'had', 'do', 'does', 'did',
+  'i', 'me', 'my', 'am', 'were', 'been', 'being', 'have', 'has', 'had', 'do', 'does', 'did',
   'can', 'could', 'should', 'would', 'may', 'might', 'must', 'shall', 'which', 'who', 'whom', 'what',
   'when', 'where', 'why', 'how', 'than', 'so', 'also', 'each', 'any', 'all', 'both', 'some', 'from',
   'about', 'after', 'before', 'over', 'under', 'up', 'down', 'out', 'off', 'again', 'only', 'own',
