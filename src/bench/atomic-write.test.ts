@@ -31,3 +31,13 @@ test('a failed write is an IO error naming the file once, with no temporary file
   assert.equal(await readFile(lines, 'utf8'), 'q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\n');
   assert.deepEqual(await readdir(join(dir, 'runs')), ['r.trec']);
 });
+
+test('a directory that cannot be created is an IO error naming it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'coreb-atomic-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'plain'), 'x');
+  const f = join(dir, 'plain', 'sub', 'out.txt');
+  for (const write of [() => saveAtomic(f, 'x'), () => saveLinesAtomic(f, ['x'])]) {
+    await assert.rejects(write(), (e) => isCorebError(e, 'IO') && e.message.startsWith(`${join(dir, 'plain', 'sub')}: cannot create directory`));
+  }
+});

@@ -9,6 +9,16 @@ import { basename, dirname, join } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import { saveFileAtomic } from '../dataset/index.js';
 
+/** `mkdir -p` of the file's directory; an `IO` error naming the directory when that fails. */
+async function ensureDir(file: string): Promise<void> {
+  const dir = dirname(file);
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (e) {
+    throw new CorebError('IO', `cannot create directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: dir, cause: e });
+  }
+}
+
 function tmpPath(file: string): string {
   return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
@@ -18,7 +28,7 @@ function tmpPath(file: string): string {
  * `saveFileAtomic` after a `mkdir -p` (so a `.gz` name is gzipped there too).
  */
 export async function saveAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  await ensureDir(file);
   await saveFileAtomic(file, data);
 }
 
@@ -27,7 +37,7 @@ export async function saveAtomic(file: string, data: string | Uint8Array): Promi
  * when aborted the temporary file is removed and the target is left as it was.
  */
 export async function saveLinesAtomic(file: string, lines: Iterable<string>, signal?: AbortSignal): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  await ensureDir(file);
   const tmp = tmpPath(file);
   const out = createWriteStream(tmp);
   const done = new Promise<void>((resolve, reject) => {
