@@ -42,7 +42,6 @@ const v128Zero = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
 const F32X4_ADD = [0xfd, 0xe4, 0x01];
 const F32X4_MUL = [0xfd, 0xe6, 0x01];
 const lane = (l: number) => [0xfd, 0x1f, l];
-const f32Store = [0x38, 0x02, 0x00];
 
 // Parameters: 0 q, 1 nq (multiple of 4), 2 d, 3 nd (multiple of 2), 4 dim (multiple of 4), 5 out
 // (byte pointers). i32 locals: 6 i, 7 j, 8 k (bytes), 9-12 query row pointers, 13 doc row pointer,
