@@ -5,7 +5,7 @@
  */
 import { CorebError } from '../core/errors.js';
 import { EXEC_LANGUAGES, type ExecLanguage, type Program } from '../core/execution.js';
-import { readJsonl } from './jsonl.js';
+import { loadJsonlRecords } from './jsonl.js';
 import { readParquetRows } from './parquet.js';
 
 /** Accepted spellings of each judge language (lower-cased). */
@@ -74,10 +74,7 @@ export async function loadCandidates(file: string): Promise<Program[]> {
   if (file.endsWith('.parquet')) {
     (await readParquetRows(file)).forEach((value, row) => rows.push({ value, row }));
   } else {
-    const { records, issues } = await readJsonl(file);
-    const bad = issues.find((i) => i.severity === 'error');
-    if (bad) throw new CorebError('PARSE', bad.message, { file: bad.file, line: bad.line });
-    for (const r of records) rows.push({ value: r.value, line: r.line });
+    for (const r of await loadJsonlRecords(file)) rows.push({ value: r.value, line: r.line });
   }
   const seen = new Set<string>();
   return rows.map(({ value, line, row }) => {

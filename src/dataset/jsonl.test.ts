@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isCorebError } from '../core/errors.js';
-import { findJsonlFile, parseJsonl, parseJsonLenient, readJsonl, writeJsonl } from './jsonl.js';
+import { findJsonlFile, loadJsonlRecords, parseJsonl, parseJsonLenient, readJsonl, writeJsonl } from './jsonl.js';
 import { loadTextFile, saveFileAtomic, splitLines } from './text-file.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'coreb-jsonl-'));
@@ -169,4 +169,15 @@ test('findJsonlFile prefers <stem>.jsonl, falls back to .jsonl.gz, and ignores d
   assert.equal(await findJsonlFile(dir, 'queries'), join(dir, 'queries.jsonl.gz'));
   writeFileSync(join(dir, 'queries.jsonl'), '{}\n');
   assert.equal(await findJsonlFile(dir, 'queries'), join(dir, 'queries.jsonl'));
+});
+
+test('loadJsonlRecords returns the records or throws the first error with its file and line', async () => {
+  const dir = tmp();
+  writeFileSync(join(dir, 'ok.jsonl'), '{"a":1}\n\n{"a":2}\n');
+  assert.deepEqual((await loadJsonlRecords(join(dir, 'ok.jsonl'))).map((r) => [r.line, r.value.a]), [[1, 1], [3, 2]]);
+  writeFileSync(join(dir, 'bad.jsonl'), '{"a":1}\n{oops\n[1]\n');
+  await assert.rejects(loadJsonlRecords(join(dir, 'bad.jsonl')), (e) => isCorebError(e, 'PARSE') && e.message.startsWith(`${join(dir, 'bad.jsonl')}:2: malformed JSON`));
+  writeFileSync(join(dir, 'empty.jsonl'), '');
+  await assert.rejects(loadJsonlRecords(join(dir, 'empty.jsonl')), (e) => isCorebError(e, 'PARSE') && /no records/.test(e.message));
+  await assert.rejects(loadJsonlRecords(join(dir, 'none.jsonl')), (e) => isCorebError(e, 'NOT_FOUND'));
 });

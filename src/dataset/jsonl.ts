@@ -202,6 +202,18 @@ export async function readJsonl(file: string, options: JsonlOptions = {}): Promi
 }
 
 /**
+ * Reads a JSONL file with {@link readJsonl} for callers that cannot go on past a bad line: returns
+ * the records, or throws the first error issue (malformed line, empty file, bad encoding).
+ * @throws CorebError `PARSE` with the issue's file, line and field; `NOT_FOUND` / `IO` when unreadable.
+ */
+export async function loadJsonlRecords(file: string): Promise<JsonlRecord[]> {
+  const { records, issues } = await readJsonl(file);
+  const bad = issues.find((i) => i.severity === 'error');
+  if (bad !== undefined) throw new CorebError('PARSE', bad.message, { file: bad.file, line: bad.line, field: bad.field });
+  return records;
+}
+
+/**
  * Writes rows as JSONL (one `JSON.stringify` per line, `\n` endings), atomically (temp file +
  * rename); gzip when `file` ends in `.gz`.
  * @throws CorebError `VALIDATION` (with `file` and the 0-based `row`) when a row cannot be

@@ -6,7 +6,7 @@
 import { inflateSync } from 'node:zlib';
 import { CorebError } from '../core/errors.js';
 import type { TestCase } from '../core/execution.js';
-import { readJsonl } from './jsonl.js';
+import { loadJsonlRecords } from './jsonl.js';
 import { parsePickle } from './pickle.js';
 
 /** One LiveCodeBench problem with its tests. */
@@ -145,11 +145,8 @@ export function parseLcbProblem(raw: Record<string, unknown>, file?: string, lin
  * @throws CorebError `PARSE` / `VALIDATION` at the first bad record (with file and line), `NOT_FOUND`.
  */
 export async function loadLcbProblems(file: string): Promise<Map<string, LcbProblem>> {
-  const { records, issues } = await readJsonl(file);
-  const bad = issues.find((i) => i.severity === 'error');
-  if (bad) throw new CorebError('PARSE', bad.message, { file: bad.file, line: bad.line });
   const out = new Map<string, LcbProblem>();
-  for (const r of records) {
+  for (const r of await loadJsonlRecords(file)) {
     const p = parseLcbProblem(r.value, file, r.line);
     if (out.has(p.questionId)) {
       throw new CorebError('VALIDATION', `duplicate question_id \`${p.questionId}\``, { file, line: r.line, field: 'question_id' });
