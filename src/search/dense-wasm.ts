@@ -125,14 +125,25 @@ const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
 
 let cached: object | null | undefined;
 
-/** Returns a new kernel instance, or undefined when this runtime lacks WebAssembly SIMD. */
-export function createWasmDotKernel(): WasmDotKernel | undefined {
+/** The compiled kernel module (compiled once), or null when this runtime lacks WebAssembly SIMD. */
+function kernelModule(): object | null {
   if (cached === undefined) {
     const bytes = moduleBytes();
     cached = wasm !== undefined && wasm.validate(bytes) ? new wasm.Module(bytes) : null;
   }
-  if (cached === null || wasm === undefined) return undefined;
-  const instance = new wasm.Instance(cached, {});
+  return cached;
+}
+
+/** True when this runtime runs the WebAssembly SIMD kernel (checked without instantiating it). */
+export function hasWasmSimd(): boolean {
+  return kernelModule() !== null;
+}
+
+/** Returns a new kernel instance, or undefined when this runtime lacks WebAssembly SIMD. */
+export function createWasmDotKernel(): WasmDotKernel | undefined {
+  const compiled = kernelModule();
+  if (compiled === null || wasm === undefined) return undefined;
+  const instance = new wasm.Instance(compiled, {});
   const memory = instance.exports.memory as WasmMemory;
   const run = instance.exports.scores as (q: number, nq: number, d: number, nd: number, dim: number, out: number) => void;
   return {

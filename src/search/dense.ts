@@ -14,7 +14,7 @@ import type {
   SearchOptions,
 } from '../core/retrieval.js';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
-import { createWasmDotKernel } from './dense-wasm.js';
+import { createWasmDotKernel, hasWasmSimd } from './dense-wasm.js';
 import { createTieRanks, TopK } from './top-k.js';
 
 /** Throws `VALIDATION` unless `m` is a consistent matrix of finite values. */
@@ -84,7 +84,7 @@ export type DenseKernel = 'wasm' | 'js';
 
 /** The kernel used when none is asked for: `wasm` when WebAssembly SIMD is available. */
 export function defaultDenseKernel(): DenseKernel {
-  return createWasmDotKernel() !== undefined ? 'wasm' : 'js';
+  return hasWasmSimd() ? 'wasm' : 'js';
 }
 
 /** The result of {@link denseTopK}: row-major `rows x k` slots, `counts[q]` of them filled for query q. */
