@@ -37,3 +37,21 @@ export function parseIntOption(name: string, value: string | undefined, fallback
   }
   return n;
 }
+
+/**
+ * Checks that an option's value is one of `allowed`; returns `fallback` (may be `undefined`) when the
+ * option was not given.
+ * A USAGE error names the option, the valid values and what was given.
+ */
+export function parseChoiceOption<T extends string, F extends T | undefined = T>(
+  name: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: F,
+): T | F {
+  if (value === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new CorebError('USAGE', `--${name} must be one of ${allowed.join(', ')}, got \`${value}\``);
+  }
+  return value as T;
+}

@@ -10,7 +10,7 @@ import { runEval } from '../../bench/run-eval.js';
 import { CorebError } from '../../core/errors.js';
 import { PROTOCOLS, type ProtocolName } from '../../core/eval-results.js';
 import { renderResults, type ReportFormat } from '../../report/index.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 
@@ -79,18 +79,14 @@ const command: Command = {
       'no-per-query': { type: 'boolean' },
       quiet: { type: 'boolean' },
     });
-    const format = (values.format as string | undefined) ?? 'table';
-    if (!['table', 'markdown', 'json'].includes(format)) {
-      throw new CorebError('USAGE', `--format must be table, markdown or json, got \`${format}\``);
-    }
-    const negatives = values['c2t-match-negatives'] as string | undefined;
-    if (negatives !== undefined && negatives !== 'exclude' && negatives !== 'zero') {
-      throw new CorebError('USAGE', `--c2t-match-negatives must be exclude or zero, got \`${negatives}\``);
-    }
-    const protocol = values.protocol as ProtocolName | undefined;
-    if (protocol !== undefined && !PROTOCOLS.includes(protocol)) {
-      throw new CorebError('USAGE', `--protocol must be ${PROTOCOLS.join(' or ')}, got \`${protocol}\``);
-    }
+    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'json'] as const, 'table');
+    const negatives = parseChoiceOption(
+      'c2t-match-negatives',
+      values['c2t-match-negatives'] as string | undefined,
+      ['exclude', 'zero'] as const,
+      undefined,
+    );
+    const protocol = parseChoiceOption<ProtocolName, undefined>('protocol', values.protocol as string | undefined, PROTOCOLS, undefined);
     let data = values.data as string | undefined;
     if (data === undefined) {
       data = join(PACKAGE_ROOT, SAMPLE_RELEASE);

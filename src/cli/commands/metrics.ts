@@ -15,7 +15,7 @@ import {
   type NdcgMode,
   type ScorePrecision,
 } from '../../metrics/index.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `Usage: coreb metrics --qrels FILE --run FILE [options]
@@ -58,14 +58,6 @@ Options:
 Exit status: 0 ok, 2 usage or unknown measure, 3 file not found, 4 malformed input
 (with file:line), e.g. a duplicate (qid, docid) or a NaN score.
 `;
-
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new CorebError('USAGE', `--${name} must be one of ${allowed.join(', ')}, got \`${value}\``);
-  }
-  return value as T;
-}
 
 /** Renders a columnar evaluation as the JSON document of `--format json`. */
 function renderJson(result: ColumnarEvaluation, runId: string): string {
@@ -119,7 +111,7 @@ const command: Command = {
     if (qrelsPath === undefined || runPath === undefined) {
       throw new CorebError('USAGE', 'coreb metrics needs --qrels FILE and --run FILE; see `coreb metrics --help`');
     }
-    const protocol = oneOf('protocol', values.protocol as string | undefined, ['trec', 'coreb'] as const, 'trec');
+    const protocol = parseChoiceOption('protocol', values.protocol as string | undefined, ['trec', 'coreb'] as const, 'trec');
     const preset = resolveProtocol(protocol);
     const relevanceLevel = parseIntOption(
       'relevance-level',
@@ -127,9 +119,9 @@ const command: Command = {
       preset.relevanceLevel ?? 1,
       1,
     );
-    const ndcg = oneOf<NdcgMode>('ndcg', values.ndcg as string | undefined, ['trec', 'strict'], preset.ndcg ?? 'trec');
-    const scores = oneOf<ScorePrecision>('scores', values.scores as string | undefined, ['float32', 'float64'], 'float32');
-    const format = oneOf('format', values.format as string | undefined, ['trec', 'json'] as const, 'trec');
+    const ndcg = parseChoiceOption<NdcgMode>('ndcg', values.ndcg as string | undefined, ['trec', 'strict'], preset.ndcg ?? 'trec');
+    const scores = parseChoiceOption<ScorePrecision>('scores', values.scores as string | undefined, ['float32', 'float64'], 'float32');
+    const format = parseChoiceOption('format', values.format as string | undefined, ['trec', 'json'] as const, 'trec');
     const specs = parseMeasures((values.measures as string[] | undefined) ?? ['official']);
     const anchorsPath = values.anchors as string | undefined;
     if (protocol === 'coreb' && anchorsPath === undefined) {

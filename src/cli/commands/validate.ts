@@ -16,7 +16,7 @@ import {
   RELEASE_FORMATS,
   type ReleaseFormat,
 } from '../../dataset/index.js';
-import { parseCommandArgs } from '../args.js';
+import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 
 const LAYOUTS = ['auto', 'release', 'beir'] as const;
@@ -44,14 +44,6 @@ Options:
   -h, --help                this help
 `;
 
-function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
-  if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new CorebError('USAGE', `--${name} must be one of ${allowed.join(', ')}, got \`${value}\``);
-  }
-  return value as T;
-}
-
 function countBy(issues: readonly ValidationIssue[]): { errors: number; warnings: number } {
   let errors = 0;
   for (const i of issues) if (i.severity === 'error') errors++;
@@ -74,9 +66,9 @@ async function run(ctx: CommandContext): Promise<number> {
     throw new CorebError('USAGE', `coreb validate takes exactly one directory, got ${positionals.length}; see \`coreb validate --help\``);
   }
   const dir = positionals[0];
-  const format = oneOf('format', values.format as string | undefined, FORMATS, 'text');
-  let layout = oneOf('layout', values.layout as string | undefined, LAYOUTS, 'auto');
-  const input = oneOf<ReleaseFormat>('input', values.input as string | undefined, RELEASE_FORMATS, 'auto');
+  const format = parseChoiceOption('format', values.format as string | undefined, FORMATS, 'text');
+  let layout = parseChoiceOption('layout', values.layout as string | undefined, LAYOUTS, 'auto');
+  const input = parseChoiceOption<ReleaseFormat>('input', values.input as string | undefined, RELEASE_FORMATS, 'auto');
   const split = values.split as string | undefined;
   if (layout === 'auto') layout = (await isBeirDir(dir)) ? 'beir' : 'release';
 
