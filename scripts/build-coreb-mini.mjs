@@ -237,6 +237,7 @@ function main() {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const manifest = {
       name: 'coreb-mini',
+      split: 'coreb_mini_v1',
       description:
         'A small CoREB-format release authored for the coreb project: original problems, solutions in five languages judged in the sandbox, hard-negative descriptions and queries for every subtask family.',
       license: 'MIT',

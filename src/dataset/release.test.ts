@@ -457,3 +457,14 @@ test('quirky values are converted, not dropped', async () => {
   assert.equal(release.tasks.code2code.qrels[0].relevance, 2);
   assert.equal(issues.filter((i) => i.severity === 'warning').length, 3);
 });
+
+test('a JSONL release takes its split name from manifest.json, else from its folder name', async () => {
+  const dir = jsonlDir();
+  const folder = dir.split('/').filter(Boolean).pop();
+  assert.equal((await loadRelease(dir)).release.split, folder);
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ name: 'x', split: 'mini_v9' }));
+  assert.equal((await loadRelease(dir)).release.split, 'mini_v9');
+  assert.equal((await loadRelease(dir, { split: 'chosen' })).release.split, 'chosen', 'an explicit split wins');
+  writeFileSync(join(dir, 'manifest.json'), '{"split": ');
+  await assert.rejects(loadRelease(dir), (e: unknown) => isCorebError(e, 'PARSE') && e.message.includes('manifest.json'));
+});

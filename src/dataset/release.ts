@@ -4,7 +4,7 @@
  * `<table>/<split>-00000-of-00001.parquet`), flattened `meta_*` columns or a nested `meta` object,
  * into typed records. Problems are returned as issues, never thrown.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Release, ReleaseTable, TableSource, TaskName } from '../core/dataset.js';
 import { RELEASE_TABLES, TASKS } from '../core/dataset.js';
@@ -73,6 +73,28 @@ function parquetSplitsIn(names: string[]): Map<string, string[]> {
 }
 
 /**
+ * The split name a JSONL release declares in its optional `manifest.json` (`{"split": "..."}`),
+ * e.g. the bundled coreb-mini; undefined when there is no manifest or it names no split.
+ */
+async function manifestSplit(dir: string): Promise<string | undefined> {
+  const file = join(dir, 'manifest.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(text);
+  } catch (e) {
+    throw new CorebError('PARSE', `malformed JSON (${(e as Error).message}); expected a JSON object`, { file, cause: e });
+  }
+  const split = (manifest as { split?: unknown } | null)?.split;
+  return typeof split === 'string' && split !== '' ? split : undefined;
+}
+
+/**
  * Finds which format, split and files a release directory holds.
  * @throws CorebError `NOT_FOUND` when `dir` holds no CoREB tables, `USAGE` when several parquet
  * splits exist and none was chosen (the message lists them).
@@ -92,7 +114,7 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
     }
     if (any || format === 'jsonl') {
       if (!any) throw new CorebError('NOT_FOUND', `no CoREB JSONL tables (e.g. code_corpus.jsonl) in ${dir}`);
-      return { format: 'jsonl', split: options.split ?? basename(resolve(dir)), files };
+      return { format: 'jsonl', split: options.split ?? (await manifestSplit(dir)) ?? basename(resolve(dir)), files };
     }
   }
   // Parquet: `<split>/<table>-<split>-NNNNN-of-NNNNN.parquet` (also directly in `dir`), or the
