@@ -4,6 +4,7 @@
  */
 import { CorebError } from '../core/errors.js';
 import { PROTOCOLS, type ProtocolName, type ProtocolSemantics } from '../core/eval-results.js';
+import { resolveProtocol } from '../metrics/index.js';
 
 /** Options that refine a protocol. */
 export interface ProtocolOptions {
@@ -54,8 +55,7 @@ export function resolveEvalProtocol(name: string, options: ProtocolOptions = {})
     }
     return {
       name: 'beir',
-      relevanceLevel: 1,
-      ndcg: 'trec',
+      ...resolveProtocol('trec'),
       ...common,
       anchorExclusion: false,
       ignoreIdenticalIds: true,
@@ -67,8 +67,7 @@ export function resolveEvalProtocol(name: string, options: ProtocolOptions = {})
   }
   return {
     name: 'coreb',
-    relevanceLevel: 2,
-    ndcg: 'strict',
+    ...resolveProtocol('coreb'),
     ...common,
     anchorExclusion: true,
     ignoreIdenticalIds: false,

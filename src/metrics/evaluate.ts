@@ -116,7 +116,7 @@ export interface ColumnarOptions extends Omit<EvaluateOptions, 'measures'> {
 }
 
 /** Protocol presets: `trec` = trec_eval defaults; `coreb` = level 2 and strict nDCG (anchors applied by the caller). */
-export function resolveProtocol(p: 'trec' | 'coreb'): Pick<EvaluateOptions, 'relevanceLevel' | 'ndcg'> {
+export function resolveProtocol(p: 'trec' | 'coreb'): Required<Pick<EvaluateOptions, 'relevanceLevel' | 'ndcg'>> {
   return p === 'coreb' ? { relevanceLevel: 2, ndcg: 'strict' } : { relevanceLevel: 1, ndcg: 'trec' };
 }
 
