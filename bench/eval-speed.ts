@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runEval } from '../src/bench/index.js';
+import { runEval } from '../src/eval/index.js';
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The layer rule of ../shared/docs/house-style.md, enforced: imports in src/ point down only.
-//   core <- {dataset, metrics, search, providers, cache, sandbox} <- {bench, construct, report} <- cli
+//   core <- {dataset, metrics, search, providers, cache, sandbox} <- {eval, construct, report} <- cli
 // Siblings of one layer meet through core types and may not import each other. Outside src/cli,
 // nothing reads process.argv or process.env. Exits 1 listing every violation.
 //   node scripts/check-layers.mjs [SRC_DIR]
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const LAYER = {
   core: 0,
   dataset: 1, metrics: 1, search: 1, providers: 1, cache: 1, sandbox: 1,
-  bench: 2, construct: 2, report: 2,
+  eval: 2, construct: 2, report: 2,
   cli: 3,
   '': 4, // src/index.ts
 };

@@ -13,6 +13,6 @@ export * from './search/index.js';
 export * from './providers/index.js';
 export * from './cache/index.js';
 export * from './sandbox/index.js';
-export * from './bench/index.js';
+export * from './eval/index.js';
 export * from './construct/index.js';
 export * from './report/index.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runEval } from '../../src/bench/index.js';
+import { runEval } from '../../src/eval/index.js';
 import { CorebError, isCorebError } from '../../src/core/errors.js';
 import type { Progress } from '../../src/core/progress.js';
 import { cliPath } from '../support/cli.js';

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { saveAtomic } from '../../bench/atomic-write.js';
-import { runEval } from '../../bench/run-eval.js';
+import { saveAtomic } from '../../eval/atomic-write.js';
+import { runEval } from '../../eval/run-eval.js';
 import { CorebError } from '../../core/errors.js';
 import { PROTOCOLS, type ProtocolName } from '../../core/eval-results.js';
 import { renderResults, type ReportFormat } from '../../report/index.js';

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { renderJudgeSummary, runJudging } from '../../bench/judge-run.js';
+import { renderJudgeSummary, runJudging } from '../../eval/judge-run.js';
 import { CorebError } from '../../core/errors.js';
 import { COMPARATORS, type ComparatorName } from '../../core/execution.js';
 import { loadCandidates } from '../../dataset/candidates.js';

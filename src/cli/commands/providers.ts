@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { saveAtomic } from '../../bench/atomic-write.js';
-import { createDenseEmbedder } from '../../bench/dense-embedder.js';
+import { saveAtomic } from '../../eval/atomic-write.js';
+import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
 import { MODEL_PRESETS, PROVIDERS, SPEC_PARAMS } from '../../providers/index.js';
