@@ -11,9 +11,9 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ComparatorName } from '../src/core/execution.js';
-import { computeAgreement, renderAgreement } from '../src/eval/judge-agreement.js';
-import { renderJudgeSummary, runJudging, type JudgeRecord } from '../src/eval/judge-run.js';
-import { loadLcbProblems } from '../src/dataset/lcb.js';
+import { computeAgreement, renderAgreement } from '../src/sandbox/judge-agreement.js';
+import { renderJudgeSummary, runJudging, type JudgeRecord } from '../src/sandbox/judge-run.js';
+import { createLcbTestLookup, loadLcbProblems } from '../src/dataset/lcb.js';
 import { createLocalJudge } from '../src/sandbox/local-judge.js';
 import { loadAtcoderData } from '../test/support/exec-data.js';
 
@@ -35,7 +35,7 @@ const judge = await createLocalJudge({
   jobs: Number(values.jobs ?? availableParallelism()),
 });
 const t0 = performance.now();
-const summary = await runJudging({ judge, problems, programs: data.programs, outFile: values.out!, tests: 'public' });
+const summary = await runJudging({ judge, testsOf: createLcbTestLookup(problems, 'public'), programs: data.programs, outFile: values.out! });
 const secs = (performance.now() - t0) / 1000;
 const ids = new Set(data.programs.map((p) => p.id));
 const recs = readFileSync(values.out!, 'utf8')

@@ -1,5 +1,6 @@
 /** Public API of `dataset` (barrel; owned by that area). */
 export * from './text-file.js';
+export * from './atomic-write.js';
 export * from './jsonl.js';
 export * from './coerce.js';
 export * from './parquet.js';
@@ -14,4 +15,6 @@ export * from './trec.js';
 export * from './pickle.js';
 export * from './lcb.js';
 export * from './candidates.js';
+export * from './embeddings-file.js';
+export * from './dataset-identity.js';
 export * from './python-literal.js';

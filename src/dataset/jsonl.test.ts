@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { isCorebError } from '../core/errors.js';
 import { findJsonlFile, loadJsonlRecords, parseJsonl, parseJsonLenient, readJsonl, writeJsonl } from './jsonl.js';
-import { loadTextFile, saveFileAtomic, splitLines } from './text-file.js';
+import { saveFileAtomic } from './atomic-write.js';
+import { loadTextFile, splitLines } from './text-file.js';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'coreb-jsonl-'));
 

@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
-import { forEachLine, isFile, saveFileAtomic, splitLines } from './text-file.js';
+import { saveFileAtomic } from './atomic-write.js';
+import { forEachLine, isFile, splitLines } from './text-file.js';
 
 /** One parsed JSONL record and the 1-based line it came from. */
 export interface JsonlRecord {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
-import { decodeLcbCompressedTests, lcbQuestionId, parseLcbProblem, parseLcbTestCases, selectLcbTests } from './lcb.js';
+import { createLcbTestLookup, decodeLcbCompressedTests, lcbQuestionId, parseLcbProblem, parseLcbTestCases, selectLcbTests } from './lcb.js';
 import { parsePickle } from './pickle.js';
 
 const python = ['/usr/bin/python3', 'python3'].find((p) => spawnSync(p, ['-c', 'pass']).status === 0);
@@ -84,4 +84,20 @@ test('a LiveCodeBench record: JSON public tests, functional metadata, CoREB id m
   assert.equal(lcbQuestionId('abc387_a'), 'abc387_a');
   assert.throws(() => parseLcbProblem({ question_title: 'x' }, 'p.jsonl', 4), (e: Error) => /p\.jsonl:4/.test(e.message));
   assert.throws(() => parseLcbProblem({ question_id: 'x', public_test_cases: '[{"input": ' }, 'p.jsonl', 2), { code: 'PARSE' });
+});
+
+test('createLcbTestLookup: CoREB lcb_ ids and bare question ids find the problem; the set picks the tests', () => {
+  const p = parseLcbProblem({
+    question_id: 'abc1_a',
+    platform: 'atcoder',
+    public_test_cases: JSON.stringify([{ input: '1', output: '1', testtype: 'stdin' }]),
+    private_test_cases: JSON.stringify([{ input: '2', output: '2', testtype: 'stdin' }]),
+  });
+  const problems = new Map([[p.questionId, p]]);
+  const all = createLcbTestLookup(problems);
+  assert.deepEqual(all('lcb_abc1_a')?.map((t) => t.input), ['1', '2']);
+  assert.deepEqual(all('abc1_a')?.map((t) => t.input), ['1', '2']);
+  assert.equal(all('lcb_zzz_a'), undefined);
+  assert.deepEqual(createLcbTestLookup(problems, 'public')('lcb_abc1_a')?.map((t) => t.input), ['1']);
+  assert.deepEqual(createLcbTestLookup(problems, 'private')('abc1_a')?.map((t) => t.input), ['2']);
 });

@@ -45,6 +45,18 @@ export function lcbQuestionId(problemId: string): string {
   return problemId.startsWith('lcb_') ? problemId.slice(4) : problemId;
 }
 
+/**
+ * The test lookup a judge run needs (`testsOf` of sandbox's `runJudging`): a problem id matches a
+ * LiveCodeBench `question_id` directly or after dropping CoREB's `lcb_` prefix; the tests are those of
+ * `set` (default `all`: public then private). Unknown ids give `undefined`.
+ */
+export function createLcbTestLookup(problems: ReadonlyMap<string, LcbProblem>, set: LcbTestSet = 'all'): (problemId: string) => TestCase[] | undefined {
+  return (problemId) => {
+    const problem = problems.get(problemId) ?? problems.get(lcbQuestionId(problemId));
+    return problem === undefined ? undefined : selectLcbTests(problem, set);
+  };
+}
+
 /** Decodes LiveCodeBench's compressed test encoding: base64 -> zlib -> pickle (a JSON string) -> JSON. */
 export function decodeLcbCompressedTests(encoded: string): unknown {
   let raw: Buffer;

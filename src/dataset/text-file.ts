@@ -1,13 +1,11 @@
 /**
  * Reading and writing the text files every loader shares: plain or gzip (detected by its magic
- * bytes), strict UTF-8, BOM and CRLF noticed and reported, never modified; writes are atomic.
+ * bytes), strict UTF-8, BOM and CRLF noticed and reported, never modified (atomic writes: atomic-write.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { open, readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { createGunzip, gunzipSync, gzipSync } from 'node:zlib';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { CorebError } from '../core/errors.js';
 
 /** A text file as read, with the facts validators report about its encoding. */
@@ -235,26 +233,5 @@ export async function isDirectory(path: string): Promise<boolean> {
     return (await stat(path)).isDirectory();
   } catch {
     return false;
-  }
-}
-
-/**
- * Writes `data` to `path` atomically: a temporary file in the same directory, then a rename, so a
- * reader never sees a half-written file. Gzip-compresses when `path` ends in `.gz`.
- * @throws CorebError `IO` when the directory is not writable.
- */
-export async function saveFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  const out = path.endsWith('.gz') ? gzipSync(bytes) : bytes;
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFile(tmp, out);
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw new CorebError('IO', `cannot write file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
-      file: path,
-      cause: e,
-    });
   }
 }

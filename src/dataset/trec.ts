@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
-import { isGzip, loadTextFile, saveFileAtomic, splitLines } from './text-file.js';
+import { saveFileAtomic } from './atomic-write.js';
+import { isGzip, loadTextFile, splitLines } from './text-file.js';
 
 /**
  * murmur3's 32-bit finaliser. FNV-1a's multiply only carries low bits upward, so ids that differ in

@@ -9,7 +9,7 @@ import type { Embedder, EmbeddingMatrix, EmbedOptions } from '../core/embedding.
 import { Interner } from '../core/ids.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
-import { loadTrecRunMap } from '../dataset/index.js';
+import { hashFile, loadEmbeddingsFile, loadTrecRunMap, packVectors, type EmbeddingsFile } from '../dataset/index.js';
 import {
   createBm25Retriever,
   createDenseRetriever,
@@ -17,8 +17,6 @@ import {
   createRrfRetriever,
   type DenseEncoder,
 } from '../search/index.js';
-import { hashFile } from './dataset-identity.js';
-import { loadEmbeddingsFile, packVectors, type EmbeddingsFile } from './embeddings-file.js';
 import type { RetrieverSpec } from './retriever-spec.js';
 import { createRunRetriever } from './run-retriever.js';
 

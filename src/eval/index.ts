@@ -1,4 +1,4 @@
-/** Public API of `bench`: the evaluation runner (`runEval`), retriever specs, protocols, scoring and result files. */
+/** Public API of `eval`: the evaluation runner (`runEval`), retriever specs, protocols, scoring and result files. */
 export type * from '../core/eval-results.js';
 export { EVAL_RESULTS_SCHEMA, PROTOCOLS } from '../core/eval-results.js';
 export * from './protocol.js';
@@ -6,11 +6,6 @@ export * from './rank.js';
 export * from './score.js';
 export * from './aggregate.js';
 export * from './retriever-spec.js';
-export * from './embeddings-file.js';
 export * from './run-retriever.js';
-export * from './dataset-identity.js';
-export * from './atomic-write.js';
 export * from './create-retriever.js';
 export * from './run-eval.js';
-export * from './judge-run.js';
-export * from './judge-agreement.js';

@@ -20,11 +20,9 @@ import {
 import { renderIssue, type ValidationIssue } from '../core/issues.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList, RetrieverIndex } from '../core/retrieval.js';
-import { isBeirDir, loadBeir, loadRelease, releaseTasks } from '../dataset/index.js';
+import { hashDatasetDir, isBeirDir, loadBeir, loadRelease, releaseTasks, saveAtomic, saveLinesAtomic } from '../dataset/index.js';
 import { aggregateBy, aggregateOverall, aggregateQueries } from './aggregate.js';
-import { saveAtomic, saveLinesAtomic } from './atomic-write.js';
 import { createRetriever } from './create-retriever.js';
-import { hashDatasetDir } from './dataset-identity.js';
 import { EVAL_MEASURES, resolveEvalProtocol } from './protocol.js';
 import { parseRetrieverSpec } from './retriever-spec.js';
 import { scoreTask } from './score.js';

@@ -3,6 +3,8 @@ export type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 export { compareAny, compareOutput, canonicalDecimal, jsonEqual, type CompareOptions, type CompareOutcome } from './compare.js';
 export { DEFAULT_LIMITS, LANGUAGE_TOOLS, TOOLS, findTool, missingPackages, requireTool, type RunLimits, type Tool, type ToolName } from './languages.js';
 export { CXX_FLAGS, buildPch, createLocalJudge, type LocalJudgeOptions } from './local-judge.js';
+export { computeAgreement, renderAgreement, type AgreementRow, type JudgedProgram } from './judge-agreement.js';
+export { judgeKey, renderJudgeSummary, runJudging, toJudgeRecord, type JudgeRecord, type JudgeRunOptions, type JudgeRunSummary } from './judge-run.js';
 export { javaMainClass, javaPublicClass, prepareSource, type PreparedSource } from './normalise.js';
 export { createSlotPool, type SlotPool } from './pool.js';
 export { RUN_HELPER_SOURCE, buildRunHelper } from './run-helper.js';

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { saveAtomic } from '../../eval/atomic-write.js';
+import { saveAtomic } from '../../dataset/atomic-write.js';
 import { runEval } from '../../eval/run-eval.js';
 import { CorebError } from '../../core/errors.js';
 import { PROTOCOLS, type ProtocolName } from '../../core/eval-results.js';

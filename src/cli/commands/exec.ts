@@ -5,11 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { renderJudgeSummary, runJudging } from '../../eval/judge-run.js';
 import { CorebError } from '../../core/errors.js';
 import { COMPARATORS, type ComparatorName } from '../../core/execution.js';
 import { loadCandidates } from '../../dataset/candidates.js';
-import { LCB_TEST_SETS, loadLcbProblems, type LcbTestSet } from '../../dataset/lcb.js';
+import { LCB_TEST_SETS, createLcbTestLookup, loadLcbProblems, type LcbTestSet } from '../../dataset/lcb.js';
+import { renderJudgeSummary, runJudging } from '../../sandbox/judge-run.js';
 import { createLocalJudge } from '../../sandbox/local-judge.js';
 import { missingPackages } from '../../sandbox/languages.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
@@ -129,10 +129,9 @@ const command: Command = {
     );
     const summary = await runJudging({
       judge,
-      problems,
+      testsOf: createLcbTestLookup(problems, tests as LcbTestSet),
       programs,
       outFile,
-      tests: tests as LcbTestSet,
       progress: createProgressBar(ctx.stderr, ctx.interactive),
       logger: ctx.logger,
       signal: ctx.signal,

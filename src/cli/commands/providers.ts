@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { saveAtomic } from '../../eval/atomic-write.js';
+import { saveAtomic } from '../../dataset/atomic-write.js';
 import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';

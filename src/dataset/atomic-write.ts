@@ -4,10 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { CorebError } from '../core/errors.js';
-import { saveFileAtomic } from '../dataset/index.js';
 
 /** `mkdir -p` of the file's directory; an `IO` error naming the directory when that fails. */
 async function ensureDir(file: string): Promise<void> {
@@ -19,13 +19,39 @@ async function ensureDir(file: string): Promise<void> {
   }
 }
 
+/** A fresh temporary name beside `file` (a dot-file, so directory walks skip it). */
 function tmpPath(file: string): string {
   return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
+/** The `IO` error of a failed write of `file`. */
+function writeError(file: string, e: unknown): CorebError {
+  return new CorebError('IO', `cannot write file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file, cause: e });
+}
+
 /**
- * Writes `data` to `file` atomically (tmp + rename), creating the directory; dataset's
- * `saveFileAtomic` after a `mkdir -p` (so a `.gz` name is gzipped there too).
+ * Writes `data` to `path` atomically: a temporary file in the same directory, then a rename, so a
+ * reader never sees a half-written file. Gzip-compresses when `path` ends in `.gz`. The directory
+ * must exist ({@link saveAtomic} creates it).
+ * @throws CorebError `IO` when the directory is missing or not writable.
+ */
+export async function saveFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const out = path.endsWith('.gz') ? gzipSync(bytes) : bytes;
+  const tmp = tmpPath(path);
+  try {
+    await writeFile(tmp, out);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw writeError(path, e);
+  }
+}
+
+/**
+ * Writes `data` to `file` atomically (tmp + rename), creating the directory: {@link saveFileAtomic}
+ * after a `mkdir -p` (so a `.gz` name is gzipped too).
+ * @throws CorebError `IO` naming the directory or file that could not be created or written.
  */
 export async function saveAtomic(file: string, data: string | Uint8Array): Promise<void> {
   await ensureDir(file);
@@ -33,8 +59,10 @@ export async function saveAtomic(file: string, data: string | Uint8Array): Promi
 }
 
 /**
- * Streams `lines` (each without its newline) to `file` atomically. Checks `signal` between chunks;
- * when aborted the temporary file is removed and the target is left as it was.
+ * Streams `lines` (each without its newline) to `file` atomically, creating the directory. Checks
+ * `signal` between 64 KiB chunks; when aborted the temporary file is removed, the target is left as
+ * it was and the abort reason is rethrown.
+ * @throws CorebError `IO` naming the file when it cannot be written.
  */
 export async function saveLinesAtomic(file: string, lines: Iterable<string>, signal?: AbortSignal): Promise<void> {
   await ensureDir(file);
@@ -63,6 +91,6 @@ export async function saveLinesAtomic(file: string, lines: Iterable<string>, sig
     out.destroy();
     await rm(tmp, { force: true });
     if (signal?.aborted) throw e;
-    throw new CorebError('IO', `cannot write file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file, cause: e });
+    throw writeError(file, e);
   }
 }

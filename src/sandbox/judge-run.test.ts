@@ -4,8 +4,7 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Program, ProgramResult, TestCase } from '../core/execution.js';
-import type { LcbProblem } from '../dataset/lcb.js';
-import type { JudgeBackend } from '../sandbox/backend.js';
+import type { JudgeBackend } from './backend.js';
 import { renderJudgeSummary, runJudging, type JudgeRecord } from './judge-run.js';
 
 /** A backend that "passes" programs whose code is `ok` and counts calls. */
@@ -40,28 +39,25 @@ function fakeJudge(settings: Record<string, unknown> = { comparator: 'tokens', j
   };
 }
 
-const problem: LcbProblem = {
-  questionId: 'abc1_a',
-  title: 't',
-  content: '',
-  platform: 'atcoder',
-  publicTests: [{ kind: 'stdin', input: '1', outputs: ['1'] }],
-  privateTests: [{ kind: 'stdin', input: '2', outputs: ['2'] }],
-  metadata: {},
-};
-const problems = new Map([[problem.questionId, problem]]);
+const testsByProblem = new Map<string, TestCase[]>([
+  ['abc1_a', [{ kind: 'stdin', input: '1', outputs: ['1'] }, { kind: 'stdin', input: '2', outputs: ['2'] }]],
+  ['abc2_a', []],
+]);
+const testsOf = (problemId: string): readonly TestCase[] | undefined => testsByProblem.get(problemId);
 const programs: Program[] = [
-  { id: 'a', problemId: 'lcb_abc1_a', language: 'python', code: 'ok' },
+  { id: 'a', problemId: 'abc1_a', language: 'python', code: 'ok' },
   { id: 'b', problemId: 'abc1_a', language: 'cpp', code: 'bad' },
-  { id: 'c', problemId: 'lcb_zzz_a', language: 'go', code: 'ok' },
+  { id: 'c', problemId: 'zzz_a', language: 'go', code: 'ok' },
 ];
 
-test('writes one snake_case record per program; lcb_ ids match; unknown problems are counted', async () => {
+test('writes one snake_case record per program; unknown problems and problems without tests are counted', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
   const judge = fakeJudge();
-  const s = await runJudging({ judge, problems, programs, outFile: out });
+  const s = await runJudging({ judge, testsOf, programs: [...programs, { id: 'd', problemId: 'abc2_a', language: 'ruby', code: 'ok' }], outFile: out });
   assert.equal(s.judged, 2);
   assert.equal(s.missingProblem, 1);
+  assert.equal(s.noTests, 1);
+  assert.deepEqual(judge.calls.sort(), ['a', 'b']);
   const recs = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JudgeRecord);
   assert.deepEqual(recs.map((r) => [r.id, r.verdict, r.tests_total]).sort(), [['a', 'accepted', 2], ['b', 'wrong_answer', 2]]);
   for (const k of ['problem_id', 'pass_rate', 'tests_passed', 'compile_ms', 'max_run_ms', 'max_memory_kb', 'normalisations', 'key']) {
@@ -74,26 +70,26 @@ test('writes one snake_case record per program; lcb_ ids match; unknown problems
 
 test('re-running skips programs judged with the same inputs and settings; changes are re-judged', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
-  await runJudging({ judge: fakeJudge(), problems, programs, outFile: out });
+  await runJudging({ judge: fakeJudge(), testsOf, programs, outFile: out });
   const again = fakeJudge({ comparator: 'tokens', jobs: 8 });
-  const s = await runJudging({ judge: again, problems, programs, outFile: out });
+  const s = await runJudging({ judge: again, testsOf, programs, outFile: out });
   assert.deepEqual(again.calls, [], '--jobs alone does not invalidate');
   assert.equal(s.resumed, 2);
   assert.equal(s.byLanguage.python.accepted, 1);
   const changed = fakeJudge({ comparator: 'exact', jobs: 2 });
-  await runJudging({ judge: changed, problems, programs: [{ ...programs[0], code: 'ok' }, { ...programs[1], code: 'ok' }], outFile: out });
+  await runJudging({ judge: changed, testsOf, programs: [{ ...programs[0], code: 'ok' }, { ...programs[1], code: 'ok' }], outFile: out });
   assert.deepEqual(changed.calls.sort(), ['a', 'b']);
   const edited = fakeJudge({ comparator: 'exact', jobs: 2 });
-  await runJudging({ judge: edited, problems, programs: [{ ...programs[0], code: 'ok' }, { ...programs[1], code: 'ok2' }], outFile: out });
+  await runJudging({ judge: edited, testsOf, programs: [{ ...programs[0], code: 'ok' }, { ...programs[1], code: 'ok2' }], outFile: out });
   assert.deepEqual(edited.calls, ['b']);
 });
 
 test('a torn last line (killed run) is dropped and that program judged again', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
-  await runJudging({ judge: fakeJudge(), problems, programs: programs.slice(0, 1), outFile: out });
+  await runJudging({ judge: fakeJudge(), testsOf, programs: programs.slice(0, 1), outFile: out });
   appendFileSync(out, '{"id":"b","problem_id":"abc1_a","verd');
   const j = fakeJudge();
-  const s = await runJudging({ judge: j, problems, programs, outFile: out });
+  const s = await runJudging({ judge: j, testsOf, programs, outFile: out });
   assert.deepEqual(j.calls, ['b']);
   assert.equal(s.resumed, 1);
   const lines = readFileSync(out, 'utf8').trim().split('\n');
@@ -105,6 +101,6 @@ test('an aborted run throws INTERRUPTED and keeps only finished programs', async
   const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
   const ac = new AbortController();
   ac.abort();
-  await assert.rejects(runJudging({ judge: fakeJudge(), problems, programs, outFile: out, signal: ac.signal }), { code: 'INTERRUPTED' });
+  await assert.rejects(runJudging({ judge: fakeJudge(), testsOf, programs, outFile: out, signal: ac.signal }), { code: 'INTERRUPTED' });
   assert.equal(readFileSync(out, 'utf8'), '');
 });

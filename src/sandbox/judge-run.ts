@@ -1,7 +1,8 @@
 /**
- * Judging many programs into a resumable JSONL file: matches each program to its LiveCodeBench
- * problem, judges it with a `JudgeBackend`, appends one line per program, and skips programs already
- * judged with identical code, tests and settings (keyed by a hash) when re-run.
+ * Judging many programs into a resumable JSONL file: looks up each program's tests (the caller
+ * decides where they come from, e.g. dataset's `createLcbTestLookup`), judges it with a
+ * `JudgeBackend`, appends one line per program, and skips programs already judged with identical
+ * code, tests and settings (keyed by a hash) when re-run.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,19 +10,19 @@ import { open } from 'node:fs/promises';
 import { CorebError } from '../core/errors.js';
 import { VERDICTS, type ExecLanguage, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
-import { lcbQuestionId, selectLcbTests, type LcbProblem, type LcbTestSet } from '../dataset/lcb.js';
-import type { JudgeBackend } from '../sandbox/backend.js';
+import type { JudgeBackend } from './backend.js';
 
 /** Options of {@link runJudging}. */
 export interface JudgeRunOptions {
   judge: JudgeBackend;
-  /** Problems by LiveCodeBench `question_id`. */
-  problems: ReadonlyMap<string, LcbProblem>;
+  /**
+   * The tests of a problem id: `undefined` when the problem is unknown (the program is counted in
+   * `missingProblem`), empty when it has no tests (counted in `noTests`).
+   */
+  testsOf: (problemId: string) => readonly TestCase[] | undefined;
   programs: readonly Program[];
   /** Output JSONL; appended to, and read first to skip finished programs. */
   outFile: string;
-  /** Which tests to run; default `all` (public then private). */
-  tests?: LcbTestSet;
   /** Programs in flight at once; default 2 × the judge's jobs (keeps every worker busy). */
   concurrency?: number;
   progress?: Progress;
@@ -36,7 +37,7 @@ export interface JudgeRunSummary {
   judged: number;
   /** Programs skipped because the output already had them with the same key. */
   resumed: number;
-  /** Programs whose problem is not in the problems file (not judged). */
+  /** Programs whose problem `testsOf` does not know (not judged). */
   missingProblem: number;
   /** Programs whose problem has no tests (not judged). */
   noTests: number;
@@ -140,12 +141,12 @@ function emptyCounts(): Record<Verdict, number> {
 }
 
 /**
- * Judges `programs` against their problems' tests and appends one {@link JudgeRecord} per program to
- * `outFile`. Problem ids match LiveCodeBench `question_id` directly or after dropping CoREB's `lcb_`.
+ * Judges `programs` against their problems' tests (from `testsOf`) and appends one
+ * {@link JudgeRecord} per program to `outFile`.
  * @throws CorebError `INTERRUPTED` when `signal` aborts (the file holds every finished program).
  */
 export async function runJudging(options: JudgeRunOptions): Promise<JudgeRunSummary> {
-  const { judge, problems, programs, outFile, signal } = options;
+  const { judge, testsOf, programs, outFile, signal } = options;
   const progress = options.progress ?? silentProgress;
   const logger = options.logger ?? silentLogger;
   const settings = judge.describe();
@@ -156,16 +157,15 @@ export async function runJudging(options: JudgeRunOptions): Promise<JudgeRunSumm
   };
   const { jobs: _jobs, ...keySettings } = settings;
   const finished = readFinished(outFile);
-  const todo: Array<{ program: Program; tests: TestCase[]; key: string }> = [];
+  const todo: Array<{ program: Program; tests: readonly TestCase[]; key: string }> = [];
   const missing = new Set<string>();
   for (const program of programs) {
-    const problem = problems.get(program.problemId) ?? problems.get(lcbQuestionId(program.problemId));
-    if (problem === undefined) {
+    const tests = testsOf(program.problemId);
+    if (tests === undefined) {
       summary.missingProblem++;
       missing.add(program.problemId);
       continue;
     }
-    const tests = selectLcbTests(problem, options.tests ?? 'all');
     if (tests.length === 0) {
       summary.noTests++;
       continue;
