@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCachedEmbedder, openEmbeddingStore } from '../src/cache/index.js';
 import { createEmbedder, parseEmbedderSpec } from '../src/providers/index.js';
-import { startLoopbackServer } from '../src/providers/testing/loopback-server.js';
+import { startLoopbackServer } from '../test/support/loopback-server.js';
 
 /** Server mode: `--serve LATENCY CAP` starts one loopback server and prints its base URL. */
 if (process.argv[2] === '--serve') {

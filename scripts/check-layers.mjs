@@ -2,10 +2,11 @@
 // The layer rule of ../shared/docs/house-style.md, enforced: imports in src/ point down only.
 //   core <- {dataset, metrics, search, providers, cache, sandbox} <- {eval, construct, report} <- cli
 // Siblings of one layer meet through core types and may not import each other. Outside src/cli,
-// nothing reads process.argv or process.env. Exits 1 listing every violation.
+// nothing reads process.argv or process.env. Only tests (*.test.ts) may import from outside src/
+// (test/support helpers): the package ships src alone. Exits 1 listing every violation.
 //   node scripts/check-layers.mjs [SRC_DIR]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const LAYER = {
@@ -46,6 +47,11 @@ for (const file of walk(src, [])) {
     const where = `${relative(src, file)}:${i + 1}`;
     for (const m of line.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) {
       const target = resolve(dirname(file), m[1]);
+      const outside = relative(src, target);
+      if (outside.startsWith('..') || isAbsolute(outside)) {
+        if (!isTest) problems.push(`${where}: \`${from || 'index.ts'}\` imports ${m[1]}, outside src/; only tests may (move shared code into src/, test helpers stay in test/support)`);
+        continue;
+      }
       const to = areaOf(target);
       if (to === from || !(to in LAYER)) continue;
       if (LAYER[to] >= LAYER[from]) {

@@ -12,5 +12,3 @@ export { parseRetryAfterMs, backoffMs, isRetryableStatus } from './http/retry.js
 export { createHttpEmbedder, HTTP_DEFAULTS } from './http/embedder.js';
 export type { HttpProviderSpec } from './http/embedder.js';
 export { poolHidden } from './local/pooling.js';
-export { writeTinyModel, tinyVocab } from './local/tiny-model.js';
-export { encodeOnnxModel } from './local/onnx-proto.js';

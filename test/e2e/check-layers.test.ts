@@ -36,3 +36,16 @@ test('layer check fails on upward and sibling imports and on env reads outside c
   assert.match(r.out, /metrics\/m\.ts:1: `metrics` imports a sibling layer `search`/);
   assert.match(r.out, /search\/s\.ts:1: `search` reads process\.argv\/env/);
 });
+
+test('layer check lets tests, and only tests, import helpers from outside src/', () => {
+  const ok = check({
+    'providers/p.ts': 'export const p = 1;\n',
+    'providers/p.test.ts': "import { serve } from '../../test/support/server.js';\nimport { p } from './p.js';\n",
+  });
+  assert.equal(ok.status, 0, ok.out);
+  const bad = check({
+    'providers/p.ts': "import { serve } from '../../test/support/server.js';\n",
+  });
+  assert.equal(bad.status, 1);
+  assert.match(bad.out, /providers\/p\.ts:1: `providers` imports \.\.\/\.\.\/test\/support\/server\.js, outside src\/; only tests may/);
+});

@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { writeTinyModel } from '../../src/providers/local/tiny-model.js';
-import { startLoopbackServer, type LoopbackServer } from '../../src/providers/testing/loopback-server.js';
+import { writeTinyModel } from '../support/tiny-model.js';
+import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { cliPath, runCli as runCliSync, type CliResult } from '../support/cli.js';
 import { writeTinyRelease } from './eval-fixture.js';
 

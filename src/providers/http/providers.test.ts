@@ -9,7 +9,7 @@ import { isCorebError } from '../../core/errors.js';
 import type { Embedder } from '../../core/embedding.js';
 import { parseEmbedderSpec } from '../config.js';
 import { createEmbedder } from '../registry.js';
-import { LOOPBACK_FORMATS, loopbackVector, startLoopbackServer, type LoopbackOptions, type LoopbackServer } from '../testing/loopback-server.js';
+import { LOOPBACK_FORMATS, loopbackVector, startLoopbackServer, type LoopbackOptions, type LoopbackServer } from '../../../test/support/loopback-server.js';
 
 const servers: LoopbackServer[] = [];
 after(async () => {

@@ -12,7 +12,7 @@ import type { Embedder } from '../../core/embedding.js';
 import { createEmbedder } from '../registry.js';
 import type { EmbedderConfig } from '../types.js';
 import { poolHidden } from './pooling.js';
-import { writeTinyModel } from './tiny-model.js';
+import { writeTinyModel } from '../../../test/support/tiny-model.js';
 
 let root = '';
 let modelDir = '';
