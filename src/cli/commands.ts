@@ -12,4 +12,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   exec: () => import('./commands/exec.js'),
   providers: () => import('./commands/providers.js'),
   cache: () => import('./commands/cache.js'),
+  compare: () => import('./commands/compare.js'),
 };

@@ -1,2 +1,5 @@
-/** Public API of `report`: human-readable renderings of `coreb eval` results (text and markdown tables). */
+/** Public API of `report`: renderings of `coreb eval` results (text, markdown, HTML) and the significance tests of `coreb compare`. */
 export * from './render-results.js';
+export * from './load-results.js';
+export * from './significance.js';
+export * from './compare.js';

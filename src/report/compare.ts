@@ -1,0 +1,239 @@
+/**
+ * `coreb compare` as a library call: paired two-sided tests of every retriever against a baseline
+ * over the per-query values of one measure, per task and overall, with Holm–Bonferroni adjustment;
+ * and the all-pairs variant the HTML report uses for ranx-style superscripts.
+ */
+import { CorebError } from '../core/errors.js';
+import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
+import { holmAdjust, pairedBootstrap, pairedTTest, randomizationTest, type PairedTestResult } from './significance.js';
+
+/** Test names of `coreb compare --test`. */
+export const COMPARE_TESTS = ['t-test', 'randomization', 'bootstrap'] as const;
+/** A paired test. */
+export type CompareTest = (typeof COMPARE_TESTS)[number];
+
+/** Options of {@link compareResults}. */
+export interface CompareResultsOptions {
+  /** Baseline retriever name. Default: the first retriever of the results. */
+  baseline?: string;
+  /** Measure label as in the results (`ndcg@10`, `recall@100`, ...). Default `ndcg@10`. */
+  measure?: string;
+  /** Tests to run. Default: all three. */
+  tests?: readonly CompareTest[];
+  /** PRNG seed of the randomization test and the bootstrap. Default 42. */
+  seed?: number;
+  /** Sign-flip rounds of the randomization test. Default 10,000. */
+  permutations?: number;
+  /** Resamples of the bootstrap. Default 10,000. */
+  bootstrapSamples?: number;
+  /** Confidence level of the t and bootstrap intervals. Default 0.95. */
+  confidence?: number;
+}
+
+/** One test of one retriever against the baseline in one scope. */
+export interface Comparison {
+  retriever: string;
+  /** `overall` (all queries pooled) or a task name. */
+  scope: string;
+  measure: string;
+  test: CompareTest;
+  /** Mean per-query difference, retriever − baseline. */
+  delta: number;
+  /** Confidence interval of {@link delta} (t-test: t interval; bootstrap: percentile), or null (randomization). */
+  ci: [number, number] | null;
+  pValue: number;
+  /** Holm–Bonferroni adjusted p-value across all comparisons of the same test. */
+  pHolm: number;
+  /** Paired queries (present in both retrievers' per-query values). */
+  queries: number;
+}
+
+/** What {@link compareResults} returns (the JSON `coreb compare --format json` prints). */
+export interface CompareReport {
+  baseline: string;
+  measure: string;
+  /** Settings that decide the numbers, for reproduction. */
+  settings: { seed: number; permutations: number; bootstrapSamples: number; confidence: number; tests: CompareTest[] };
+  comparisons: Comparison[];
+}
+
+/** Paired values of one measure for two retrievers in one scope, in query-id order. */
+export interface PairedValues {
+  ids: string[];
+  a: Float64Array;
+  b: Float64Array;
+}
+
+function requirePerQuery(r: RetrieverResult): NonNullable<RetrieverResult['perQuery']> {
+  if (r.perQuery === undefined) {
+    throw new CorebError('VALIDATION', `retriever \`${r.name}\` has no per-query values; re-run \`coreb eval\` without --no-per-query`, {
+      field: 'perQuery',
+    });
+  }
+  return r.perQuery;
+}
+
+/**
+ * Per-query values of `measure` for retrievers `a` and `b` over the queries both evaluated in
+ * `scope` (`overall` = every task). Missing measure values are an error.
+ */
+export function pairValues(a: RetrieverResult, b: RetrieverResult, measure: string, scope: string): PairedValues {
+  const pa = requirePerQuery(a);
+  const pb = requirePerQuery(b);
+  const ids = Object.keys(pa)
+    .filter((id) => (scope === 'overall' || pa[id].task === scope) && pb[id] !== undefined && pb[id].task === pa[id].task)
+    .sort();
+  const va = new Float64Array(ids.length);
+  const vb = new Float64Array(ids.length);
+  ids.forEach((id, i) => {
+    const x = pa[id].metrics[measure];
+    const y = pb[id].metrics[measure];
+    if (typeof x !== 'number' || typeof y !== 'number') {
+      throw new CorebError('VALIDATION', `query \`${id}\` has no \`${measure}\` value`, { field: `perQuery.${id}.metrics` });
+    }
+    va[i] = x;
+    vb[i] = y;
+  });
+  return { ids, a: va, b: vb };
+}
+
+/** Runs one named test on paired values (treatment `a`, control `b`). */
+export function runPairedTest(test: CompareTest, a: Float64Array, b: Float64Array, o: Required<Omit<CompareResultsOptions, 'baseline' | 'measure' | 'tests'>>): PairedTestResult {
+  if (test === 't-test') return pairedTTest(a, b, o.confidence);
+  if (test === 'randomization') return randomizationTest(a, b, { permutations: o.permutations, seed: o.seed });
+  return pairedBootstrap(a, b, { samples: o.bootstrapSamples, seed: o.seed, confidence: o.confidence });
+}
+
+/** The retriever names of a results file, checking they are unique (pairs are named by them). */
+function retrieverByName(results: EvalResults): Map<string, RetrieverResult> {
+  const m = new Map<string, RetrieverResult>();
+  for (const r of results.retrievers) {
+    if (m.has(r.name)) throw new CorebError('VALIDATION', `two retrievers are named \`${r.name}\`; names must be unique to compare`);
+    m.set(r.name, r);
+  }
+  return m;
+}
+
+function resolveSettings(options: CompareResultsOptions): CompareReport['settings'] {
+  return {
+    seed: options.seed ?? 42,
+    permutations: options.permutations ?? 10000,
+    bootstrapSamples: options.bootstrapSamples ?? 10000,
+    confidence: options.confidence ?? 0.95,
+    tests: [...(options.tests ?? COMPARE_TESTS)],
+  };
+}
+
+/**
+ * Tests every retriever against the baseline, overall and per task, with each requested test.
+ * Holm's adjustment runs per test over all (retriever, scope) comparisons made with it.
+ * @throws CorebError `USAGE` for an unknown baseline or measure, `VALIDATION` without per-query values.
+ */
+export function compareResults(results: EvalResults, options: CompareResultsOptions = {}): CompareReport {
+  const byName = retrieverByName(results);
+  const baselineName = options.baseline ?? results.retrievers[0].name;
+  const baseline = byName.get(baselineName);
+  if (baseline === undefined) {
+    throw new CorebError('USAGE', `--baseline \`${baselineName}\` is not a retriever of the results; retrievers: ${[...byName.keys()].join(', ')}`);
+  }
+  const measure = options.measure ?? 'ndcg@10';
+  if (!results.measures.includes(measure)) {
+    throw new CorebError('USAGE', `--measure \`${measure}\` is not in the results; measures: ${results.measures.join(', ')}`);
+  }
+  if (byName.size < 2) throw new CorebError('USAGE', 'the results hold one retriever; compare needs at least two');
+  const s = resolveSettings(options);
+  const scopes = ['overall', ...Object.keys(baseline.tasks)];
+  const comparisons: Comparison[] = [];
+  for (const r of results.retrievers) {
+    if (r === baseline) continue;
+    for (const scope of scopes) {
+      const pv = pairValues(r, baseline, measure, scope);
+      for (const test of s.tests) {
+        const t = runPairedTest(test, pv.a, pv.b, s);
+        comparisons.push({ retriever: r.name, scope, measure, test, delta: t.delta, ci: t.ci, pValue: t.pValue, pHolm: NaN, queries: pv.ids.length });
+      }
+    }
+  }
+  for (const test of s.tests) {
+    const family = comparisons.filter((c) => c.test === test);
+    holmAdjust(family.map((c) => c.pValue)).forEach((p, i) => (family[i].pHolm = p));
+  }
+  return { baseline: baselineName, measure, settings: s, comparisons };
+}
+
+/** Options of {@link significantWins}. */
+export interface WinsOptions {
+  measure: string;
+  /** `overall` or a task. */
+  scope: string;
+  test?: CompareTest;
+  /** Significance level on the Holm-adjusted p-value. Default 0.05. */
+  alpha?: number;
+  seed?: number;
+  permutations?: number;
+}
+
+/**
+ * ranx-style significance marks: for every retriever, the names of the retrievers it significantly
+ * beats (higher mean and Holm-adjusted p <= alpha over all pairs). Retrievers without per-query
+ * values are left out (empty set). Default test: randomization with 10,000 flips, seed 42.
+ */
+export function significantWins(retrievers: readonly RetrieverResult[], options: WinsOptions): Map<string, Set<string>> {
+  const test = options.test ?? 'randomization';
+  const s = resolveSettings(options);
+  const alpha = options.alpha ?? 0.05;
+  const usable = retrievers.filter((r) => r.perQuery !== undefined);
+  const pairs: Array<{ a: string; b: string; delta: number; p: number }> = [];
+  for (let i = 0; i < usable.length; i++) {
+    for (let j = i + 1; j < usable.length; j++) {
+      const pv = pairValues(usable[i], usable[j], options.measure, options.scope);
+      if (pv.ids.length === 0) continue;
+      const t = runPairedTest(test, pv.a, pv.b, s);
+      pairs.push({ a: usable[i].name, b: usable[j].name, delta: t.delta, p: t.pValue });
+    }
+  }
+  const adjusted = holmAdjust(pairs.map((p) => p.p));
+  const wins = new Map<string, Set<string>>(retrievers.map((r) => [r.name, new Set<string>()]));
+  pairs.forEach((p, i) => {
+    if (!(adjusted[i] <= alpha) || p.delta === 0) return;
+    if (p.delta > 0) wins.get(p.a)!.add(p.b);
+    else wins.get(p.b)!.add(p.a);
+  });
+  return wins;
+}
+
+/** Formats a p-value for tables: 4 significant digits, `<1e-4` style below 0.0001. */
+export function formatPValue(p: number): string {
+  if (Number.isNaN(p)) return '-';
+  if (p < 1e-4) return p === 0 ? '0' : p.toExponential(1);
+  return p.toFixed(4);
+}
+
+/** Renders a compare report as an aligned text table (`*` marks pHolm <= 0.05). */
+export function renderCompareTable(report: CompareReport): string {
+  const header = ['retriever', 'scope', 'test', 'queries', `Δ ${report.measure}`, '95% CI', 'p', 'p (Holm)', ''];
+  const rows = report.comparisons.map((c) => [
+    c.retriever,
+    c.scope,
+    c.test,
+    String(c.queries),
+    (c.delta >= 0 ? '+' : '') + c.delta.toFixed(4),
+    c.ci === null ? '-' : `[${c.ci[0].toFixed(4)}, ${c.ci[1].toFixed(4)}]`,
+    formatPValue(c.pValue),
+    formatPValue(c.pHolm),
+    c.pHolm <= 0.05 ? '*' : '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const s = report.settings;
+  return [
+    `compare: baseline ${report.baseline}, measure ${report.measure}, paired two-sided tests; randomization ${s.permutations} sign flips, bootstrap ${s.bootstrapSamples} resamples, seed ${s.seed}`,
+    '',
+    line(header),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...rows.map(line),
+    '',
+    '* = significant at 0.05 after Holm–Bonferroni over the comparisons of the same test',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,248 @@
+/**
+ * Paired significance tests over per-query values (the kernels of `coreb compare`): Student's t
+ * distribution (exact, via the regularised incomplete beta function), the paired t-test, Fisher's
+ * randomization test with random sign flips, a paired bootstrap confidence interval, and the
+ * Holm–Bonferroni adjustment. Pure and deterministic given a seed.
+ */
+
+/** A seeded 32-bit PRNG (mulberry32): returns uint32 values; same seed, same stream. */
+export function createRng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
+
+/** ln Γ(x) for x > 0 (Lanczos approximation, g = 7, n = 9; relative error ~1e-15). */
+export function logGamma(x: number): number {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z = x - 1;
+  let s = LANCZOS[0];
+  for (let i = 1; i < 9; i++) s += LANCZOS[i] / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(s);
+}
+
+/** Continued fraction of the incomplete beta function (modified Lentz; Numerical Recipes §6.4). */
+function betaContinuedFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  const qab = a + b;
+  const qap = a + 1;
+  const qam = a - 1;
+  let c = 1;
+  let d = 1 - (qab * x) / qap;
+  if (Math.abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  let h = d;
+  for (let m = 1; m <= 10000; m++) {
+    const m2 = 2 * m;
+    let aa = (m * (b - m) * x) / ((qam + m2) * (a + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = (-(a + m) * (qab + m) * x) / ((a + m2) * (qap + m2));
+    d = 1 + aa * d;
+    if (Math.abs(d) < tiny) d = tiny;
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    d = 1 / d;
+    const del = d * c;
+    h *= del;
+    if (Math.abs(del - 1) < 1e-16) break;
+  }
+  return h;
+}
+
+/** The regularised incomplete beta function I_x(a, b), for a, b > 0 and 0 <= x <= 1. */
+export function regularizedBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const lnFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
+  if (x < (a + 1) / (a + b + 2)) return (Math.exp(lnFront) * betaContinuedFraction(a, b, x)) / a;
+  return 1 - (Math.exp(lnFront) * betaContinuedFraction(b, a, 1 - x)) / b;
+}
+
+/**
+ * Two-sided tail probability of Student's t distribution with `df` degrees of freedom:
+ * P(|T| >= |t|) = I_{df/(df+t²)}(df/2, 1/2). Infinite |t| gives 0.
+ */
+export function studentTTwoSided(t: number, df: number): number {
+  if (Number.isNaN(t)) return NaN;
+  if (!Number.isFinite(t)) return 0;
+  return regularizedBeta(df / (df + t * t), df / 2, 0.5);
+}
+
+/** CDF of Student's t distribution: P(T <= t). */
+export function studentTCdf(t: number, df: number): number {
+  const tail = studentTTwoSided(t, df) / 2;
+  return t >= 0 ? 1 - tail : tail;
+}
+
+/** Quantile of Student's t distribution (inverse CDF, by bisection to ~1e-12), 0 < p < 1. */
+export function studentTQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`quantile needs 0 < p < 1, got ${p}`);
+  if (p === 0.5) return 0;
+  let lo = -1;
+  let hi = 1;
+  while (studentTCdf(lo, df) > p) lo *= 2;
+  while (studentTCdf(hi, df) < p) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-13 * Math.max(1, Math.abs(lo)); i++) {
+    const mid = (lo + hi) / 2;
+    if (studentTCdf(mid, df) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** Result of one paired test: the mean difference (treatment − control), a CI when the test gives one, the p-value. */
+export interface PairedTestResult {
+  /** Mean of the per-query differences. */
+  delta: number;
+  /** Confidence interval of the mean difference, or null. */
+  ci: [number, number] | null;
+  /** Two-sided p-value. */
+  pValue: number;
+}
+
+function differences(treatment: ArrayLike<number>, control: ArrayLike<number>): Float64Array {
+  if (treatment.length !== control.length) {
+    throw new RangeError(`paired samples differ in length (${treatment.length} vs ${control.length})`);
+  }
+  const d = new Float64Array(treatment.length);
+  for (let i = 0; i < d.length; i++) d[i] = treatment[i] - control[i];
+  return d;
+}
+
+function mean(x: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i];
+  return x.length > 0 ? s / x.length : 0;
+}
+
+/**
+ * Two-sided paired Student's t-test (as `scipy.stats.ttest_rel`): t = mean(d) / (sd(d) / √n),
+ * df = n − 1, with the `confidence` (default 0.95) t interval of the mean difference.
+ * Degenerate cases: n < 2 or all differences equal zero give p = 1; a constant non-zero difference
+ * (sd = 0) gives p = 0 (scipy returns NaN for both).
+ */
+export function pairedTTest(treatment: ArrayLike<number>, control: ArrayLike<number>, confidence = 0.95): PairedTestResult {
+  const d = differences(treatment, control);
+  const n = d.length;
+  const m = mean(d);
+  if (n < 2) return { delta: m, ci: null, pValue: 1 };
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (d[i] - m) * (d[i] - m);
+  const sd = Math.sqrt(ss / (n - 1));
+  if (sd === 0) return { delta: m, ci: [m, m], pValue: m === 0 ? 1 : 0 };
+  const se = sd / Math.sqrt(n);
+  const q = studentTQuantile(1 - (1 - confidence) / 2, n - 1);
+  return { delta: m, ci: [m - q * se, m + q * se], pValue: studentTTwoSided(m / se, n - 1) };
+}
+
+/**
+ * Fisher's paired randomization test (Smucker et al., CIKM 2007) by Monte Carlo: each of
+ * `permutations` (default 10,000) rounds flips the sign of every per-query difference with
+ * probability 1/2 (= swapping the two systems' values of that query); the p-value is
+ * (hits + 1) / (permutations + 1), where a hit is |mean of the flipped differences| >= |observed
+ * mean| (within 1e-12 relative, so rounding in the sum cannot miss the observed labelling).
+ */
+export function randomizationTest(
+  treatment: ArrayLike<number>,
+  control: ArrayLike<number>,
+  options: { permutations?: number; seed?: number } = {},
+): PairedTestResult {
+  const d = differences(treatment, control);
+  const n = d.length;
+  const rounds = options.permutations ?? 10000;
+  const rng = createRng(options.seed ?? 42);
+  let observed = 0;
+  for (let i = 0; i < n; i++) observed += d[i];
+  const threshold = Math.abs(observed) * (1 - 1e-12);
+  let hits = 0;
+  for (let r = 0; r < rounds; r++) {
+    let s = 0;
+    let bits = 0;
+    for (let i = 0; i < n; i++) {
+      if ((i & 31) === 0) bits = rng();
+      s += bits & 1 ? -d[i] : d[i];
+      bits >>>= 1;
+    }
+    if (Math.abs(s) >= threshold) hits++;
+  }
+  return { delta: n > 0 ? observed / n : 0, ci: null, pValue: (hits + 1) / (rounds + 1) };
+}
+
+/** Linear-interpolated quantile of sorted values (numpy's default `linear` method). */
+function quantileSorted(sorted: Float64Array, p: number): number {
+  const h = (sorted.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/**
+ * Paired bootstrap over queries: `samples` (default 10,000) resamples of the query set with
+ * replacement; the CI is the percentile interval of the resampled mean differences at
+ * `confidence` (default 0.95); the two-sided p-value is the shifted-null bootstrap
+ * (Efron & Tibshirani 1993, §16.4): (#{|mean* − mean| >= |mean|} + 1) / (samples + 1).
+ */
+export function pairedBootstrap(
+  treatment: ArrayLike<number>,
+  control: ArrayLike<number>,
+  options: { samples?: number; seed?: number; confidence?: number } = {},
+): PairedTestResult {
+  const d = differences(treatment, control);
+  const n = d.length;
+  const samples = options.samples ?? 10000;
+  const confidence = options.confidence ?? 0.95;
+  const rng = createRng(options.seed ?? 42);
+  const m = mean(d);
+  if (n === 0) return { delta: 0, ci: null, pValue: 1 };
+  const means = new Float64Array(samples);
+  let hits = 0;
+  const threshold = Math.abs(m) * (1 - 1e-12);
+  for (let b = 0; b < samples; b++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += d[Math.floor((rng() / 4294967296) * n)];
+    const mb = s / n;
+    means[b] = mb;
+    if (Math.abs(mb - m) >= threshold) hits++;
+  }
+  means.sort();
+  const alpha = 1 - confidence;
+  return {
+    delta: m,
+    ci: [quantileSorted(means, alpha / 2), quantileSorted(means, 1 - alpha / 2)],
+    pValue: (hits + 1) / (samples + 1),
+  };
+}
+
+/**
+ * Holm–Bonferroni adjusted p-values, in input order: sort ascending p(1) <= ... <= p(m),
+ * p̃(i) = max_{j<=i} min(1, (m − j + 1)·p(j)) (step-down, monotone). Rejecting where
+ * p̃ <= α is Holm's procedure at level α. NaN inputs stay NaN and do not count in m.
+ */
+export function holmAdjust(pValues: readonly number[]): number[] {
+  const idx = pValues.map((p, i) => [p, i] as const).filter(([p]) => !Number.isNaN(p));
+  idx.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const m = idx.length;
+  const out = pValues.map(() => NaN);
+  let running = 0;
+  idx.forEach(([p, i], rank) => {
+    running = Math.max(running, Math.min(1, (m - rank) * p));
+    out[i] = running;
+  });
+  return out;
+}

@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import type { EvalResults } from '../../src/core/eval-results.js';
+
+interface CompareJson {
+  baseline: string;
+  measure: string;
+  comparisons: Array<{ retriever: string; scope: string; measure: string; test: string; delta: number; ci: [number, number] | null; pValue: number; pHolm: number; queries: number }>;
+}
+
+test('coreb compare on two BM25 runs of the sample: JSON shape, deltas from the results, t-test p equal to scipy', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-compare-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const ev = runCli(['eval', '--retriever', 'bm25', '--retriever', 'bm25?k1=1.2&b=0.75', '--out', dir, '--quiet']);
+  assert.equal(ev.status, 0, ev.stderr);
+  const file = join(dir, 'results.json');
+  const r = runCli(['compare', file, '--format', 'json', '--seed', '7']);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as CompareJson;
+  assert.equal(out.baseline, 'bm25');
+  assert.equal(out.measure, 'ndcg@10');
+  const results = JSON.parse(readFileSync(file, 'utf8')) as EvalResults;
+  const tasks = Object.keys(results.retrievers[0].tasks);
+  assert.equal(out.comparisons.length, (1 + tasks.length) * 3);
+  const [b, c] = results.retrievers;
+  for (const scope of ['overall', ...tasks]) {
+    const ids = Object.keys(b.perQuery!).filter((id) => scope === 'overall' || b.perQuery![id].task === scope);
+    const a = ids.map((id) => c.perQuery![id].metrics['ndcg@10']);
+    const z = ids.map((id) => b.perQuery![id].metrics['ndcg@10']);
+    const delta = a.reduce((s, x, i) => s + x - z[i], 0) / ids.length;
+    for (const cmp of out.comparisons.filter((x) => x.scope === scope)) {
+      assert.equal(cmp.retriever, 'bm25?k1=1.2&b=0.75');
+      assert.equal(cmp.queries, ids.length);
+      assert.ok(Math.abs(cmp.delta - delta) < 1e-12, `${scope} delta`);
+    }
+    if (scope !== 'overall') {
+      const taskMean = (x: typeof c) => x.tasks[scope].metrics['ndcg@10'];
+      assert.ok(Math.abs(delta - (taskMean(c) - taskMean(b))) < 1e-9, 'delta equals the difference of the task means');
+    }
+    const probe = spawnSync('python3', ['-c', 'import scipy'], { encoding: 'utf8' });
+    if (probe.status === 0) {
+      const py = spawnSync('python3', ['-c', 'import json,sys\nfrom scipy import stats\nd=json.load(sys.stdin)\nprint(stats.ttest_rel(d[0],d[1]).pvalue)'], {
+        input: JSON.stringify([a, z]),
+        encoding: 'utf8',
+      });
+      const p = Number(py.stdout);
+      const mine = out.comparisons.find((x) => x.scope === scope && x.test === 't-test')!.pValue;
+      assert.ok(Math.abs(mine - p) <= 1e-9 * Math.max(p, 1e-300) || Math.abs(mine - p) < 1e-15, `${scope}: ${mine} vs scipy ${p}`);
+    }
+  }
+  const again = runCli(['compare', file, '--format', 'json', '--seed', '7', '--test', 'randomization']);
+  const rnd = (JSON.parse(again.stdout) as CompareJson).comparisons;
+  assert.deepEqual(rnd.map((x) => x.pValue), out.comparisons.filter((x) => x.test === 'randomization').map((x) => x.pValue), 'same seed, same p');
+  const table = runCli(['compare', file, '--test', 't-test']);
+  assert.match(table.stdout, /baseline bm25, measure ndcg@10/);
+  const bad = runCli(['compare', file, '--baseline', 'dense']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--baseline `dense` is not a retriever/);
+  const missing = runCli(['compare', join(dir, 'nope.json')]);
+  assert.equal(missing.status, 3);
+  assert.match(missing.stderr, /nope\.json/);
+});
