@@ -13,16 +13,25 @@ import type { ExecLanguage, ProgramResult, TestCase } from '../core/execution.js
 import { projectRoot } from '../../test/support/shared.js';
 import { createTestJudge, tempDir, testCacheDir, toolchainSkipReason } from '../../test/support/judge.js';
 import type { JudgeBackend } from './backend.js';
+import { createLocalJudge } from './local-judge.js';
 
 const skip = toolchainSkipReason(['python', 'cpp']);
 const made = skip === undefined ? await createTestJudge({ timeLimitMs: 1000, wallTimeFactor: 1, jobs: 2, limits: { python: { addressSpaceMb: 384, memoryLimitMb: 256 } } }) : skip;
 const judge: JudgeBackend | undefined = typeof made === 'string' ? undefined : made;
 const skipReason = typeof made === 'string' ? made : false;
+/**
+ * The memory attacks get their own judge whose time limits are far out of the way (10 s CPU, 31 s wall
+ * clock), so that a loaded machine cannot turn a memory verdict into `time_limit`: the allocations
+ * below fail within a few hundred ms of CPU. Python's address space is kept small (192 MiB) so the
+ * gradual hog touches little memory before it hits the limit.
+ */
+const memoryJudge: JudgeBackend | undefined =
+  judge === undefined ? undefined : await createLocalJudge({ cacheDir: testCacheDir, timeLimitMs: 10_000, wallTimeFactor: 3, jobs: 2, limits: { python: { addressSpaceMb: 192, memoryLimitMb: 128 } } });
 
 let counter = 0;
-function run(code: string, input = '', outputs: string[] = ['ok'], language: ExecLanguage = 'python'): Promise<ProgramResult> {
+function run(code: string, input = '', outputs: string[] = ['ok'], language: ExecLanguage = 'python', on = judge): Promise<ProgramResult> {
   const tests: TestCase[] = [{ kind: 'stdin', input, outputs }];
-  return judge!.judge({ id: `attack-${++counter}`, problemId: 'attack', language, code }, tests);
+  return on!.judge({ id: `attack-${++counter}`, problemId: 'attack', language, code }, tests);
 }
 
 /**
@@ -71,13 +80,13 @@ test('sleeping forever is killed by the wall clock: time_limit', { skip: skipRea
 
 test('memory hogs get memory_limit (Python and C++)', { skip: skipReason }, async () => {
   const [py, gradual, cpp] = await Promise.all([
-    run('x = bytearray(3 * 1024**3)\nprint("ok")\n'),
-    run('a = []\nwhile True:\n    a.append(b"x" * 10**7)\n'),
-    run('int main(){ std::vector<char> v((size_t)3 << 30, 1); printf("%d\\n", v[12345]); }', '', ['ok'], 'cpp'),
+    run('x = bytearray(3 * 1024**3)\nprint("ok")\n', '', ['ok'], 'python', memoryJudge),
+    run('a = []\nwhile True:\n    a.append(b"x" * 10**7)\n', '', ['ok'], 'python', memoryJudge),
+    run('int main(){ std::vector<char> v((size_t)3 << 30, 1); printf("%d\\n", v[12345]); }', '', ['ok'], 'cpp', memoryJudge),
   ]);
-  assert.equal(py.verdict, 'memory_limit');
-  assert.equal(gradual.verdict, 'memory_limit');
-  assert.equal(cpp.verdict, 'memory_limit');
+  for (const [name, r] of [['python one block', py], ['python gradual', gradual], ['c++', cpp]] as const) {
+    assert.equal(r.verdict, 'memory_limit', `${name}: ${JSON.stringify(r.tests[0])}`);
+  }
 });
 
 test('disk fill with many files stops at the work dir size: runtime_error, host untouched', { skip: skipReason }, async () => {
