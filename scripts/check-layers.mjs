@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The layer rule of ../shared/docs/house-style.md, enforced: imports in src/ point down only.
-//   core <- {dataset, metrics, search, providers, cache, sandbox} <- {eval, construct, report} <- cli
+//   core <- {dataset, metrics, search, providers, cache, sandbox, tensors} <- {eval, construct, report, train} <- cli
 // Siblings of one layer meet through core types and may not import each other. Outside src/cli,
 // nothing reads process.argv or process.env. Only tests (*.test.ts) may import from outside src/
 // (test/support helpers): the package ships src alone. Exits 1 listing every violation.
@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const LAYER = {
   core: 0,
-  dataset: 1, metrics: 1, search: 1, providers: 1, cache: 1, sandbox: 1,
-  eval: 2, construct: 2, report: 2,
+  dataset: 1, metrics: 1, search: 1, providers: 1, cache: 1, sandbox: 1, tensors: 1,
+  eval: 2, construct: 2, report: 2, train: 2,
   cli: 3,
   '': 4, // src/index.ts
 };

@@ -13,6 +13,8 @@ export * from './search/index.js';
 export * from './providers/index.js';
 export * from './cache/index.js';
 export * from './sandbox/index.js';
+export * from './tensors/index.js';
 export * from './eval/index.js';
 export * from './construct/index.js';
 export * from './report/index.js';
+export * from './train/index.js';

@@ -13,4 +13,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   providers: () => import('./commands/providers.js'),
   cache: () => import('./commands/cache.js'),
   compare: () => import('./commands/compare.js'),
+  soup: () => import('./commands/soup.js'),
 };

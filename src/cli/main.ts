@@ -3,17 +3,11 @@
  * The `coreb` entry point: picks the command, builds its context (argv, env, signal, logger) and
  * maps every CorebError to an exit status in one top-level catch.
  */
-import { readFileSync } from 'node:fs';
 import { CorebError, EXIT_CODES, isCorebError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
 import { COMMANDS } from './commands.js';
+import { corebVersion } from './version.js';
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
 
 async function help(out: NodeJS.WritableStream): Promise<void> {
   const lines = ['coreb — CoREB code retrieval benchmark toolkit', '', 'Usage: coreb <command> [options]', '', 'Commands:'];
@@ -32,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-V') {
-    process.stdout.write(version() + '\n');
+    process.stdout.write(corebVersion() + '\n');
     return 0;
   }
   const load = COMMANDS[name];

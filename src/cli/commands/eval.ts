@@ -2,7 +2,7 @@
  * `coreb eval`: evaluates one or more retrievers on a CoREB release (default: the bundled
  * coreb-mini sample) or a BEIR directory, prints a leaderboard and writes runs + results.json.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { saveAtomic } from '../../dataset/atomic-write.js';
@@ -13,6 +13,7 @@ import { renderResults, type ReportFormat } from '../../report/index.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
+import { corebVersion } from '../version.js';
 
 /** The package root (three levels above dist/src/cli/commands). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -54,11 +55,6 @@ Environment: COREB_CACHE_DIR (embedding cache for dense:), XDG_CACHE_HOME.
 Writes are atomic: Ctrl-C leaves no half-written file.
 See docs/eval.md for the results schema.
 `;
-
-function corebVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 const command: Command = {
   summary: 'evaluate retrievers on a CoREB release or BEIR directory (leaderboard, runs, results.json)',

@@ -1,0 +1,84 @@
+/**
+ * Conversions between JavaScript numbers and the 16-bit float formats safetensors files hold
+ * (IEEE 754 binary16 `F16` and bfloat16 `BF16`), rounding to nearest, ties to even, from a double
+ * in one step (no double rounding), with NaN, infinities and subnormals handled.
+ */
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/**
+ * The float32 bit pattern of `x` rounded to odd: exact values pass unchanged; an inexact one takes
+ * the neighbouring float32 whose last mantissa bit is 1. Rounding that result to a format with at
+ * least 2 fewer mantissa bits (bf16: 8, f16: 11, against float32's 24) equals rounding `x` directly
+ * (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding
+ * to odd", IEEE TC 2008), which is how a double becomes a 16-bit float with a single rounding.
+ */
+function float32BitsRoundedToOdd(x: number): number {
+  f32[0] = x;
+  let bits = u32[0];
+  const r = f32[0];
+  if (r !== x && x === x && (bits & 1) === 0) {
+    // Inexact (NaN compares unequal to itself: excluded). Step one ulp toward x, to the odd neighbour;
+    // sign-magnitude encoding: a smaller magnitude is bits - 1, a larger one bits + 1.
+    bits = Math.abs(r) > Math.abs(x) ? bits - 1 : bits + 1;
+  }
+  return bits >>> 0;
+}
+
+/**
+ * `x` as bfloat16 bits (sign, 8-bit exponent, 7-bit mantissa), rounded to nearest, ties to even.
+ * NaN stays NaN (quiet, sign kept); values past the largest bf16 (about 3.39e38) round to infinity.
+ */
+export function float64ToBf16(x: number): number {
+  const b = float32BitsRoundedToOdd(x);
+  if ((b & 0x7fffffff) > 0x7f800000) return ((b >>> 16) | 0x0040) & 0xffff;
+  return ((b + 0x7fff + ((b >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+/** The value of bfloat16 bits `h` (exact: every bf16 value is a float32). */
+export function bf16ToFloat64(h: number): number {
+  u32[0] = (h & 0xffff) << 16;
+  return f32[0];
+}
+
+/**
+ * `x` as IEEE 754 binary16 bits (sign, 5-bit exponent, 10-bit mantissa), rounded to nearest, ties
+ * to even, including into and out of the subnormal range (smallest subnormal 2^-24; values at or
+ * below 2^-25 round to a signed zero, exactly 2^-25 is a tie and rounds to even, i.e. zero).
+ * Finite values at or above 65520 round to infinity. NaN stays NaN (quiet, sign kept).
+ */
+export function float64ToF16(x: number): number {
+  const b = float32BitsRoundedToOdd(x);
+  const sign = (b >>> 16) & 0x8000;
+  const exp = (b >>> 23) & 0xff;
+  const mant = b & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 | (mant >>> 13) : 0);
+  const e = exp - 112; // rebias 127 -> 15
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    // Subnormal f16: value = M * 2^(exp-150), M = 24-bit significand; f16 subnormal unit 2^-24.
+    const shift = 126 - exp;
+    if (shift > 24) return sign; // below half the smallest subnormal
+    const m = mant | 0x800000;
+    let q = m >>> shift;
+    const rem = m & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    if (rem > half || (rem === half && (q & 1) === 1)) q++;
+    return sign | q; // q may carry into 0x400, the smallest normal: the encoding is still right
+  }
+  let q = (e << 10) | (mant >>> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && (q & 1) === 1)) q++; // a carry may reach 0x7c00 = infinity
+  return sign | q;
+}
+
+/** The value of binary16 bits `h` (exact). */
+export function f16ToFloat64(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >>> 10) & 0x1f;
+  const mant = h & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant === 0 ? sign * Infinity : NaN;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}

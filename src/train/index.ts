@@ -1,0 +1,2 @@
+/** Public API of `train`: reranker training data (mining, export, the published dataset) and LoRA soups. */
+export * from './soup.js';
