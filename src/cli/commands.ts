@@ -14,4 +14,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   cache: () => import('./commands/cache.js'),
   compare: () => import('./commands/compare.js'),
   soup: () => import('./commands/soup.js'),
+  audit: () => import('./commands/audit.js'),
 };

@@ -9,3 +9,6 @@ export * from './retriever-spec.js';
 export * from './run-retriever.js';
 export * from './create-retriever.js';
 export * from './run-eval.js';
+export * from './audit.js';
+export * from './near-duplicates.js';
+export * from './language-detector.js';

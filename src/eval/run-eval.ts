@@ -85,7 +85,8 @@ export async function detectDataLayout(dir: string): Promise<'beir' | 'coreb-rel
   return (await isBeirDir(dir)) ? 'beir' : 'coreb-release';
 }
 
-function failOnErrors(dir: string, issues: readonly ValidationIssue[], logger: Logger): void {
+/** Logs the first warnings and throws a VALIDATION error naming the first problems when `issues` holds errors. */
+export function failOnErrors(dir: string, issues: readonly ValidationIssue[], logger: Logger): void {
   const errors = issues.filter((i) => i.severity === 'error');
   for (const w of issues.filter((i) => i.severity === 'warning').slice(0, 5)) logger.warn(renderIssue(w));
   if (errors.length > 0) {

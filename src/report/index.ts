@@ -3,3 +3,4 @@ export * from './render-results.js';
 export * from './load-results.js';
 export * from './significance.js';
 export * from './compare.js';
+export * from './render-audit.js';

@@ -1,0 +1,75 @@
+/**
+ * `coreb audit`: the paper's dataset checks (qrels cardinality, aligned ids, lexical triviality,
+ * label proxies, duplicates, language labels, prose-only code) on a CoREB release or BEIR directory.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CorebError } from '../../core/errors.js';
+import { runAudit } from '../../eval/audit.js';
+import { renderAuditTable } from '../../report/index.js';
+import { parseChoiceOption, parseCommandArgs } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { createProgressBar } from '../progress-bar.js';
+
+const USAGE = `Usage: coreb audit DATA [options]
+
+Audits a CoREB release (JSONL or parquet) or a BEIR/CoIR directory the way the CoREB paper audits
+other benchmarks (§1, §B.12).
+
+Per task: queries; relevant documents per query (relevant = label >= 2 for a CoREB release, >= 1
+for BEIR) and the share with exactly one (oneToOneShare); the share of queries whose relevant
+document id ends in the query id's number (qN -> dN, alignedIdShare); lexical triviality: BM25
+(title + text, default parameters) share of queries with a relevant document at rank 1 and its
+nDCG@10; query length in characters and words; label proxies: document fields present on (or with
+a value found on) >= 95% of one label class and <= 5% of the other.
+Per corpus: documents; exactDuplicates (whitespace-normalised); near-duplicates (MinHash, 100
+hashes, LSH 20x5, over 5-token shingles, kept at exact Jaccard >= threshold); declared languages
+that an offline detector (guesslang's model in @vscode/vscode-languagedetection) disputes; empty,
+prose-only (no code punctuation) and letter-free "code".
+
+Options:
+  --split NAME             Parquet release split or BEIR qrels split.
+  --near-dup-threshold X   Jaccard threshold of near-duplicates (default 0.8).
+  --no-language-check      Skip the language detector (the slowest step, ~40 ms per document).
+  --format F               table (default) | json
+  --quiet                  No progress output.
+See docs/report.md.
+`;
+
+const command: Command = {
+  summary: 'audit a CoREB release or BEIR dir: 1-to-1 qrels, lexical triviality, label proxies, duplicates, language labels',
+  usage: USAGE,
+  async run(ctx: CommandContext): Promise<number> {
+    const { values, positionals } = parseCommandArgs(
+      'audit',
+      ctx.argv,
+      {
+        split: { type: 'string' },
+        'near-dup-threshold': { type: 'string' },
+        'no-language-check': { type: 'boolean' },
+        format: { type: 'string' },
+        quiet: { type: 'boolean' },
+      },
+      true,
+    );
+    if (positionals.length !== 1) throw new CorebError('USAGE', `coreb audit takes one DATA directory, got ${positionals.length}; see \`coreb audit --help\``);
+    const data = resolve(ctx.cwd, positionals[0]);
+    if (!existsSync(data)) throw new CorebError('NOT_FOUND', `${data}: no such directory`);
+    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'json'] as const, 'table');
+    const rawT = values['near-dup-threshold'] as string | undefined;
+    const threshold = rawT === undefined ? 0.8 : Number(rawT);
+    if (!(threshold > 0 && threshold <= 1)) throw new CorebError('USAGE', `--near-dup-threshold must be a number in (0, 1], got \`${rawT}\``);
+    const report = await runAudit({
+      data,
+      ...(values.split !== undefined ? { split: values.split as string } : {}),
+      languageCheck: !values['no-language-check'],
+      nearDuplicates: { threshold },
+      signal: ctx.signal,
+      logger: ctx.logger,
+      ...(values.quiet ? {} : { progress: createProgressBar(ctx.stderr, ctx.interactive) }),
+    });
+    ctx.stdout.write(format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderAuditTable(report));
+    return 0;
+  },
+};
+export default command;

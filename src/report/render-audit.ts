@@ -1,0 +1,82 @@
+/**
+ * Renders a `coreb audit` report as aligned text: one table of per-task findings, one of
+ * per-corpus findings, then the label-proxy fields and the language-check details.
+ */
+import type { AuditReport } from '../core/audit-report.js';
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const num = (x: number, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d));
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i > 0 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/** The audit as text tables (trailing newline). */
+export function renderAuditTable(report: AuditReport): string {
+  const out: string[] = [`coreb audit — ${report.dataset.kind} ${report.dataset.dir} (split ${report.dataset.split})`, ''];
+  const tasks = Object.entries(report.tasks);
+  out.push('Tasks (relevant = label >= level; lexical = BM25 over title + text, queries with a relevant document)');
+  out.push(
+    table(
+      ['task', 'queries', 'level', 'rel/q mean', 'rel/q max', '1-to-1', 'aligned ids', 'BM25 rank-1', 'BM25 nDCG@10', 'query words (median)', 'query chars (p90)', 'label proxies'],
+      tasks.map(([name, t]) => [
+        name,
+        String(t.queries),
+        String(t.relevanceLevel),
+        t.relevantPerQuery.mean.toFixed(2),
+        String(t.relevantPerQuery.max),
+        pct(t.oneToOneShare),
+        pct(t.alignedIdShare),
+        pct(t.lexical.rank1Share),
+        t.lexical.ndcg10.toFixed(4),
+        num(t.queryLength.words.median),
+        num(t.queryLength.chars.p90, 0),
+        String(t.labelProxies.length),
+      ]),
+    ),
+  );
+  out.push('');
+  out.push('Corpora');
+  const corpora = Object.entries(report.corpora);
+  out.push(
+    table(
+      ['corpus', 'documents', 'exact dup', 'near-dup pairs', 'near-dup docs', 'cross-problem', 'empty', 'prose-only', 'no letters', 'lang disputed', 'confident'],
+      corpora.map(([name, c]) => [
+        name,
+        String(c.documents),
+        String(c.exactDuplicates),
+        String(c.nearDuplicates.pairs),
+        String(c.nearDuplicates.documents),
+        c.nearDuplicates.crossProblemPairs === null ? '-' : String(c.nearDuplicates.crossProblemPairs),
+        String(c.empty),
+        c.languages === null ? '-' : String(c.proseOnly),
+        c.languages === null ? '-' : String(c.noLetters),
+        c.languageCheck === null ? '-' : `${c.languageCheck.disagreements}/${c.languageCheck.checked}`,
+        c.languageCheck === null ? '-' : String(c.languageCheck.confidentDisagreements),
+      ]),
+    ),
+  );
+  const nd = corpora[0]?.[1].nearDuplicates;
+  if (nd !== undefined) out.push(`near-duplicates: ${nd.method}`);
+  for (const [name, t] of tasks) {
+    if (t.labelProxies.length === 0) continue;
+    out.push('', `${name}: fields that tell positives from ${t.labelProxies[0].against === 'unjudged' ? 'unjudged documents' : 'judged negatives'} (a retriever reading them reads the label)`);
+    for (const p of t.labelProxies) {
+      const what = p.kind === 'presence' ? `${p.field} present` : `${p.field} = ${JSON.stringify(p.value)}`;
+      out.push(`  ${what}: ${pct(p.positives)} of positives, ${pct(p.others)} of others`);
+    }
+  }
+  for (const [name, c] of corpora) {
+    const lc = c.languageCheck;
+    if (lc === null) continue;
+    out.push('', `${name}: declared language vs ${lc.detector} (confident = confidence >= ${lc.confidentAt} and the declared language not in its top 3)`);
+    for (const [lang, s] of Object.entries(lc.byLanguage)) {
+      const others = Object.entries(s.detectedAs).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${v}`).join(', ');
+      out.push(`  ${lang}: ${s.agree}/${s.checked} agree${others ? ` (detected as ${others})` : ''}`);
+    }
+    for (const [id, declared, detected, conf] of lc.examples) out.push(`  e.g. ${id}: declared ${declared}, detected ${detected} (${conf})`);
+  }
+  return out.join('\n') + '\n';
+}
