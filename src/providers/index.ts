@@ -12,3 +12,7 @@ export { parseRetryAfterMs, backoffMs, isRetryableStatus } from './http/retry.js
 export { createHttpEmbedder, HTTP_DEFAULTS } from './http/embedder.js';
 export type { HttpProviderSpec } from './http/embedder.js';
 export { poolHidden } from './local/pooling.js';
+export type { HttpRequestOptions } from './http/client.js';
+export * from './chat/config.js';
+export * from './chat/registry.js';
+export { CHAT_DEFAULTS, TRACE_HEADERS, createHttpChatModel, type ChatWireSpec, type ResolvedChatRequest } from './chat/chat-model.js';

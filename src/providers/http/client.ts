@@ -66,9 +66,22 @@ export interface HttpClientStats {
   perEndpoint: number[];
 }
 
+/** Options of one {@link HttpClient.request} call. */
+export interface HttpRequestOptions {
+  signal?: AbortSignal;
+  /** Extra headers for this request only (e.g. tracing headers); never secrets. */
+  headers?: Readonly<Record<string, string>>;
+}
+
 /** A configured client. */
 export interface HttpClient {
   embed(texts: readonly string[], wire: WireFormat, options?: HttpEmbedOptions): Promise<{ data: Float32Array; dim: number }>;
+  /**
+   * One JSON POST of `body` to `path` with the client's retry, backoff, failover and timeout rules;
+   * `parse` turns the reply into a value (throw `ResponseShapeError` for a malformed reply: not
+   * retried). At most `concurrency` requests are in flight over all `request` calls.
+   */
+  request<T>(path: string, body: unknown, parse: (json: unknown) => T, options?: HttpRequestOptions): Promise<T>;
   stats(): HttpClientStats;
 }
 
@@ -136,21 +149,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
   const where = (endpoint: string, path: string): string => redact(`POST ${endpoint}${path}`, options.secrets, 200);
 
-  const attempt = async (
+  const attempt = async <T>(
     endpoint: string,
     path: string,
     body: string,
-    count: number,
-    wire: WireFormat,
-    dim: number | undefined,
+    parse: (json: unknown) => T,
+    headers: Readonly<Record<string, string>>,
     signal: AbortSignal,
-  ): Promise<{ data: Float32Array; dim: number } | Failure> => {
+  ): Promise<{ value: T } | Failure> => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const both = AbortSignal.any([signal, timeout]);
     let res: Response;
     let text: string;
     try {
-      res = await fetch(endpoint + path, { method: 'POST', headers: options.headers, body, signal: both });
+      res = await fetch(endpoint + path, { method: 'POST', headers: { ...headers, ...options.headers }, body, signal: both });
       text = await res.text();
     } catch (e) {
       if (signal.aborted) throw abortReason(signal);
@@ -185,15 +197,92 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       };
     }
     try {
-      return toRows(wire.vectors(json, count), count, dim);
+      return { value: parse(json) };
     } catch (e) {
       if (e instanceof ResponseShapeError) return { retryable: false, code: 'PROVIDER', message: `bad response: ${e.message}` };
       throw e;
     }
   };
 
+  /** One request with retries: the parsed value and the endpoint that answered. */
+  const send = async <T>(
+    path: string,
+    payload: string,
+    parse: (json: unknown) => T,
+    headers: Readonly<Record<string, string>>,
+    signal: AbortSignal,
+  ): Promise<{ value: T; endpoint: number }> => {
+    let last = -1;
+    for (let a = 0; ; a++) {
+      await throttle(signal);
+      const e = pick(last);
+      last = e;
+      inflight[e]++;
+      stats.requests++;
+      let r: { value: T } | Failure;
+      try {
+        r = await attempt(options.endpoints[e], path, payload, parse, headers, signal);
+      } finally {
+        inflight[e]--;
+      }
+      if (!('retryable' in r)) {
+        stats.perEndpoint[e]++;
+        return { value: r.value, endpoint: e };
+      }
+      if (!r.retryable || a >= options.maxRetries) {
+        const tries = a + 1;
+        throw new CorebError(
+          r.code,
+          `${where(options.endpoints[e], path)}: ${r.message}` +
+            (r.retryable ? `; gave up after ${tries} attempt${tries === 1 ? '' : 's'} (maxRetries=${options.maxRetries})` : ''),
+          { details: { endpoint: redact(options.endpoints[e], options.secrets), attempts: tries } },
+        );
+      }
+      const wait =
+        r.retryAfterMs !== undefined
+          ? Math.min(options.maxBackoffMs, r.retryAfterMs) + random() * Math.min(100, r.retryAfterMs * 0.1)
+          : backoffMs(a, options.backoffMs, options.maxBackoffMs, random);
+      stats.retries++;
+      coolUntil[e] = performance.now() + wait;
+      // Another replica ready now: fail over at once; otherwise wait out the backoff.
+      const now = performance.now();
+      const failover = coolUntil.some((t, i) => i !== e && t <= now);
+      options.logger?.debug(
+        `${where(options.endpoints[e], path)}: ${r.message}; retry ${a + 1}/${options.maxRetries} ` +
+          (failover ? 'on another endpoint now' : `in ${Math.round(wait)} ms`),
+      );
+      if (!failover) await sleep(wait, signal);
+    }
+  };
+
+  /** Slots of `request` calls: at most `concurrency` in flight; waiters queue in order. */
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const acquire = async (): Promise<void> => {
+    if (active < options.concurrency) {
+      active++;
+      return;
+    }
+    await new Promise<void>((r) => waiting.push(r));
+  };
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next !== undefined) next();
+    else active--;
+  };
+
   return {
     stats: () => ({ ...stats, perEndpoint: [...stats.perEndpoint] }),
+    async request(path, body, parse, requestOptions = {}) {
+      const signal = requestOptions.signal ?? new AbortController().signal;
+      if (signal.aborted) throw abortReason(signal);
+      await acquire();
+      try {
+        return (await send(path, JSON.stringify(body), parse, requestOptions.headers ?? {}, signal)).value;
+      } finally {
+        release();
+      }
+    },
     async embed(texts, wire, embedOptions = {}) {
       const outer = embedOptions.signal;
       if (outer?.aborted) throw abortReason(outer);
@@ -207,54 +296,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
 
       const runBatch = async (b: Batch, bi: number): Promise<void> => {
         const { path, body } = wire.request(texts.slice(b.start, b.end));
-        const payload = JSON.stringify(body);
-        let last = -1;
-        for (let a = 0; ; a++) {
-          await throttle(signal);
-          const e = pick(last);
-          last = e;
-          inflight[e]++;
-          stats.requests++;
-          let r: Awaited<ReturnType<typeof attempt>>;
-          try {
-            r = await attempt(options.endpoints[e], path, payload, b.end - b.start, wire, dim, signal);
-          } finally {
-            inflight[e]--;
-          }
-          if (!('retryable' in r)) {
-            stats.perEndpoint[e]++;
-            if (dim === undefined) dim = r.dim;
-            else if (r.dim !== dim) {
-              throw new CorebError('PROVIDER', `${where(options.endpoints[e], path)}: bad response: vectors have ${r.dim} values, earlier batches had ${dim}`);
-            }
-            parts[bi] = r;
-            embedOptions.onBatch?.(b.start, b.end, r.data, r.dim);
-            return;
-          }
-          if (!r.retryable || a >= options.maxRetries) {
-            const tries = a + 1;
-            throw new CorebError(
-              r.code,
-              `${where(options.endpoints[e], path)}: ${r.message}` +
-                (r.retryable ? `; gave up after ${tries} attempt${tries === 1 ? '' : 's'} (maxRetries=${options.maxRetries})` : ''),
-              { details: { endpoint: redact(options.endpoints[e], options.secrets), attempts: tries } },
-            );
-          }
-          const wait =
-            r.retryAfterMs !== undefined
-              ? Math.min(options.maxBackoffMs, r.retryAfterMs) + random() * Math.min(100, r.retryAfterMs * 0.1)
-              : backoffMs(a, options.backoffMs, options.maxBackoffMs, random);
-          stats.retries++;
-          coolUntil[e] = performance.now() + wait;
-          // Another replica ready now: fail over at once; otherwise wait out the backoff.
-          const now = performance.now();
-          const failover = coolUntil.some((t, i) => i !== e && t <= now);
-          options.logger?.debug(
-            `${where(options.endpoints[e], path)}: ${r.message}; retry ${a + 1}/${options.maxRetries} ` +
-              (failover ? 'on another endpoint now' : `in ${Math.round(wait)} ms`),
-          );
-          if (!failover) await sleep(wait, signal);
+        const count = b.end - b.start;
+        const { value: r, endpoint: e } = await send(path, JSON.stringify(body), (json) => toRows(wire.vectors(json, count), count, dim), {}, signal);
+        if (dim === undefined) dim = r.dim;
+        else if (r.dim !== dim) {
+          throw new CorebError('PROVIDER', `${where(options.endpoints[e], path)}: bad response: vectors have ${r.dim} values, earlier batches had ${dim}`);
         }
+        parts[bi] = r;
+        embedOptions.onBatch?.(b.start, b.end, r.data, r.dim);
       };
 
       const worker = async (): Promise<void> => {
