@@ -216,6 +216,14 @@ async function readTable(layout: ReleaseLayout, table: ReleaseTable, dir: string
  * out; other bad values are reported and dropped from the record. Cross-table consistency (dangling
  * ids, duplicates, subtasks) is checked by {@link validateRelease}.
  * @throws CorebError only when `dir` is not a release directory at all (see {@link resolveReleaseLayout}).
+ * @example
+ * ```ts
+ * import { hasErrors, loadRelease, renderIssue, validateRelease } from 'coreb';
+ * const { release, issues } = await loadRelease('path/to/release_v2602');
+ * const all = [...issues, ...validateRelease(release)];
+ * for (const issue of all) console.error(renderIssue(issue));
+ * if (!hasErrors(all)) console.log(`${release.codeCorpus.length} code documents`);
+ * ```
  */
 export async function loadRelease(dir: string, options: LoadReleaseOptions = {}): Promise<LoadedRelease> {
   const layout = await resolveReleaseLayout(dir, options);

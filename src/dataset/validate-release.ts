@@ -51,6 +51,11 @@ function indexIds(ids: readonly string[], table: ReleaseTable, field: string, re
  * missing from the corpora. Warnings: queries without qrels or without a positive (except c2t_match
  * negatives), relevance outside {0, 1, 2}, unknown languages, fields that disagree with the subtask,
  * c2t_match labels that disagree with the qrels.
+ * @example
+ * ```ts
+ * const { release } = await loadRelease('data/coreb-mini/release');
+ * const errors = validateRelease(release).filter((i) => i.severity === 'error');
+ * ```
  */
 export function validateRelease(release: Release): ValidationIssue[] {
   const rep = new Reporter(release);

@@ -65,7 +65,20 @@ export async function resolveDenseSpec(spec: string, options: Pick<DenseEmbedder
   return normalizeEmbedderConfig({ ...entry, ...params }, `embedder \`${head}\``);
 }
 
-/** Resolves `dense:<provider>:<model>[?key=value&...]` or a named config entry to a cached Embedder. */
+/**
+ * Resolves `dense:<provider>:<model>[?key=value&...]` or a named config entry to a cached Embedder.
+ * @example
+ * ```ts
+ * import { createDenseEmbedder } from 'coreb';
+ * const embedder = await createDenseEmbedder('dense:ollama:nomic-embed-text', { env: process.env });
+ * try {
+ *   const matrix = await embedder.embed(['def add(a, b): return a + b'], { role: 'document', task: 'code2code' });
+ *   console.log(matrix.rows, matrix.dim, embedder.counters());
+ * } finally {
+ *   embedder.close();
+ * }
+ * ```
+ */
 export async function createDenseEmbedder(spec: string, options: DenseEmbedderOptions): Promise<DenseEmbedder> {
   const config = await resolveDenseSpec(spec, options);
   const inner = await createEmbedder(config, { env: options.env, logger: options.logger });

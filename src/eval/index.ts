@@ -8,6 +8,7 @@ export * from './aggregate.js';
 export * from './retriever-spec.js';
 export * from './run-retriever.js';
 export * from './create-retriever.js';
+export * from './dense-embedder.js';
 export * from './run-eval.js';
 export * from './audit.js';
 export * from './near-duplicates.js';

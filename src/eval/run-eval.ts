@@ -192,6 +192,17 @@ function checkAborted(signal: AbortSignal | undefined): void {
  * {@link scoreTask}. Under protocol `coreb` the code-to-code anchor is excluded at search time (so a
  * list still holds `depth` documents) and again by the scorer (for runs read from files).
  * Files are written atomically; on abort (`signal`) nothing half-written is left behind.
+ * @example
+ * ```ts
+ * import { renderResults, runEval } from 'coreb';
+ * const { results } = await runEval({
+ *   data: 'path/to/release_v2602',
+ *   retrievers: ['bm25', 'run:my-model.trec'],
+ *   outDir: 'results',
+ *   corebVersion: '0.1.0',
+ * });
+ * console.log(renderResults(results, { format: 'markdown' }));
+ * ```
  */
 export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const t0 = performance.now();

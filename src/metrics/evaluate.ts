@@ -367,6 +367,14 @@ export function toEvaluation(result: ColumnarEvaluation): Evaluation {
  * float32 scores, no anchors, run ∩ qrels). An empty run query is evaluated (every measure 0).
  * @throws CorebError `MEASURE` for unknown measures, `USAGE` for a bad level, `VALIDATION` for NaN
  * scores or non-integer labels.
+ * @example
+ * ```ts
+ * import { evaluate, loadTrecQrelsMap, loadTrecRunMap } from 'coreb';
+ * const qrels = await loadTrecQrelsMap('data/examples/qrels.txt');
+ * const run = await loadTrecRunMap('data/examples/run.txt');
+ * const { aggregate, perQuery } = evaluate(qrels, run, { measures: ['ndcg_cut.10', 'P.5'] });
+ * console.log(aggregate.ndcg_cut_10, aggregate.P_5, perQuery.get('q1'));
+ * ```
  */
 export function evaluate(qrels: Qrels, run: Run, options: EvaluateOptions): Evaluation {
   const specs = parseMeasures(options.measures);

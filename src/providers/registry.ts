@@ -71,7 +71,17 @@ export const PROVIDERS = {
 /** A registered provider name. */
 export type ProviderName = keyof typeof PROVIDERS;
 
-/** Creates the embedder `config` describes, loading only its provider's code. */
+/**
+ * Creates the embedder `config` describes, loading only its provider's code. No cache: see
+ * `createDenseEmbedder` for the cached embedder `coreb eval` uses.
+ * @example
+ * ```ts
+ * import { createEmbedder, parseEmbedderSpec } from 'coreb';
+ * const config = parseEmbedderSpec('dense:openai:Qwen/Qwen3-Embedding-0.6B?baseUrl=http://127.0.0.1:8000/v1');
+ * const embedder = await createEmbedder(config, { env: process.env });
+ * const matrix = await embedder.embed(['binary search over a sorted array'], { role: 'query', task: 'text2code' });
+ * ```
+ */
 export async function createEmbedder(config: EmbedderConfig, context: ProviderContext): Promise<Embedder> {
   const entry = (PROVIDERS as Record<string, ProviderEntry>)[config.provider];
   if (entry === undefined) {

@@ -99,6 +99,20 @@ interface Paths {
 /**
  * Creates the local judge. Checks that bubblewrap works (a SANDBOX error with bwrap's message if
  * not; TOOLCHAIN naming the package if missing) and builds the `coreb-run` helper once.
+ * @example
+ * ```ts
+ * import { createLocalJudge } from 'coreb';
+ * const judge = await createLocalJudge({ timeLimitMs: 2000 });
+ * try {
+ *   const result = await judge.judge(
+ *     { id: 'p1', problemId: 'sum', language: 'python', code: 'print(sum(map(int, input().split())))' },
+ *     [{ kind: 'stdin', input: '1 2\n', outputs: ['3'] }],
+ *   );
+ *   console.log(result.verdict, result.passRate); // accepted 1
+ * } finally {
+ *   await judge.close();
+ * }
+ * ```
  */
 export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise<JudgeBackend> {
   const sandbox = options.sandbox ?? true;

@@ -473,6 +473,13 @@ export function describeBm25(options: ResolvedBm25Options): RetrieverDescription
 /**
  * The `bm25` retriever: indexes each corpus with {@link createBm25Index}. Its description names
  * the variant (Lucene BM25), k1, b, the query-tf handling and every tokeniser choice.
+ * @example
+ * ```ts
+ * import { createBm25Retriever, loadRelease, releaseTasks } from 'coreb';
+ * const task = releaseTasks((await loadRelease('data/coreb-mini/release')).release).text2code;
+ * const index = await createBm25Retriever({ k1: 1.2, b: 0.75 }).index(task.corpus);
+ * const lists = await index.search(task.queries, 10); // query id -> { docIds, scores }, best first
+ * ```
  */
 export function createBm25Retriever(options: Bm25Options = {}): Retriever {
   const resolved = resolveBm25Options(options);

@@ -1,0 +1,81 @@
+/**
+ * The public API as a user gets it: `import ... from 'coreb'` resolves through package.json's
+ * `exports` to the built entry. The entry points the CLI's users need are there; internals are not.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Program, ProgramResult, TestCase, Verdict } from 'coreb';
+import { projectRoot } from '../test/support/shared.js';
+
+const api: Record<string, unknown> = await import('coreb');
+
+test("'coreb' resolves to the package's built entry (package.json main and exports)", () => {
+  const pkg = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { main: string; exports: { '.': { import: string } } };
+  const entry = fileURLToPath(import.meta.resolve('coreb'));
+  assert.equal(entry, join(projectRoot, pkg.exports['.'].import));
+  assert.equal(entry, join(projectRoot, pkg.main));
+});
+
+test('the key entry points are exported', () => {
+  const functions = [
+    // datasets
+    'loadRelease', 'validateRelease', 'releaseTasks', 'releaseStats', 'saveRelease', 'loadBeir',
+    'loadTrecRunMap', 'loadTrecQrelsMap', 'parseTrecRun', 'parseTrecQrels', 'saveTrecRun', 'saveTrecQrels', 'readJsonl', 'writeJsonl',
+    'loadLcbProblems', 'loadCandidates', 'loadEmbeddingsFile',
+    // metrics
+    'evaluate', 'parseMeasures', 'renderTrec', 'resolveProtocol',
+    // retrieval, providers, cache
+    'createBm25Retriever', 'createDenseRetriever', 'createRrfRetriever', 'createEmbedder', 'createDenseEmbedder', 'parseEmbedderSpec',
+    'openEmbeddingStore', 'createCachedEmbedder',
+    // judge
+    'createLocalJudge', 'runJudging', 'compareOutput',
+    // evaluation and reports
+    'runEval', 'parseRetrieverSpec', 'createRetriever', 'resolveEvalProtocol', 'renderResults', 'loadEvalResults', 'compareResults',
+    // construction, errors
+    'createText2CodeQrels', 'isCorebError',
+  ];
+  for (const name of functions) assert.equal(typeof api[name], 'function', `${name} is exported as a function`);
+  assert.equal(typeof api.CorebError, 'function');
+  assert.ok(new (api.CorebError as new (code: string, message: string) => Error)('USAGE', 'x') instanceof Error);
+  for (const name of ['PROVIDERS', 'MODEL_PRESETS', 'TASKS', 'LANGUAGES', 'VERDICTS', 'PROTOCOLS', 'EXIT_CODES', 'BM25_DEFAULTS']) {
+    assert.ok(api[name] !== undefined && typeof api[name] === 'object', `${name} is exported`);
+  }
+  assert.ok((api.VERDICTS as readonly Verdict[]).includes('memory_limit'));
+});
+
+test('the judge types are part of the API (compile-time check)', () => {
+  const program: Program = { id: 'p', problemId: 'q', language: 'python', code: 'print(1)' };
+  const tests: TestCase[] = [{ kind: 'stdin', input: '', outputs: ['1'] }];
+  const verdict: Verdict = 'accepted';
+  const result: Pick<ProgramResult, 'id' | 'verdict'> = { id: program.id, verdict };
+  assert.equal(result.verdict, 'accepted');
+  assert.equal(tests.length, 1);
+});
+
+test('internals are not exported', () => {
+  const internals = [
+    // parsing and I/O helpers
+    'parseStrtod', 'IdTable', 'Interner', 'codePointRanks', 'RowChecker', 'coerceValue', 'camelCase', 'parseJsonLenient', 'firstCrlfLine',
+    'parsePickle', 'parsePythonLiteral', 'decodeTextFile', 'splitLines', 'saveAtomic', 'saveLinesAtomic',
+    // search and metrics internals
+    'bm25Idf', 'bm25TermWeight', 'TopK', 'createTieRanks', 'glibcLog2', 'discountTable', 'defaultDenseKernel', 'sStem',
+    // sandbox internals
+    'createBwrapArgs', 'createCommandLine', 'runProcess', 'RUN_HELPER_SOURCE', 'buildRunHelper', 'buildPch', 'createSlotPool', 'prepareSource',
+    // HTTP client internals
+    'createHttpClient', 'planBatches', 'backoffMs', 'parseRetryAfterMs', 'redact',
+    // eval and report internals
+    'slugify', 'trecRunLines', 'rankTrec', 'aggregateQueries', 'roundHalfEven', 'logGamma', 'regularizedBeta', 'createRng',
+    // the coreb-mini planner and test helpers
+    'planMiniRelease', 'renderWireRow', 'writeTinyModel', 'startLoopbackServer',
+  ];
+  const leaked = internals.filter((name) => name in api);
+  assert.deepEqual(leaked, [], `internal names exported from 'coreb': ${leaked.join(', ')}`);
+});
+
+test('src/index.ts lists its exports by name (no export *)', () => {
+  const source = readFileSync(join(projectRoot, 'src', 'index.ts'), 'utf8');
+  assert.doesNotMatch(source, /export\s+(type\s+)?\*/, 'src/index.ts re-exports a whole module');
+});
