@@ -208,7 +208,26 @@ export {
   type ChatProviderName,
 } from './providers/index.js';
 
-// The persistent caches: embeddings, and chat replies keyed by the full request.
+// Rerankers (rerank HTTP APIs, yes/no LLMs, local cross-encoders) behind one Reranker interface, with a lazy registry.
+export type { RerankOptions, RerankPair, Reranker } from './core/rerank.js';
+export {
+  DEFAULT_INSTRUCTIONS,
+  RERANKERS,
+  TEMPLATE_NAMES,
+  createReranker,
+  parseRerankerSpec,
+  type RerankerConfig,
+  type RerankerName,
+  type TemplateName,
+} from './providers/index.js';
+
+// The persistent caches: embeddings, rerank scores, and chat replies keyed by the full request.
+export {
+  createCachedReranker,
+  openRerankStore,
+  type CachedReranker,
+  type RerankCacheCounters,
+} from './cache/index.js';
 export {
   createCachedChatModel,
   type CachedChatModel,

@@ -56,8 +56,33 @@ export interface CachedEmbedder extends Embedder {
   counters(): CacheCounters;
 }
 
-function tickOnly(p: Progress | undefined): Progress | undefined {
+/** A progress that forwards only ticks (an inner call reports into the outer step). */
+export function tickOnly(p: Progress | undefined): Progress | undefined {
   return p === undefined ? undefined : { start() {}, tick: (n) => p.tick(n), done() {} };
+}
+
+/**
+ * Groups equal cache keys: `unique` lists the first position of each distinct key, `slotOf[i]`
+ * is the slot (index into `unique`) of position i, `duplicates` counts the repeats.
+ */
+export function groupKeys(keys: readonly Buffer[]): { unique: number[]; slotOf: Int32Array; duplicates: number } {
+  const firstOf = new Map<string, number>();
+  const slotOf = new Int32Array(keys.length);
+  const unique: number[] = [];
+  let duplicates = 0;
+  keys.forEach((k, i) => {
+    const h = k.toString('hex');
+    const f = firstOf.get(h);
+    if (f === undefined) {
+      firstOf.set(h, unique.length);
+      slotOf[i] = unique.length;
+      unique.push(i);
+    } else {
+      slotOf[i] = f;
+      duplicates++;
+    }
+  });
+  return { unique, slotOf, duplicates };
 }
 
 /** Wraps `inner` with `store`. The store stays open; the caller closes it. */
@@ -78,21 +103,8 @@ export function createCachedEmbedder(inner: Embedder, store: EmbeddingStore): Ca
       const keys = texts.map((t) =>
         cacheKey(ns, options.role, inner.prepare?.(t, options) ?? { template: '{text}', text: t }),
       );
-      const firstOf = new Map<string, number>();
-      const slotOf = new Int32Array(n);
-      const unique: number[] = [];
-      keys.forEach((k, i) => {
-        const h = k.toString('hex');
-        const f = firstOf.get(h);
-        if (f === undefined) {
-          firstOf.set(h, unique.length);
-          slotOf[i] = unique.length;
-          unique.push(i);
-        } else {
-          slotOf[i] = f;
-          counters.duplicates++;
-        }
-      });
+      const { unique, slotOf, duplicates } = groupKeys(keys);
+      counters.duplicates += duplicates;
       const vectors: (Float32Array | undefined)[] = unique.map((i) => store.get(keys[i]));
       const missing = unique.map((_, s) => s).filter((s) => vectors[s] === undefined);
       let hitRows = 0;

@@ -73,6 +73,11 @@ export interface OpenStoreOptions {
    * 0 = sync on every flush. Default 1000.
    */
   syncIntervalMs?: number;
+  /**
+   * Folder name under the cache root: `embeddings-v1` (default) or another store of the same
+   * record format (e.g. `rerank-scores-v1`, see rerank-cache.ts).
+   */
+  layout?: string;
 }
 
 /** An open store. Not safe for concurrent use from several threads; several processes are fine. */
@@ -96,9 +101,9 @@ function hex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 }
 
-/** The folder of the store under cache root `root` (`<root>/embeddings-v1`); creates nothing. */
-export function embeddingStoreDir(root: string): string {
-  return join(root, LAYOUT);
+/** The folder of the store under cache root `root` (`<root>/embeddings-v1`, or `layout`); creates nothing. */
+export function embeddingStoreDir(root: string, layout: string = LAYOUT): string {
+  return join(root, layout);
 }
 
 function listSegments(dir: string): string[] {
@@ -226,7 +231,7 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
   const syncIntervalMs = options.syncIntervalMs ?? 1000;
   let lastSync = 0;
   let unsynced = false;
-  const dir = embeddingStoreDir(root);
+  const dir = embeddingStoreDir(root, options.layout);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
@@ -300,7 +305,7 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
       return index.has(hex(key));
     },
     put(ns, key, vector) {
-      if (closed) throw new CorebError('INTERNAL', 'embedding store used after close');
+      if (closed) throw new CorebError('INTERNAL', `cache store ${dir} used after close`);
       const writtenAt = Date.now();
       const rec = encodeRecord(ns, key, vector, writtenAt);
       const k = hex(key);
@@ -381,6 +386,8 @@ export interface PruneOptions {
   match?: Record<string, unknown>;
   /** Drop everything. */
   all?: boolean;
+  /** Store folder under the root. Default `embeddings-v1`. */
+  layout?: string;
 }
 
 /** What a prune did. */
@@ -401,7 +408,7 @@ export interface PruneReport {
  * synced and renamed before old segments are deleted (a crash leaves duplicates, never losses).
  */
 export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): PruneReport {
-  const dir = embeddingStoreDir(root);
+  const dir = embeddingStoreDir(root, options.layout);
   if (!existsSync(dir)) {
     return { segmentsBefore: 0, segmentsAfter: 0, segmentsBusy: 0, bytesBefore: 0, bytesAfter: 0, kept: 0, dropped: 0 };
   }

@@ -3,3 +3,4 @@ export * from './embedding-store.js';
 export * from './cached-embedder.js';
 export * from './cache-dir.js';
 export * from './chat-cache.js';
+export * from './cached-reranker.js';

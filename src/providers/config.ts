@@ -13,7 +13,8 @@ import { BALANCES, POOLINGS, type EmbedderConfig, type InputTypes, type TaskTemp
 /** The spec prefix the evaluation runner uses for dense retrievers. */
 export const DENSE_PREFIX = 'dense:';
 
-type ParamKind = 'string' | 'int' | 'bool' | 'urls' | 'pooling' | 'balance' | 'side';
+/** The value kinds of spec parameters (shared with reranker specs). */
+export type ParamKind = 'string' | 'int' | 'bool' | 'urls' | 'pooling' | 'balance' | 'side';
 
 /** Query parameters a spec may carry, with their types (documented on {@link EmbedderConfig}). */
 export const SPEC_PARAMS: Readonly<Record<string, ParamKind>> = {
@@ -49,7 +50,12 @@ const MIN_INT: Readonly<Record<string, number>> = { maxRetries: 0, backoffMs: 0,
 /** Keys of a task/role table: every task, plus `default` for calls that name none. */
 const TABLE_TASKS: readonly string[] = [...TASKS, 'default'];
 
-function parseValue(key: string, kind: ParamKind, values: string[], where: string): unknown {
+/**
+ * Checks and converts one spec parameter: `urls` (repeatable, comma-separated, no query string or
+ * credentials), `int` (>= 1, or >= 0 for retry/backoff keys), `bool`, enums. `where` prefixes errors.
+ * @throws CorebError `USAGE` naming the parameter and what is valid.
+ */
+export function parseValue(key: string, kind: ParamKind, values: string[], where: string): unknown {
   const bad = (valid: string): CorebError =>
     new CorebError('USAGE', `${where}: parameter \`${key}\` must be ${valid}, got \`${values.join(',')}\``);
   if (kind === 'urls') {

@@ -30,11 +30,36 @@ export type TaskTemplates = Partial<Record<TaskName | 'default', RoleTemplates>>
 export type InputTypes = Partial<Record<TaskName | 'default', Partial<Record<EmbedRole, string>>>>;
 
 /**
+ * How requests reach an HTTP provider: batching, concurrency, quotas, endpoint balance, timeouts
+ * and retries. Shared by embedders and rerankers; every field has a per-provider default.
+ */
+export interface HttpTransportSettings {
+  /** Texts (embedders) or documents/prompts (rerankers) per request. Default: per provider (e.g. 128 for OpenAI-compatible servers). */
+  batchSize?: number;
+  /** Estimated tokens per request (estimate: UTF-16 length / 3, rounded up). Default: per provider. */
+  maxBatchTokens?: number;
+  /** Requests in flight at once, over all endpoints. Default: 4. */
+  concurrency?: number;
+  /** Start at most this many requests per minute (hosted API quotas). Default: no limit. */
+  requestsPerMinute?: number;
+  /** Endpoint selection when several base URLs are given; an endpoint that just failed is avoided while another is ready. Default: `least-busy`. */
+  balance?: Balance;
+  /** Per-request timeout in milliseconds. Default: 120000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt (429, 5xx, timeouts, network errors, malformed JSON). Default: 6. */
+  maxRetries?: number;
+  /** First backoff delay in milliseconds (doubles per attempt, with jitter). Default: 500. */
+  backoffMs?: number;
+  /** Longest single wait in milliseconds, also the cap on honoured `Retry-After`. Default: 60000. */
+  maxBackoffMs?: number;
+}
+
+/**
  * Everything that configures one embedder. Only `provider` and `model` are required; presets
  * (see `presets.ts`) fill pooling, templates and limits for known models, and every field given
  * here overrides the preset.
  */
-export interface EmbedderConfig {
+export interface EmbedderConfig extends HttpTransportSettings {
   /** Registry name: `openai`, `tei`, `ollama`, `voyage`, `gemini`, `jina`, `cohere`, `onnx`. */
   provider: string;
   /** Model name as the provider knows it (for `onnx`: a hub id or a local directory name). */
@@ -61,24 +86,6 @@ export interface EmbedderConfig {
   inputTypes?: InputTypes;
   /** Preset id to use (default: matched from `model`); `none` disables presets. */
   preset?: string;
-  /** Texts per request. Default: per provider (e.g. 128 for OpenAI-compatible servers). */
-  batchSize?: number;
-  /** Estimated tokens per request (estimate: UTF-16 length / 3, rounded up). Default: per provider. */
-  maxBatchTokens?: number;
-  /** Requests in flight at once, over all endpoints. Default: 4. */
-  concurrency?: number;
-  /** Start at most this many requests per minute (hosted API quotas). Default: no limit. */
-  requestsPerMinute?: number;
-  /** Endpoint selection when several base URLs are given; an endpoint that just failed is avoided while another is ready. Default: `least-busy`. */
-  balance?: Balance;
-  /** Per-request timeout in milliseconds. Default: 120000. */
-  timeoutMs?: number;
-  /** Retries after the first attempt (429, 5xx, timeouts, network errors, malformed JSON). Default: 6. */
-  maxRetries?: number;
-  /** First backoff delay in milliseconds (doubles per attempt, with jitter). Default: 500. */
-  backoffMs?: number;
-  /** Longest single wait in milliseconds, also the cap on honoured `Retry-After`. Default: 60000. */
-  maxBackoffMs?: number;
   /** onnx: ONNX weights dtype (`fp32`, `fp16`, `q8`, ...). Default: `fp32`. */
   dtype?: string;
   /** onnx: directory holding `<model>/` folders (offline use). Default: transformers.js default. */

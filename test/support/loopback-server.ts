@@ -173,26 +173,39 @@ const BASE_PATH: Record<LoopbackFormat, string> = {
   gemini: '/v1beta',
 };
 
+/** A server's capacity: at most `cap` requests processed at once, the rest queue in order. */
+export interface CapacityGate {
+  acquire(): Promise<void>;
+  release(): void;
+  /** Largest number processed at once so far. */
+  peak(): number;
+}
+
+/** Creates a {@link CapacityGate} of `cap` slots (Infinity = no limit). */
+export function createCapacityGate(cap: number): CapacityGate {
+  let active = 0;
+  let peak = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async acquire() {
+      if (active < cap) active++;
+      else await new Promise<void>((r) => waiting.push(r));
+      if (active > peak) peak = active;
+    },
+    release() {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    },
+    peak: () => peak,
+  };
+}
+
 /** Starts a server on 127.0.0.1 (random port). */
 export async function startLoopbackServer(options: LoopbackOptions): Promise<LoopbackServer> {
   const calls: RecordedCall[] = [];
   let embedded = 0;
-  let active = 0;
-  let peak = 0;
-  const waiting: (() => void)[] = [];
-  const cap = options.maxConcurrent ?? Infinity;
-  const acquire = async (): Promise<void> => {
-    if (active < cap) {
-      active++;
-      return;
-    }
-    await new Promise<void>((r) => waiting.push(r));
-  };
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
-  };
+  const gate = createCapacityGate(options.maxConcurrent ?? Infinity);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -220,8 +233,7 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
         return;
       }
     }
-    await acquire();
-    active > peak && (peak = active);
+    await gate.acquire();
     try {
       const wait = (options.latencyMs ?? 0) + (fault?.delayMs ?? 0);
       // unref: a stalled reply (a test that kills its client) must not keep the process alive.
@@ -255,7 +267,7 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
       else embedded += call.texts.length;
       res.writeHead(200, { 'content-type': 'application/json' }).end(json);
     } finally {
-      release();
+      gate.release();
     }
   };
   const server = createServer((req, res) => {
@@ -270,7 +282,7 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
     baseUrl: `http://127.0.0.1:${port}${BASE_PATH[options.format]}`,
     calls,
     embedded: () => embedded,
-    peakConcurrency: () => peak,
+    peakConcurrency: () => gate.peak(),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

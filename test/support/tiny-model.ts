@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeOnnxModel } from './onnx-proto.js';
+import { encodeOnnxModel, type OnnxNode } from './onnx-proto.js';
 
 /** Options of {@link writeTinyModel}. */
 export interface TinyModelOptions {
@@ -18,6 +18,17 @@ export interface TinyModelOptions {
   seed?: number;
   /** `padding_side` written to tokenizer_config.json. Default `right`. */
   paddingSide?: 'left' | 'right';
+  /**
+   * Write a sequence-classification (cross-encoder) model instead: output `logits` [batch, labels]
+   * where label `labels - 1` is the sum of {@link tinyTokenWeight} over the real tokens and, for 2
+   * labels, label 0 is its negation. Default: an encoder with `last_hidden_state`.
+   */
+  classifierLabels?: 1 | 2;
+}
+
+/** The cross-encoder's per-token weight of vocabulary entry `id` (deterministic, in [-0.5, 0.5)). */
+export function tinyTokenWeight(id: number): number {
+  return ((id * 37) % 101) / 101 - 0.5;
 }
 
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
@@ -53,7 +64,8 @@ export function writeTinyModel(dir: string, options: TinyModelOptions = {}): str
   const rand = rng(options.seed ?? 1);
   const emb = new Float32Array(vocab.length * hidden).map(() => rand());
   const pos = new Float32Array(maxPos * hidden).map(() => rand() * 0.1);
-  const model = encodeOnnxModel({
+  const labels = options.classifierLabels;
+  const model = labels !== undefined ? classifierGraph(vocab.length, labels) : encodeOnnxModel({
     inputs: [
       { name: 'input_ids', type: 'int64', shape: ['batch', 'sequence'] },
       { name: 'attention_mask', type: 'int64', shape: ['batch', 'sequence'] },
@@ -136,7 +148,8 @@ export function writeTinyModel(dir: string, options: TinyModelOptions = {}): str
     join(dir, 'config.json'),
     JSON.stringify({
       model_type: 'bert',
-      architectures: ['BertModel'],
+      architectures: [labels !== undefined ? 'BertForSequenceClassification' : 'BertModel'],
+      ...(labels !== undefined ? { num_labels: labels, id2label: Object.fromEntries(Array.from({ length: labels }, (_, i) => [i, `LABEL_${i}`])) } : {}),
       hidden_size: hidden,
       vocab_size: vocab.length,
       max_position_embeddings: maxPos,
@@ -146,4 +159,34 @@ export function writeTinyModel(dir: string, options: TinyModelOptions = {}): str
     }),
   );
   return dir;
+}
+
+/**
+ * A cross-encoder graph: logits[b, labels-1] = sum over t of weight[input_ids[b, t]] * mask[b, t]
+ * (and logits[b, 0] = its negation when there are 2 labels), so padding never changes a score.
+ */
+function classifierGraph(vocabSize: number, labels: 1 | 2): Uint8Array {
+  const weights = Float32Array.from({ length: vocabSize }, (_, i) => tinyTokenWeight(i));
+  const nodes: OnnxNode[] = [
+    { op: 'Gather', inputs: ['token_weight', 'input_ids'], outputs: ['w'], intAttrs: { axis: 0 } },
+    { op: 'Cast', inputs: ['attention_mask'], outputs: ['maskf'], intAttrs: { to: 1 } },
+    { op: 'Mul', inputs: ['w', 'maskf'], outputs: ['wm'] },
+    { op: 'ReduceSum', inputs: ['wm', 'axis1'], outputs: [labels === 1 ? 'logits' : 'pos'], intAttrs: { keepdims: 1 } },
+  ];
+  if (labels === 2) {
+    nodes.push({ op: 'Neg', inputs: ['pos'], outputs: ['neg'] });
+    nodes.push({ op: 'Concat', inputs: ['neg', 'pos'], outputs: ['logits'], intAttrs: { axis: 1 } });
+  }
+  return encodeOnnxModel({
+    inputs: [
+      { name: 'input_ids', type: 'int64', shape: ['batch', 'sequence'] },
+      { name: 'attention_mask', type: 'int64', shape: ['batch', 'sequence'] },
+    ],
+    outputs: [{ name: 'logits', type: 'float', shape: ['batch', labels] }],
+    initializers: [
+      { name: 'token_weight', dims: [vocabSize], data: weights },
+      { name: 'axis1', dims: [1], data: BigInt64Array.of(1n) },
+    ],
+    nodes,
+  });
 }

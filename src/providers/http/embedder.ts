@@ -7,7 +7,7 @@ import type { TaskName } from '../../core/dataset.js';
 import type { EmbedOptions, Embedder, EmbedRole, PreparedText } from '../../core/embedding.js';
 import { CorebError } from '../../core/errors.js';
 import { applyTemplate, mergeTables, resolveEmbedderConfig, selectInputType, selectTemplate } from '../config.js';
-import type { EmbedderConfig, InputTypes, ProviderContext } from '../types.js';
+import type { EmbedderConfig, HttpTransportSettings, InputTypes, ProviderContext } from '../types.js';
 import { createHttpClient, redact, type HttpClient, type WireFormat } from './client.js';
 import { normalizeRows } from '../normalize.js';
 
@@ -50,12 +50,35 @@ export const HTTP_DEFAULTS = {
   maxBackoffMs: 60_000,
 } as const;
 
-/** Creates an embedder for an HTTP provider. Reads the key from `context.env` once; no I/O. */
-export function createHttpEmbedder(spec: HttpProviderSpec, config: EmbedderConfig, context: ProviderContext): Embedder {
-  const cfg = resolveEmbedderConfig(config);
+/** What an HTTP provider's config carries for {@link createHttpAccess} (embedders and rerankers alike). */
+export interface HttpAccessConfig extends HttpTransportSettings {
+  model: string;
+  baseUrl?: string[];
+  apiKeyEnv?: string;
+}
+
+/** What distinguishes one HTTP provider's access: name, public URL, key variable, batch defaults, auth. */
+export type HttpAccessSpec = Pick<HttpProviderSpec, 'name' | 'defaultBaseUrl' | 'defaultApiKeyEnv' | 'keyRequired' | 'batchSize' | 'maxBatchTokens' | 'auth'>;
+
+/** A configured client plus what describes it (endpoints without secrets, the key variable). */
+export interface HttpAccess {
+  client: HttpClient;
+  endpoints: string[];
+  /** Endpoints as shown in results: query strings dropped, secrets scrubbed. */
+  publicEndpoints: string[];
+  keyEnv: string | undefined;
+  secrets: string[];
+}
+
+/**
+ * Resolves endpoints and the API key (from the environment variable the config names, else the
+ * provider's default) and creates the shared client. No I/O.
+ * @throws CorebError `CONFIG` when no endpoint is known, or a named/required key is missing.
+ */
+export function createHttpAccess(spec: HttpAccessSpec, cfg: HttpAccessConfig, context: ProviderContext, specForm = 'dense:'): HttpAccess {
   const endpoints = cfg.baseUrl ?? (spec.defaultBaseUrl !== undefined ? [spec.defaultBaseUrl] : []);
   if (endpoints.length === 0) {
-    throw new CorebError('CONFIG', `provider \`${spec.name}\` needs baseUrl, e.g. dense:${spec.name}:${cfg.model}?baseUrl=http://127.0.0.1:8080`);
+    throw new CorebError('CONFIG', `provider \`${spec.name}\` needs baseUrl, e.g. ${specForm}${spec.name}:${cfg.model}?baseUrl=http://127.0.0.1:8080`);
   }
   const keyEnv = cfg.apiKeyEnv ?? spec.defaultApiKeyEnv;
   const key = keyEnv !== undefined ? context.env[keyEnv] : undefined;
@@ -66,7 +89,6 @@ export function createHttpEmbedder(spec: HttpProviderSpec, config: EmbedderConfi
     throw new CorebError('CONFIG', `provider \`${spec.name}\` needs an API key: set the environment variable ${keyEnv}`);
   }
   const secrets = key ? [key] : [];
-  const inputTypes = mergeTables(spec.defaultInputTypes, cfg.inputTypes);
   const client: HttpClient = createHttpClient({
     endpoints,
     headers: { 'content-type': 'application/json', accept: 'application/json', ...(key ? (spec.auth ?? bearerAuth)(key) : {}) },
@@ -82,6 +104,15 @@ export function createHttpEmbedder(spec: HttpProviderSpec, config: EmbedderConfi
     maxBackoffMs: cfg.maxBackoffMs ?? HTTP_DEFAULTS.maxBackoffMs,
     logger: context.logger,
   });
+  const publicEndpoints = endpoints.map((e) => redact(e.replace(/\?.*$/, ''), secrets));
+  return { client, endpoints, publicEndpoints, keyEnv, secrets };
+}
+
+/** Creates an embedder for an HTTP provider. Reads the key from `context.env` once; no I/O. */
+export function createHttpEmbedder(spec: HttpProviderSpec, config: EmbedderConfig, context: ProviderContext): Embedder {
+  const cfg = resolveEmbedderConfig(config);
+  const { client, publicEndpoints, keyEnv } = createHttpAccess(spec, cfg, context);
+  const inputTypes = mergeTables(spec.defaultInputTypes, cfg.inputTypes);
   let knownDim = cfg.dimensions;
   const clientNormalize = cfg.normalize === true && !spec.serverNormalizes;
   const identity = (): Record<string, unknown> => ({
@@ -107,7 +138,7 @@ export function createHttpEmbedder(spec: HttpProviderSpec, config: EmbedderConfi
       preset: cfg.presetId ?? null,
       templates: cfg.templates,
       inputTypes,
-      endpoints: endpoints.map((e) => redact(e.replace(/\?.*$/, ''), secrets)),
+      endpoints: publicEndpoints,
       apiKeyEnv: keyEnv ?? null,
       balance: cfg.balance ?? HTTP_DEFAULTS.balance,
       concurrency: cfg.concurrency ?? HTTP_DEFAULTS.concurrency,

@@ -26,7 +26,8 @@ interface TensorLike {
   dispose?: () => void;
 }
 
-async function loadTransformers(): Promise<Transformers> {
+/** Imports the optional transformers.js package, or explains how to install it. */
+export async function loadTransformers(): Promise<Transformers> {
   try {
     return await import('@huggingface/transformers');
   } catch (e) {
@@ -37,6 +38,30 @@ async function loadTransformers(): Promise<Transformers> {
       { cause: e },
     );
   }
+}
+
+/**
+ * Points transformers.js at a model: a local directory `model` is split into its parent (the
+ * local model path) and its name; otherwise `model` is a hub id under `localModelPath`. Remote
+ * downloads stay off unless `allowRemote`.
+ */
+export function configureModelSource(
+  tf: Transformers,
+  model: string,
+  localModelPath: string | undefined,
+  allowRemote: boolean,
+): { modelId: string; localPath: string | undefined } {
+  let modelId = model;
+  let localPath = localModelPath;
+  if (existsSync(model) && statSync(model).isDirectory()) {
+    const abs = resolve(model);
+    localPath = dirname(abs) + '/';
+    modelId = basename(abs);
+  }
+  tf.env.allowRemoteModels = allowRemote;
+  tf.env.allowLocalModels = true;
+  if (localPath !== undefined) tf.env.localModelPath = localPath.endsWith('/') ? localPath : localPath + '/';
+  return { modelId, localPath };
 }
 
 /** Counters of an onnx embedder. */
@@ -50,16 +75,7 @@ export interface OnnxStats {
 export async function create(config: EmbedderConfig, context: ProviderContext): Promise<Embedder & { stats(): OnnxStats }> {
   const cfg = resolveEmbedderConfig(config);
   const tf = await loadTransformers();
-  let modelId = cfg.model;
-  let localPath = cfg.localModelPath;
-  if (existsSync(cfg.model) && statSync(cfg.model).isDirectory()) {
-    const abs = resolve(cfg.model);
-    localPath = dirname(abs) + '/';
-    modelId = basename(abs);
-  }
-  tf.env.allowRemoteModels = cfg.allowRemoteModels ?? false;
-  tf.env.allowLocalModels = true;
-  if (localPath !== undefined) tf.env.localModelPath = localPath.endsWith('/') ? localPath : localPath + '/';
+  const { modelId, localPath } = configureModelSource(tf, cfg.model, cfg.localModelPath, cfg.allowRemoteModels ?? false);
   const dtype = cfg.dtype ?? ONNX_DEFAULTS.dtype;
   let tokenizer: Awaited<ReturnType<Transformers['AutoTokenizer']['from_pretrained']>>;
   let model: Awaited<ReturnType<Transformers['AutoModel']['from_pretrained']>>;
