@@ -257,7 +257,7 @@ async function main() {
         writeFileSync(file, JSON.stringify(p, null, 2) + '\n');
         console.log(`${dir}: filled outputs from ${sols[ref].file}`);
       }
-      const results = await pool(sols, Math.max(1, Math.floor(jobs / 1)), async (s, i) => {
+      const results = await pool(sols, Math.max(1, Math.floor(jobs / 1)), async (_s, i) => {
         if (built[i].error) return { compileError: built[i].error };
         const [cmd, ...rest] = built[i].argv;
         const per = [];

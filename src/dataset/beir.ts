@@ -8,7 +8,7 @@ import type { Doc, Query, RetrievalTask } from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { camelCase, coerceValue, INVALID, RowChecker, type FieldSpec } from './coerce.js';
-import { findJsonlFile, firstCrlfLine, readJsonl } from './jsonl.js';
+import { findJsonlFile, firstCrlfLine, readJsonl, type JsonlResult } from './jsonl.js';
 import { isDirectory, isFile, loadTextFile, splitLines, type TextFile } from './text-file.js';
 
 /** Options for {@link loadBeir}. */
@@ -57,7 +57,7 @@ async function readRecords<T>(
   issues: ValidationIssue[],
   build: (raw: Record<string, unknown>, c: RowChecker) => T | undefined,
 ): Promise<Array<{ line: number; value: T }>> {
-  let r;
+  let r: JsonlResult;
   try {
     r = await readJsonl(file);
   } catch (e) {

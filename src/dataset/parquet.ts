@@ -23,7 +23,7 @@ function plain(v: unknown): unknown {
  * @throws CorebError `NOT_FOUND` when missing, `PARSE` when the file is not readable parquet.
  */
 export async function readParquetRows(file: string): Promise<Record<string, unknown>[]> {
-  let buffer;
+  let buffer: Awaited<ReturnType<typeof asyncBufferFromFile>>;
   try {
     buffer = await asyncBufferFromFile(file);
   } catch (e) {

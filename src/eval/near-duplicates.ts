@@ -85,8 +85,11 @@ export function jaccardSorted(a: Uint32Array, b: Uint32Array): number {
   let j = 0;
   let inter = 0;
   while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) (inter++, i++, j++);
-    else if (a[i] < b[j]) i++;
+    if (a[i] === b[j]) {
+      inter++;
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
     else j++;
   }
   return inter / (a.length + b.length - inter);

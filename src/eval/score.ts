@@ -60,7 +60,7 @@ function toRun(list: RankedList, drop: ReadonlySet<string> | undefined): Map<str
   const m = new Map<string, number>();
   for (let i = 0; i < list.docIds.length; i++) {
     const id = list.docIds[i];
-    if (drop !== undefined && drop.has(id)) continue;
+    if (drop?.has(id)) continue;
     m.set(id, list.scores[i]);
   }
   return m;

@@ -99,8 +99,9 @@ function swapRandomization(a: number[], b: number[], rounds: number, seed: numbe
     let sa = 0;
     let sb = 0;
     for (let i = 0; i < a.length; i++) {
-      if (rand() < 0.5) (sa += b[i]), (sb += a[i]);
-      else (sa += a[i]), (sb += b[i]);
+      const swap = rand() < 0.5;
+      sa += swap ? b[i] : a[i];
+      sb += swap ? a[i] : b[i];
     }
     if (Math.abs(sa - sb) / a.length >= obs - 1e-12) hits++;
   }

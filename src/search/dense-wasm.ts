@@ -129,7 +129,7 @@ let cached: object | null | undefined;
 function kernelModule(): object | null {
   if (cached === undefined) {
     const bytes = moduleBytes();
-    cached = wasm !== undefined && wasm.validate(bytes) ? new wasm.Module(bytes) : null;
+    cached = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
   }
   return cached;
 }

@@ -18,8 +18,8 @@ function float32BitsRoundedToOdd(x: number): number {
   f32[0] = x;
   let bits = u32[0];
   const r = f32[0];
-  if (r !== x && x === x && (bits & 1) === 0) {
-    // Inexact (NaN compares unequal to itself: excluded). Step one ulp toward x, to the odd neighbour;
+  if (r !== x && !Number.isNaN(x) && (bits & 1) === 0) {
+    // Inexact (NaN excluded). Step one ulp toward x, to the odd neighbour;
     // sign-magnitude encoding: a smaller magnitude is bits - 1, a larger one bits + 1.
     bits = Math.abs(r) > Math.abs(x) ? bits - 1 : bits + 1;
   }

@@ -72,7 +72,7 @@ export function elementCount(shape: readonly number[]): number {
 }
 
 function isDtype(s: unknown): s is SafetensorsDtype {
-  return typeof s === 'string' && Object.prototype.hasOwnProperty.call(SAFETENSORS_DTYPES, s);
+  return typeof s === 'string' && Object.hasOwn(SAFETENSORS_DTYPES, s);
 }
 
 /**

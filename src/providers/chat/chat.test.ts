@@ -40,6 +40,7 @@ for (const format of CHAT_FORMATS) {
     assert.equal(c.model, 'm-1');
     assert.equal(c.stage, 'solve');
     assert.equal(c.item, 'abc387_a/python');
+    // biome-ignore lint/suspicious/noExplicitAny: the four wire formats' bodies, probed field by field
     const b = c.body as Record<string, any>;
     if (format === 'openai') assert.deepEqual([b.temperature, b.max_tokens, b.seed], [0.3, 99, 7]);
     if (format === 'anthropic') assert.deepEqual([b.temperature, b.max_tokens, b.system], [0.3, 99, 'be brief']);
