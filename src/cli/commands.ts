@@ -15,4 +15,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   compare: () => import('./commands/compare.js'),
   soup: () => import('./commands/soup.js'),
   audit: () => import('./commands/audit.js'),
+  rerank: () => import('./commands/rerank.js'),
 };

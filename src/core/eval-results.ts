@@ -94,8 +94,30 @@ export interface QueryResult {
 export interface RetrieverTimings {
   indexMs: number;
   searchMs: number;
+  /** Reranked rows: time spent scoring pairs. */
+  rerankMs?: number;
   evaluateMs: number;
   totalMs: number;
+}
+
+/** How a reranked row was made and what it changed against its first stage. */
+export interface RerankSummary {
+  /** Candidates reranked per query (the anchor removed before the cut). */
+  depth: number;
+  /** The reranker spec as given. */
+  spec: string;
+  /** Secret-free description: provider, model, template, instructions, endpoints. */
+  reranker: Record<string, unknown>;
+  /** `none`, or reciprocal-rank fusion `1/(k + r_rerank) + alpha/(k + r_first)`. */
+  fusion: { kind: 'none' } | { kind: 'rrf'; k: number; alpha: number };
+  /** Task -> the first stage's Recall@depth: what no reranker of this depth can exceed. */
+  recallCeiling: Record<string, number | null>;
+  /** Task (and `overall`) -> measure -> reranked minus first stage. */
+  delta: Record<string, MetricValues>;
+  /** Task (and `overall`) -> measure -> (reranked − first stage) / first stage; null where the first stage is 0. */
+  deltaRelative: Record<string, Record<string, number | null>>;
+  /** Pairs scored: asked for, answered from the score cache, repeats of another pair (scored once), sent to the reranker. */
+  pairs: { requested: number; cached: number; duplicates: number; sent: number };
 }
 
 /** All results of one retriever. */
@@ -116,6 +138,10 @@ export interface RetrieverResult {
   /** Query id -> values; omitted when per-query output was turned off. */
   perQuery?: Record<string, QueryResult>;
   timings: RetrieverTimings;
+  /** A reranked row: the name of the first-stage row it reranks. */
+  firstStage?: string;
+  /** A reranked row: depth, reranker, recall ceiling and deltas against {@link firstStage}. */
+  rerank?: RerankSummary;
 }
 
 /** One data file of the evaluated dataset. */
@@ -150,7 +176,7 @@ export interface EvalResults {
   protocol: ProtocolSemantics;
   /** Metric labels in display order. */
   measures: string[];
-  options: { depth: number; tasks: string[]; subtasks: string | null };
+  options: { depth: number; tasks: string[]; subtasks: string | null; rerankDepth?: number; rerankers?: string[] };
   retrievers: RetrieverResult[];
   timings: { loadMs: number; totalMs: number };
 }

@@ -18,3 +18,4 @@ export * from './candidates.js';
 export * from './embeddings-file.js';
 export * from './dataset-identity.js';
 export * from './python-literal.js';
+export * from './top-ranked.js';

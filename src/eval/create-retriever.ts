@@ -9,7 +9,8 @@ import type { Embedder, EmbeddingMatrix, EmbedOptions } from '../core/embedding.
 import { Interner } from '../core/ids.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
-import { hashFile, loadEmbeddingsFile, loadTrecRunMap, packVectors, type EmbeddingsFile } from '../dataset/index.js';
+import { findTopRankedFile, hashFile, loadEmbeddingsFile, loadTopRanked, loadTrecRunMap, packVectors, type EmbeddingsFile } from '../dataset/index.js';
+import { CorebError } from '../core/errors.js';
 import {
   createBm25Retriever,
   createDenseRetriever,
@@ -28,6 +29,10 @@ export interface CreateRetrieverContext {
   env: Record<string, string | undefined>;
   /** Embedding cache directory for `dense:` specs. Default: the providers' (from `env`). */
   cacheDir?: string;
+  /** The evaluated data directory (where `top-ranked` finds `top_ranked.jsonl`). */
+  dataDir?: string;
+  /** The qrels split read (picks `top_ranked/<split>.jsonl`). Default `test`. */
+  split?: string;
   /**
    * Receives a close callback per resource to release after the evaluation (e.g. a `dense:`
    * embedding cache to flush). When absent, nothing is registered.
@@ -65,6 +70,17 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
         embedder.close();
       });
       return createDenseRetriever(createEmbedderEncoder(dedupeEmbedder(embedder)), { name: spec.text });
+    }
+    case 'top-ranked': {
+      const f = spec.file !== null ? file(spec.file) : ctx.dataDir !== undefined ? await findTopRankedFile(ctx.dataDir, ctx.split) : undefined;
+      if (f === undefined) {
+        throw new CorebError('NOT_FOUND', `retriever \`${spec.text}\`: no top_ranked.jsonl (or top_ranked/${ctx.split ?? 'test'}.jsonl) in ${ctx.dataDir ?? 'the data directory'}; give top-ranked:FILE`);
+      }
+      const candidates = await loadTopRanked(f);
+      // Scores n, n-1, ... keep the file's order under trec ordering.
+      const run = new Map([...candidates].map(([q, ids]) => [q, new Map(ids.map((d, i) => [d, ids.length - i]))]));
+      const r = createRunRetriever(f, run, spec.text, await hashFile(f));
+      return { name: spec.text, describe: () => ({ ...r.describe(), kind: 'top-ranked' }), index: (docs, o) => r.index(docs, o) };
     }
     case 'rrf': {
       const members: Retriever[] = [];

@@ -11,7 +11,8 @@ export type RetrieverSpec =
   | { kind: 'embeddings'; text: string; file: string }
   | { kind: 'run'; text: string; file: string }
   | { kind: 'rrf'; text: string; members: RetrieverSpec[]; k: number; weights: number[] | null }
-  | { kind: 'dense'; text: string; spec: string };
+  | { kind: 'dense'; text: string; spec: string }
+  | { kind: 'top-ranked'; text: string; file: string | null };
 
 /** A BM25 parameter value from a spec's query string. */
 export type Bm25ParamValue = number | boolean | string | string[];
@@ -43,7 +44,7 @@ function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValu
 }
 
 /** Spec kinds, for messages. */
-const KINDS = 'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL';
+const KINDS = 'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE]';
 
 /**
  * Parses one retriever spec.
@@ -54,6 +55,8 @@ const KINDS = 'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60
  *   top-level commas; wrap a member containing commas (e.g. a nested rrf) in parentheses. After
  *   `weights=` the following bare numbers are further weights, one per member.
  * - `dense:...`: a live embedding model, resolved by the providers' `createDenseEmbedder`.
+ * - `top-ranked[:FILE]`: fixed MTEB candidate lists (`{"query-id", "corpus-ids"}` JSONL), in file
+ *   order; without FILE, the data directory's `top_ranked.jsonl` (or `top_ranked/<split>.jsonl`).
  * @throws CorebError `USAGE` naming the spec and the valid forms.
  */
 export function parseRetrieverSpec(text: string): RetrieverSpec {
@@ -80,6 +83,8 @@ export function parseRetrieverSpec(text: string): RetrieverSpec {
       return { kind: 'dense', text: spec, spec: rest };
     case 'rrf':
       return parseRrf(spec, rest);
+    case 'top-ranked':
+      return { kind: 'top-ranked', text: spec, file: rest === '' ? null : rest };
     default:
       throw new CorebError('USAGE', `unknown retriever \`${spec}\`; valid forms: ${KINDS}`);
   }

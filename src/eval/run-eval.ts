@@ -4,13 +4,14 @@
  * subtask, language and query type, and return (and optionally save) the results.
  */
 import { basename, join, resolve } from 'node:path';
-import { TASK_CORPUS, TASK_SHORT, TASK_SHORT_NAME, TASKS, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
+import { TASK_CORPUS, TASK_SHORT, TASK_SHORT_NAME, TASKS, type Doc, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import {
   EVAL_RESULTS_SCHEMA,
   type DatasetIdentity,
   type EvalResults,
   type GroupResult,
+  type MetricValues,
   type ProtocolName,
   type ProtocolSemantics,
   type QueryResult,
@@ -25,7 +26,8 @@ import { aggregateBy, aggregateOverall, aggregateQueries } from './aggregate.js'
 import { createRetriever } from './create-retriever.js';
 import { EVAL_MEASURES, resolveEvalProtocol } from './protocol.js';
 import { parseRetrieverSpec } from './retriever-spec.js';
-import { scoreTask } from './score.js';
+import { meanMeasure, scoreTask } from './score.js';
+import { createRerankerFromSpec, metricDeltas, parseRerankFusion, rerankLists, RERANK_DEFAULT_DEPTH, type SpecReranker } from './rerank-stage.js';
 
 /** Options of {@link runEval}. */
 export interface EvalOptions {
@@ -44,6 +46,21 @@ export interface EvalOptions {
   subtasks?: string | null;
   /** Documents kept per query (>= 1). Default 1000. */
   depth?: number;
+  /**
+   * Reranker specs (see docs/rerank.md). Each (retriever, reranker) pair becomes its own result row
+   * named `<retriever> >> <reranker>`, with `firstStage` and a `rerank` block. Default: none.
+   */
+  rerankers?: readonly string[];
+  /** Candidates reranked per query (the c2c anchor removed before the cut). Default 128; a `top-ranked` first stage: all its candidates. */
+  rerankDepth?: number;
+  /** `none` (default), `rrf` or `rrf:k=60,alpha=4`: fuse reranker and first-stage ranks. */
+  rerankFusion?: string;
+  /**
+   * With `outDir`: also write each retriever's top N per query as MTEB `top_ranked` candidate lists
+   * (`runs/<retriever>.<task>.top_ranked.jsonl`, lines `{"query-id", "corpus-ids"}`), so rerankers can
+   * later be compared on identical candidates. Default: not written.
+   */
+  topRanked?: number;
   /** Protocol. Default `coreb` for a release, `beir` for a BEIR directory. */
   protocol?: ProtocolName;
   /** coreb only: c2t_match negatives `exclude` (default) or `zero`. */
@@ -175,6 +192,32 @@ export function* trecRunLines(queries: readonly Query[], lists: ReadonlyMap<stri
   }
 }
 
+/** One task's first stage: the lists searched (to the larger of depth and rerank depth) and what was excluded. */
+interface StageTask {
+  name: string;
+  task: RetrievalTask;
+  taskName?: TaskName;
+  corpusKey: string;
+  anchored: boolean;
+  exclude: Map<string, string[]>;
+  lists: Map<string, RankedList>;
+}
+
+/** Lists cut to their first `depth` entries. */
+function cutLists(lists: ReadonlyMap<string, RankedList>, depth: number): Map<string, RankedList> {
+  const out = new Map<string, RankedList>();
+  for (const [q, l] of lists) out.set(q, l.docIds.length <= depth ? l : { docIds: l.docIds.slice(0, depth), scores: l.scores.slice(0, depth) });
+  return out;
+}
+
+/** MTEB `top_ranked` lines (`{"query-id", "corpus-ids"}`) of each query's first `n` documents, in query order. */
+export function* topRankedLines(queries: readonly Query[], lists: ReadonlyMap<string, RankedList>, n: number): Generator<string> {
+  for (const q of queries) {
+    const l = lists.get(q.id);
+    if (l !== undefined) yield JSON.stringify({ 'query-id': q.id, 'corpus-ids': l.docIds.slice(0, n) });
+  }
+}
+
 /** A progress reporter that prefixes every step label (e.g. with the retriever and task). */
 function prefixProgress(inner: Progress, prefix: string): Progress {
   return { start: (label, total) => inner.start(`${prefix}: ${label}`, total), tick: (n) => inner.tick(n), done: () => inner.done() };
@@ -234,27 +277,125 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const outDir = options.outDir === undefined ? undefined : resolve(options.outDir);
   const baseDir = options.baseDir ?? process.cwd();
   const usedSlugs = new Set<string>();
+  const uniqueSlug = (text: string): string => {
+    let slug = slugify(text);
+    for (let i = 2; usedSlugs.has(slug); i++) slug = `${slugify(text)}-${i}`;
+    usedSlugs.add(slug);
+    return slug;
+  };
   const retrieverResults: RetrieverResult[] = [];
   const closers: Array<() => void> = [];
+  const fusion = parseRerankFusion(options.rerankFusion);
+  const rerankSpecs = options.rerankers ?? [];
+  if (options.rerankDepth !== undefined && (!Number.isInteger(options.rerankDepth) || options.rerankDepth < 1)) {
+    throw new CorebError('USAGE', `rerank depth must be an integer >= 1, got ${options.rerankDepth}`);
+  }
+  if (options.topRanked !== undefined && (!Number.isInteger(options.topRanked) || options.topRanked < 1)) {
+    throw new CorebError('USAGE', `top-ranked depth must be an integer >= 1, got ${options.topRanked}`);
+  }
+  const docMaps = new Map<string, Map<string, Doc>>();
+  const docsOf = (key: string, task: RetrievalTask): Map<string, Doc> => {
+    let m = docMaps.get(key);
+    if (m === undefined) docMaps.set(key, (m = new Map(task.corpus.map((d) => [d.id, d]))));
+    return m;
+  };
+  const scoreRow = async (stage: readonly StageTask[], listsOf: (t: StageTask) => ReadonlyMap<string, RankedList>, slug: string, label: string) => {
+    const perQuery = new Map<string, QueryResult>();
+    const tasks: Record<string, TaskResult> = {};
+    for (const st of stage) {
+      const lists = listsOf(st);
+      let runFile: string | undefined;
+      if (outDir !== undefined) {
+        runFile = `runs/${slug}.${st.name}.trec`;
+        await saveLinesAtomic(join(outDir, runFile), trecRunLines(st.task.queries, lists, slug), signal);
+      }
+      const scored = scoreTask({
+        task: st.name,
+        queries: st.task.queries,
+        qrels: st.task.qrels,
+        lists,
+        protocol,
+        excludeAnchors: st.anchored,
+        graded: layout === 'coreb-release',
+      });
+      for (const [qid, r] of scored.perQuery) perQuery.set(qid, r);
+      const group = aggregateQueries(scored.perQuery.values(), protocol.roundDigits);
+      tasks[st.name] = {
+        ...group,
+        missingQueries: scored.missing,
+        excludedQueries: scored.excluded,
+        ...(runFile !== undefined ? { runFile } : {}),
+      };
+      if (scored.missing > 0) logger.warn(`${label}: ${scored.missing} ${st.name} queries have no ranked list (scored apart as missing)`);
+    }
+    return { tasks, perQuery };
+  };
+  const assemble = (name: string, description: Record<string, unknown>, tasks: Record<string, TaskResult>, perQuery: Map<string, QueryResult>, timings: RetrieverResult['timings']): RetrieverResult => {
+    const byTask = (f: (q: QueryResult) => string | undefined) => {
+      const out: Record<string, Record<string, GroupResult>> = {};
+      for (const taskName of Object.keys(tasks)) {
+        const sub = new Map([...perQuery].filter(([, q]) => q.task === taskName));
+        const g = aggregateBy(sub, f, protocol.roundDigits);
+        if (Object.keys(g).length > 0) out[taskName] = g;
+      }
+      return out;
+    };
+    const subtaskTask = new Map<string, string>();
+    for (const q of perQuery.values()) if (q.subtask !== undefined) subtaskTask.set(q.subtask, q.task);
+    const subtasks: Record<string, GroupResult & { task: string }> = {};
+    for (const [st, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, protocol.roundDigits))) {
+      subtasks[st] = { task: subtaskTask.get(st)!, ...g };
+    }
+    const result: RetrieverResult = {
+      name,
+      spec: name,
+      description,
+      overall: aggregateOverall(protocol, perQuery, Object.values(tasks)),
+      tasks,
+      subtasks,
+      languages: byTask((q) => q.language),
+      subQueryTypes: byTask((q) => q.subQueryType),
+      timings,
+    };
+    if (options.perQuery ?? true) result.perQuery = Object.fromEntries(perQuery);
+    return result;
+  };
   try {
+    const rerankers: { spec: string; label: string; reranker: SpecReranker }[] = [];
+    // Rows are named by the reranker's PROVIDER:MODEL; the full spec only when two share one.
+    const heads = rerankSpecs.map((r) => r.split('?')[0]);
+    for (const [i, spec] of rerankSpecs.entries()) {
+      const reranker = await createRerankerFromSpec(spec, {
+        env: options.env ?? {},
+        ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+        logger,
+      });
+      closers.push(() => {
+        logger.info(`${spec}: rerank score cache ${JSON.stringify(reranker.counters())}`);
+        reranker.close();
+      });
+      rerankers.push({ spec, label: heads.filter((h) => h === heads[i]).length > 1 ? spec : heads[i], reranker });
+    }
     for (const spec of specs) {
       const tr = performance.now();
       const retriever = await createRetriever(spec, {
         baseDir,
         env: options.env ?? {},
         ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+        dataDir: dir,
+        ...(options.split !== undefined ? { split: options.split } : {}),
         logger,
         progress,
         onClose: (close) => closers.push(close),
         ...(signal !== undefined ? { signal } : {}),
       });
-      let slug = slugify(spec.text);
-      for (let i = 2; usedSlugs.has(slug); i++) slug = `${slugify(spec.text)}-${i}`;
-      usedSlugs.add(slug);
+      const slug = uniqueSlug(spec.text);
       const indexes = new Map<string, RetrieverIndex>();
       const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
-      const perQuery = new Map<string, QueryResult>();
-      const tasks: Record<string, TaskResult> = {};
+      // A fixed candidate list (MTEB `top_ranked`) is reranked whole unless told otherwise.
+      const rerankDepth = options.rerankDepth ?? (spec.kind === 'top-ranked' ? Number.MAX_SAFE_INTEGER : RERANK_DEFAULT_DEPTH);
+      const searchDepth = Math.max(depth, rerankers.length > 0 ? Math.min(rerankDepth, 100_000) : 0, options.topRanked ?? 0);
+      const stage: StageTask[] = [];
       for (const [name, task] of data.tasks) {
         checkAborted(signal);
         const key = data.corpusKey.get(name)!;
@@ -276,7 +417,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
           if (ex.length > 0) exclude.set(q.id, ex);
         }
         const ts = performance.now();
-        const lists = await index.search(task.queries, depth, {
+        const lists = await index.search(task.queries, searchDepth, {
           ...(taskName ? { task: taskName } : {}),
           exclude,
           progress: taskProgress,
@@ -284,61 +425,86 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         });
         timings.searchMs += performance.now() - ts;
         checkAborted(signal);
-        let runFile: string | undefined;
-        if (outDir !== undefined) {
-          runFile = `runs/${slug}.${name}.trec`;
-          await saveLinesAtomic(join(outDir, runFile), trecRunLines(task.queries, lists, slug), signal);
+        stage.push({ name, task, corpusKey: key, anchored, exclude, lists, ...(taskName !== undefined ? { taskName } : {}) });
+        if (outDir !== undefined && options.topRanked !== undefined) {
+          await saveLinesAtomic(join(outDir, `runs/${slug}.${name}.top_ranked.jsonl`), topRankedLines(task.queries, lists, options.topRanked), signal);
         }
-        const te = performance.now();
-        const scored = scoreTask({
-          task: name,
-          queries: task.queries,
-          qrels: task.qrels,
-          lists,
-          protocol,
-          excludeAnchors: anchored,
-          graded: layout === 'coreb-release',
-        });
-        for (const [qid, r] of scored.perQuery) perQuery.set(qid, r);
-        const group = aggregateQueries(scored.perQuery.values(), protocol.roundDigits);
-        tasks[name] = {
-          ...group,
-          missingQueries: scored.missing,
-          excludedQueries: scored.excluded,
-          ...(runFile !== undefined ? { runFile } : {}),
-        };
-        if (scored.missing > 0) logger.warn(`${retriever.name}: ${scored.missing} ${name} queries have no ranked list (scored apart as missing)`);
-        timings.evaluateMs += performance.now() - te;
       }
-      const byTask = (f: (q: QueryResult) => string | undefined) => {
-        const out: Record<string, Record<string, GroupResult>> = {};
-        for (const name of Object.keys(tasks)) {
-          const sub = new Map([...perQuery].filter(([, q]) => q.task === name));
-          const g = aggregateBy(sub, f, protocol.roundDigits);
-          if (Object.keys(g).length > 0) out[name] = g;
-        }
-        return out;
-      };
-      const subtaskTask = new Map<string, string>();
-      for (const q of perQuery.values()) if (q.subtask !== undefined) subtaskTask.set(q.subtask, q.task);
-      const subtasks: Record<string, GroupResult & { task: string }> = {};
-      for (const [s, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, protocol.roundDigits))) {
-        subtasks[s] = { task: subtaskTask.get(s)!, ...g };
-      }
+      const te = performance.now();
+      const first = await scoreRow(stage, (st) => (searchDepth > depth ? cutLists(st.lists, depth) : st.lists), slug, retriever.name);
+      timings.evaluateMs += performance.now() - te;
       timings.totalMs = performance.now() - tr;
-      const result: RetrieverResult = {
-        name: spec.text,
-        spec: spec.text,
-        description: retriever.describe(),
-        overall: aggregateOverall(protocol, perQuery, Object.values(tasks)),
-        tasks,
-        subtasks,
-        languages: byTask((q) => q.language),
-        subQueryTypes: byTask((q) => q.subQueryType),
-        timings,
-      };
-      if (options.perQuery ?? true) result.perQuery = Object.fromEntries(perQuery);
-      retrieverResults.push(result);
+      const firstRow = assemble(spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
+      retrieverResults.push(firstRow);
+      for (const { spec: rspec, label, reranker } of rerankers) {
+        checkAborted(signal);
+        const t0 = performance.now();
+        const before = reranker.counters();
+        const name = `${spec.text} >> ${label}`;
+        const reranked = new Map<string, Map<string, RankedList>>();
+        for (const st of stage) {
+          reranked.set(
+            st.name,
+            await rerankLists({
+              reranker,
+              queries: st.task.queries,
+              docs: docsOf(st.corpusKey, st.task),
+              lists: st.lists,
+              depth: rerankDepth,
+              fusion,
+              exclude: st.exclude,
+              progress: prefixProgress(progress, `${name} ${(TASK_SHORT_NAME as Record<string, string>)[st.name] ?? st.name}`),
+              ...(st.taskName !== undefined ? { task: st.taskName } : {}),
+              ...(signal !== undefined ? { signal } : {}),
+            }),
+          );
+        }
+        const rerankMs = performance.now() - t0;
+        const tEval = performance.now();
+        const row = await scoreRow(stage, (st) => reranked.get(st.name)!, uniqueSlug(name), name);
+        const evaluateMs = performance.now() - tEval;
+        const after = reranker.counters();
+        const result = assemble(name, { kind: 'rerank', firstStage: firstRow.description, reranker: reranker.describe() }, row.tasks, row.perQuery, {
+          indexMs: timings.indexMs,
+          searchMs: timings.searchMs,
+          rerankMs,
+          evaluateMs,
+          totalMs: timings.totalMs + rerankMs + evaluateMs,
+        });
+        const shownDepth = Math.min(rerankDepth, Math.max(0, ...stage.flatMap((st) => [...st.lists.values()].map((l) => l.docIds.length))));
+        const recallCeiling: Record<string, number | null> = {};
+        const delta: Record<string, MetricValues> = {};
+        const deltaRelative: Record<string, Record<string, number | null>> = {};
+        for (const st of stage) {
+          recallCeiling[st.name] = meanMeasure(
+            { task: st.name, queries: st.task.queries, qrels: st.task.qrels, lists: st.lists, protocol, excludeAnchors: st.anchored },
+            `recall@${shownDepth}`,
+          );
+          const d = metricDeltas(firstRow.tasks[st.name].metrics, result.tasks[st.name].metrics);
+          delta[st.name] = d.delta;
+          deltaRelative[st.name] = d.relative;
+        }
+        const o = metricDeltas(firstRow.overall.metrics, result.overall.metrics);
+        delta.overall = o.delta;
+        deltaRelative.overall = o.relative;
+        result.firstStage = spec.text;
+        result.rerank = {
+          depth: shownDepth,
+          spec: rspec,
+          reranker: reranker.describe(),
+          fusion,
+          recallCeiling,
+          delta,
+          deltaRelative,
+          pairs: {
+            requested: after.requested - before.requested,
+            cached: after.hits - before.hits,
+            duplicates: after.duplicates - before.duplicates,
+            sent: after.sent - before.sent,
+          },
+        };
+        retrieverResults.push(result);
+      }
     }
   } finally {
     for (const close of closers) close();
@@ -350,7 +516,12 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     dataset: identity,
     protocol,
     measures: [...EVAL_MEASURES],
-    options: { depth, tasks: [...data.tasks.keys()], subtasks: options.subtasks ?? null },
+    options: {
+      depth,
+      tasks: [...data.tasks.keys()],
+      subtasks: options.subtasks ?? null,
+      ...(rerankSpecs.length > 0 ? { rerankDepth: options.rerankDepth ?? RERANK_DEFAULT_DEPTH, rerankers: [...rerankSpecs] } : {}),
+    },
     retrievers: retrieverResults,
     timings: { loadMs, totalMs: performance.now() - t0 },
   };

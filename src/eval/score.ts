@@ -66,14 +66,17 @@ function toRun(list: RankedList, drop: ReadonlySet<string> | undefined): Map<str
   return m;
 }
 
-/**
- * Scores one task. Population: queries with qrels and a ranked list (run ∩ qrels), minus c2t_match
- * negatives under `exclude`. Measures per {@link EVAL_MEASURES} with the protocol's relevance level
- * and nDCG mode; the diagnostics use the same trec order after the same removals.
- */
-export function scoreTask(input: ScoreTaskInput): ScoredTask {
+/** The scored population of a task: runs after removals, their qrels, the kept queries and the counts left out. */
+interface Population {
+  run: Run;
+  subQrels: Qrels;
+  kept: Query[];
+  missing: number;
+  excluded: number;
+}
+
+function population(input: ScoreTaskInput): Population {
   const { protocol, qrels, lists } = input;
-  const graded = input.graded ?? true;
   const run: Run = new Map();
   const subQrels: Qrels = new Map();
   const kept: Query[] = [];
@@ -98,6 +101,33 @@ export function scoreTask(input: ScoreTaskInput): ScoredTask {
     subQrels.set(q.id, labels);
     kept.push(q);
   }
+  return { run, subQrels, kept, missing, excluded };
+}
+
+/**
+ * The mean of one measure (e.g. `recall@128`) over the population {@link scoreTask} scores, under
+ * the same protocol (relevance level, nDCG mode, removals); null when no query is scored.
+ */
+export function meanMeasure(input: ScoreTaskInput, label: string): number | null {
+  const { run, subQrels, kept } = population(input);
+  if (kept.length === 0) return null;
+  const [spec] = parseMeasures([label]);
+  const key = measureKey(spec.family, spec.params[0]);
+  const evaluation = evaluate(subQrels, run, { measures: [label], relevanceLevel: input.protocol.relevanceLevel, ndcg: input.protocol.ndcg });
+  let sum = 0;
+  for (const q of kept) sum += evaluation.perQuery.get(q.id)?.[key] ?? 0;
+  return sum / kept.length;
+}
+
+/**
+ * Scores one task. Population: queries with qrels and a ranked list (run ∩ qrels), minus c2t_match
+ * negatives under `exclude`. Measures per {@link EVAL_MEASURES} with the protocol's relevance level
+ * and nDCG mode; the diagnostics use the same trec order after the same removals.
+ */
+export function scoreTask(input: ScoreTaskInput): ScoredTask {
+  const { protocol } = input;
+  const graded = input.graded ?? true;
+  const { run, subQrels, kept, missing, excluded } = population(input);
   const perQuery = new Map<string, QueryResult>();
   if (kept.length === 0) return { perQuery, missing, excluded };
   const evaluation = evaluate(subQrels, run, {

@@ -108,10 +108,12 @@ const PATH: Record<RerankFormat, string> = {
   'yesno:ollama': '/api/generate',
 };
 
-/** Log-probs of "yes" and "no" whose difference is `s` and which sum (in probability) to 1. */
-function yesNoLogprobs(s: number): { yes: number; no: number } {
-  const soft = (x: number): number => (x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x)));
-  return { yes: -soft(-s), no: -soft(s) };
+/**
+ * Log-probs of "yes" and "no" whose difference is exactly `s` (s/2 − 10 and −s/2 − 10: halving and
+ * adding 10 are exact in binary for |s| < 16), so a test knows the client's score bit for bit.
+ */
+export function yesNoLogprobs(s: number): { yes: number; no: number } {
+  return { yes: s / 2 - 10, no: -s / 2 - 10 };
 }
 
 /** The top log-probs the yes/no server answers with (a few other tokens below both answers). */

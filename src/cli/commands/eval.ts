@@ -35,6 +35,18 @@ Options:
                             run:FILE                        a TREC run (plain or .gz)
                             rrf:SPEC,SPEC[,k=60][,weights=1,1]  reciprocal-rank fusion
                             dense:PROVIDER:MODEL[?...]      a live embedding model (see coreb providers)
+                            top-ranked[:FILE]               fixed MTEB candidate lists (default: the
+                                                            data dir's top_ranked.jsonl)
+  --reranker SPEC         Repeatable. Reranks each retriever's top --rerank-depth; every
+                          (retriever, reranker) pair is its own row. Specs (docs/rerank.md):
+                            vllm|tei|llamacpp|jina|cohere|voyage:MODEL[?baseUrl=..&apiKeyEnv=..]
+                            yesno:openai:MODEL?baseUrl=..   P(yes) of a causal LLM via /completions
+                            yesno:ollama:MODEL              the same via Ollama /api/generate
+                            onnx:DIR                        a local cross-encoder
+  --rerank-depth N        Candidates reranked per query (default 128; top-ranked: all).
+  --rerank-fusion F       none (default) | rrf[:k=60,alpha=4]: 1/(k+r_rerank) + alpha/(k+r_first).
+  --top-ranked N          With --out: also write runs/<retriever>.<task>.top_ranked.jsonl, each
+                          query's top N as MTEB candidate lists.
   --split NAME            Parquet release split directory (e.g. release_v2603) or BEIR qrels
                           split (default: the only one there is; BEIR: test).
   --tasks LIST            t2c,c2t,c2c (default: all). CoREB releases only.
@@ -51,7 +63,7 @@ Options:
   --no-per-query          Leave per-query values out of results.json.
   --quiet                 No progress output on stderr.
 
-Environment: COREB_CACHE_DIR (embedding cache for dense:), XDG_CACHE_HOME.
+Environment: COREB_CACHE_DIR (embedding and rerank score caches), XDG_CACHE_HOME.
 Writes are atomic: Ctrl-C leaves no half-written file.
 See docs/eval.md for the results schema.
 `;
@@ -67,6 +79,10 @@ const command: Command = {
       tasks: { type: 'string', multiple: true },
       subtasks: { type: 'string' },
       depth: { type: 'string' },
+      reranker: { type: 'string', multiple: true },
+      'rerank-depth': { type: 'string' },
+      'rerank-fusion': { type: 'string' },
+      'top-ranked': { type: 'string' },
       protocol: { type: 'string' },
       'c2t-match-negatives': { type: 'string' },
       out: { type: 'string' },
@@ -102,6 +118,10 @@ const command: Command = {
       ...(values.tasks !== undefined ? { tasks: values.tasks as string[] } : {}),
       subtasks: (values.subtasks as string | undefined) ?? null,
       depth: parseIntOption('depth', values.depth as string | undefined, 1000, 1),
+      rerankers: (values.reranker as string[] | undefined) ?? [],
+      ...(values['rerank-depth'] !== undefined ? { rerankDepth: parseIntOption('rerank-depth', values['rerank-depth'] as string, 128, 1) } : {}),
+      ...(values['rerank-fusion'] !== undefined ? { rerankFusion: values['rerank-fusion'] as string } : {}),
+      ...(values['top-ranked'] !== undefined ? { topRanked: parseIntOption('top-ranked', values['top-ranked'] as string, 128, 1) } : {}),
       ...(protocol !== undefined ? { protocol } : {}),
       ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
       ...(outDir !== undefined ? { outDir } : {}),
