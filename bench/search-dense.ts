@@ -13,7 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DenseKernel } from '../src/search/dense.js';
-import { defaultDenseKernel, denseTopK, normalizeMatrix } from '../src/search/dense.js';
+import { normalizeMatrix } from '../src/core/embedding.js';
+import { defaultDenseKernel, denseTopK } from '../src/search/dense.js';
 import { createTieRanks } from '../src/search/top-k.js';
 
 function flag(name: string, fallback: number): number {

@@ -136,11 +136,10 @@ export {
   type MeasureSemantics,
   type MeasureSpec,
   type NdcgMode,
-  type QrelsColumns,
   type RenderTrecOptions,
-  type RunColumns,
   type ScorePrecision,
 } from './metrics/index.js';
+export type { QrelsColumns, RunColumns } from './core/columns.js';
 
 // Retrieval: BM25, exact dense top-k and reciprocal-rank fusion behind one Retriever interface.
 export {

@@ -65,3 +65,27 @@ export interface Embedder {
   /** Encodes `texts` in order; one row per text. Never returns silent zero vectors. */
   embed(texts: readonly string[], options: EmbedOptions): Promise<EmbeddingMatrix>;
 }
+
+/**
+ * Scales every row of `data` (row length `dim` >= 1) to unit L2 norm, in place, so that the dot
+ * product of two rows is their cosine similarity. The norm is summed in double and each value is
+ * multiplied by `1 / sqrt(sum)` and rounded back to float32; all-zero rows stay zero. The one
+ * definition providers (client-side `normalize`) and search (cosine) share.
+ */
+export function normalizeRows(data: Float32Array, dim: number): void {
+  for (let off = 0; off < data.length; off += dim) {
+    let s = 0;
+    for (let j = 0; j < dim; j++) s += data[off + j] * data[off + j];
+    if (s > 0) {
+      const inv = 1 / Math.sqrt(s);
+      for (let j = 0; j < dim; j++) data[off + j] *= inv;
+    }
+  }
+}
+
+/** A copy of `m` with every row scaled to unit L2 norm ({@link normalizeRows}); `m` is left untouched. */
+export function normalizeMatrix(m: EmbeddingMatrix): EmbeddingMatrix {
+  const data = new Float32Array(m.data);
+  normalizeRows(data, m.dim);
+  return { rows: m.rows, dim: m.dim, data };
+}

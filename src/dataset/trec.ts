@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import type { QrelsColumns, RunColumns } from '../core/columns.js';
 import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { saveFileAtomic } from './atomic-write.js';
@@ -211,37 +212,16 @@ export class IdTable {
   }
 }
 
-/** A parsed TREC run in CSR form (the shape `metrics` evaluates directly). */
-export interface TrecRunColumns {
-  /** Query ids in first-seen order. */
-  queryIds: string[];
-  /** Interned doc ids (the shared {@link IdTable}'s strings). */
-  docIds: string[];
-  /** Query q's entries are `[offsets[q], offsets[q + 1])`, in file order. */
-  offsets: Int32Array;
-  docs: Int32Array;
-  /** Scores as C `atof` reads them (double). */
-  scores: Float64Array;
+/** A parsed TREC run: core's {@link RunColumns} (the shape `metrics` evaluates directly) and its tag. */
+export interface TrecRunColumns extends RunColumns {
   /** The tag (6th column) of the last line: trec_eval's `runid`. */
-  runTag: string;
-  /**
-   * Present with `knownDocsOnly`: compares the docids of entries `a` and `b` like C `strcmp` on
-   * their UTF-8 bytes (negative, zero, positive).
-   */
-  compareEntries?: (a: number, b: number) => number;
+  readonly runTag: string;
   /** Present with `knownDocsOnly`: the docid of entry `p` (decoded on demand). */
-  entryDocId?: (p: number) => string;
+  readonly entryDocId?: (p: number) => string;
 }
 
-/** Parsed TREC qrels in CSR form. */
-export interface TrecQrelsColumns {
-  queryIds: string[];
-  docIds: string[];
-  offsets: Int32Array;
-  docs: Int32Array;
-  /** Labels as C `atol` reads them (`2.7` -> 2); < 0 means judged-unjudged. */
-  labels: Int32Array;
-}
+/** Parsed TREC qrels: core's {@link QrelsColumns}. */
+export type TrecQrelsColumns = QrelsColumns;
 
 /** Options of the TREC parsers. */
 export interface TrecParseOptions {

@@ -1,42 +1,11 @@
 /**
- * The columnar (CSR) form of qrels and runs the metric kernels work on: interned integer doc ids,
- * typed arrays, one contiguous slice per query. The TREC parser produces this shape directly.
+ * Map-shaped qrels and runs to the columnar (CSR) form the metric kernels work on (core's
+ * `QrelsColumns` / `RunColumns`; the TREC parser produces that shape directly).
  */
+import type { QrelsColumns, RunColumns } from '../core/columns.js';
 import type { Qrels, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { Interner } from '../core/ids.js';
-
-/**
- * A run in CSR form. Query `q`'s entries are `[offsets[q], offsets[q + 1])` of `docs`/`scores`, in
- * run-file (insertion) order. Doc ids index `docIds`, which must be shared with the qrels.
- */
-export interface RunColumns {
-  /** Query ids, one per query slice. */
-  readonly queryIds: readonly string[];
-  /** Interned document ids (shared with {@link QrelsColumns.docIds}). */
-  readonly docIds: readonly string[];
-  /** Slice bounds, length `queryIds.length + 1`. */
-  readonly offsets: Int32Array;
-  /** Doc index per entry. */
-  readonly docs: Int32Array;
-  /** Score per entry, as parsed (double). */
-  readonly scores: Float64Array;
-  /**
-   * Optional: compares the docids of entries `a` and `b` in C `strcmp` order (UTF-8 bytes). When
-   * present, `docs[i]` may be -1 for docs outside `docIds` (not judged, not an anchor) and score
-   * ties are broken with it, so only judged docs need interned ids.
-   */
-  readonly compareEntries?: (a: number, b: number) => number;
-}
-
-/** Qrels in CSR form; same layout as {@link RunColumns} with integer labels (< 0 = unjudged). */
-export interface QrelsColumns {
-  readonly queryIds: readonly string[];
-  readonly docIds: readonly string[];
-  readonly offsets: Int32Array;
-  readonly docs: Int32Array;
-  readonly labels: Int32Array;
-}
 
 /**
  * Converts map-shaped qrels and run to columns with one shared doc id space.

@@ -3,7 +3,6 @@ export * from './types.js';
 export * from './config.js';
 export * from './presets.js';
 export * from './registry.js';
-export * from './normalize.js';
 export * from './config-file.js';
 export { createHttpClient, redact } from './http/client.js';
 export type { HttpClient, HttpClientOptions, HttpClientStats, WireFormat, HttpEmbedOptions } from './http/client.js';

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Doc, Query } from '../core/dataset.js';
-import type { EmbeddingMatrix } from '../core/embedding.js';
+import { normalizeMatrix, type EmbeddingMatrix } from '../core/embedding.js';
 import { isCorebError } from '../core/errors.js';
 import { compareCodePoints } from '../core/ids.js';
 import type { DenseEncoder } from './dense.js';
-import { createDenseRetriever, denseTopK, normalizeMatrix } from './dense.js';
+import { createDenseRetriever, denseTopK } from './dense.js';
 import { createTieRanks } from './top-k.js';
 
 /** Deterministic PRNG (mulberry32) so failures reproduce. */
@@ -133,13 +133,6 @@ test('memory-bounded chunking gives identical results for any block sizes', () =
     assert.equal(skipTop.counts[0], 2);
     assert.deepEqual(Array.from(skipTop.indices.subarray(0, 2)), Array.from(denseTopK(queries, docs, 4, { tieRanks, kernel }).indices.subarray(2, 4)));
   }
-});
-
-test('normalizeMatrix makes unit rows, keeps zero rows, and leaves its input untouched', () => {
-  const m = { rows: 2, dim: 2, data: Float32Array.from([3, 4, 0, 0]) };
-  const n = normalizeMatrix(m);
-  assert.deepEqual([...n.data], [Math.fround(0.6), Math.fround(0.8), 0, 0]);
-  assert.deepEqual([...m.data], [3, 4, 0, 0]);
 });
 
 /** An encoder over fixed vectors looked up by id. */

@@ -3,7 +3,7 @@
  * cache-sized blocks of queries x documents, with one bounded heap per query (no corpus sorts).
  */
 import type { Doc, Query } from '../core/dataset.js';
-import type { Embedder, EmbeddingMatrix } from '../core/embedding.js';
+import { normalizeMatrix, type Embedder, type EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
 import type {
   IndexOptions,
@@ -31,24 +31,6 @@ export function validateMatrix(m: EmbeddingMatrix, what: string): void {
       throw new CorebError('VALIDATION', `${what}: row ${Math.floor(i / m.dim)} has a non-finite value (${d[i]}) at column ${i % m.dim}`);
     }
   }
-}
-
-/**
- * Returns a copy of `m` with every row scaled to unit L2 norm (norm computed in double), so the dot
- * product of two rows is their cosine similarity. All-zero rows stay zero (cosine 0 with anything).
- */
-export function normalizeMatrix(m: EmbeddingMatrix): EmbeddingMatrix {
-  const out = new Float32Array(m.data.length);
-  const { rows, dim, data } = m;
-  for (let r = 0; r < rows; r++) {
-    const o = r * dim;
-    let s = 0;
-    for (let j = 0; j < dim; j++) s += data[o + j] * data[o + j];
-    if (s === 0) continue;
-    const inv = 1 / Math.sqrt(s);
-    for (let j = 0; j < dim; j++) out[o + j] = data[o + j] * inv;
-  }
-  return { rows, dim, data: out };
 }
 
 /** Options of {@link denseTopK}. */

@@ -4,12 +4,11 @@
  * variable, drives the shared HTTP client and reports finished batches as they arrive.
  */
 import type { TaskName } from '../../core/dataset.js';
-import type { EmbedOptions, Embedder, EmbedRole, PreparedText } from '../../core/embedding.js';
+import { normalizeRows, type EmbedOptions, type Embedder, type EmbedRole, type PreparedText } from '../../core/embedding.js';
 import { CorebError } from '../../core/errors.js';
 import { applyTemplate, mergeTables, resolveEmbedderConfig, selectInputType, selectTemplate } from '../config.js';
 import type { EmbedderConfig, HttpTransportSettings, InputTypes, ProviderContext } from '../types.js';
 import { createHttpClient, redact, type HttpClient, type WireFormat } from './client.js';
-import { normalizeRows } from '../normalize.js';
 
 /** What distinguishes one HTTP provider; everything else is shared. */
 export interface HttpProviderSpec {

@@ -7,11 +7,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { TaskName } from '../../core/dataset.js';
-import type { EmbedOptions, Embedder, EmbedRole, PreparedText } from '../../core/embedding.js';
+import { normalizeRows, type EmbedOptions, type Embedder, type EmbedRole, type PreparedText } from '../../core/embedding.js';
 import { CorebError } from '../../core/errors.js';
 import { applyTemplate, resolveEmbedderConfig, selectTemplate } from '../config.js';
 import { abortReason } from '../http/retry.js';
-import { normalizeRows } from '../normalize.js';
 import type { EmbedderConfig, ProviderContext } from '../types.js';
 import { poolHidden } from './pooling.js';
 
