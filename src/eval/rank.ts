@@ -1,8 +1,8 @@
 /**
- * The trec_eval 9.0.8 order of one ranked list, for the diagnostics bench computes beside the
- * metrics: score rounded to float32 descending, ties by docid descending in code-point order.
+ * The trec_eval 9.0.8 order of one ranked list (core's trec order), for the diagnostics eval computes
+ * beside the metrics: score rounded to float32 descending, ties by docid descending in code-point order.
  */
-import { compareCodePoints } from '../core/ids.js';
+import { compareTrecIds, trecScore } from '../core/trec-order.js';
 
 /**
  * Returns the document ids of `scores` in trec_eval order, leaving out `drop` (anchors, identical
@@ -16,17 +16,16 @@ export function rankTrec(scores: ReadonlyMap<string, number>, drop?: ReadonlySet
     for (const [id, score] of scores) {
       if (drop !== undefined && drop.has(id)) continue;
       ids.push(id);
-      s32.push(Math.fround(score));
+      s32.push(trecScore(score));
     }
     const order = Array.from(ids.keys());
-    order.sort((i, j) => s32[j] - s32[i] || compareCodePoints(ids[j], ids[i]));
+    order.sort((i, j) => compareTrecIds(s32[i], ids[i], s32[j], ids[j]));
     return order.map((i) => ids[i]);
   }
-  // True when (sa, a) ranks before (sb, b): float32 score descending, then docid descending.
-  const before = (sa: number, a: string, sb: number, b: string) => sa > sb || (sa === sb && compareCodePoints(a, b) > 0);
+  const before = (sa: number, a: string, sb: number, b: string): boolean => compareTrecIds(sa, a, sb, b) < 0;
   for (const [id, score] of scores) {
     if (drop !== undefined && drop.has(id)) continue;
-    const s = Math.fround(score);
+    const s = trecScore(score);
     let i: number;
     if (ids.length < k) {
       i = ids.length;

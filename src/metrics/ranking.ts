@@ -1,21 +1,20 @@
 /**
- * Ranking one query exactly as trec_eval 9.0.8 does (metrics-spec §2): score rounded to float32
- * (or the double in trec_eval 10 mode), descending; ties by docid descending in UTF-8 byte order.
+ * Ranking one query exactly as trec_eval 9.0.8 does, with core's trec order (score rounded to
+ * float32, or the double in trec_eval 10 mode, descending; ties by docid descending in UTF-8 byte
+ * order): packed sort keys when they fit, a comparator sort otherwise.
  */
-
-/** Ranks of doc ids >= this bound do not fit the packed 53-bit sort key; a comparator sort is used. */
-const PACK = 2097152; // 2^21
-
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
+import { compareTrec, trecScore, trecSortKey, TREC_SORT_KEY_TIES as PACK } from '../core/trec-order.js';
 
 let keys = new Float64Array(1024);
+let ties = new Int32Array(1024);
 let order = new Int32Array(1024);
+const NO_TIES = new Int32Array(0);
 
-/** Grows the shared sort scratch (`keys`, `order`) to hold `len` entries, doubling. */
+/** Grows the shared sort scratch (`keys`, `ties`, `order`) to hold `len` entries, doubling. */
 function ensureScratch(len: number): void {
   if (keys.length < len) {
     keys = new Float64Array(len * 2);
+    ties = new Int32Array(len * 2);
     order = new Int32Array(len * 2);
   }
 }
@@ -50,11 +49,7 @@ export function rankQuery(
     for (let p = start; p < end; p++) {
       const d = docs[p];
       if (d === exclude && d >= 0) continue;
-      const s = scores[p];
-      f32[0] = s === 0 ? 0 : s;
-      const bits = u32[0];
-      const sortable = bits >= 0x80000000 ? ~bits >>> 0 : bits + 0x80000000;
-      keys[n++] = sortable * PACK + docRanks[d];
+      keys[n++] = trecSortKey(scores[p], docRanks[d]);
     }
     const view = keys.subarray(0, n);
     view.sort();
@@ -67,19 +62,14 @@ export function rankQuery(
   let n = 0;
   for (let p = start; p < end; p++) {
     if (docs[p] === exclude && exclude >= 0) continue;
-    const s = scores[p];
-    keys[p - start] = float64 ? s : Math.fround(s);
-    order[n++] = p;
+    keys[n] = trecScore(scores[p], float64);
+    ties[n] = docRanks[docs[p]];
+    order[n] = n;
+    n++;
   }
   const idx = order.subarray(0, n);
-  idx.sort((a, b) => {
-    const x = keys[a - start];
-    const y = keys[b - start];
-    if (x > y) return -1;
-    if (x < y) return 1;
-    return docRanks[docs[b]] - docRanks[docs[a]];
-  });
-  for (let i = 0; i < n; i++) out[i] = docs[idx[i]];
+  idx.sort((a, b) => compareTrec(keys[a], a, keys[b], b, ties));
+  for (let i = 0; i < n; i++) out[i] = rankToDoc[ties[idx[i]]]; // ties hold doc ranks; every doc >= 0 here
   return n;
 }
 
@@ -136,11 +126,7 @@ export function rankQueryByEntries(
   if (!float64 && len <= PACK) {
     for (let p = start; p < end; p++) {
       if (exclude >= 0 && docs[p] === exclude) continue;
-      const s = scores[p];
-      f32[0] = s === 0 ? 0 : s;
-      const bits = u32[0];
-      const sortable = bits >= 0x80000000 ? ~bits >>> 0 : bits + 0x80000000;
-      keys[n++] = sortable * PACK + (p - start);
+      keys[n++] = trecSortKey(scores[p], p - start);
     }
     const view = keys.subarray(0, n);
     view.sort();
@@ -156,12 +142,8 @@ export function rankQueryByEntries(
       order[n++] = p;
     }
     const idx = order.subarray(0, n);
-    idx.sort((a, b) => {
-      const x = float64 ? scores[a] : Math.fround(scores[a]);
-      const y = float64 ? scores[b] : Math.fround(scores[b]);
-      return x > y ? -1 : x < y ? 1 : 0;
-    });
-    for (let i = 0; i < n; i++) groupKeys[i] = float64 ? scores[order[i]] : Math.fround(scores[order[i]]);
+    idx.sort((a, b) => compareTrec(trecScore(scores[a], float64), 0, trecScore(scores[b], float64), 0, NO_TIES));
+    for (let i = 0; i < n; i++) groupKeys[i] = trecScore(scores[order[i]], float64);
   }
   const byDocidDesc = (a: number, b: number): number => compare(b, a);
   for (let i = 0; i < n; ) {

@@ -3,14 +3,15 @@
  * search and fusion so every coreb retriever ranks exactly as the metrics will re-rank its scores.
  */
 import { codePointRanks } from '../core/ids.js';
+import { trecBefore, trecScore } from '../core/trec-order.js';
 
 /**
  * Keeps the best `capacity` (document, score) pairs seen so far.
  *
- * Order ("better first"): score rounded to float32 descending, then docid descending in code-point
- * order (trec_eval 9.0.8, see metrics-spec §2). The docid comparison is one integer comparison on
- * `tieRanks[doc]`, the docid's rank from {@link codePointRanks} (larger rank = larger docid = ranked
- * first among equal scores). A min-heap holds the current worst at its root, so a push costs
+ * Order ("better first"): core's trec order (`trecBefore`), score rounded to float32 descending,
+ * then docid descending in code-point order (trec_eval 9.0.8). The docid comparison is one integer
+ * comparison on `tieRanks[doc]`, the docid's rank from {@link codePointRanks} (larger rank = larger
+ * docid = ranked first among equal scores). A min-heap holds the current worst at its root, so a push costs
  * O(1) when the candidate is worse than the root and O(log k) otherwise; {@link drainInto} sorts
  * only the k survivors. Scratch buffers are allocated once; call {@link reset} between queries.
  */
@@ -51,22 +52,18 @@ export class TopK {
     this.count = 0;
   }
 
-  /** True when (score a, doc da) ranks strictly after (score b, doc db). Scores are float32 values. */
-  private worse(sa: number, da: number, sb: number, db: number): boolean {
-    return sa < sb || (sa === sb && this.tieRanks[da] < this.tieRanks[db]);
-  }
-
   /** Offers document `doc` with `score` (rounded to float32 here). NaN scores are ignored. */
   push(doc: number, score: number): void {
-    const s = Math.fround(score);
+    const s = trecScore(score);
     if (s !== s) return;
     const docs = this.heapDocs;
     const scores = this.heapScores;
+    const ties = this.tieRanks;
     if (this.count < this.capacity) {
       let i = this.count++;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (!this.worse(s, doc, scores[p], docs[p])) break;
+        if (!trecBefore(scores[p], docs[p], s, doc, ties)) break;
         docs[i] = docs[p];
         scores[i] = scores[p];
         i = p;
@@ -75,7 +72,7 @@ export class TopK {
       scores[i] = s;
       return;
     }
-    if (!this.worse(scores[0], docs[0], s, doc)) return;
+    if (!trecBefore(s, doc, scores[0], docs[0], ties)) return;
     this.siftDown(doc, s, this.count);
   }
 
@@ -83,14 +80,15 @@ export class TopK {
   private siftDown(doc: number, s: number, n: number): void {
     const docs = this.heapDocs;
     const scores = this.heapScores;
+    const ties = this.tieRanks;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       let c = l;
       const r = l + 1;
-      if (r < n && this.worse(scores[r], docs[r], scores[l], docs[l])) c = r;
-      if (!this.worse(scores[c], docs[c], s, doc)) break;
+      if (r < n && trecBefore(scores[l], docs[l], scores[r], docs[r], ties)) c = r;
+      if (!trecBefore(s, doc, scores[c], docs[c], ties)) break;
       docs[i] = docs[c];
       scores[i] = scores[c];
       i = c;
