@@ -5,18 +5,16 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { isCorebError } from '../core/errors.js';
+import { loadAnchorsTsv, parseAnchorsTsv } from './anchors-tsv.js';
+import { IdTable } from './id-table.js';
+import { parseStrtod } from './strtod.js';
+import { saveTrecQrels, saveTrecRun } from './trec-render.js';
 import {
-  IdTable,
-  loadAnchorsTsv,
   loadTrecQrelsMap,
   loadTrecRunColumns,
   loadTrecRunMap,
-  parseAnchorsTsv,
-  parseStrtod,
   parseTrecQrels,
   parseTrecRun,
-  saveTrecQrels,
-  saveTrecRun,
   trecRunToMap,
 } from './trec.js';
 

@@ -4,7 +4,9 @@
  */
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { IdTable, loadAnchorsTsv, loadTrecQrelsColumns, loadTrecRunColumns } from '../../dataset/trec.js';
+import { loadAnchorsTsv } from '../../dataset/anchors-tsv.js';
+import { IdTable } from '../../dataset/id-table.js';
+import { loadTrecQrelsColumns, loadTrecRunColumns } from '../../dataset/trec.js';
 import {
   evaluateColumns,
   MEASURE_FAMILIES,
