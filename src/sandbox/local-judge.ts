@@ -1,19 +1,16 @@
 /**
- * The local judge backend: builds each program once in a sandbox (C++ against a precompiled
- * `<bits/stdc++.h>`), runs it on every test in fresh sandboxes from a worker pool sized to the cores,
- * and turns each outcome into a verdict value.
+ * The local judge backend: builds each program once in a sandbox (the commands come from the
+ * per-language runners in runners/), runs it on every test in fresh sandboxes from a worker pool
+ * sized to the cores, and turns each outcome into a verdict value (verdict.ts, pure).
  */
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import {
   EXEC_LANGUAGES,
   type ComparatorName,
   type ExecLanguage,
-  type ExecutionResult,
   type Program,
   type ProgramResult,
   type TestCase,
@@ -21,12 +18,15 @@ import {
   type Verdict,
 } from '../core/execution.js';
 import type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
-import { COMPARATOR_RULES_VERSION, compareAny, jsonEqual } from './compare.js';
-import { DEFAULT_LIMITS, javaRunFlags, requireTool, type RunLimits } from './languages.js';
+import { COMPARATOR_RULES_VERSION } from './compare.js';
+import { DEFAULT_LIMITS, requireTool, type RunLimits } from './languages.js';
 import { prepareSource, type PreparedSource } from './normalise.js';
 import { createSlotPool } from './pool.js';
 import { buildRunHelper } from './run-helper.js';
+import { RUNNERS, type BuildContext } from './runners/index.js';
+import { buildPch, CXX_FLAGS } from './runners/cpp.js';
 import { runProcess, type Mount, type ProcessLimits, type SandboxConfig } from './sandbox.js';
+import { classifyRun, createProgramResult } from './verdict.js';
 
 /** Options of {@link createLocalJudge}. */
 export interface LocalJudgeOptions {
@@ -65,13 +65,6 @@ export interface LocalJudgeOptions {
 
 const STDERR_KEEP = 64 * 1024;
 
-/**
- * g++ flags: C++17 at -O2 as the issue specifies, with `ONLINE_JUDGE` defined as Codeforces and
- * AtCoder do (programs guard `freopen("a.inp")` debugging code with it).
- */
-export const CXX_FLAGS = ['-O2', '-std=c++17', '-DONLINE_JUDGE'] as const;
-const OOM = /MemoryError|std::bad_alloc|OutOfMemoryError|out of memory|failed to allocate memory|NoMemoryError|Cannot allocate memory/;
-
 interface Build {
   /** Set when the build failed (`compile_error` or `sandbox_error`). */
   verdict?: Verdict;
@@ -88,12 +81,6 @@ interface RunPlan {
   language: ExecLanguage;
   limits: RunLimits;
   argv: string[];
-}
-
-interface Paths {
-  prog: string;
-  pch: string;
-  gocache: string;
 }
 
 /**
@@ -193,60 +180,23 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     return goCache;
   };
 
-  const paths = (dir: string): Paths =>
-    sandbox ? { prog: '/prog', pch: '/pch', gocache: '/gocache' } : { prog: dir, pch: '', gocache: ensureGoCache() };
+  /** Where a run sees the program directory. */
+  const progDir = (dir: string): string => (sandbox ? '/prog' : dir);
 
   async function build(language: ExecLanguage, prepared: PreparedSource, signal?: AbortSignal): Promise<Build> {
     const dir = makeDir('p-');
     writeFileSync(join(dir, prepared.fileName), prepared.text, { mode: 0o644 });
     const result: Build = { dir, compileMs: 0, prepared };
-    if (language === 'python' || language === 'ruby') {
-      requireTool(language === 'python' ? 'python3' : 'ruby', language);
-      return result;
-    }
-    const mounts: Mount[] = [];
-    let argv: string[];
     const env: Record<string, string> = { PATH: '/usr/bin:/bin', HOME: '/box', TMPDIR: '/box', LANG: 'C.UTF-8' };
     const box = sandbox ? '/box' : dir;
     if (!sandbox) {
       env.HOME = dir;
       env.TMPDIR = dir;
     }
-    if (language === 'cpp') {
-      const gxx = requireTool('gxx', 'C++');
-      const pch = await ensurePch();
-      if (sandbox) mounts.push({ src: pch, dest: '/pch' });
-      argv = [gxx, ...CXX_FLAGS, `-I${sandbox ? '/pch' : pch}`, '-o', `${box}/prog`, `${box}/${prepared.fileName}`];
-    } else if (language === 'go') {
-      const go = requireTool('go', 'Go');
-      const cache = ensureGoCache();
-      if (sandbox) mounts.push({ src: cache, dest: '/gocache', writable: true });
-      Object.assign(env, {
-        GO111MODULE: 'off',
-        CGO_ENABLED: '0',
-        GOFLAGS: '-buildvcs=false',
-        GOCACHE: paths(dir).gocache,
-        GOPATH: `${box}/.gopath`,
-        GOTOOLCHAIN: 'local',
-      });
-      argv = [go, 'build', '-o', `${box}/prog`, `${box}/${prepared.fileName}`];
-    } else {
-      const javac = requireTool('javac', 'Java');
-      requireTool('java', 'Java');
-      argv = [
-        javac,
-        '-J-Xmx512m',
-        '-J-XX:+UseSerialGC',
-        '-J-XX:TieredStopAtLevel=1',
-        '-J-XX:ActiveProcessorCount=1',
-        '-encoding',
-        'UTF-8',
-        '-nowarn',
-        '-d',
-        `${box}/out`,
-        `${box}/${prepared.fileName}`,
-      ];
-    }
+    const mounts: Mount[] = [];
+    const ctx: BuildContext = { box, fileName: prepared.fileName, sandbox, env, mounts, pch: ensurePch, goCache: ensureGoCache };
+    const argv = await RUNNERS[language].compileArgv(ctx);
+    if (argv === undefined) return result;
     const r = await pool.run(() => {
       stats.compiles++;
       return runProcess(config, { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal });
@@ -262,23 +212,9 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     return result;
   }
 
-  function runArgv(language: ExecLanguage, b: Build, p: Paths, limits: RunLimits): string[] {
-    switch (language) {
-      case 'python':
-        return [requireTool('python3', 'Python'), `${p.prog}/${b.prepared.fileName}`];
-      case 'ruby':
-        return [requireTool('ruby', 'Ruby'), `${p.prog}/${b.prepared.fileName}`];
-      case 'cpp':
-      case 'go':
-        return [`${p.prog}/prog`];
-      case 'java':
-        return [requireTool('java', 'Java'), ...javaRunFlags(limits.memoryLimitMb), '-cp', `${p.prog}/out`, b.prepared.mainClass ?? 'Main'];
-    }
-  }
-
   function planRuns(language: ExecLanguage, b: Build): RunPlan {
     const limits = limitsFor(language);
-    return { build: b, language, limits, argv: runArgv(language, b, paths(b.dir), limits) };
+    return { build: b, language, limits, argv: RUNNERS[language].runArgv(progDir(b.dir), b.prepared, limits) };
   }
 
   async function runTest(plan: RunPlan, test: TestCase, signal?: AbortSignal): Promise<TestResult> {
@@ -317,47 +253,10 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
           signal,
         });
       });
-      return classify(r, test, limits, plan.language, signal);
+      return classifyRun(r, test, { limits, language: plan.language, comparator, tolerance, aborted: signal?.aborted === true });
     } finally {
       if (runDir !== undefined) rmSync(runDir, { recursive: true, force: true });
     }
-  }
-
-  function classify(r: ExecutionResult, test: TestCase, limits: RunLimits, language: ExecLanguage, signal?: AbortSignal): TestResult {
-    const base = { runMs: Math.round(r.wallMs), cpuMs: Math.round(r.cpuMs), memoryKb: r.memoryKb, exitCode: r.exitCode };
-    const v = (verdict: Verdict, detail?: string): TestResult => (detail === undefined ? { verdict, ...base } : { verdict, ...base, detail });
-    if (signal?.aborted) return v('sandbox_error', 'interrupted');
-    if (r.stdoutTruncated) return v('output_limit', `more than ${limits.outputLimitBytes} bytes of output`);
-    if (r.timedOut) return v('time_limit', `killed after ${Math.round(r.wallMs)} ms wall-clock`);
-    if (r.exitCode === null || r.cpuMs < 0) return v('sandbox_error', lastLine(r.stderr) || 'the sandbox did not report a status');
-    if (r.exitCode === 152 || r.cpuMs > limits.timeLimitMs) return v('time_limit', `CPU time ${Math.round(r.cpuMs)} ms`);
-    if (r.exitCode === 153) return v('output_limit', 'file size limit exceeded');
-    const rssLimited = language !== 'java' && r.memoryKb > limits.memoryLimitMb * 1024;
-    if ((r.exitCode !== 0 && OOM.test(r.stderr)) || rssLimited) {
-      return v('memory_limit', rssLimited ? `peak memory ${r.memoryKb} KiB` : lastLine(r.stderr));
-    }
-    if (r.exitCode !== 0) return v('runtime_error', `exit ${r.exitCode}${r.stderr ? ': ' + lastLine(r.stderr) : ''}`);
-    if (test.kind === 'program') return v('accepted');
-    if (test.kind === 'functional') {
-      let got: unknown;
-      try {
-        got = JSON.parse(r.stdout);
-      } catch {
-        return v('wrong_answer', 'output is not JSON');
-      }
-      for (const o of test.outputs) {
-        let want: unknown;
-        try {
-          want = JSON.parse(o);
-        } catch {
-          want = o;
-        }
-        if (jsonEqual(got, want, comparator === 'tokens' ? tolerance : undefined)) return v('accepted');
-      }
-      return v('wrong_answer', `got ${r.stdout.slice(0, 60)}`);
-    }
-    const c = compareAny(comparator, r.stdout, test.outputs, { tolerance });
-    return c.ok ? v('accepted') : v('wrong_answer', c.detail);
   }
 
   async function judge(program: Program, tests: readonly TestCase[], call: JudgeCallOptions = {}): Promise<ProgramResult> {
@@ -418,29 +317,16 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     } finally {
       for (const b of builds) rmSync(b.dir, { recursive: true, force: true });
     }
-    const testsPassed = results.filter((r) => r.verdict === 'accepted').length;
-    const firstBad = results.find((r) => r.verdict !== 'accepted');
-    const verdict: Verdict = failedBuild ?? firstBad?.verdict ?? (tests.length === 0 ? 'sandbox_error' : 'accepted');
-    const mem = results.map((r) => r.memoryKb);
-    const out: ProgramResult = {
-      id: program.id,
-      problemId: program.problemId,
-      language: program.language,
-      verdict,
-      passed: verdict === 'accepted',
-      passRate: tests.length === 0 ? 0 : testsPassed / tests.length,
-      testsPassed,
+    return createProgramResult(program, {
       testsTotal: tests.length,
-      tests: results,
+      results,
+      failedBuild,
       compileMs,
-      maxRunMs: results.reduce((m, r) => Math.max(m, r.runMs), 0),
-      maxMemoryKb: mem.length === 0 ? -1 : Math.max(...mem),
+      compileOutput,
       normalisations: [...normalisations],
       comparator,
       sandboxed: sandbox,
-    };
-    if (compileOutput !== undefined) out.compileOutput = compileOutput;
-    return out;
+    });
   }
 
   return {
@@ -493,38 +379,4 @@ function removeStaleWorkDirs(workRoot: string): void {
       // removed by a concurrent judge
     }
   }
-}
-
-function lastLine(s: string): string {
-  const lines = s.trim().split('\n');
-  return (lines[lines.length - 1] ?? '').slice(0, 200);
-}
-
-/**
- * Builds the precompiled `<bits/stdc++.h>` (with {@link CXX_FLAGS}) into `cacheDir/pch-<hash>/bits/` once
- * and returns that directory; programs compiled with `-I<dir>` then pick it up for
- * `#include <bits/stdc++.h>` (~0.2 s instead of ~0.9 s per compile).
- */
-export function buildPch(cacheDir: string, gxx: string): string {
-  const version = spawnSync(gxx, ['-dumpfullversion'], { encoding: 'utf8' }).stdout.trim();
-  const key = createHash('sha256').update(`${gxx} ${version} ${CXX_FLAGS.join(' ')}`).digest('hex').slice(0, 12);
-  const dir = join(cacheDir, `pch-${key}`);
-  if (existsSync(join(dir, 'bits', 'stdc++.h.gch'))) return dir;
-  const tmp = mkdtempSync(join(cacheDir, 'pch-tmp-'));
-  mkdirSync(join(tmp, 'bits'), { recursive: true });
-  const header = join(tmp, 'bits', 'stdc++.h');
-  writeFileSync(header, '#include_next <bits/stdc++.h>\n');
-  const r = spawnSync(gxx, [...CXX_FLAGS, '-w', '-x', 'c++-header', header, '-o', header + '.gch'], { encoding: 'utf8' });
-  if (r.status !== 0) {
-    rmSync(tmp, { recursive: true, force: true });
-    throw new CorebError('TOOLCHAIN', `cannot build the C++ precompiled header with ${gxx}: ${r.stderr || r.error?.message}`);
-  }
-  chmodSync(tmp, 0o755);
-  chmodSync(join(tmp, 'bits'), 0o755);
-  try {
-    renameSync(tmp, dir);
-  } catch {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-  return dir;
 }

@@ -1,0 +1,22 @@
+/** Go: `go build` in GOPATH mode (no modules, no cgo, the local toolchain) with a shared build cache. */
+import { requireTool } from '../languages.js';
+import type { LanguageRunner } from './runner.js';
+
+/** The Go runner: the build cache is mounted writable at `/gocache` in the sandbox. */
+export const goRunner: LanguageRunner = {
+  async compileArgv(ctx) {
+    const go = requireTool('go', 'Go');
+    const cache = ctx.goCache();
+    if (ctx.sandbox) ctx.mounts.push({ src: cache, dest: '/gocache', writable: true });
+    Object.assign(ctx.env, {
+      GO111MODULE: 'off',
+      CGO_ENABLED: '0',
+      GOFLAGS: '-buildvcs=false',
+      GOCACHE: ctx.sandbox ? '/gocache' : cache,
+      GOPATH: `${ctx.box}/.gopath`,
+      GOTOOLCHAIN: 'local',
+    });
+    return [go, 'build', '-o', `${ctx.box}/prog`, `${ctx.box}/${ctx.fileName}`];
+  },
+  runArgv: (prog) => [`${prog}/prog`],
+};

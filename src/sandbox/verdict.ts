@@ -1,0 +1,127 @@
+/**
+ * Verdicts as pure functions of what a run produced: one sandboxed test run -> a `TestResult`, and
+ * a program's build outcome and test results -> its `ProgramResult`. No processes, no files, so
+ * every rule is testable without bubblewrap or a toolchain.
+ */
+import type { ComparatorName, ExecLanguage, ExecutionResult, Program, ProgramResult, TestCase, TestResult, Verdict } from '../core/execution.js';
+import { compareAny, jsonEqual } from './compare.js';
+import type { RunLimits } from './languages.js';
+
+/** Out-of-memory messages of the runtimes (Python, C++, Java, Go, Ruby, glibc) on stderr. */
+const OOM = /MemoryError|std::bad_alloc|OutOfMemoryError|out of memory|failed to allocate memory|NoMemoryError|Cannot allocate memory/;
+
+/** What {@link classifyRun} needs besides the run and its test. */
+export interface ClassifyOptions {
+  /** The limits the run had (time and memory verdicts compare against them). */
+  limits: RunLimits;
+  /** Java's peak RSS is not held against `memoryLimitMb` (its heap is capped by -Xmx instead). */
+  language: ExecLanguage;
+  comparator: ComparatorName;
+  /** Tolerance of the `tokens` comparator (absolute or relative), also for functional JSON outputs. */
+  tolerance: number;
+  /** True when the judge was interrupted (the run is then a `sandbox_error`). Default false. */
+  aborted?: boolean;
+}
+
+/** The last non-empty line of `s`, at most 200 characters (the detail of an error verdict). */
+export function lastLine(s: string): string {
+  const lines = s.trim().split('\n');
+  return (lines[lines.length - 1] ?? '').slice(0, 200);
+}
+
+/**
+ * The verdict of one test run, checked in this order: interrupted -> `sandbox_error`; stdout over
+ * its cap -> `output_limit`; killed by the wall clock -> `time_limit`; no status -> `sandbox_error`;
+ * SIGXCPU (exit 152) or CPU time over `timeLimitMs` -> `time_limit`; SIGXFSZ (153) ->
+ * `output_limit`; an out-of-memory message with a non-zero exit, or peak RSS over `memoryLimitMb`
+ * (not Java) -> `memory_limit`; other non-zero exits -> `runtime_error`; then the output: program
+ * tests pass on exit 0, functional tests compare JSON (numbers within `tolerance` for `tokens`),
+ * stdin tests use the comparator against any accepted output.
+ */
+export function classifyRun(r: ExecutionResult, test: TestCase, options: ClassifyOptions): TestResult {
+  const { limits, language, comparator, tolerance } = options;
+  const base = { runMs: Math.round(r.wallMs), cpuMs: Math.round(r.cpuMs), memoryKb: r.memoryKb, exitCode: r.exitCode };
+  const v = (verdict: Verdict, detail?: string): TestResult => (detail === undefined ? { verdict, ...base } : { verdict, ...base, detail });
+  if (options.aborted === true) return v('sandbox_error', 'interrupted');
+  if (r.stdoutTruncated) return v('output_limit', `more than ${limits.outputLimitBytes} bytes of output`);
+  if (r.timedOut) return v('time_limit', `killed after ${Math.round(r.wallMs)} ms wall-clock`);
+  if (r.exitCode === null || r.cpuMs < 0) return v('sandbox_error', lastLine(r.stderr) || 'the sandbox did not report a status');
+  if (r.exitCode === 152 || r.cpuMs > limits.timeLimitMs) return v('time_limit', `CPU time ${Math.round(r.cpuMs)} ms`);
+  if (r.exitCode === 153) return v('output_limit', 'file size limit exceeded');
+  const rssLimited = language !== 'java' && r.memoryKb > limits.memoryLimitMb * 1024;
+  if ((r.exitCode !== 0 && OOM.test(r.stderr)) || rssLimited) {
+    return v('memory_limit', rssLimited ? `peak memory ${r.memoryKb} KiB` : lastLine(r.stderr));
+  }
+  if (r.exitCode !== 0) return v('runtime_error', `exit ${r.exitCode}${r.stderr ? ': ' + lastLine(r.stderr) : ''}`);
+  if (test.kind === 'program') return v('accepted');
+  if (test.kind === 'functional') {
+    let got: unknown;
+    try {
+      got = JSON.parse(r.stdout);
+    } catch {
+      return v('wrong_answer', 'output is not JSON');
+    }
+    for (const o of test.outputs) {
+      let want: unknown;
+      try {
+        want = JSON.parse(o);
+      } catch {
+        want = o;
+      }
+      if (jsonEqual(got, want, comparator === 'tokens' ? tolerance : undefined)) return v('accepted');
+    }
+    return v('wrong_answer', `got ${r.stdout.slice(0, 60)}`);
+  }
+  const c = compareAny(comparator, r.stdout, test.outputs, { tolerance });
+  return c.ok ? v('accepted') : v('wrong_answer', c.detail);
+}
+
+/** How a program's judging went, as {@link createProgramResult} summarises it. */
+export interface ProgramOutcome {
+  /** Number of tests of the problem (all count, also those not run after a stop-early). */
+  testsTotal: number;
+  /** Results of the tests that ran, in test order. */
+  results: readonly TestResult[];
+  /** The failed build's verdict (`compile_error`, `sandbox_error`), if the build failed. */
+  failedBuild?: Verdict;
+  /** Compile time, milliseconds (summed over builds of program tests). */
+  compileMs: number;
+  /** Compiler output (capped) of the failed build. */
+  compileOutput?: string;
+  /** Source changes the judge made, in words. */
+  normalisations: readonly string[];
+  comparator: ComparatorName;
+  sandboxed: boolean;
+}
+
+/**
+ * The program's result: its verdict is the failed build's, else the first non-accepted test's,
+ * else `accepted` (`sandbox_error` when there are no tests); `passRate` counts every test of the
+ * problem (unrun ones fail); `maxMemoryKb` is -1 when no test ran.
+ */
+export function createProgramResult(program: Program, outcome: ProgramOutcome): ProgramResult {
+  const { results, testsTotal } = outcome;
+  const testsPassed = results.filter((r) => r.verdict === 'accepted').length;
+  const firstBad = results.find((r) => r.verdict !== 'accepted');
+  const verdict: Verdict = outcome.failedBuild ?? firstBad?.verdict ?? (testsTotal === 0 ? 'sandbox_error' : 'accepted');
+  const mem = results.map((r) => r.memoryKb);
+  const out: ProgramResult = {
+    id: program.id,
+    problemId: program.problemId,
+    language: program.language,
+    verdict,
+    passed: verdict === 'accepted',
+    passRate: testsTotal === 0 ? 0 : testsPassed / testsTotal,
+    testsPassed,
+    testsTotal,
+    tests: [...results],
+    compileMs: outcome.compileMs,
+    maxRunMs: results.reduce((m, r) => Math.max(m, r.runMs), 0),
+    maxMemoryKb: mem.length === 0 ? -1 : Math.max(...mem),
+    normalisations: [...outcome.normalisations],
+    comparator: outcome.comparator,
+    sandboxed: outcome.sandboxed,
+  };
+  if (outcome.compileOutput !== undefined) out.compileOutput = outcome.compileOutput;
+  return out;
+}
