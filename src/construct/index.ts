@@ -9,16 +9,12 @@ export {
   type JudgedCandidate,
 } from './qrels.js';
 export {
-  FLOAT_COLUMNS,
   HARD_NEGATIVE_STRATEGIES,
   SEARCH_QUERY_TYPES,
   outcomeKey,
-  planMiniRelease,
-  renderWireRow,
   type AuthoredProblem,
   type AuthoredSolution,
-  type MiniReleaseOptions,
-  type PlannedRelease,
   type SolutionOutcome,
-  type WireRow,
-} from './mini-release.js';
+} from './mini-authored.js';
+export { planMiniRelease, type MiniReleaseOptions, type PlannedRelease } from './mini-release.js';
+export { FLOAT_COLUMNS, renderWireRow, type WireRow } from './wire-row.js';

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { outcomeKey, planMiniRelease, renderWireRow, type AuthoredProblem, type SolutionOutcome } from './mini-release.js';
+import { outcomeKey, type AuthoredProblem, type SolutionOutcome } from './mini-authored.js';
+import { planMiniRelease } from './mini-release.js';
+import { renderWireRow } from './wire-row.js';
 
 const problem = (id: string): AuthoredProblem => ({
   id,

@@ -1,0 +1,88 @@
+/**
+ * coreb-mini's text-to-code queries: the canonical (abbreviated) and full statements, language
+ * agnostic and pinned to each passing language, and the authored search queries.
+ */
+import { RELEVANCE, type QrelRecord } from '../core/dataset.js';
+import { compareCodePoints } from '../core/ids.js';
+import { pad4, SEARCH_QUERY_TYPES, type AuthoredProblem } from './mini-authored.js';
+import type { MiniCorpora, MiniPlanContext } from './mini-corpora.js';
+import { createText2CodeQrels } from './qrels.js';
+import { choose } from './seeded-choice.js';
+import type { WireRow } from './wire-row.js';
+
+/** Display names used when a search query is pinned to a language. */
+const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
+  python: 'Python',
+  cpp: 'C++',
+  java: 'Java',
+  go: 'Go',
+  ruby: 'Ruby',
+};
+
+/** Plans the text2code queries and qrels; a query without any positive is not emitted. */
+export function planText2Code(sorted: readonly AuthoredProblem[], corpora: MiniCorpora, ctx: MiniPlanContext): { queries: WireRow[]; qrels: QrelRecord[] } {
+  const { createdAt, version, seed, qrelOptions } = ctx;
+  const { allDocs, passingLanguages } = corpora;
+  const t2cQueries: WireRow[] = [];
+  const t2cQrels: QrelRecord[] = [];
+  let t2cNo = 0;
+  const addT2c = (
+    p: AuthoredProblem,
+    variant: 'canonical_retro' | 'full_retro' | 'search',
+    constraint: string,
+    subQueryType: string,
+    text: string,
+  ): void => {
+    const lang = constraint === 'none' ? 'any' : constraint;
+    const queryId = `q_t2c_${variant}_${lang}_${pad4(t2cNo + 1)}`;
+    const qrels = createText2CodeQrels(queryId, p.id, allDocs, constraint, qrelOptions);
+    const positives = qrels.filter((r) => r.relevance === RELEVANCE.positive);
+    if (positives.length === 0) return;
+    t2cNo++;
+    const isSearch = variant === 'search';
+    const models = [...new Set(positives.map((r) => allDocs.find((d) => d.id === r.docId)?.model ?? ''))].sort(
+      compareCodePoints,
+    );
+    t2cQueries.push({
+      query_id: queryId,
+      query: text,
+      split: 'text2code',
+      subtask: `t2c_${variant}_${lang}`,
+      query_type: constraint === 'none' ? 'language_agnostic' : 'language_specific',
+      sub_query_type: subQueryType,
+      language_constraint: constraint,
+      meta_source_problem_id: p.id,
+      meta_original_query_type: subQueryType,
+      meta_created_at: createdAt,
+      meta_generator_version: version,
+      meta_num_relevant_docs: isSearch ? positives.length : null,
+      meta_models_in_relevant_docs: isSearch ? models : null,
+      meta_is_multi_model: isSearch ? models.length > 1 : null,
+    });
+    t2cQrels.push(...qrels);
+  };
+  for (const [variant, subType] of [
+    ['canonical_retro', 'abbreviated'],
+    ['full_retro', 'full_description'],
+  ] as const) {
+    for (const p of sorted) {
+      const text = variant === 'canonical_retro' ? p.abbreviated : p.statement;
+      addT2c(p, variant, 'none', subType, text);
+      for (const lang of passingLanguages(p.id)) addT2c(p, variant, lang, subType, text);
+    }
+  }
+  for (const p of sorted) {
+    const langs = passingLanguages(p.id);
+    for (const type of SEARCH_QUERY_TYPES) {
+      for (const q of p.searchQueries.filter((x) => x.type === type)) {
+        if (type === 'language_agnostic' || langs.length === 0) {
+          addT2c(p, 'search', 'none', type, q.text);
+        } else {
+          const lang = langs[choose(seed, `search:${p.id}:${type}:${q.text}`, langs.length)];
+          addT2c(p, 'search', lang, type, `${q.text} in ${LANGUAGE_NAMES[lang] ?? lang}`);
+        }
+      }
+    }
+  }
+  return { queries: t2cQueries, qrels: t2cQrels };
+}
