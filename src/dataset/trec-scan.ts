@@ -295,7 +295,7 @@ export function scanRun(buf: Buffer, file: string, docTable: IdTable, knownOnly:
       docs[count] = docTable.internHashed(buf, ds, de, h);
     }
     const v = score;
-    if (v !== v) {
+    if (Number.isNaN(v)) {
       throw new CorebError('VALIDATION', `score is NaN; trec_eval's ordering is undefined for NaN, give a number`, {
         file,
         line,

@@ -32,7 +32,7 @@ test('scores are read like C atof: trailing garbage, exponents, hex, inf', () =>
   const run = parseTrecRun(
     ['q Q0 a 1 0.5abc t', 'q Q0 b 1 1e-46 t', 'q Q0 c 1 0x1p-2 t', 'q Q0 d 1 -inf t', 'q Q0 e 1 x t', 'q Q0 f 1 .25 t', 'q Q0 g 1 123456789012345678 t', 'q Q0 h 1 1.5E+3 t'].join('\n'),
   );
-  assert.deepEqual([...run.scores], [0.5, 1e-46, 0.25, -Infinity, 0, 0.25, 123456789012345678, 1500]);
+  assert.deepEqual([...run.scores], [0.5, 1e-46, 0.25, -Infinity, 0, 0.25, Number('123456789012345678'), 1500]);
   assert.equal(parseStrtod('  7.0e1xyz'), 70);
   assert.equal(parseStrtod('0x1.8p1'), 3);
   assert.equal(parseStrtod('1.'), 1);

@@ -14,7 +14,7 @@ export function rankTrec(scores: ReadonlyMap<string, number>, drop?: ReadonlySet
   const s32: number[] = [];
   if (k === Infinity) {
     for (const [id, score] of scores) {
-      if (drop !== undefined && drop.has(id)) continue;
+      if (drop?.has(id)) continue;
       ids.push(id);
       s32.push(trecScore(score));
     }
@@ -24,7 +24,7 @@ export function rankTrec(scores: ReadonlyMap<string, number>, drop?: ReadonlySet
   }
   const before = (sa: number, a: string, sb: number, b: string): boolean => compareTrecIds(sa, a, sb, b) < 0;
   for (const [id, score] of scores) {
-    if (drop !== undefined && drop.has(id)) continue;
+    if (drop?.has(id)) continue;
     const s = trecScore(score);
     let i: number;
     if (ids.length < k) {

@@ -55,7 +55,7 @@ export class TopK {
   /** Offers document `doc` with `score` (rounded to float32 here). NaN scores are ignored. */
   push(doc: number, score: number): void {
     const s = trecScore(score);
-    if (s !== s) return;
+    if (Number.isNaN(s)) return;
     const docs = this.heapDocs;
     const scores = this.heapScores;
     const ties = this.tieRanks;
