@@ -16,4 +16,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   soup: () => import('./commands/soup.js'),
   audit: () => import('./commands/audit.js'),
   rerank: () => import('./commands/rerank.js'),
+  report: () => import('./commands/report.js'),
 };

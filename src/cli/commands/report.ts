@@ -1,0 +1,72 @@
+/**
+ * `coreb report`: a self-contained HTML report (charts inlined as SVG, no scripts, printable) of one
+ * or more results files, plus each chart as .svg and .png.
+ */
+import { resolve } from 'node:path';
+import { CorebError } from '../../core/errors.js';
+import { loadEvalResults, writeHtmlReport } from '../../report/index.js';
+import { parseCommandArgs, parseIntOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+
+const USAGE = `Usage: coreb report RESULTS.json [RESULTS.json ...] --out DIR [options]
+
+Writes DIR/index.html — one self-contained page (no network, no JavaScript, printable) — and
+DIR/charts/<chart>.svg and .png. Contents: leaderboard (overall, task mean, per task) with
+significance superscripts, per-language / per-subtask / per-sub_query_type heat tables,
+hard-negative intrusion diagnostics, Recall@k curve, reranking deltas with the recall ceiling
+(for reranked entries), cross-release stability (given results of two releases: rank correlation
+and per-model change), and a collapsible provenance section.
+
+Results files of the same dataset (split + sha256) are merged into one leaderboard; files of a
+second dataset give the cross-release view (first vs second).
+
+Options:
+  --out DIR            Output directory (required).
+  --title TEXT         Page title (default "CoREB report").
+  --alpha X            Significance level of the superscripts (default 0.05; Holm-adjusted
+                       paired randomization test over all pairs of a column).
+  --permutations N     Sign flips of that test (default 10000).
+  --seed N             Its seed (default 42).
+  --no-png             Skip the PNG copies (they need the optional @resvg/resvg-js).
+See docs/report.md.
+`;
+
+const command: Command = {
+  summary: 'self-contained HTML report with charts (SVG/PNG), significance marks, cross-release view, provenance',
+  usage: USAGE,
+  async run(ctx: CommandContext): Promise<number> {
+    const { values, positionals } = parseCommandArgs(
+      'report',
+      ctx.argv,
+      {
+        out: { type: 'string' },
+        title: { type: 'string' },
+        alpha: { type: 'string' },
+        permutations: { type: 'string' },
+        seed: { type: 'string' },
+        'no-png': { type: 'boolean' },
+      },
+      true,
+    );
+    if (positionals.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one RESULTS.json; see `coreb report --help`');
+    if (values.out === undefined) throw new CorebError('USAGE', 'coreb report needs --out DIR');
+    const rawAlpha = values.alpha as string | undefined;
+    const alpha = rawAlpha === undefined ? 0.05 : Number(rawAlpha);
+    if (!(alpha > 0 && alpha < 1)) throw new CorebError('USAGE', `--alpha must be a number in (0, 1), got \`${rawAlpha}\``);
+    const files = [];
+    for (const p of positionals) files.push(await loadEvalResults(resolve(ctx.cwd, p)));
+    const outDir = resolve(ctx.cwd, values.out as string);
+    const out = await writeHtmlReport(files, {
+      outDir,
+      png: !values['no-png'],
+      alpha,
+      permutations: parseIntOption('permutations', values.permutations as string | undefined, 10000, 1),
+      seed: parseIntOption('seed', values.seed as string | undefined, 42, 0),
+      ...(values.title !== undefined ? { title: values.title as string } : {}),
+      logger: ctx.logger,
+    });
+    ctx.logger.info(`wrote ${out.indexFile} and ${out.charts.length} chart(s) in ${resolve(outDir, 'charts')}`);
+    return 0;
+  },
+};
+export default command;
