@@ -335,7 +335,7 @@ export {
   type JudgedCandidate,
 } from './construct/index.js';
 
-// Reports: leaderboards and tables of results.json, and paired significance tests between retrievers.
+// Reports: leaderboards and tables of results.json, the HTML report, and paired significance tests between retrievers.
 export {
   COMPARE_TESTS,
   compareResults,
@@ -347,8 +347,12 @@ export {
   randomizationTest,
   renderAuditTable,
   renderCompareTable,
+  renderHtmlReport,
   renderResults,
+  writeHtmlReport,
   type CompareReport,
+  type HtmlReportOptions,
+  type HtmlReportOutput,
   type CompareResultsOptions,
   type CompareTest,
   type Comparison,
