@@ -31,7 +31,7 @@ function retriever(name: string, level: number, seed: number, extra: Record<stri
     overall: group(level),
     tasks: { text2code: { ...group(level, 15), missingQueries: 0, excludedQueries: 0 }, code2code: { ...group(level + 0.1, 15), missingQueries: 0, excludedQueries: 0 } },
     subtasks: { [`t2c_${EVIL}`]: { task: 'text2code', ...group(level) } },
-    languages: { text2code: { [`<img src=x onerror=alert(1)>`]: group(level), python: group(level + 0.05) } },
+    languages: { text2code: { '<img src=x onerror=alert(1)>': group(level), python: group(level + 0.05) } },
     subQueryTypes: { text2code: { [`abbr${EVIL}`]: group(level) } },
     perQuery,
     timings: { indexMs: 1, searchMs: 1, evaluateMs: 1, totalMs: 1 },

@@ -27,9 +27,9 @@ test('coreb report of BM25 and classic BM25 on CoREB v202602, opened in Chromium
   try {
     const p = page.page;
     assert.ok((await p.locator('figure.chart svg').count()) >= 4);
-    const text = await p.locator('#leaderboard-0 table').first().innerText();
+    const text = (await p.locator('#leaderboard-0 table').first().textContent()) ?? '';
     for (const rr of results.retrievers) assert.ok(text.includes(rr.overall.metrics['ndcg@10'].toFixed(4)));
-    assert.match(await p.locator('#languages-0').innerText(), /python/);
+    assert.match((await p.locator('#languages-0').textContent()) ?? '', /python/);
     await p.screenshot({ path: join(shots, 'report-v2602-top.png') });
     const sections = p.locator('section');
     const n = await sections.count();

@@ -35,13 +35,13 @@ test('coreb report on two BM25 runs of the sample: files written, page opens in 
     // Every chart has a text alternative the browser exposes.
     for (const label of await p.locator('figure.chart svg').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))) assert.ok(label.length > 20);
     const board = p.locator('#leaderboard-0 table').first();
-    const text = await board.innerText();
+    const text = (await board.textContent()) ?? '';
     for (const rr of results.retrievers) {
       assert.ok(text.includes(rr.name), rr.name);
       assert.ok(text.includes(rr.overall.metrics['ndcg@10'].toFixed(4)), `${rr.name} overall nDCG@10 shown`);
     }
     assert.ok((await p.locator('#provenance details').count()) >= 1);
-    assert.match(await p.locator('#provenance').innerText(), new RegExp(results.dataset.sha256.slice(0, 16)));
+    assert.match((await p.locator('#provenance').textContent()) ?? '', new RegExp(results.dataset.sha256.slice(0, 16)));
     // Bars were drawn: the grouped bar chart has one rect-like path per (task, retriever).
     const bars = await p.locator('#fig-tasks-ndcg-0 .mark-rect path').count();
     assert.equal(bars, Object.keys(results.retrievers[0].tasks).length * results.retrievers.length);
