@@ -17,4 +17,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   audit: () => import('./commands/audit.js'),
   rerank: () => import('./commands/rerank.js'),
   report: () => import('./commands/report.js'),
+  export: () => import('./commands/export.js'),
 };

@@ -54,9 +54,9 @@ export interface ReleaseGroup {
 interface RerankBlock {
   depth?: number;
   reranker?: unknown;
-  recallCeiling?: Record<string, number>;
+  recallCeiling?: Record<string, number | null>;
   delta?: Record<string, Record<string, number>>;
-  deltaRelative?: Record<string, Record<string, number>>;
+  deltaRelative?: Record<string, Record<string, number | null>>;
 }
 
 const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(4));
@@ -102,6 +102,19 @@ function taskMean(r: RetrieverResult, measure: string): number {
   if (tm !== undefined && typeof tm.metrics?.[measure] === 'number') return tm.metrics[measure];
   const vals = Object.values(r.tasks).map((t) => t.metrics[measure]).filter((v) => typeof v === 'number');
   return vals.length > 0 ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN;
+}
+
+/** What the leaderboard ranks by: the protocol's `rankBy` (results schema 2), else `taskMean` when schema 1's overall was the task mean. */
+function rankBy(results: EvalResults): 'overall' | 'taskMean' {
+  const p = results.protocol as unknown as { rankBy?: string; overall?: string };
+  if (p.rankBy === 'taskMean' || p.rankBy === 'overall') return p.rankBy;
+  return p.overall === 'task-mean' ? 'taskMean' : 'overall';
+}
+
+/** How the results' overall column was computed (schema 1 could make it the task mean). */
+function overallMeaning(results: EvalResults): string {
+  const p = results.protocol as unknown as { overall?: string };
+  return p.overall === 'task-mean' ? 'overall = mean of the task means' : 'overall = mean over all queries (query-weighted)';
 }
 
 function rerankOf(r: RetrieverResult): { firstStage: string; rerank: RerankBlock } | null {
@@ -160,7 +173,9 @@ interface Section {
 /** Builds the leaderboard with ranx-style superscripts (letters of the rows a score significantly beats). */
 function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions, 'alpha' | 'permutations' | 'seed'>>, gi: number): Section {
   const tasks = taskNames(g);
-  const sorted = [...g.retrievers].sort((a, b) => b.overall.metrics['ndcg@10'] - a.overall.metrics['ndcg@10']);
+  const byTaskMean = rankBy(g.results) === 'taskMean';
+  const key = (r: RetrieverResult) => (byTaskMean ? taskMean(r, 'ndcg@10') : r.overall.metrics['ndcg@10']);
+  const sorted = [...g.retrievers].sort((a, b) => key(b) - key(a));
   const letters = new Map(sorted.map((r, i) => [r.name, letter(i)]));
   const marks = new Map<string, Map<string, Set<string>>>();
   const withPerQuery = sorted.filter((r) => r.perQuery !== undefined);
@@ -192,8 +207,8 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
       ? `Superscripts: the rows a score is significantly better than (paired randomization test, ${o.permutations.toLocaleString('en')} sign flips, seed ${o.seed}, Holm–Bonferroni over all pairs of a column, p ≤ ${o.alpha}).`
       : 'No significance marks: they need per-query values from at least two retrievers (results written without --no-per-query).';
   const html = [
-    `<p>Protocol <strong>${esc(p.name)}</strong>: overall = ${esc(p.overall)} mean; task mean = unweighted mean of the task means; relevance level ${esc(String(p.relevanceLevel))}.</p>`,
-    htmlTable(header, rows, { raw: true, rowHeader: false, caption: `Leaderboard, ${g.label}, best overall nDCG@10 first` }),
+    `<p>Protocol <strong>${esc(p.name)}</strong>: ${esc(overallMeaning(g.results))}; task mean = unweighted mean of the task means; relevance level ${esc(String(p.relevanceLevel))}.</p>`,
+    htmlTable(header, rows, { raw: true, rowHeader: false, caption: `Leaderboard, ${g.label}, best ${byTaskMean ? 'task mean' : 'overall'} nDCG@10 first` }),
     `<p class="note">${esc(note)}</p>`,
   ].join('\n');
   return { id: `leaderboard-${gi}`, title: `Leaderboard — ${g.label}`, html };
@@ -333,7 +348,7 @@ function rerankSection(g: ReleaseGroup, gi: number): { section: Section; chart: 
     String(rr.rerank.depth ?? '–'),
     ...tasks.flatMap((t) => {
       const rel = rr.rerank.deltaRelative?.[t]?.['ndcg@10'];
-      return [signed(rr.rerank.delta?.[t]?.['ndcg@10']), rel === undefined ? '–' : `${rel >= 0 ? '+' : '−'}${Math.abs(rel * 100).toFixed(1)}%`, f4(rr.rerank.recallCeiling?.[t])];
+      return [signed(rr.rerank.delta?.[t]?.['ndcg@10']), rel === undefined || rel === null ? '–' : `${rel >= 0 ? '+' : '−'}${Math.abs(rel * 100).toFixed(1)}%`, f4(rr.rerank.recallCeiling?.[t])];
     }),
   ]);
   const values = entries.flatMap(({ r, rr }) => tasks.map((t) => ({ reranked: r.name, task: t, delta: rr.rerank.delta?.[t]?.['ndcg@10'] ?? 0 })));

@@ -7,3 +7,4 @@ export * from './render-audit.js';
 export * from './rank-correlation.js';
 export * from './charts.js';
 export * from './html-report.js';
+export * from './mteb-export.js';

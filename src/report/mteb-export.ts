@@ -1,0 +1,265 @@
+/**
+ * `coreb export mteb`: writes results computed under the `mteb` protocol preset in MTEB's results
+ * format (`<out>/<org>__<name>/<revision>/CorebT2CRetrieval.json`, ..., `model_meta.json`,
+ * `run_settings.jsonl`), including MTEB's abstention nAUCs computed from the run files.
+ */
+import { dirname, join, resolve } from 'node:path';
+import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
+import { CorebError } from '../core/errors.js';
+import type { Run } from '../core/dataset.js';
+import { loadTrecRunMap, saveAtomic } from '../dataset/index.js';
+
+/** The cut-offs MTEB reports for retrieval tasks. */
+export const MTEB_K = [1, 3, 5, 10, 20, 100, 1000] as const;
+
+/** MTEB task name of each CoREB task (retrieval) and of the reranking variants (issue 10: `Coreb*Reranking`). */
+export const MTEB_TASK_NAMES: Readonly<Record<string, string>> = {
+  text2code: 'CorebT2CRetrieval',
+  code2text: 'CorebC2TRetrieval',
+  code2code: 'CorebC2CRetrieval',
+};
+
+/** Languages MTEB lists for the CoREB tasks (ISO 639-3 + script, `-Code` for programming languages). */
+export const MTEB_LANGUAGES: readonly string[] = ['eng-Latn', 'python-Code', 'ruby-Code', 'java-Code', 'go-Code', 'c++-Code'];
+
+/** The MTEB version whose results format this writes (the format of the published CoREB results). */
+export const MTEB_FORMAT_VERSION = '2.12.30';
+
+/** Options of {@link exportMteb}. */
+export interface MtebExportOptions {
+  /** Output root; files go to `<outDir>/<org>__<name>/<revision>/`. */
+  outDir: string;
+  /** `ORG/NAME` as on the Hugging Face hub. */
+  modelName: string;
+  /** Model revision (commit hash). */
+  revision: string;
+  /** Retriever of the results to export. Default: the only one (an error when there are several). */
+  retriever?: string;
+  /** Where the results file lives (run files are relative to it). */
+  resultsFile: string;
+  /** `mteb_version` to write. Default {@link MTEB_FORMAT_VERSION}. */
+  mtebVersion?: string;
+  /** Per task `dataset_revision` (MTEB's dataset commit). Default: the coreb dataset sha256. */
+  datasetRevisions?: Record<string, string>;
+  /** Unix time written as `date`. Default now. */
+  nowSeconds?: number;
+}
+
+/** What {@link exportMteb} wrote. */
+export interface MtebExportOutput {
+  dir: string;
+  files: string[];
+}
+
+/** Result-file labels that may hold each MTEB family at cut-off k, in preference order. */
+const FAMILY_LABELS: Readonly<Record<string, (k: number) => string[]>> = {
+  ndcg: (k) => [`ndcg@${k}`],
+  map: (k) => [`map@${k}`],
+  recall: (k) => [`recall@${k}`],
+  precision: (k) => [`p@${k}`, `precision@${k}`],
+  mrr: (k) => [`mrr@${k}`],
+  hit_rate: (k) => [`hit_rate@${k}`, `hit@${k}`, `success@${k}`],
+};
+
+/** Families MTEB computes nAUCs for (from per-query values). */
+const NAUC_FAMILIES = ['ndcg', 'map', 'recall', 'precision', 'mrr'] as const;
+
+function pick(metrics: Record<string, number>, family: string, k: number): number | undefined {
+  for (const label of FAMILY_LABELS[family](k)) if (typeof metrics[label] === 'number') return metrics[label];
+  return undefined;
+}
+
+function round(x: number, digits: number): number {
+  return Number.isFinite(x) ? Number(x.toFixed(digits)) : x;
+}
+
+/**
+ * MTEB's confidence scores of one ranked list (`confidence_scores`): the top score, the population
+ * standard deviation of all scores, and the gap between the two best (0 for a single score).
+ */
+export function confidenceScores(scores: readonly number[]): { max: number; std: number; diff1: number } {
+  const sorted = [...scores].sort((a, b) => b - a);
+  const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+  const std = Math.sqrt(scores.reduce((a, b) => a + (b - mean) ** 2, 0) / scores.length);
+  return { max: sorted[0], std, diff1: sorted.length > 1 ? sorted[0] - sorted[1] : 0 };
+}
+
+/**
+ * MTEB's normalised area under the abstention curve (`nauc`, Gisserot-Boukhlef et al. 2024): at
+ * abstention rates 0, 0.1, ..., 0.9 the mean metric over the instances kept after dropping the
+ * lowest-confidence ones (stable sort), its trapezoid area, scaled between the flat curve (0) and
+ * the oracle that drops the lowest metrics (1). NaN when the oracle is flat.
+ */
+export function nauc(conf: readonly number[], metrics: readonly number[]): number {
+  const rates = Array.from({ length: 10 }, (_, i) => i / 10);
+  const curve = (key: readonly number[]) => {
+    const order = key.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, i]) => i);
+    return rates.map((rate) => {
+      // Python's round(): half to even.
+      const x = rate * order.length;
+      const fl = Math.floor(x);
+      const r = x - fl === 0.5 ? (fl % 2 === 0 ? fl : fl + 1) : Math.round(x);
+      const drop = Math.min(r, metrics.length - 1);
+      let s = 0;
+      for (let i = drop; i < order.length; i++) s += metrics[order[i]];
+      return s / (order.length - drop);
+    });
+  };
+  const area = (ys: number[]) => {
+    let a = 0;
+    for (let i = 1; i < ys.length; i++) a += ((rates[i] - rates[i - 1]) * (ys[i] + ys[i - 1])) / 2;
+    return a;
+  };
+  const abst = area(curve(conf));
+  const oracleCurve = curve(metrics);
+  const oracle = area(oracleCurve);
+  const flat = oracleCurve[0] * (rates[rates.length - 1] - rates[0]);
+  return oracle === flat ? NaN : (abst - flat) / (oracle - flat);
+}
+
+/** The scores block (`scores.test[0]`) of one task, in MTEB's key order. */
+export function mtebScores(
+  retriever: RetrieverResult,
+  task: string,
+  run: Run | null,
+  main: 'ndcg_at_10' | 'map_at_10',
+): Record<string, unknown> {
+  const agg = retriever.tasks[task].metrics;
+  const missing: string[] = [];
+  const value = (family: string, k: number) => {
+    const v = pick(agg, family, k);
+    if (v === undefined) missing.push(FAMILY_LABELS[family](k)[0]);
+    return v ?? NaN;
+  };
+  const out: Record<string, unknown> = {};
+  for (const k of MTEB_K) out[`ndcg_at_${k}`] = value('ndcg', k);
+  for (const k of MTEB_K) out[`map_at_${k}`] = value('map', k);
+  for (const k of MTEB_K) out[`recall_at_${k}`] = value('recall', k);
+  out.accuracy = value('recall', 1);
+  for (const k of MTEB_K) out[`precision_at_${k}`] = value('precision', k);
+  for (const k of MTEB_K) out[`mrr_at_${k}`] = value('mrr', k);
+  if (missing.length > 0) {
+    throw new CorebError('VALIDATION', `retriever \`${retriever.name}\` task ${task} lacks ${[...new Set(missing)].join(', ')}; the \`mteb\` preset computes them (coreb eval --protocol mteb)`);
+  }
+  // nAUCs over the task's queries that have a ranked list.
+  const perQuery = Object.entries(retriever.perQuery ?? {}).filter(([, q]) => q.task === task);
+  const ids = run === null ? [] : perQuery.map(([id]) => id).filter((id) => (run.get(id)?.size ?? 0) > 0);
+  const conf = ids.map((id) => confidenceScores([...run!.get(id)!.values()]));
+  for (const family of NAUC_FAMILIES) {
+    for (const k of MTEB_K) {
+      const metrics = ids.map((id) => pick(retriever.perQuery![id].metrics, family, k) ?? NaN);
+      for (const fct of ['max', 'std', 'diff1'] as const) {
+        out[`nauc_${family}_at_${k}_${fct}`] = ids.length === 0 || metrics.some(Number.isNaN) ? NaN : round(nauc(conf.map((c) => c[fct]), metrics), 6);
+      }
+    }
+  }
+  for (const k of MTEB_K) out[`hit_rate_at_${k}`] = value('hit_rate', k);
+  if (missing.length > 0) {
+    throw new CorebError('VALIDATION', `retriever \`${retriever.name}\` task ${task} lacks ${[...new Set(missing)].join(', ')}; the \`mteb\` preset computes them (coreb eval --protocol mteb)`);
+  }
+  out.main_score = out[main];
+  out.hf_subset = 'default';
+  out.languages = [...MTEB_LANGUAGES];
+  return out;
+}
+
+/** JSON with Python's `NaN` literal for non-finite numbers, as MTEB writes its results. */
+export function stringifyMtebJson(value: unknown): string {
+  const marker = '__coreb_non_finite__';
+  const text = JSON.stringify(value, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? marker : v), 2);
+  return text.replace(new RegExp(`"${marker}"`, 'g'), 'NaN') + '\n';
+}
+
+/** `ORG/NAME` -> `ORG__NAME`, checking the shape. */
+export function mtebModelDir(modelName: string): string {
+  if (!/^[A-Za-z0-9][\w.-]*\/[\w.-]+$/.test(modelName)) {
+    throw new CorebError('USAGE', `--model-name must be ORG/NAME as on the Hugging Face hub, got \`${modelName}\``);
+  }
+  return modelName.replace('/', '__');
+}
+
+/**
+ * Writes MTEB result files for one retriever of a results file computed with the `mteb` preset.
+ * @throws CorebError `USAGE` when the results were computed under another preset (naming it and
+ *   the one to use), or the retriever is ambiguous; `VALIDATION` when a required measure is missing.
+ */
+export async function exportMteb(results: EvalResults, options: MtebExportOptions): Promise<MtebExportOutput> {
+  if ((results.protocol.name as string) !== 'mteb') {
+    throw new CorebError(
+      'USAGE',
+      `${options.resultsFile} was computed with the \`${results.protocol.name}\` preset; MTEB's numbers need the \`mteb\` preset: re-run \`coreb eval --protocol mteb\` and export that results file`,
+    );
+  }
+  if (!/^[\w.-]+$/.test(options.revision)) throw new CorebError('USAGE', `--revision must be a commit hash or name without slashes, got \`${options.revision}\``);
+  const names = results.retrievers.map((r) => r.name);
+  let retriever: RetrieverResult | undefined;
+  if (options.retriever !== undefined) retriever = results.retrievers.find((r) => r.name === options.retriever);
+  else if (results.retrievers.length === 1) retriever = results.retrievers[0];
+  if (retriever === undefined) {
+    throw new CorebError('USAGE', options.retriever === undefined ? `the results hold ${names.length} retrievers; choose one with --retriever (${names.join(', ')})` : `--retriever \`${options.retriever}\` is not in the results (${names.join(', ')})`);
+  }
+  const dir = join(resolve(options.outDir), mtebModelDir(options.modelName), options.revision);
+  const files: string[] = [];
+  const base = dirname(resolve(options.resultsFile));
+  const settings: string[] = [];
+  const rerank = (retriever as RetrieverResult & { rerank?: unknown }).rerank !== undefined;
+  for (const task of Object.keys(retriever.tasks)) {
+    const retrievalName = MTEB_TASK_NAMES[task];
+    if (retrievalName === undefined) throw new CorebError('USAGE', `task \`${task}\` has no MTEB CoREB task; MTEB hosts ${Object.keys(MTEB_TASK_NAMES).join(', ')}`);
+    const taskName = rerank ? retrievalName.replace(/Retrieval$/, 'Reranking') : retrievalName;
+    const runFile = retriever.tasks[task].runFile;
+    const run = runFile === undefined ? null : await loadTrecRunMap(join(base, runFile));
+    const doc = {
+      dataset_revision: options.datasetRevisions?.[task] ?? options.datasetRevisions?.[taskName] ?? results.dataset.sha256,
+      task_name: taskName,
+      mteb_version: options.mtebVersion ?? MTEB_FORMAT_VERSION,
+      scores: { test: [mtebScores(retriever, task, run, rerank ? 'map_at_10' : 'ndcg_at_10')] },
+      evaluation_time: round((retriever.timings.totalMs ?? 0) / 1000, 3),
+      kg_co2_emissions: null,
+      date: options.nowSeconds ?? Date.now() / 1000,
+    };
+    const file = join(dir, `${taskName}.json`);
+    await saveAtomic(file, stringifyMtebJson(doc));
+    files.push(file);
+    settings.push(
+      JSON.stringify({
+        task_name: taskName,
+        coreb_version: results.coreb.version,
+        protocol: results.protocol,
+        retriever: { name: retriever.name, spec: retriever.spec, description: retriever.description },
+        depth: results.options.depth,
+        dataset: { kind: results.dataset.kind, split: results.dataset.split, sha256: results.dataset.sha256 },
+        results_created_at: results.createdAt,
+        run_file: runFile ?? null,
+      }),
+    );
+  }
+  const meta = {
+    name: options.modelName,
+    revision: options.revision,
+    release_date: null,
+    languages: null,
+    n_parameters: null,
+    memory_usage_mb: null,
+    max_tokens: null,
+    embed_dim: null,
+    license: null,
+    open_weights: null,
+    public_training_code: null,
+    public_training_data: null,
+    framework: [],
+    reference: null,
+    similarity_fn_name: null,
+    use_instructions: null,
+    training_datasets: null,
+    adapted_from: null,
+    superseded_by: null,
+    modalities: ['text'],
+    loader: null,
+  };
+  files.push(join(dir, 'model_meta.json'));
+  await saveAtomic(files[files.length - 1], JSON.stringify(meta, null, 2) + '\n');
+  files.push(join(dir, 'run_settings.jsonl'));
+  await saveAtomic(files[files.length - 1], settings.join('\n') + '\n');
+  return { dir, files };
+}
