@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IdTable, parseTrecQrels, parseTrecRun } from '../src/dataset/index.js';
 import { evaluateColumns, parseMeasures, renderTrec } from '../src/metrics/index.js';
+import { createUniform } from '../src/core/random.js';
 
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,17 +30,8 @@ const JUDGED_RETRIEVED = 20;
 const JUDGED_OTHER = 10;
 const REFERENCE = { name: 'trec_eval 9.0.8 -q (same size, this machine)', cpuSeconds: 3.8 };
 
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic uniform [0, 1) generator (mulberry32) so failures reproduce. */
+const prng = createUniform;
 
 /** Writes the seeded run and qrels; returns their paths. */
 function generate(dir: string): { qrels: string; run: string } {

@@ -382,8 +382,22 @@ export {
   type TensorPlan,
 } from './tensors/index.js';
 
-// Training: LoRA adapter soups (`coreb soup`).
+// Reranker training: records mined from runs and their exports (`coreb mine`), LoRA adapter soups (`coreb soup`).
+export { RERANK_TASK_LABEL, type RerankPassage, type RerankTrainRecord } from './core/rerank-training.js';
+export { loadRerankRecords, saveRerankRecords } from './dataset/index.js';
+export { retrieveTasks, type RetrieveTasksOptions, type RetrievedTasks } from './eval/index.js';
 export {
+  EXPORT_FORMATS,
+  balancedPairs,
+  exportLines,
+  loadProblemSet,
+  mineRerankRecords,
+  recordPairs,
+  type ExportFormat,
+  type ExportOptions,
+  type MineOptions,
+  type MineResult,
+  type MineTaskStats,
   SOUP_METHODS,
   checkSoup,
   loadLoraAdapter,

@@ -13,6 +13,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   providers: () => import('./commands/providers.js'),
   cache: () => import('./commands/cache.js'),
   compare: () => import('./commands/compare.js'),
+  mine: () => import('./commands/mine.js'),
   soup: () => import('./commands/soup.js'),
   audit: () => import('./commands/audit.js'),
   rerank: () => import('./commands/rerank.js'),

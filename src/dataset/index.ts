@@ -23,3 +23,4 @@ export * from './embeddings-file.js';
 export * from './dataset-identity.js';
 export * from './python-literal.js';
 export * from './top-ranked.js';
+export * from './rerank-records.js';

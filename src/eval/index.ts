@@ -13,3 +13,4 @@ export * from './run-eval.js';
 export * from './audit.js';
 export * from './near-duplicates.js';
 export * from './language-detector.js';
+export * from './retrieve-tasks.js';

@@ -5,17 +5,10 @@
  * Holm–Bonferroni adjustment. Pure and deterministic given a seed.
  */
 
-/** A seeded 32-bit PRNG (mulberry32): returns uint32 values; same seed, same stream. */
-export function createRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+import { createRng } from '../core/random.js';
+
+/** The seeded PRNG the tests here use (defined in core, shared with mining). */
+export { createRng };
 
 const LANCZOS = [
   0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,

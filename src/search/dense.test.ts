@@ -7,18 +7,10 @@ import { compareCodePoints } from '../core/ids.js';
 import type { DenseEncoder } from './dense.js';
 import { createDenseRetriever, denseTopK } from './dense.js';
 import { createTieRanks } from './top-k.js';
+import { createUniform } from '../core/random.js';
 
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic uniform [0, 1) generator (mulberry32) so failures reproduce. */
+const rng = createUniform;
 
 /** A matrix of small integers in [-2, 2], so many dot products tie exactly; some rows duplicated. */
 function tieHeavyMatrix(rows: number, dim: number, seed: number, duplicateEvery = 0): EmbeddingMatrix {

@@ -10,11 +10,11 @@
  *
  * Adapters are read and the output written one tensor at a time (see tensors/safetensors).
  */
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import { silentProgress, type Progress } from '../core/progress.js';
-import { hashFile, saveFileAtomic } from '../dataset/index.js';
+import { hashFile, saveAtomic } from '../dataset/index.js';
 import {
   decodeFloats,
   encodeFloats,
@@ -416,7 +416,7 @@ export async function soupAdapters(options: SoupOptions): Promise<SoupResult> {
       { metadata: { format: 'pt', coreb_soup: JSON.stringify(provenance) }, ...(options.signal ? { signal: options.signal } : {}) },
     );
     progress.done();
-    await saveFileAtomic(join(options.outDir, ADAPTER_CONFIG_FILE), JSON.stringify({ ...plan.config, coreb_soup: provenance }, null, 2) + '\n');
+    await saveAtomic(join(options.outDir, ADAPTER_CONFIG_FILE), JSON.stringify({ ...plan.config, coreb_soup: provenance }, null, 2) + '\n');
     return { outDir: options.outDir, method, weights, dtype, r: plan.config.r as number, tensors: plan.tensors.length, provenance, peakBytes: plan.peakBytes };
   } finally {
     await closeAdapters(adapters);

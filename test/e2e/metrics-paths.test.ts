@@ -7,17 +7,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { IdTable, parseTrecQrels, parseTrecRun, trecQrelsToMap, trecRunToMap } from '../../src/dataset/index.js';
 import { evaluate, evaluateColumns, parseMeasures, renderTrec } from '../../src/metrics/index.js';
+import { createUniform } from '../../src/core/random.js';
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Deterministic uniform [0, 1) generator (mulberry32) so failures reproduce. */
+const prng = createUniform;
 
 function collection(): { qrels: string; run: string; anchors: Map<string, string> } {
   const rand = prng(7);
