@@ -14,6 +14,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   cache: () => import('./commands/cache.js'),
   compare: () => import('./commands/compare.js'),
   mine: () => import('./commands/mine.js'),
+  build: () => import('./commands/build.js'),
   soup: () => import('./commands/soup.js'),
   audit: () => import('./commands/audit.js'),
   rerank: () => import('./commands/rerank.js'),

@@ -18,3 +18,35 @@ export {
 } from './mini-authored.js';
 export { planMiniRelease, type MiniReleaseOptions, type PlannedRelease } from './mini-release.js';
 export { FLOAT_COLUMNS, renderWireRow, type WireRow } from './wire-row.js';
+export {
+  BUILD_STAGES,
+  STRATEGY_DESCRIPTIONS,
+  fallbackAbbreviation,
+  modelLabel,
+  negativeTemperature,
+  planBuild,
+  runBuild,
+  type BuildFailure,
+  type BuildModels,
+  type BuildOptions,
+  type BuildPlan,
+  type BuildResult,
+  type BuildStage,
+  type StageUsage,
+} from './build/pipeline.js';
+export { PROMPT_NAMES, defaultPromptsDir, loadPromptSet, renderMessages, renderTemplate, type PromptName, type PromptSet } from './build/prompts.js';
+export {
+  ContractError,
+  extractProgram,
+  isContextIndependent,
+  parseAbbreviation,
+  parseJsonObject,
+  parseNegative,
+  parsePlainText,
+  parseQueriesReply,
+  parseRewriteReply,
+  parseTestsReply,
+  stripComments,
+  stripOneFence,
+  wordCount,
+} from './build/contracts.js';

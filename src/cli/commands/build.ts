@@ -1,0 +1,295 @@
+/**
+ * `coreb build`: builds a contamination-limited CoREB release from LiveCodeBench-format problems
+ * through chat-model endpoints and the sandboxed judge (see docs/build.md).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import type { ChatModel } from '../../core/chat.js';
+import { CorebError } from '../../core/errors.js';
+import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
+import { BUILD_STAGES, loadPromptSet, planBuild, runBuild, type BuildOptions, type BuildStage } from '../../construct/index.js';
+import { CHAT_PROVIDERS, createChatModel, normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/index.js';
+import { LANGUAGE_TOOLS, findTool, missingPackages } from '../../sandbox/languages.js';
+import { createLocalJudge } from '../../sandbox/local-judge.js';
+import { parseCommandArgs, parseIntOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { createProgressBar } from '../progress-bar.js';
+
+const USAGE = `coreb build --problems FILE --out DIR --rewriter SPEC --solver SPEC [options]
+
+Builds a CoREB release from LiveCodeBench-format problems (JSONL) through chat models:
+  load -> rewrite (+ tests) -> abbreviate -> solve -> execute -> queries -> negatives -> qrels -> release
+Every model reply is cached under DIR/work/llm-cache by its full request, every stage writes
+DIR/work/<stage>.jsonl, and execution resumes from DIR/work/execute.jsonl: rerunning the same
+command sends no answered request again and writes byte-identical tables. Ctrl-C (or a kill)
+at any moment loses at most the requests in flight.
+
+SPEC = PROVIDER:MODEL[?baseUrl=URL&apiKeyEnv=VAR&temperature=T&maxTokens=N&seed=N&concurrency=N
+                      &timeoutMs=N&maxRetries=N&requestsPerMinute=N]
+${Object.entries(CHAT_PROVIDERS)
+  .map(([name, e]) => `  ${name.padEnd(10)} ${e.summary}${'apiKeyEnv' in e ? ` (key: ${e.apiKeyEnv})` : ''}`)
+  .join('\n')}
+  e.g. openai:Qwen/Qwen2.5-Coder-7B-Instruct?baseUrl=http://127.0.0.1:8000/v1 (vLLM)
+       ollama:qwen2.5-coder:7b
+
+Options:
+  --problems FILE          LiveCodeBench problems JSONL (private tests JSON or base64/zlib/pickle)
+  --out DIR                release directory (tables, problems.jsonl, manifest.json; work/ inside)
+  --rewriter SPEC          model for the counterfactual rewrite and the test adaptation
+  --abbreviator SPEC       model for the 50-150-word summaries (default: the rewriter)
+  --solver SPEC            a solution model; repeat for several (each writes one program per
+                           problem and language)
+  --query-writer SPEC      model for search queries (default: the rewriter)
+  --negative-writer SPEC   model for the hard-negative descriptions (default: the rewriter)
+  --languages LIST         comma-separated, from python,cpp,java,go,ruby (default all five)
+  --release-name NAME      release name and id tag (code_NAME_00001); default vYYYYMM of the first run
+  --seed N                 seed of the seeded choices (default 42)
+  --concurrency N          items in flight per stage and model (default 4; each model's own
+                           concurrency= parameter bounds its requests, default 4)
+  --limit N                use only the first N problems of the file
+  --prompts DIR            prompt template folder (default: coreb's own, prompts/build)
+  --config FILE            build.json with the same settings (camelCase keys; solvers: [SPEC...]);
+                           command-line options win
+  --stages LIST            run only these stages (others read their output from DIR/work)
+  --until STAGE            run from load up to STAGE
+  --created-at ISO         meta_created_at of every row (default: the first run's time)
+  --jobs N                 sandboxed processes at once when judging (default: cores)
+  --timeout-ms N           judge CPU-time limit per test, ms (default 6000)
+  --judge-cache DIR        judge helper/PCH/Go cache (default $COREB_JUDGE_CACHE or <tmp>/coreb-judge)
+  --dry-run                print the plan (stages, calls per model, token estimate) and exit
+
+Stages: ${BUILD_STAGES.join(', ')}.`;
+
+interface FileConfig {
+  problems?: string;
+  out?: string;
+  rewriter?: unknown;
+  abbreviator?: unknown;
+  solvers?: unknown[];
+  queryWriter?: unknown;
+  negativeWriter?: unknown;
+  languages?: string | string[];
+  releaseName?: string;
+  seed?: number;
+  concurrency?: number;
+  limit?: number;
+  prompts?: string;
+  stages?: string | string[];
+  until?: string;
+  createdAt?: string;
+}
+
+const CONFIG_KEYS = [
+  'problems', 'out', 'rewriter', 'abbreviator', 'solvers', 'queryWriter', 'negativeWriter', 'languages', 'releaseName',
+  'seed', 'concurrency', 'limit', 'prompts', 'stages', 'until', 'createdAt',
+];
+
+function readConfig(file: string): FileConfig {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CorebError(code === 'ENOENT' ? 'NOT_FOUND' : 'PARSE', code === 'ENOENT' ? 'config file does not exist' : `not valid JSON: ${(e as Error).message}`, { file, cause: e });
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CorebError('CONFIG', 'must be a JSON object of build settings', { file });
+  for (const k of Object.keys(raw)) {
+    if (!CONFIG_KEYS.includes(k)) throw new CorebError('CONFIG', `unknown key; valid keys: ${CONFIG_KEYS.join(', ')}`, { file, field: k });
+  }
+  return raw as FileConfig;
+}
+
+/** A model setting (spec string or `{provider, model, ...}` object) to a config. */
+function modelConfig(v: unknown, where: string): ChatModelConfig {
+  if (typeof v === 'string') return parseChatSpec(v);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return normalizeChatConfig(v as Record<string, unknown>, where);
+  throw new CorebError('CONFIG', `${where}: expected a spec string PROVIDER:MODEL[?...] or an object {provider, model, ...}`);
+}
+
+function list(v: string | string[] | undefined): string[] | undefined {
+  if (v === undefined) return undefined;
+  return (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Versions of the toolchains of `languages` (first line of each tool's version output). */
+function toolVersions(languages: readonly ExecLanguage[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const flags: Record<string, string[]> = { python3: ['--version'], gxx: ['--version'], javac: ['-version'], go: ['version'], ruby: ['--version'], bwrap: ['--version'] };
+  const tools = new Set(['bwrap', ...languages.flatMap((l) => LANGUAGE_TOOLS[l])]);
+  for (const t of tools) {
+    if (!(t in flags)) continue;
+    const path = findTool(t as Parameters<typeof findTool>[0]);
+    if (path === undefined) continue;
+    const r = spawnSync(path, flags[t], { encoding: 'utf8', timeout: 20000 });
+    const line = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.split('\n').find((l) => l.trim() !== '');
+    if (line !== undefined) out[t] = line.trim();
+  }
+  return out;
+}
+
+function coreVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+const command: Command = {
+  summary: 'build a CoREB release from LiveCodeBench problems through chat models and the judge',
+  usage: USAGE,
+  async run(ctx: CommandContext) {
+    const { values } = parseCommandArgs('build', ctx.argv, {
+      problems: { type: 'string' },
+      out: { type: 'string' },
+      rewriter: { type: 'string' },
+      abbreviator: { type: 'string' },
+      solver: { type: 'string', multiple: true },
+      'query-writer': { type: 'string' },
+      'negative-writer': { type: 'string' },
+      languages: { type: 'string' },
+      'release-name': { type: 'string' },
+      seed: { type: 'string' },
+      concurrency: { type: 'string' },
+      limit: { type: 'string' },
+      prompts: { type: 'string' },
+      config: { type: 'string' },
+      stages: { type: 'string' },
+      until: { type: 'string' },
+      'created-at': { type: 'string' },
+      jobs: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      'judge-cache': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+    });
+    const str = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+    const cfgFile = str('config') !== undefined ? resolve(ctx.cwd, str('config') as string) : undefined;
+    const cfg: FileConfig = cfgFile !== undefined ? readConfig(cfgFile) : {};
+    const cfgDir = cfgFile !== undefined ? dirname(cfgFile) : ctx.cwd;
+    const path = (cli: string | undefined, fromCfg: string | undefined, name: string): string => {
+      if (cli !== undefined) return resolve(ctx.cwd, cli);
+      if (fromCfg !== undefined) return resolve(cfgDir, fromCfg);
+      throw new CorebError('USAGE', `coreb build: --${name} is required (or \`${name}\` in --config); see \`coreb build --help\``);
+    };
+    const problemsFile = path(str('problems'), cfg.problems, 'problems');
+    const outDir = path(str('out'), cfg.out, 'out');
+
+    const specOf = (cli: string | undefined, fromCfg: unknown, where: string): ChatModelConfig | undefined =>
+      cli !== undefined ? parseChatSpec(cli) : fromCfg !== undefined ? modelConfig(fromCfg, `${cfgFile}: ${where}`) : undefined;
+    const rewriterCfg = specOf(str('rewriter'), cfg.rewriter, 'rewriter');
+    if (rewriterCfg === undefined) throw new CorebError('USAGE', 'coreb build: --rewriter SPEC is required; see `coreb build --help`');
+    const solverSpecs = (values.solver as string[] | undefined)?.map(parseChatSpec) ?? (cfg.solvers ?? []).map((s, i) => modelConfig(s, `${cfgFile}: solvers[${i}]`));
+    if (solverSpecs.length === 0) throw new CorebError('USAGE', 'coreb build: at least one --solver SPEC is required; see `coreb build --help`');
+
+    const languages = list(str('languages') ?? cfg.languages) ?? [...EXEC_LANGUAGES];
+    for (const l of languages) {
+      if (!(EXEC_LANGUAGES as readonly string[]).includes(l)) throw new CorebError('USAGE', `--languages: \`${l}\` is not one of ${EXEC_LANGUAGES.join(', ')}`);
+    }
+    let stages: BuildStage[] | undefined;
+    const stageList = list(str('stages') ?? cfg.stages);
+    const until = str('until') ?? cfg.until;
+    if (stageList !== undefined && until !== undefined) throw new CorebError('USAGE', 'give --stages or --until, not both');
+    for (const s of [...(stageList ?? []), ...(until !== undefined ? [until] : [])]) {
+      if (!(BUILD_STAGES as readonly string[]).includes(s)) throw new CorebError('USAGE', `unknown stage \`${s}\`; stages: ${BUILD_STAGES.join(', ')}`);
+    }
+    if (stageList !== undefined) stages = stageList as BuildStage[];
+    if (until !== undefined) stages = BUILD_STAGES.slice(0, BUILD_STAGES.indexOf(until as BuildStage) + 1);
+
+    const num = (name: string, fromCfg: number | undefined, min: number): number | undefined =>
+      str(name) !== undefined ? parseIntOption(name, str(name), 0, min) : fromCfg;
+    const promptsDir = str('prompts') !== undefined ? resolve(ctx.cwd, str('prompts') as string) : cfg.prompts !== undefined ? resolve(cfgDir, cfg.prompts) : undefined;
+
+    // One model object per distinct spec, so a model used in several roles shares its concurrency.
+    const models = new Map<string, Promise<ChatModel>>();
+    const model = (c: ChatModelConfig | undefined): Promise<ChatModel> | undefined => {
+      if (c === undefined) return undefined;
+      const key = JSON.stringify(c);
+      if (!models.has(key)) models.set(key, createChatModel(c, { env: ctx.env, logger: ctx.logger }));
+      return models.get(key);
+    };
+    const jobs = parseIntOption('jobs', str('jobs'), availableParallelism(), 1);
+    const timeLimitMs = str('timeout-ms') !== undefined ? parseIntOption('timeout-ms', str('timeout-ms'), 6000, 1) : undefined;
+    const judgeCache = str('judge-cache') !== undefined ? resolve(ctx.cwd, str('judge-cache') as string) : ctx.env.COREB_JUDGE_CACHE;
+    const options: BuildOptions = {
+      problemsFile,
+      outDir,
+      models: {
+        rewriter: await (model(rewriterCfg) as Promise<ChatModel>),
+        abbreviator: await model(specOf(str('abbreviator'), cfg.abbreviator, 'abbreviator')),
+        solvers: await Promise.all(solverSpecs.map((s) => model(s) as Promise<ChatModel>)),
+        queryWriter: await model(specOf(str('query-writer'), cfg.queryWriter, 'queryWriter')),
+        negativeWriter: await model(specOf(str('negative-writer'), cfg.negativeWriter, 'negativeWriter')),
+      },
+      languages: languages as ExecLanguage[],
+      releaseName: str('release-name') ?? cfg.releaseName,
+      seed: num('seed', cfg.seed, 0),
+      concurrency: num('concurrency', cfg.concurrency, 1),
+      limit: num('limit', cfg.limit, 1),
+      prompts: loadPromptSet(promptsDir),
+      stages,
+      createdAt: str('created-at') ?? cfg.createdAt,
+      logger: ctx.logger,
+      progress: createProgressBar(ctx.stderr, ctx.interactive),
+      signal: ctx.signal,
+      command: ['coreb', 'build', ...ctx.argv].join(' '),
+    };
+    if (options.releaseName !== undefined && !/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(options.releaseName)) {
+      throw new CorebError('USAGE', `--release-name must be letters, digits, '_', '.', '-', got \`${options.releaseName}\``);
+    }
+    if (options.createdAt !== undefined && Number.isNaN(Date.parse(options.createdAt))) {
+      throw new CorebError('USAGE', `--created-at must be an ISO date-time, got \`${options.createdAt}\``);
+    }
+
+    if (values['dry-run'] === true) {
+      const plan = await planBuild(options);
+      const rows = plan.stages.map((s) => [s.stage, s.model, String(s.calls), String(s.inputTokens), String(s.outputTokens), s.note ?? '']);
+      rows.push(['execute', 'judge', `${plan.problems * languages.length * solverSpecs.length} programs`, '', '', 'sandboxed, no model calls']);
+      rows.push(['qrels, release', '-', '0', '', '', 'local']);
+      const head = ['stage', 'model', 'calls', 'in tokens~', 'out tokens~', 'note'];
+      const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+      const fmt = (r: string[]): string => r.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ').trimEnd();
+      ctx.stdout.write(`coreb build --dry-run: ${plan.problems} problem(s), ${languages.length} language(s), ${solverSpecs.length} solver(s); no request sent\n`);
+      ctx.stdout.write([fmt(head), ...rows.map(fmt)].join('\n') + '\n');
+      const byModel = new Map<string, { calls: number; inT: number; outT: number }>();
+      for (const s of plan.stages) {
+        const m = byModel.get(s.model) ?? { calls: 0, inT: 0, outT: 0 };
+        m.calls += s.calls;
+        m.inT += s.inputTokens;
+        m.outT += s.outputTokens;
+        byModel.set(s.model, m);
+      }
+      ctx.stdout.write('per model: ' + [...byModel].map(([m, v]) => `${m} ${v.calls} calls ~${v.inT}+${v.outT} tokens`).join('; ') + '\n');
+      return 0;
+    }
+
+    const runsJudge = stages === undefined || stages.some((s) => BUILD_STAGES.indexOf(s) >= BUILD_STAGES.indexOf('execute'));
+    if (runsJudge) {
+      const missing = missingPackages(languages as ExecLanguage[], true);
+      if (missing.length > 0) {
+        throw new CorebError('TOOLCHAIN', `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with apt-get install -y ${missing.join(' ')}`);
+      }
+      options.judge = () => createLocalJudge({ cacheDir: judgeCache, jobs, timeLimitMs });
+      options.toolVersions = { coreb: coreVersion(), ...toolVersions(languages as ExecLanguage[]) };
+    }
+    const r = await runBuild(options);
+    const calls = r.calls;
+    ctx.stdout.write(`coreb build: ${calls} request(s) sent this run\n`);
+    for (const [stage, u] of Object.entries(r.usage)) {
+      ctx.stdout.write(`  ${stage.padEnd(11)} ${String(u.replies).padStart(6)} replies  ${String(u.calls).padStart(6)} new  ${String(u.inputTokens).padStart(9)} in  ${String(u.outputTokens).padStart(8)} out tokens  ${u.failed} failed\n`);
+    }
+    if (r.counts !== undefined) {
+      ctx.stdout.write(`release: ${r.problemsReleased} problem(s); ` + Object.entries(r.counts.tables).map(([t, n]) => `${t} ${n}`).join(', ') + '\n');
+      ctx.stdout.write(`wrote ${outDir} (8 tables, problems.jsonl, manifest.json)\n`);
+    }
+    if (r.failures.length > 0) {
+      ctx.stdout.write(`missing: ${r.failures.length} item(s) broke their reply contract after retries (listed in manifest.json failures):\n`);
+      for (const f of r.failures.slice(0, 20)) ctx.stdout.write(`  ${f.stage} ${f.item}: ${f.error}\n`);
+      if (r.failures.length > 20) ctx.stdout.write(`  … ${r.failures.length - 20} more\n`);
+    }
+    return 0;
+  },
+};
+export default command;

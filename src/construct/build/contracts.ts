@@ -1,0 +1,284 @@
+/**
+ * The reply contracts of `coreb build` (docs/build.md): what each stage accepts from a model and
+ * how it is read. A reply that breaks its contract throws {@link ContractError}, whose message is
+ * quoted back to the model on a retry.
+ */
+import type { ExecLanguage } from '../../core/execution.js';
+
+/** A reply that does not follow its stage's contract. */
+export class ContractError extends Error {
+  override readonly name = 'ContractError';
+}
+
+/** Removes one surrounding ``` fence (any info string) when the whole reply is fenced. */
+export function stripOneFence(text: string): string {
+  const t = text.trim();
+  const m = /^```[^\n]*\n([\s\S]*?)\n?```$/.exec(t);
+  return m ? m[1].trim() : t;
+}
+
+/** Parses a JSON object reply: bare, in one ```json fence, or the outermost `{…}` of the text. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  const candidates = [stripOneFence(text)];
+  const fenced = /```(?:json)?\s*\n([\s\S]*?)\n?```/.exec(text);
+  if (fenced) candidates.push(fenced[1]);
+  const a = text.indexOf('{');
+  const b = text.lastIndexOf('}');
+  if (a >= 0 && b > a) candidates.push(text.slice(a, b + 1));
+  let firstError = '';
+  for (const c of candidates) {
+    try {
+      const v = JSON.parse(c) as unknown;
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+      firstError ||= 'the JSON value is not an object';
+    } catch (e) {
+      firstError ||= `not valid JSON (${(e as Error).message})`;
+    }
+  }
+  throw new ContractError(`expected one JSON object (bare or in a \`\`\`json fence): ${firstError || 'no JSON found'}`);
+}
+
+/** The rewrite stage's reply. */
+export interface RewriteReply {
+  title: string;
+  statement: string;
+  starterCode: string;
+  ioChanged: boolean;
+}
+
+/** Reads `{"title", "statement", "starterCode"?, "ioChanged"}`; an original without starter code keeps none. */
+export function parseRewriteReply(text: string, hadStarterCode: boolean): RewriteReply {
+  const o = parseJsonObject(text);
+  const str = (k: string): string => {
+    const v = o[k];
+    if (typeof v !== 'string' || v.trim() === '') throw new ContractError(`field "${k}" must be a non-empty string`);
+    return v;
+  };
+  if (typeof o.ioChanged !== 'boolean') throw new ContractError('field "ioChanged" must be true or false');
+  let starterCode = '';
+  if (hadStarterCode) {
+    if (typeof o.starterCode !== 'string' || o.starterCode.trim() === '') {
+      throw new ContractError('field "starterCode" must hold the rewritten starter code (the original has one)');
+    }
+    starterCode = o.starterCode;
+  }
+  return { title: str('title').trim(), statement: str('statement'), starterCode, ioChanged: o.ioChanged };
+}
+
+/** Reads `{"tests": [{"input", "output"}]}` with exactly `count` cases. */
+export function parseTestsReply(text: string, count: number): Array<{ input: string; output: string }> {
+  const o = parseJsonObject(text);
+  if (!Array.isArray(o.tests)) throw new ContractError('field "tests" must be an array');
+  if (o.tests.length !== count) throw new ContractError(`"tests" has ${o.tests.length} cases; expected exactly ${count}, in the order sent`);
+  return o.tests.map((t: unknown, i) => {
+    const r = t as Record<string, unknown> | null;
+    if (r === null || typeof r !== 'object' || typeof r.input !== 'string' || typeof r.output !== 'string') {
+      throw new ContractError(`tests[${i}] must be {"input": string, "output": string}`);
+    }
+    return { input: r.input, output: r.output };
+  });
+}
+
+/** Reads `{"queries": [string, ...]}`: non-empty strings, duplicates dropped, at most `max`. */
+export function parseQueriesReply(text: string, max: number): string[] {
+  const o = parseJsonObject(text);
+  if (!Array.isArray(o.queries) || o.queries.length === 0) throw new ContractError('field "queries" must be a non-empty array of strings');
+  const out: string[] = [];
+  for (const [i, q] of o.queries.entries()) {
+    if (typeof q !== 'string' || q.trim() === '') throw new ContractError(`queries[${i}] must be a non-empty string`);
+    const s = q.trim().replace(/\s+/g, ' ');
+    if (!out.includes(s)) out.push(s);
+  }
+  return out.slice(0, max);
+}
+
+/** Words of a text (whitespace-separated). */
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** Plain text: one fence removed, whitespace trimmed; empty is a contract error. */
+export function parsePlainText(text: string): string {
+  const t = stripOneFence(text).trim();
+  if (t === '') throw new ContractError('the reply is empty; expected plain text');
+  return t;
+}
+
+/** An abbreviation: plain text of `min`..`max` words. */
+export function parseAbbreviation(text: string, min = 50, max = 150): string {
+  const t = parsePlainText(text).replace(/\s+/g, ' ');
+  const n = wordCount(t);
+  if (n < min || n > max) throw new ContractError(`the summary has ${n} words; it must have ${min} to ${max}`);
+  return t;
+}
+
+/** LLM preambles and markdown headers stripped from hard-negative texts (paper §A.2). */
+const HEADER_LINE = /^\s*(#{1,6}\s.*|\*\*[^*\n]{0,80}\*\*:?\s*|(?:modified|new|rewritten|revised|alternative)?\s*problem(?:\s+(?:description|statement))?\s*:\s*)$/i;
+const HEADER_PREFIX = /^\s*\**\s*(?:modified|new|rewritten|revised|alternative)\s+problem(?:\s+(?:description|statement))?\s*:\**\s*/i;
+
+/** A hard-negative description: one fence removed, header lines and preambles stripped. */
+export function parseNegative(text: string): string {
+  const lines = parsePlainText(text).split('\n');
+  while (lines.length > 0 && (lines[0].trim() === '' || HEADER_LINE.test(lines[0]))) lines.shift();
+  const t = lines
+    .filter((l) => !/^\s*#{1,6}\s/.test(l))
+    .join('\n')
+    .replace(HEADER_PREFIX, '')
+    .trim();
+  if (t === '') throw new ContractError('only headers, no description text');
+  return t;
+}
+
+/**
+ * The program of a solve reply: the body of `<code>…</code>` (a missing closing tag tolerated) or of
+ * the longest fenced block, prose around it ignored; comments stripped.
+ */
+export function extractProgram(text: string, language: ExecLanguage): string {
+  let code: string | undefined;
+  const tag = /<code>\s*\n?([\s\S]*?)(?:<\/code>|$)/i.exec(text);
+  if (tag && tag[1].trim() !== '') code = stripOneFence(tag[1]);
+  if (code === undefined) {
+    const blocks = [...text.matchAll(/```[^\n`]*\n([\s\S]*?)```/g)].map((m) => m[1]);
+    if (blocks.length > 0) code = blocks.reduce((a, b) => (b.length > a.length ? b : a));
+  }
+  if (code === undefined || code.trim() === '') throw new ContractError('no program found; put the whole program in one fenced code block');
+  const stripped = stripComments(code, language).trim();
+  if (stripped === '') throw new ContractError('the code block holds only comments');
+  return stripped + '\n';
+}
+
+/**
+ * Removes comments (they can state the intent and leak the problem): `#` lines for Python and Ruby,
+ * `//` and `/* *\/` for C++, Java and Go, Ruby `=begin`/`=end` blocks, Python docstrings that
+ * stand as statements. String and character literals are respected. Lines left empty by a removed
+ * comment are dropped; other lines keep their text, trailing spaces trimmed.
+ */
+export function stripComments(code: string, language: ExecLanguage): string {
+  const hash = language === 'python' || language === 'ruby';
+  let out = '';
+  let i = 0;
+  const n = code.length;
+  const removedOn = new Set<number>();
+  let line = 0;
+  while (i < n) {
+    const c = code[i];
+    if (c === '\n') {
+      line++;
+      out += c;
+      i++;
+      continue;
+    }
+    if (language === 'ruby' && c === '=' && (i === 0 || code[i - 1] === '\n') && code.startsWith('=begin', i)) {
+      const end = code.indexOf('\n=end', i);
+      const stop = end < 0 ? n : code.indexOf('\n', end + 5) < 0 ? n : code.indexOf('\n', end + 5);
+      for (const ch of code.slice(i, stop)) if (ch === '\n') (removedOn.add(line), line++, (out += '\n'));
+      removedOn.add(line);
+      i = stop;
+      continue;
+    }
+    if (hash && c === '#' && !(language === 'python' && false)) {
+      if (language === 'ruby' && code[i + 1] === '{') {
+        out += c;
+        i++;
+        continue;
+      }
+      while (i < n && code[i] !== '\n') i++;
+      removedOn.add(line);
+      continue;
+    }
+    if (!hash && c === '/' && code[i + 1] === '/') {
+      while (i < n && code[i] !== '\n') i++;
+      removedOn.add(line);
+      continue;
+    }
+    if (!hash && c === '/' && code[i + 1] === '*') {
+      const end = code.indexOf('*/', i + 2);
+      const stop = end < 0 ? n : end + 2;
+      removedOn.add(line);
+      for (const ch of code.slice(i, stop)) if (ch === '\n') (line++, removedOn.add(line), (out += '\n'));
+      i = stop;
+      continue;
+    }
+    if (language === 'python' && (code.startsWith('"""', i) || code.startsWith("'''", i))) {
+      const q = code.slice(i, i + 3);
+      const end = code.indexOf(q, i + 3);
+      const stop = end < 0 ? n : end + 3;
+      const lineStart = out.lastIndexOf('\n') + 1;
+      const before = out.slice(lineStart);
+      const after = code.slice(stop, code.indexOf('\n', stop) < 0 ? n : code.indexOf('\n', stop));
+      if (before.trim() === '' && after.trim() === '') {
+        // A docstring (a string standing alone as a statement): dropped, `pass` keeps the block valid.
+        for (const ch of code.slice(i, stop)) if (ch === '\n') (removedOn.add(line), line++, (out += '\n'));
+        removedOn.add(line);
+        out += 'pass';
+        i = stop;
+        continue;
+      }
+      out += code.slice(i, stop);
+      for (const ch of code.slice(i, stop)) if (ch === '\n') line++;
+      i = stop;
+      continue;
+    }
+    const quote = c === '"' || c === "'" || (language === 'go' && c === '`');
+    if (quote && !(c === "'" && (language === 'ruby' || language === 'python') && false)) {
+      let j = i + 1;
+      while (j < n && code[j] !== c) {
+        if (code[j] === '\\' && c !== '`') j++;
+        else if (code[j] === '\n' && c !== '`') break;
+        j++;
+      }
+      const stop = Math.min(n, j + 1);
+      for (const ch of code.slice(i, stop)) if (ch === '\n') line++;
+      out += code.slice(i, stop);
+      i = stop;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  const lines = out.split('\n');
+  const kept: string[] = [];
+  lines.forEach((l, k) => {
+    const t = l.replace(/\s+$/, '');
+    if (removedOn.has(k) && t.trim() === '') return;
+    kept.push(t);
+  });
+  return dropRedundantPass(kept, language).join('\n');
+}
+
+/** A `pass` left by a removed docstring is dropped again when the block has other statements. */
+function dropRedundantPass(lines: string[], language: ExecLanguage): string[] {
+  if (language !== 'python') return lines;
+  const out: string[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    const l = lines[k];
+    if (l.trim() === 'pass') {
+      const indent = l.length - l.trimStart().length;
+      const next = lines.slice(k + 1).find((x) => x.trim() !== '');
+      if (next !== undefined && next.length - next.trimStart().length === indent) continue;
+    }
+    out.push(l);
+  }
+  return out;
+}
+
+/** A numeric token (upstream `code_utils.py`). */
+const NUMBER = '[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?';
+const NUMERIC_LINE = new RegExp(`^\\s*${NUMBER}(?:\\s+${NUMBER})*\\s*$`);
+const KEYWORD_LINE =
+  /^\s*(?:Yes|No|YES|NO|yes|no|inf|Inf|INF|nan|NaN|Infinity|-Infinity|impossible|Impossible|IMPOSSIBLE|possible|Possible|POSSIBLE|none|None|NONE|true|false|True|False|TRUE|FALSE)\s*$/;
+const GRID_LINE = /^[.#*@+SGETXo ]+$/;
+const JSON_NUMERIC = /^[\s\d.eE+\-[\],]*$/;
+
+/**
+ * True when a test case cannot be affected by a rewrite of the story (kept as is, never sent to a
+ * model): every non-empty input line and every output line is numbers, a contest keyword
+ * (Yes/No/impossible/…), a grid line, or (functional tests) a JSON value of numbers only.
+ */
+export function isContextIndependent(input: string, output: string): boolean {
+  const ok = (line: string): boolean => {
+    if (line.trim() === '') return true;
+    return NUMERIC_LINE.test(line) || KEYWORD_LINE.test(line) || GRID_LINE.test(line) || JSON_NUMERIC.test(line);
+  };
+  return input.split('\n').every(ok) && output.split('\n').every(ok);
+}

@@ -1,0 +1,238 @@
+/**
+ * `coreb build` end to end on two problems this test writes, through loopback chat servers (an
+ * OpenAI-compatible one for the rewriter and solver A, an Anthropic one for solver B) that answer
+ * by the X-Coreb-Stage / X-Coreb-Item headers: known verdicts, the tests stage, a quoted contract
+ * retry, a failed item, comment stripping, validate + eval on the result, the qrels rules, a rerun
+ * with 0 calls and identical bytes, and kill -9 mid-build followed by a rerun that repeats no
+ * answered call.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { RELEASE_TABLES } from '../../src/core/dataset.js';
+import { createBuildFake, type FakeProblem } from '../support/build-fake.js';
+import { cliPath, runCli, runCliAsync } from '../support/cli.js';
+import { startChatServer, type ChatServer } from '../support/loopback-chat-server.js';
+import { checkQrelsRules } from '../support/qrels-rules.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'coreb-build-e2e-'));
+const KEY = 'sk-anthropic-test-98765';
+const servers: ChatServer[] = [];
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const test_ = (input: string, output: string): Record<string, string> => ({ input, output, testtype: 'stdin' });
+const PROBLEMS = [
+  {
+    question_id: 'tp_sum',
+    question_title: 'Sum of Pairs',
+    question_content: 'Alice has N integers. Print their sum.\n\nConstraints: 1 <= N <= 100.',
+    platform: 'atcoder',
+    starter_code: '',
+    metadata: '{}',
+    public_test_cases: JSON.stringify([test_('3\n1 2 3\n', '6\n')]),
+    private_test_cases: JSON.stringify([test_('2\n10 -4\n', '6\n'), test_('1\n7\n', '7\n')]),
+  },
+  {
+    question_id: 'tp_rev',
+    question_title: 'Backwards Fruit',
+    question_content: 'Bob writes the name of a fruit backwards. Given the word, print it reversed.',
+    platform: 'atcoder',
+    starter_code: '',
+    metadata: '{}',
+    public_test_cases: JSON.stringify([test_('apple\n', 'elppa\n'), test_('3\n', '3\n')]),
+    private_test_cases: JSON.stringify([test_('banana\n', 'ananab\n')]),
+  },
+];
+const fakeProblems = new Map<string, FakeProblem>([
+  ['tp_sum', { title: 'Sum of Pairs', statement: PROBLEMS[0].question_content }],
+  ['tp_rev', { title: 'Backwards Fruit', statement: PROBLEMS[1].question_content, rename: { apple: 'pear', elppa: 'raep', banana: 'cherry', ananab: 'yrrehc' } }],
+]);
+const SUM_PY = 'import sys\nd = sys.stdin.read().split()\nn = int(d[0])\nprint(sum(int(x) for x in d[1:1 + n]))\n';
+const SUM_CPP = '#include <iostream>\nint main() { int n; long long s = 0, x; std::cin >> n; while (n--) { std::cin >> x; s += x; } std::cout << s << "\\n"; }\n';
+const SUM_PY_WRONG = 'import sys\nd = sys.stdin.read().split()\nprint(sum(int(x) for x in d[1:]) + 1)\n';
+const SUM_CPP_BROKEN = '#include <iostream>\nint main() { std::cout << 6 << "\\n" }\n';
+const REV_PY = 'print(input().strip()[::-1])\n';
+const REV_CPP = '#include <bits/stdc++.h>\nusing namespace std;\nint main() { string s; cin >> s; reverse(s.begin(), s.end()); cout << s << "\\n"; }\n';
+const solutions = new Map<string, string>([
+  ['model-a|tp_sum/python', SUM_PY],
+  ['model-a|tp_sum/cpp', SUM_CPP],
+  ['model-b|tp_sum/python', SUM_PY_WRONG],
+  ['model-b|tp_sum/cpp', SUM_CPP_BROKEN],
+  ['model-a|tp_rev/python', REV_PY],
+  ['model-a|tp_rev/cpp', REV_CPP],
+  ['model-b|tp_rev/python', 'import sys\ns = sys.stdin.readline().strip()\nprint(s[::-1])\n'],
+  // model-b|tp_rev/cpp: no code -> a failed item after the contract retries.
+]);
+/** Known verdicts: solution key -> passed. */
+const KNOWN: Record<string, boolean> = {
+  'model-a_python@lcb_tp_sum': true,
+  'model-a_cpp@lcb_tp_sum': true,
+  'model-b_python@lcb_tp_sum': false,
+  'model-b_cpp@lcb_tp_sum': false,
+  'model-a_python@lcb_tp_rev': true,
+  'model-a_cpp@lcb_tp_rev': true,
+  'model-b_python@lcb_tp_rev': true,
+};
+
+const problemsFile = join(tmp, 'problems.jsonl');
+let openai: ChatServer;
+let anthropic: ChatServer;
+/** While set, a call for which it returns true is not answered (the test kills the client then). */
+let killing: ((n: number) => boolean) | undefined;
+
+before(async () => {
+  writeFileSync(problemsFile, PROBLEMS.map((p) => JSON.stringify(p)).join('\n') + '\n');
+  const answer = createBuildFake({ problems: fakeProblems, solutions, breakOnce: new Set(['tests|tp_rev', 'abbreviate|tp_sum']) });
+  openai = await startChatServer({ format: 'openai', answer: (c) => (killing?.(c.n) === true ? { fault: { status: 503 } } : answer(c)) });
+  anthropic = await startChatServer({ format: 'anthropic', key: KEY, answer });
+  servers.push(openai, anthropic);
+});
+
+function args(out: string, extra: string[] = []): string[] {
+  const o = encodeURIComponent(openai.baseUrl);
+  const a = encodeURIComponent(anthropic.baseUrl);
+  return [
+    'build',
+    '--problems', problemsFile,
+    '--out', out,
+    '--rewriter', `openai:rewriter-1?baseUrl=${o}&concurrency=1&backoffMs=5`,
+    '--solver', `openai:model-a?baseUrl=${o}&concurrency=1&backoffMs=5`,
+    '--solver', `anthropic:model-b?baseUrl=${a}&apiKeyEnv=FAKE_ANTHROPIC_KEY&backoffMs=5`,
+    '--languages', 'python,cpp',
+    '--release-name', 'v202612',
+    '--created-at', '2026-12-01T00:00:00Z',
+    '--concurrency', '1',
+    '--jobs', '2',
+    ...extra,
+  ];
+}
+const env = { ...process.env, FAKE_ANTHROPIC_KEY: KEY };
+const tables = (dir: string): Record<string, string> =>
+  Object.fromEntries([...RELEASE_TABLES.map((t) => `${t}.jsonl`), 'problems.jsonl'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+const rows = (dir: string, t: string): Array<Record<string, any>> =>
+  readFileSync(join(dir, `${t}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+const out1 = join(tmp, 'release');
+let first: Record<string, string>;
+let callsInFullBuild = 0;
+
+test('coreb build writes the 8 tables, problems.jsonl and a manifest; verdicts are the known ones', async () => {
+  const r = await runCliAsync(args(out1), { env });
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  callsInFullBuild = openai.calls.length + anthropic.calls.length;
+  first = tables(out1);
+  const code = rows(out1, 'code_corpus');
+  assert.equal(code.length, 7);
+  for (const c of code) assert.equal(c.meta_passed, KNOWN[`${c.meta_solution_key}@${c.meta_source_problem_id}`], `${c.meta_solution_key} ${c.meta_source_problem_id}`);
+  assert.ok(code.every((c) => /^code_v202612_\d{5}$/.test(c.code_id)));
+  assert.ok(code.every((c) => !c.code.includes('reads the input and prints the answer')), 'comments stripped');
+  // The tests stage adapted tp_rev's words and kept the numeric case.
+  const probs = readFileSync(join(out1, 'problems.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const rev = probs.find((p) => p.question_id === 'tp_rev');
+  assert.deepEqual(JSON.parse(rev.public_test_cases), [test_('pear\n', 'raep\n'), test_('3\n', '3\n')]);
+  assert.deepEqual(JSON.parse(rev.private_test_cases), [test_('cherry\n', 'yrrehc\n')]);
+  assert.match(rev.question_title, /^Counterfactual /);
+  // Hard negatives: headers stripped.
+  const text = rows(out1, 'text_corpus');
+  assert.equal(text.length, 2 * 5);
+  assert.ok(text.every((t) => !/Modified Problem Description|^##/m.test(t.text)));
+  // The manifest: usage per stage, the quoted retries, the failed item, no secret.
+  const manifestText = readFileSync(join(out1, 'manifest.json'), 'utf8');
+  assert.ok(!manifestText.includes(KEY));
+  const m = JSON.parse(manifestText);
+  assert.equal(m.stages.tests.contract_retries, 1);
+  assert.equal(m.stages.abbreviate.contract_retries, 1);
+  assert.deepEqual(m.abbreviation_fallbacks, []);
+  assert.deepEqual(m.failures.map((f: any) => `${f.stage} ${f.item} ${f.model}`), ['solve tp_rev/cpp model-b']);
+  assert.equal(m.stages.solve.failed, 1);
+  assert.equal(m.stages.solve.replies, 8 + 2, '8 solve items, 2 contract retries for the failed one');
+  assert.ok(m.stages.rewrite.input_tokens > 0 && m.stages.solve.output_tokens > 0);
+  assert.equal(m.counts.table2_release.problems, 2);
+  assert.equal(m.counts.table2_release.text_hard_negatives, 8);
+  assert.deepEqual(m.counts.a8_verified_correct, { passed: 5, total: 7, rate: 0.7143 });
+  assert.equal(Object.keys(m.prompts.sha256).length >= 7, true);
+  assert.equal(m.models.solvers[1].apiKeyEnv, 'FAKE_ANTHROPIC_KEY');
+  assert.match(r.stdout, /missing: 1 item\(s\) broke their reply contract/);
+});
+
+test('every request carried the stage and item headers of its contract; the retry quoted the parse error', () => {
+  const calls = [...openai.calls, ...anthropic.calls];
+  for (const c of calls) {
+    assert.ok(['rewrite', 'tests', 'abbreviate', 'solve', 'queries', 'negatives'].includes(c.stage), c.stage);
+    if (c.stage === 'solve') assert.match(c.item, /^tp_(sum|rev)\/(python|cpp)$/);
+    else if (c.stage === 'negatives') assert.match(c.item, /^tp_(sum|rev)\/(operation_type|optimization_objective|algorithmic_approach|problem_domain)$/);
+    else assert.match(c.item, /^tp_(sum|rev)$/);
+  }
+  const retry = openai.calls.find((c) => c.stage === 'tests' && c.messages.some((m) => m.role === 'assistant'));
+  assert.ok(retry !== undefined);
+  assert.match(retry.messages.at(-1)!.content, /"tests" has 1 cases; expected exactly 2/);
+  const negTemps = openai.calls.filter((c) => c.stage === 'negatives').map((c) => (c.body as { temperature: number }).temperature);
+  assert.ok(negTemps.every((t) => t >= 0.85 && t <= 1.0), String(negTemps));
+  assert.equal(anthropic.calls.filter((c) => c.stage !== 'solve').length, 0, 'solver B only solves');
+});
+
+test('coreb validate accepts the release and coreb eval scores it', () => {
+  const v = runCli(['validate', out1]);
+  assert.equal(v.status, 0, v.stdout + v.stderr);
+  const e = runCli(['eval', '--data', out1, '--format', 'json', '--quiet']);
+  assert.equal(e.status, 0, e.stderr);
+  assert.match(e.stdout, /bm25/);
+});
+
+test('labels agree with the judge run directly on the same programs and rewritten tests', () => {
+  const res = join(tmp, 'direct.jsonl');
+  const r = runCli(['exec', '--problems', join(out1, 'problems.jsonl'), '--candidates', join(out1, 'code_corpus.jsonl'), '--out', res, '--jobs', '2']);
+  assert.equal(r.status, 0, r.stderr);
+  const direct = new Map(readFileSync(res, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((x) => [x.id, x.passed]));
+  for (const c of rows(out1, 'code_corpus')) assert.equal(c.meta_passed, direct.get(c.code_id), c.code_id);
+  const compileError = readFileSync(res, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((x) => x.verdict === 'compile_error');
+  assert.equal(compileError.length, 1, 'the broken C++ is a failed program, not an error');
+});
+
+test('the qrels obey every rule', () => {
+  const { violations, checked } = checkQrelsRules(out1);
+  assert.deepEqual(violations, []);
+  assert.ok(checked.t2c > 0 && checked.c2c > 0 && checked.c2t > 0 && checked.c2t_match > 0, JSON.stringify(checked));
+});
+
+test('a rerun sends 0 requests and writes byte-identical tables', async () => {
+  const before = openai.calls.length + anthropic.calls.length;
+  const r = await runCliAsync(args(out1), { env });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(openai.calls.length + anthropic.calls.length, before);
+  assert.match(r.stdout, /0 request\(s\) sent this run/);
+  assert.deepEqual(tables(out1), first);
+});
+
+test('kill -9 mid-build, then a rerun: no answered call repeated, identical tables', async () => {
+  const out2 = join(tmp, 'killed');
+  const oa0 = openai.answered.length;
+  const an0 = anthropic.answered.length;
+  const killAt = openai.calls.length + Math.floor(callsInFullBuild * 0.6);
+  const child = spawn(process.execPath, [cliPath, ...args(out2)], { env, stdio: 'ignore' });
+  killing = (n) => {
+    if (n < killAt) return false;
+    child.kill('SIGKILL');
+    return true;
+  };
+  const status = await new Promise<string>((res) => child.on('exit', (c, sig) => res(sig ?? String(c))));
+  killing = undefined;
+  assert.equal(status, 'SIGKILL', 'the build was killed mid-way');
+  const run1 = [...openai.answered.slice(oa0), ...anthropic.answered.slice(an0)];
+  const oa1 = openai.answered.length;
+  const an1 = anthropic.answered.length;
+  assert.ok(run1.length > 0 && run1.length < callsInFullBuild, `killed after ${run1.length} of ${callsInFullBuild} calls`);
+  const r = await runCliAsync(args(out2), { env });
+  assert.equal(r.status, 0, r.stderr);
+  const run2 = [...openai.answered.slice(oa1), ...anthropic.answered.slice(an1)];
+  const seen = new Set(run1.map((c) => `${c.format}:${c.raw}`));
+  for (const c of run2) assert.ok(!seen.has(`${c.format}:${c.raw}`), `call repeated after the kill: ${c.stage} ${c.item}`);
+  assert.equal(run1.length + run2.length, callsInFullBuild, 'every call of a full build paid exactly once');
+  assert.deepEqual(tables(out2), first);
+});

@@ -1,0 +1,124 @@
+/**
+ * An independent check of the CoREB v2 qrels rules on a release directory (JSONL tables): every
+ * rule of paper §3/§A.2 that `coreb build` applies, written from the rules, not from the builder's
+ * code. Returns the violations (empty = all rules hold) and counts of what was checked.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Row = Record<string, unknown>;
+const read = (dir: string, t: string): Row[] =>
+  readFileSync(join(dir, `${t}.jsonl`), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Row);
+
+const sortIds = (a: string[]): string[] => [...a].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+const same = (a: string[], b: string[]): boolean => JSON.stringify(sortIds(a)) === JSON.stringify(sortIds(b));
+
+/** Checks every rule; `maxHardNegatives` as built (default 3). */
+export function checkQrelsRules(dir: string, maxHardNegatives = 3): { violations: string[]; checked: Record<string, number> } {
+  const v: string[] = [];
+  const checked: Record<string, number> = {};
+  const tick = (k: string): void => void (checked[k] = (checked[k] ?? 0) + 1);
+  const code = read(dir, 'code_corpus');
+  const text = read(dir, 'text_corpus');
+  const codeById = new Map(code.map((r) => [String(r.code_id), r]));
+  const textById = new Map(text.map((r) => [String(r.text_id), r]));
+  const codeOf = (pid: string): Row[] => code.filter((r) => r.meta_source_problem_id === pid);
+  const qrelsOf = (t: string): Map<string, Map<string, number>> => {
+    const m = new Map<string, Map<string, number>>();
+    for (const r of read(dir, t)) {
+      const q = String(r.query_id);
+      if (!m.has(q)) m.set(q, new Map());
+      m.get(q)!.set(String(r.doc_id), Number(r.relevance));
+    }
+    return m;
+  };
+  const rel = (q: Map<string, number> | undefined, level: number): string[] => [...(q ?? new Map()).entries()].filter(([, r]) => r === level).map(([d]) => d);
+  const expectHn = (failed: Row[], nonQualifying: Row[]): string[] =>
+    [...sortIds(failed.map((r) => String(r.code_id))), ...sortIds(nonQualifying.map((r) => String(r.code_id)))].slice(0, maxHardNegatives);
+
+  // text2code
+  const t2c = qrelsOf('text2code_qrels');
+  for (const q of read(dir, 'text2code_queries')) {
+    const id = String(q.query_id);
+    const pid = String(q.meta_source_problem_id);
+    const lang = String(q.language_constraint);
+    const own = codeOf(pid);
+    const fits = (r: Row): boolean => lang === 'none' || r.language === lang;
+    const pos = own.filter((r) => r.meta_passed === true && fits(r)).map((r) => String(r.code_id));
+    const hn = expectHn(own.filter((r) => r.meta_passed !== true), own.filter((r) => r.meta_passed === true && !fits(r)));
+    const qr = t2c.get(id);
+    if (pos.length === 0) v.push(`${id}: a t2c query without a passing program was emitted`);
+    if (!same(rel(qr, 2), pos)) v.push(`${id}: t2c positives ${rel(qr, 2)} != passing programs of ${pid} in ${lang} ${pos}`);
+    if (!same(rel(qr, 1), hn)) v.push(`${id}: t2c hard negatives ${rel(qr, 1)} != failed first, then wrong-language correct ${hn}`);
+    if (lang !== 'none' && !String(q.subtask).endsWith(`_${lang}`)) v.push(`${id}: subtask ${q.subtask} does not name ${lang}`);
+    tick('t2c');
+  }
+  // code2code cross_lang
+  const c2c = qrelsOf('code2code_qrels');
+  for (const q of read(dir, 'code2code_queries')) {
+    const id = String(q.query_id);
+    const anchor = codeById.get(String(q.meta_anchor_code_id));
+    if (anchor === undefined || anchor.meta_passed !== true) {
+      v.push(`${id}: c2c anchor ${q.meta_anchor_code_id} missing or not passing`);
+      continue;
+    }
+    if (q.query !== anchor.code) v.push(`${id}: c2c query text is not the anchor's code`);
+    const pid = String(anchor.meta_source_problem_id);
+    const others = codeOf(pid).filter((r) => r.code_id !== anchor.code_id);
+    const targets = sortIds([...new Set(others.filter((r) => r.meta_passed === true && String(r.language) > String(anchor.language)).map((r) => String(r.language)))]);
+    if (!same(targets, (q.meta_target_languages as string[]) ?? [])) v.push(`${id}: c2c targets ${q.meta_target_languages} != later passing languages ${targets}`);
+    const pos = others.filter((r) => r.meta_passed === true && targets.includes(String(r.language))).map((r) => String(r.code_id));
+    const hn = expectHn(others.filter((r) => r.meta_passed !== true), others.filter((r) => r.meta_passed === true && !targets.includes(String(r.language))));
+    const qr = c2c.get(id);
+    if (pos.length === 0) v.push(`${id}: c2c query without positives`);
+    if (!same(rel(qr, 2), pos)) v.push(`${id}: c2c positives ${rel(qr, 2)} != ${pos}`);
+    if (!same(rel(qr, 1), hn)) v.push(`${id}: c2c hard negatives ${rel(qr, 1)} != ${hn}`);
+    if ((qr ?? new Map()).has(String(anchor.code_id))) v.push(`${id}: c2c judges its own anchor`);
+    tick('c2c');
+  }
+  // code2text and c2t_match
+  const c2t = qrelsOf('code2text_qrels');
+  const originalOf = (pid: string): Row | undefined => text.find((r) => r.meta_source_problem_id === pid && r.meta_is_noise_sample !== true);
+  const noiseOf = (textId: string): string[] => text.filter((r) => r.meta_original_text_id === textId).map((r) => String(r.text_id));
+  for (const q of read(dir, 'code2text_queries')) {
+    const id = String(q.query_id);
+    const anchor = codeById.get(String(q.meta_anchor_code_id));
+    const pid = String(q.meta_source_problem_id);
+    if (anchor === undefined || anchor.meta_passed !== true || anchor.meta_source_problem_id !== pid) {
+      v.push(`${id}: c2t anchor missing, failing or of another problem`);
+      continue;
+    }
+    const original = originalOf(pid);
+    if (original === undefined) {
+      v.push(`${id}: problem ${pid} has no original text`);
+      continue;
+    }
+    const noise = noiseOf(String(original.text_id));
+    if (noise.length !== 4) v.push(`${pid}: ${noise.length} hard-negative texts, expected 4`);
+    const qr = c2t.get(id);
+    if (q.subtask === 'c2t_match') {
+      if (q.label === 1 || q.label === 1.0) {
+        if (!same(rel(qr, 2), [String(original.text_id)])) v.push(`${id}: positive match pair must judge the problem's own text`);
+        if (q.text_id !== original.text_id) v.push(`${id}: positive pair text_id is not the problem's text`);
+      } else {
+        if (rel(qr, 2).length !== 0) v.push(`${id}: negative match pair has a positive`);
+        if (q.meta_negative_problem_id === pid || textById.get(String(q.text_id))?.meta_source_problem_id === pid) v.push(`${id}: negative pair uses its own problem`);
+      }
+      tick('c2t_match');
+    } else {
+      if (!same(rel(qr, 2), [String(original.text_id)])) v.push(`${id}: c2t positive must be the original text ${original.text_id}`);
+      const lang = String(q.subtask).split('_').at(-1);
+      if (lang !== 'any' && anchor.language !== lang) v.push(`${id}: anchor language ${anchor.language} != subtask ${q.subtask}`);
+      tick('c2t');
+    }
+    if (!same(rel(qr, 1), noise)) v.push(`${id}: c2t hard negatives ${rel(qr, 1)} != the 4 near-miss texts ${noise}`);
+  }
+  // Every judged document exists.
+  for (const [t, corpus] of [['text2code_qrels', codeById], ['code2code_qrels', codeById], ['code2text_qrels', textById]] as const) {
+    for (const r of read(dir, t)) if (!corpus.has(String(r.doc_id))) v.push(`${t}: ${r.query_id} judges unknown doc ${r.doc_id}`);
+  }
+  return { violations: v, checked };
+}
