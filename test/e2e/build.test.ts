@@ -115,6 +115,7 @@ function args(out: string, extra: string[] = []): string[] {
 const env = { ...process.env, FAKE_ANTHROPIC_KEY: KEY };
 const tables = (dir: string): Record<string, string> =>
   Object.fromEntries([...RELEASE_TABLES.map((t) => `${t}.jsonl`), 'problems.jsonl'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+// biome-ignore lint/suspicious/noExplicitAny: JSONL rows of the release tables, probed field by field
 const rows = (dir: string, t: string): Array<Record<string, any>> =>
   readFileSync(join(dir, `${t}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
@@ -149,6 +150,7 @@ test('coreb build writes the 8 tables, problems.jsonl and a manifest; verdicts a
   assert.equal(m.stages.tests.contract_retries, 1);
   assert.equal(m.stages.abbreviate.contract_retries, 1);
   assert.deepEqual(m.abbreviation_fallbacks, []);
+  // biome-ignore lint/suspicious/noExplicitAny: manifest JSON
   assert.deepEqual(m.failures.map((f: any) => `${f.stage} ${f.item} ${f.model}`), ['solve tp_rev/cpp model-b']);
   assert.equal(m.stages.solve.failed, 1);
   assert.equal(m.stages.solve.replies, 8 + 2, '8 solve items, 2 contract retries for the failed one');

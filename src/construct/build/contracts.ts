@@ -171,12 +171,12 @@ export function stripComments(code: string, language: ExecLanguage): string {
     if (language === 'ruby' && c === '=' && (i === 0 || code[i - 1] === '\n') && code.startsWith('=begin', i)) {
       const end = code.indexOf('\n=end', i);
       const stop = end < 0 ? n : code.indexOf('\n', end + 5) < 0 ? n : code.indexOf('\n', end + 5);
-      for (const ch of code.slice(i, stop)) if (ch === '\n') (removedOn.add(line), line++, (out += '\n'));
+      line = keepNewlines(code.slice(i, stop), line, removedOn, (nl) => (out += nl));
       removedOn.add(line);
       i = stop;
       continue;
     }
-    if (hash && c === '#' && !(language === 'python' && false)) {
+    if (hash && c === '#') {
       if (language === 'ruby' && code[i + 1] === '{') {
         out += c;
         i++;
@@ -195,7 +195,8 @@ export function stripComments(code: string, language: ExecLanguage): string {
       const end = code.indexOf('*/', i + 2);
       const stop = end < 0 ? n : end + 2;
       removedOn.add(line);
-      for (const ch of code.slice(i, stop)) if (ch === '\n') (line++, removedOn.add(line), (out += '\n'));
+      line = keepNewlines(code.slice(i, stop), line, removedOn, (nl) => (out += nl));
+      removedOn.add(line);
       i = stop;
       continue;
     }
@@ -208,7 +209,7 @@ export function stripComments(code: string, language: ExecLanguage): string {
       const after = code.slice(stop, code.indexOf('\n', stop) < 0 ? n : code.indexOf('\n', stop));
       if (before.trim() === '' && after.trim() === '') {
         // A docstring (a string standing alone as a statement): dropped, `pass` keeps the block valid.
-        for (const ch of code.slice(i, stop)) if (ch === '\n') (removedOn.add(line), line++, (out += '\n'));
+        line = keepNewlines(code.slice(i, stop), line, removedOn, (nl) => (out += nl));
         removedOn.add(line);
         out += 'pass';
         i = stop;
@@ -220,7 +221,7 @@ export function stripComments(code: string, language: ExecLanguage): string {
       continue;
     }
     const quote = c === '"' || c === "'" || (language === 'go' && c === '`');
-    if (quote && !(c === "'" && (language === 'ruby' || language === 'python') && false)) {
+    if (quote) {
       let j = i + 1;
       while (j < n && code[j] !== c) {
         if (code[j] === '\\' && c !== '`') j++;
@@ -244,6 +245,21 @@ export function stripComments(code: string, language: ExecLanguage): string {
     kept.push(t);
   });
   return dropRedundantPass(kept, language).join('\n');
+}
+
+/**
+ * Keeps the line structure of a removed span: appends one newline per newline in `removed`, marks
+ * every line it spans as emptied by removal, and returns the line number after it.
+ */
+function keepNewlines(removed: string, line: number, removedOn: Set<number>, append: (nl: string) => void): number {
+  let l = line;
+  for (const ch of removed) {
+    if (ch !== '\n') continue;
+    removedOn.add(l);
+    l++;
+    append('\n');
+  }
+  return l;
 }
 
 /** A `pass` left by a removed docstring is dropped again when the block has other statements. */
