@@ -4,17 +4,20 @@
  */
 
 /** Schema id written into every results file; bumped on incompatible changes. */
-export const EVAL_RESULTS_SCHEMA = 'coreb.eval-results/1' as const;
+export const EVAL_RESULTS_SCHEMA = 'coreb.eval-results/2' as const;
 
-/** Evaluation protocols: CoREB's (paper §A.6, §B.9) or what BEIR/MTEB would report on the same data. */
-export const PROTOCOLS = ['coreb', 'beir'] as const;
+/**
+ * Evaluation protocols: CoREB's published protocol (paper §A.6, §B.9, the official runner), what
+ * MTEB reports for its CoREB tasks (`mteb`), and what BEIR's evaluator reports (`beir`).
+ */
+export const PROTOCOLS = ['coreb', 'mteb', 'beir'] as const;
 /** An evaluation protocol name. */
 export type ProtocolName = (typeof PROTOCOLS)[number];
 
 /** Everything that decides how a run becomes numbers; written into every results file. */
 export interface ProtocolSemantics {
   name: ProtocolName;
-  /** Labels >= this count as relevant for Recall, MAP, P and MRR (coreb 2, beir 1). */
+  /** Labels >= this count as relevant for Recall, MAP, P and MRR (coreb 2, mteb and beir 1). */
   relevanceLevel: number;
   /** `strict`: labels below the level are zeroed before nDCG; `trec`: raw graded gains. */
   ndcg: 'strict' | 'trec';
@@ -24,21 +27,42 @@ export interface ProtocolSemantics {
   ties: 'score-desc,docid-desc-utf8';
   /** Code-to-code anchors removed from each ranked list before any measure (coreb only). */
   anchorExclusion: boolean;
+  /**
+   * `as-is`: the release's graded qrels. `positives-only` (mteb): only documents labelled >= 2 are
+   * kept, and a query left without any is dropped from the population (MTEB's CoREB datasets hold
+   * rel-2 qrels only, and MTEB drops queries without relevant documents).
+   */
+  qrels: 'as-is' | 'positives-only';
   /** BEIR's `ignore_identical_ids`: documents whose id equals the query id are removed (beir only). */
   ignoreIdenticalIds: boolean;
-  /** c2t_match queries without any rel-2 document: left out of every mean, or counted with 0. */
+  /**
+   * c2t_match queries without any rel-2 document ("negative pairs"): counted with 0 in every mean
+   * (`zero`, the published numbers), left out (`exclude`), or ordinary queries (`include`: beir).
+   */
   c2tMatchNegatives: 'exclude' | 'zero' | 'include';
-  /** Queries averaged: those with both a ranked list and qrels. Missing ones are reported apart. */
+  /**
+   * Queries averaged: those with qrels and a ranked list (run ∩ qrels). A ranked list may be empty
+   * (a retriever found nothing): such a query scores 0, stays averaged and is listed in
+   * `emptyQueries`. Queries with no list at all (absent from a `run:` file) are `missingQueries`.
+   */
   population: 'run-and-qrels';
   /**
    * MRR@k: `trec` = 1/rank of the first relevant document if within k else 0, in trec tie order;
-   * `beir` = BEIR's own `mrr` (label > 0 relevant, ties in retrieval order, double scores).
+   * `beir` = BEIR's own `mrr`, `mteb` = MTEB's (both: label > 0 relevant, Python's stable sort of
+   * double scores, so ties keep retrieval order; per query identical, BEIR divides by the qrels
+   * queries, MTEB by the queries it retrieved for — here both by the population).
    */
-  mrr: 'trec' | 'beir';
-  /** Overall: mean over all pooled queries (`query-weighted`) or mean of the task means (`task-mean`). */
-  overall: 'query-weighted' | 'task-mean';
-  /** Decimal places aggregates are rounded to (BEIR rounds to 5), or null for full precision. */
+  mrr: 'trec' | 'beir' | 'mteb';
+  /**
+   * The aggregate the leaderboard ranks by: `overall` (query-weighted, the paper and project page)
+   * or `taskMean` (unweighted mean of the task means: the official README's Avg, MTEB's average).
+   * Both are always reported.
+   */
+  rankBy: 'overall' | 'taskMean';
+  /** Decimal places aggregates are rounded to (BEIR and MTEB round to 5), or null for full precision. */
   roundDigits: number | null;
+  /** Measures whose means are not rounded even when {@link roundDigits} is set (MTEB's MRR). */
+  unrounded: string[];
 }
 
 /** A metric table: label (`ndcg@10`, `recall@100`, `mrr@10`, `p@5`, ...) -> value. */
@@ -71,8 +95,18 @@ export interface GroupResult {
 export interface TaskResult extends GroupResult {
   /** Queries of the task with qrels but no ranked list (only `run:` files can miss queries). */
   missingQueries: number;
-  /** Queries left out by the protocol (c2t_match negatives under `exclude`). */
+  /** Queries left out by the protocol (c2t_match negatives under `exclude`; queries without a rel-2 document under mteb). */
   excludedQueries: number;
+  /** c2t_match negative pairs counted in the population with 0 (under `zero`). */
+  zeroedQueries: number;
+  /**
+   * Ids of averaged queries whose ranked list was empty (scored 0). They have no line in the TREC
+   * run file (a run cannot hold a query without documents): `trec_eval` over that file averages
+   * over fewer queries unless given `-c` (see docs/eval.md).
+   */
+  emptyQueries: string[];
+  /** Ids of the {@link missingQueries} (first 100). */
+  missingQueryIds: string[];
   /** TREC run file written for this task, relative to the output directory (if written). */
   runFile?: string;
 }
@@ -128,7 +162,13 @@ export interface RetrieverResult {
   spec: string;
   /** Secret-free description (kind, variant, parameters). */
   description: Record<string, unknown>;
+  /** Query-weighted: every measure averaged over the pooled queries of all tasks. */
   overall: GroupResult;
+  /**
+   * Unweighted mean of the task means (each task counts once, whatever its size); `queries` is the
+   * pooled count. Under a rounding protocol the task means are rounded first, then their mean.
+   */
+  taskMean: GroupResult;
   tasks: Record<string, TaskResult>;
   subtasks: Record<string, GroupResult & { task: string }>;
   /** Task -> language -> group (t2c: language constraint or `any`; c2t/c2c: anchor language). */

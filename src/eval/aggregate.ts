@@ -1,24 +1,31 @@
 /**
- * Means over groups of evaluated queries (task, subtask, language, sub_query_type, overall), with
- * the hard-negative diagnostics, and the protocol's rounding. Pure.
+ * Means over groups of evaluated queries (task, subtask, language, sub_query_type, overall, task
+ * mean), with the hard-negative diagnostics, and the protocol's rounding. Pure.
  */
 import type { GroupResult, MetricValues, ProtocolSemantics, QueryResult } from '../core/eval-results.js';
-import { EVAL_MEASURES, roundHalfEven } from './protocol.js';
+import { protocolMeasures, roundHalfEven } from './protocol.js';
+
+/** What aggregation reads of a protocol: its measures (by name) and its rounding. */
+export type AggregateProtocol = Pick<ProtocolSemantics, 'name' | 'roundDigits' | 'unrounded'>;
+
+/** Full precision over the coreb measures (the default of the functions below). */
+const FULL_PRECISION: AggregateProtocol = { name: 'coreb', roundDigits: null, unrounded: [] };
 
 /**
- * Arithmetic mean of every measure over `queries` (summed in the given order, divided once, as
- * trec_eval and BEIR do), plus the diagnostics. Rounds to `roundDigits` decimals when given.
+ * Arithmetic mean of every measure of the protocol over `queries` (summed in the given order,
+ * divided once, as trec_eval, BEIR and MTEB do), plus the diagnostics, rounded per the protocol.
  */
-export function aggregateQueries(queries: Iterable<QueryResult>, roundDigits: number | null = null): GroupResult {
+export function aggregateQueries(queries: Iterable<QueryResult>, protocol: AggregateProtocol = FULL_PRECISION): GroupResult {
+  const measures = protocolMeasures(protocol);
   const sums: MetricValues = {};
-  for (const label of EVAL_MEASURES) sums[label] = 0;
+  for (const label of measures) sums[label] = 0;
   let n = 0;
   let eligible = 0;
   let intrusions = 0;
   let hn = 0;
   for (const q of queries) {
     n++;
-    for (const label of EVAL_MEASURES) sums[label] += q.metrics[label] ?? 0;
+    for (const label of measures) sums[label] += q.metrics[label] ?? 0;
     hn += q.hardNegativesTop10;
     if (q.hnIntrusion !== null) {
       eligible++;
@@ -26,20 +33,22 @@ export function aggregateQueries(queries: Iterable<QueryResult>, roundDigits: nu
     }
   }
   const metrics: MetricValues = {};
-  for (const label of EVAL_MEASURES) metrics[label] = n > 0 ? round(sums[label] / n, roundDigits) : 0;
-  return groupResult(n, metrics, eligible, intrusions, hn, roundDigits);
+  for (const label of measures) metrics[label] = n > 0 ? roundMeasure(sums[label] / n, label, protocol) : 0;
+  return groupResult(n, metrics, eligible, intrusions, hn, protocol.roundDigits);
 }
 
 /**
- * Mean of group results weighted equally (MTEB's average over tasks); diagnostics pooled by count.
+ * Mean of group results weighted equally (the task mean: the official README's Avg, MTEB's
+ * average over tasks); diagnostics pooled by count; `queries` is the pooled count. Groups without
+ * queries are left out.
  */
-export function aggregateGroups(groups: readonly GroupResult[], roundDigits: number | null = null): GroupResult {
+export function aggregateGroups(groups: readonly GroupResult[], protocol: AggregateProtocol = FULL_PRECISION): GroupResult {
   const live = groups.filter((g) => g.queries > 0);
   const metrics: MetricValues = {};
-  for (const label of EVAL_MEASURES) {
+  for (const label of protocolMeasures(protocol)) {
     let s = 0;
-    for (const g of live) s += g.metrics[label];
-    metrics[label] = live.length > 0 ? round(s / live.length, roundDigits) : 0;
+    for (const g of live) s += g.metrics[label] ?? 0;
+    metrics[label] = live.length > 0 ? roundMeasure(s / live.length, label, protocol) : 0;
   }
   let eligible = 0;
   let intrusions = 0;
@@ -53,14 +62,14 @@ export function aggregateGroups(groups: readonly GroupResult[], roundDigits: num
       intrusions += g.diagnostics.intrusionRate * g.diagnostics.intrusionEligible;
     }
   }
-  return groupResult(n, metrics, eligible, intrusions, hn, roundDigits);
+  return groupResult(n, metrics, eligible, intrusions, hn, protocol.roundDigits);
 }
 
 /** Groups query results by `key` (queries whose key is undefined are skipped) and aggregates each. */
 export function aggregateBy(
   queries: ReadonlyMap<string, QueryResult>,
   key: (q: QueryResult) => string | undefined,
-  roundDigits: number | null = null,
+  protocol: AggregateProtocol = FULL_PRECISION,
 ): Record<string, GroupResult> {
   const groups = new Map<string, QueryResult[]>();
   for (const q of queries.values()) {
@@ -71,19 +80,8 @@ export function aggregateBy(
     g.push(q);
   }
   const out: Record<string, GroupResult> = {};
-  for (const k of [...groups.keys()].sort()) out[k] = aggregateQueries(groups.get(k)!, roundDigits);
+  for (const k of [...groups.keys()].sort()) out[k] = aggregateQueries(groups.get(k)!, protocol);
   return out;
-}
-
-/** The overall group of a protocol: pooled queries (`query-weighted`) or the mean of task groups. */
-export function aggregateOverall(
-  protocol: ProtocolSemantics,
-  perQuery: ReadonlyMap<string, QueryResult>,
-  taskGroups: readonly GroupResult[],
-): GroupResult {
-  return protocol.overall === 'task-mean'
-    ? aggregateGroups(taskGroups, protocol.roundDigits)
-    : aggregateQueries(perQuery.values(), protocol.roundDigits);
 }
 
 /**
@@ -105,9 +103,13 @@ function groupResult(
       intrusionRate: eligible > 0 ? round(intrusions / eligible, roundDigits) : null,
       intrusionEligible: eligible,
       hardNegativesTop10: n > 0 ? round(hn / n, roundDigits) : 0,
-      ndcgRecallGap10: round(metrics['ndcg@10'] - metrics['recall@10'], roundDigits),
+      ndcgRecallGap10: round((metrics['ndcg@10'] ?? 0) - (metrics['recall@10'] ?? 0), roundDigits),
     },
   };
+}
+
+function roundMeasure(x: number, label: string, protocol: AggregateProtocol): number {
+  return protocol.unrounded.includes(label) ? x : round(x, protocol.roundDigits);
 }
 
 function round(x: number, digits: number | null): number {

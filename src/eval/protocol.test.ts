@@ -1,24 +1,38 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCorebError } from '../core/errors.js';
-import { resolveEvalProtocol, roundHalfEven } from './protocol.js';
+import { MTEB_MEASURES, protocolMeasures, resolveEvalProtocol, roundHalfEven } from './protocol.js';
 
-test('coreb protocol: level 2, strict nDCG, anchors out, match negatives excluded unless zero', () => {
+test('coreb protocol: level 2, strict nDCG, anchors out, match negatives counted as zero unless excluded', () => {
   const p = resolveEvalProtocol('coreb');
   assert.equal(p.relevanceLevel, 2);
   assert.equal(p.ndcg, 'strict');
   assert.equal(p.anchorExclusion, true);
-  assert.equal(p.c2tMatchNegatives, 'exclude');
-  assert.equal(p.overall, 'query-weighted');
+  assert.equal(p.c2tMatchNegatives, 'zero', 'the published numbers count the negative pairs as 0');
+  assert.equal(p.qrels, 'as-is');
+  assert.equal(p.rankBy, 'overall');
   assert.equal(p.roundDigits, null);
-  assert.equal(resolveEvalProtocol('coreb', { c2tMatchNegatives: 'zero' }).c2tMatchNegatives, 'zero');
+  assert.equal(resolveEvalProtocol('coreb', { c2tMatchNegatives: 'exclude' }).c2tMatchNegatives, 'exclude');
+});
+
+test('mteb protocol: rel-2 qrels only, anchors kept, level 1, MTEB cutoffs with hit rate, rounded except MRR', () => {
+  const p = resolveEvalProtocol('mteb');
+  assert.deepEqual(
+    [p.qrels, p.anchorExclusion, p.ignoreIdenticalIds, p.relevanceLevel, p.ndcg, p.mrr, p.rankBy, p.roundDigits],
+    ['positives-only', false, false, 1, 'trec', 'mteb', 'taskMean', 5],
+  );
+  assert.deepEqual(p.unrounded, ['mrr@1', 'mrr@3', 'mrr@5', 'mrr@10', 'mrr@20', 'mrr@100', 'mrr@1000']);
+  assert.equal(MTEB_MEASURES.length, 42);
+  assert.ok(protocolMeasures(p).includes('hit@20') && protocolMeasures(p).includes('ndcg@1000'));
+  assert.throws(() => resolveEvalProtocol('mteb', { c2tMatchNegatives: 'zero' }), (e) => isCorebError(e, 'USAGE') && /mteb drops/.test(e.message));
 });
 
 test('beir protocol: level 1, graded trec nDCG, identical ids ignored, 5-decimal rounding', () => {
   const p = resolveEvalProtocol('beir');
   assert.deepEqual([p.relevanceLevel, p.ndcg, p.anchorExclusion, p.ignoreIdenticalIds, p.roundDigits], [1, 'trec', false, true, 5]);
   assert.throws(() => resolveEvalProtocol('beir', { c2tMatchNegatives: 'zero' }), (e) => isCorebError(e, 'USAGE'));
-  assert.throws(() => resolveEvalProtocol('mteb'), (e) => isCorebError(e, 'USAGE') && /coreb, beir/.test(e.message));
+  assert.equal(p.rankBy, 'taskMean');
+  assert.throws(() => resolveEvalProtocol('trec'), (e) => isCorebError(e, 'USAGE') && /coreb, mteb, beir/.test(e.message));
 });
 
 test('roundHalfEven matches Python round(x, 5): exact ties go to even, others to nearest', () => {

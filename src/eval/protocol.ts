@@ -1,6 +1,7 @@
 /**
- * The two evaluation protocols `coreb eval` offers, as data: CoREB's own (paper §A.6, §B.9) and what
- * BEIR/MTEB would report on the same run. Everything downstream reads these semantics, never a flag.
+ * The evaluation protocols `coreb eval` offers, as data: CoREB's published protocol (paper §A.6,
+ * §B.9, the official runner), what MTEB reports for its CoREB tasks, and what BEIR's evaluator
+ * reports on the same run. Everything downstream reads these semantics, never a flag.
  */
 import { CorebError } from '../core/errors.js';
 import { PROTOCOLS, type ProtocolName, type ProtocolSemantics } from '../core/eval-results.js';
@@ -9,13 +10,14 @@ import { resolveProtocol } from '../metrics/index.js';
 /** Options that refine a protocol. */
 export interface ProtocolOptions {
   /**
-   * coreb only: how c2t_match queries without a rel-2 document enter the means. `exclude` (default)
-   * leaves them out (paper §A.3); `zero` counts them, each scoring 0 (paper §A.6).
+   * coreb only: how c2t_match queries without a rel-2 document enter the means. `zero` (default)
+   * counts them, each scoring 0 (paper §A.6, every published number); `exclude` leaves them out
+   * (paper §A.3 wording).
    */
   c2tMatchNegatives?: 'exclude' | 'zero';
 }
 
-/** The measures every evaluation reports, as display labels, in display order. */
+/** The measures the coreb and beir protocols report, as display labels, in display order. */
 export const EVAL_MEASURES = [
   'ndcg@1',
   'ndcg@3',
@@ -35,34 +37,76 @@ export const EVAL_MEASURES = [
   'p@10',
 ] as const;
 
+/** MTEB's retrieval cutoffs (`AbsTaskRetrieval.k_values`). */
+export const MTEB_CUTOFFS = [1, 3, 5, 10, 20, 100, 1000] as const;
+
+/**
+ * The measures the mteb protocol reports, in MTEB's order: nDCG, MAP, Recall, P, MRR and hit rate
+ * (trec_eval `success`) at every {@link MTEB_CUTOFFS} cutoff.
+ */
+export const MTEB_MEASURES: readonly string[] = ['ndcg', 'map', 'recall', 'p', 'mrr', 'hit'].flatMap((m) =>
+  MTEB_CUTOFFS.map((k) => `${m}@${k}`),
+);
+
+/** The measure labels a protocol reports, in display order. */
+export function protocolMeasures(protocol: Pick<ProtocolSemantics, 'name'>): readonly string[] {
+  return protocol.name === 'mteb' ? MTEB_MEASURES : EVAL_MEASURES;
+}
+
 /**
  * Resolves a protocol name to its full semantics.
- * - `coreb`: relevance level 2, strict nDCG (labels < 2 zeroed), code-to-code anchors removed before
- *   ranking, c2t_match negatives excluded (or zero), overall = mean over all pooled queries.
- * - `beir`: relevance level 1, trec nDCG with graded gains, `ignore_identical_ids`, every query with
- *   qrels counted, BEIR's own MRR, aggregates rounded to 5 decimals, overall = mean of the task
- *   means (MTEB style).
- * @throws CorebError `USAGE` for an unknown name.
+ * - `coreb` (the published protocol): relevance level 2, strict nDCG (labels < 2 zeroed),
+ *   code-to-code anchors removed before ranking, c2t_match negatives counted as 0 (`zero`, or
+ *   `exclude`), leaderboard ranked by the query-weighted overall.
+ * - `mteb`: what MTEB reports for CorebT2CRetrieval / CorebC2TRetrieval / CorebC2CRetrieval:
+ *   qrels reduced to rel-2 documents and queries without one dropped (so c2t_match negatives are
+ *   gone), anchors kept, relevance level 1, pytrec_eval nDCG, MAP, Recall, P and hit rate
+ *   (`success`) at k in {1,3,5,10,20,100,1000} with means rounded to 5 decimals, MTEB's own MRR
+ *   (label > 0, Python sort order; its mean is not rounded, as in MTEB), ranked by the task mean.
+ * - `beir`: BEIR's evaluator: relevance level 1, trec nDCG with graded gains,
+ *   `ignore_identical_ids`, every query with qrels counted, BEIR's own MRR, aggregates rounded to
+ *   5 decimals, ranked by the task mean.
+ * @throws CorebError `USAGE` for an unknown name or an option the protocol does not take.
  */
 export function resolveEvalProtocol(name: string, options: ProtocolOptions = {}): ProtocolSemantics {
   if (!(PROTOCOLS as readonly string[]).includes(name)) {
     throw new CorebError('USAGE', `unknown protocol \`${name}\`; valid protocols: ${PROTOCOLS.join(', ')}`);
   }
   const common = { scores: 'float32', ties: 'score-desc,docid-desc-utf8', population: 'run-and-qrels' } as const;
+  if ((name as ProtocolName) !== 'coreb' && options.c2tMatchNegatives !== undefined) {
+    throw new CorebError(
+      'USAGE',
+      `c2t_match negatives handling applies to protocol \`coreb\` only (${name === 'mteb' ? 'mteb drops queries without a rel-2 document' : 'beir counts every query with qrels'})`,
+    );
+  }
   if ((name as ProtocolName) === 'beir') {
-    if (options.c2tMatchNegatives !== undefined) {
-      throw new CorebError('USAGE', 'c2t_match negatives handling applies to protocol `coreb` only (beir counts every query with qrels)');
-    }
     return {
       name: 'beir',
       ...resolveProtocol('trec'),
       ...common,
       anchorExclusion: false,
       ignoreIdenticalIds: true,
+      qrels: 'as-is',
       c2tMatchNegatives: 'include',
       mrr: 'beir',
-      overall: 'task-mean',
+      rankBy: 'taskMean',
       roundDigits: 5,
+      unrounded: [],
+    };
+  }
+  if ((name as ProtocolName) === 'mteb') {
+    return {
+      name: 'mteb',
+      ...resolveProtocol('trec'),
+      ...common,
+      anchorExclusion: false,
+      ignoreIdenticalIds: false,
+      qrels: 'positives-only',
+      c2tMatchNegatives: 'exclude',
+      mrr: 'mteb',
+      rankBy: 'taskMean',
+      roundDigits: 5,
+      unrounded: MTEB_MEASURES.filter((m) => m.startsWith('mrr@')),
     };
   }
   return {
@@ -71,10 +115,12 @@ export function resolveEvalProtocol(name: string, options: ProtocolOptions = {})
     ...common,
     anchorExclusion: true,
     ignoreIdenticalIds: false,
-    c2tMatchNegatives: options.c2tMatchNegatives ?? 'exclude',
+    qrels: 'as-is',
+    c2tMatchNegatives: options.c2tMatchNegatives ?? 'zero',
     mrr: 'trec',
-    overall: 'query-weighted',
+    rankBy: 'overall',
     roundDigits: null,
+    unrounded: [],
   };
 }
 

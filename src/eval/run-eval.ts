@@ -22,9 +22,9 @@ import { renderIssue, type ValidationIssue } from '../core/issues.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList, RetrieverIndex } from '../core/retrieval.js';
 import { hashDatasetDir, isBeirDir, loadBeir, loadRelease, releaseTasks, saveAtomic, saveLinesAtomic } from '../dataset/index.js';
-import { aggregateBy, aggregateOverall, aggregateQueries } from './aggregate.js';
+import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever } from './create-retriever.js';
-import { EVAL_MEASURES, resolveEvalProtocol } from './protocol.js';
+import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
 import { parseRetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
 import { createRerankerFromSpec, metricDeltas, parseRerankFusion, rerankLists, RERANK_DEFAULT_DEPTH, type SpecReranker } from './rerank-stage.js';
@@ -61,9 +61,9 @@ export interface EvalOptions {
    * later be compared on identical candidates. Default: not written.
    */
   topRanked?: number;
-  /** Protocol. Default `coreb` for a release, `beir` for a BEIR directory. */
+  /** Protocol (`coreb`, `mteb`, `beir`). Default `coreb` for a release, `beir` for a BEIR directory. */
   protocol?: ProtocolName;
-  /** coreb only: c2t_match negatives `exclude` (default) or `zero`. */
+  /** coreb only: c2t_match negatives `zero` (default: counted as 0, the published numbers) or `exclude`. */
   c2tMatchNegatives?: 'exclude' | 'zero';
   /** When set, TREC runs go to `<outDir>/runs/` and the results to `<outDir>/results.json`. */
   outDir?: string;
@@ -319,14 +319,22 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         graded: layout === 'coreb-release',
       });
       for (const [qid, r] of scored.perQuery) perQuery.set(qid, r);
-      const group = aggregateQueries(scored.perQuery.values(), protocol.roundDigits);
+      const group = aggregateQueries(scored.perQuery.values(), protocol);
       tasks[st.name] = {
         ...group,
         missingQueries: scored.missing,
         excludedQueries: scored.excluded,
+        zeroedQueries: scored.zeroed,
+        emptyQueries: scored.emptyIds,
+        missingQueryIds: scored.missingIds.slice(0, 100),
         ...(runFile !== undefined ? { runFile } : {}),
       };
       if (scored.missing > 0) logger.warn(`${label}: ${scored.missing} ${st.name} queries have no ranked list (scored apart as missing)`);
+      if (scored.emptyIds.length > 0) {
+        logger.warn(
+          `${label}: ${scored.emptyIds.length} ${st.name} queries have an empty ranked list (scored 0 and averaged; listed in results.json as emptyQueries, absent from the run file)`,
+        );
+      }
     }
     return { tasks, perQuery };
   };
@@ -335,7 +343,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       const out: Record<string, Record<string, GroupResult>> = {};
       for (const taskName of Object.keys(tasks)) {
         const sub = new Map([...perQuery].filter(([, q]) => q.task === taskName));
-        const g = aggregateBy(sub, f, protocol.roundDigits);
+        const g = aggregateBy(sub, f, protocol);
         if (Object.keys(g).length > 0) out[taskName] = g;
       }
       return out;
@@ -343,14 +351,15 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     const subtaskTask = new Map<string, string>();
     for (const q of perQuery.values()) if (q.subtask !== undefined) subtaskTask.set(q.subtask, q.task);
     const subtasks: Record<string, GroupResult & { task: string }> = {};
-    for (const [st, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, protocol.roundDigits))) {
+    for (const [st, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, protocol))) {
       subtasks[st] = { task: subtaskTask.get(st)!, ...g };
     }
     const result: RetrieverResult = {
       name,
       spec: name,
       description,
-      overall: aggregateOverall(protocol, perQuery, Object.values(tasks)),
+      overall: aggregateQueries(perQuery.values(), protocol),
+      taskMean: aggregateGroups(Object.values(tasks), protocol),
       tasks,
       subtasks,
       languages: byTask((q) => q.language),
@@ -515,7 +524,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     createdAt: new Date().toISOString(),
     dataset: identity,
     protocol,
-    measures: [...EVAL_MEASURES],
+    measures: [...protocolMeasures(protocol)],
     options: {
       depth,
       tasks: [...data.tasks.keys()],

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Qrels, Query } from '../core/dataset.js';
 import type { RankedList } from '../core/retrieval.js';
-import { aggregateOverall, aggregateQueries } from './aggregate.js';
-import { resolveEvalProtocol } from './protocol.js';
+import { aggregateGroups, aggregateQueries } from './aggregate.js';
+import { resolveEvalProtocol, roundHalfEven } from './protocol.js';
 import { MEASURE_KEYS, scoreTask } from './score.js';
 
 const close = (actual: number, expected: number, what: string) =>
@@ -75,29 +75,56 @@ const matchLists = new Map([
   ['m2', list(['n2', 3], ['t9', 2])],
 ]);
 
-test('c2t_match negatives are excluded by default and count as zero with the option', () => {
-  const ex = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('coreb') });
-  assert.equal(ex.excluded, 1);
-  assert.deepEqual([...ex.perQuery.keys()], ['m1']);
-  const exMean = aggregateQueries(ex.perQuery.values());
-  close(exMean.metrics['ndcg@10'], 1, 'only the positive pair');
-  const zero = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('coreb', { c2tMatchNegatives: 'zero' }) });
+test('c2t_match negatives count as zero by default and are excluded with the option', () => {
+  const zero = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('coreb') });
   assert.equal(zero.excluded, 0);
+  assert.equal(zero.zeroed, 1);
   close(zero.perQuery.get('m2')!.metrics['ndcg@10'], 0, 'strict nDCG of a query with only hard negatives');
   close(aggregateQueries(zero.perQuery.values()).metrics['ndcg@10'], 0.5, 'the negative pulls the mean to 0.5');
+  const ex = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('coreb', { c2tMatchNegatives: 'exclude' }) });
+  assert.equal(ex.excluded, 1);
+  assert.equal(ex.zeroed, 0);
+  assert.deepEqual([...ex.perQuery.keys()], ['m1']);
+  close(aggregateQueries(ex.perQuery.values()).metrics['ndcg@10'], 1, 'only the positive pair');
   // Under beir they are ordinary queries: n2 (label 1) is relevant at level 1.
   const beir = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('beir') });
   close(beir.perQuery.get('m2')!.metrics['ndcg@1'], 1, 'beir counts the hard negative');
 });
 
-test('queries without a ranked list are missing, not zero; queries without qrels are not evaluated', () => {
-  const qs: Query[] = [...matchQueries.slice(0, 1), { id: 'm3', text: 'c', subtask: 'c2t_match' }, { id: 'nolabels', text: 'c' }];
-  const r = scoreTask({ task: 'code2text', queries: qs, qrels: qrels({ m1: { t1: 2 }, m3: { t3: 2 } }), lists: matchLists, protocol: resolveEvalProtocol('coreb') });
-  assert.equal(r.missing, 1);
+test('mteb: qrels reduced to rel-2 documents, queries without one dropped, anchor kept, MTEB MRR in retrieval order', () => {
+  const mteb = resolveEvalProtocol('mteb');
+  const r = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: mteb });
+  assert.equal(r.excluded, 1, 'the negative pair has no rel-2 document');
   assert.deepEqual([...r.perQuery.keys()], ['m1']);
+  // m1: t1 (2) at rank 1, n1 (1) at rank 2; n1 is dropped from the qrels, so nDCG@3 is 1, P@3 1/3.
+  close(r.perQuery.get('m1')!.metrics['ndcg@3'], 1, 'n1 is not a relevant document any more');
+  close(r.perQuery.get('m1')!.metrics['p@3'], 1 / 3, 'P@3 divides by 3');
+  close(r.perQuery.get('m1')!.metrics['hit@1'], 1, 'hit rate at 1');
+  // Anchor kept: q1's anchor a sits at rank 1, the positive p at 2.
+  const c = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: qrels({ q1: { p: 2, f: 1 } }), lists: new Map([['q1', list(['a', 9], ['f', 8], ['p', 7])]]), protocol: mteb, excludeAnchors: false });
+  close(c.perQuery.get('q1')!.metrics['mrr@10'], 1 / 3, 'anchor and the failed solution stay ahead of p');
+  close(c.perQuery.get('q1')!.metrics['hit@1'], 0, 'no hit at 1');
+  close(c.perQuery.get('q1')!.metrics['recall@3'], 1, 'recall@3');
+  // MTEB's MRR sorts double scores stably: equal scores keep retrieval order (trec would put z before p).
+  const q: Query = { id: 't', text: 't' };
+  const tie = scoreTask({ task: 'text2code', queries: [q], qrels: qrels({ t: { p: 2 } }), lists: new Map([['t', list(['p', 1], ['z', 1])]]), protocol: mteb });
+  close(tie.perQuery.get('t')!.metrics['mrr@10'], 1, 'retrieval order');
+  close(tie.perQuery.get('t')!.metrics['ndcg@1'], 0, 'pytrec_eval order: z (docid descending) first');
 });
 
-test('overall: coreb pools queries (query-weighted), beir averages task means', () => {
+test('queries without a ranked list are missing; an empty list scores 0 and stays in the population', () => {
+  const qs: Query[] = [...matchQueries.slice(0, 1), { id: 'm3', text: 'c', subtask: 'c2t_match' }, { id: 'm4', text: 'c' }, { id: 'nolabels', text: 'c' }];
+  const lists = new Map([...matchLists, ['m4', list()]]);
+  const r = scoreTask({ task: 'code2text', queries: qs, qrels: qrels({ m1: { t1: 2 }, m3: { t3: 2 }, m4: { t1: 2 } }), lists, protocol: resolveEvalProtocol('coreb') });
+  assert.equal(r.missing, 1);
+  assert.deepEqual(r.missingIds, ['m3']);
+  assert.deepEqual(r.emptyIds, ['m4']);
+  assert.deepEqual([...r.perQuery.keys()], ['m1', 'm4']);
+  assert.equal(r.perQuery.get('m4')!.metrics['recall@100'], 0);
+  close(aggregateQueries(r.perQuery.values()).metrics['ndcg@10'], 0.5, 'the empty list averages in as 0');
+});
+
+test('overall pools queries (query-weighted); the task mean weighs each task once', () => {
   const t2c: Query[] = ['a', 'b', 'c'].map((id) => ({ id, text: id, task: 'text2code' as const }));
   const hit = scoreTask({
     task: 'text2code',
@@ -109,9 +136,15 @@ test('overall: coreb pools queries (query-weighted), beir averages task means', 
   const miss = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: qrels({ q1: { p: 2 } }), lists: new Map([['q1', list(['x', 1])]]), protocol: resolveEvalProtocol('coreb') });
   const all = new Map([...hit.perQuery, ...miss.perQuery]);
   const groups = [aggregateQueries(hit.perQuery.values()), aggregateQueries(miss.perQuery.values())];
-  close(aggregateOverall(resolveEvalProtocol('coreb'), all, groups).metrics['ndcg@10'], 3 / 4, 'query-weighted');
-  close(aggregateOverall(resolveEvalProtocol('beir'), all, groups).metrics['ndcg@10'], 1 / 2, 'task mean');
-  assert.equal(aggregateOverall(resolveEvalProtocol('coreb'), all, groups).queries, 4);
+  close(aggregateQueries(all.values()).metrics['ndcg@10'], 3 / 4, 'query-weighted');
+  close(aggregateGroups(groups).metrics['ndcg@10'], 1 / 2, 'task mean');
+  assert.equal(aggregateGroups(groups).queries, 4);
+  // Rounding protocols round the task means first, then their mean; MTEB leaves MRR unrounded.
+  const mteb = resolveEvalProtocol('mteb');
+  const g = (x: number) => ({ queries: 1, metrics: { 'ndcg@10': x, 'mrr@10': x }, diagnostics: { intrusionRate: null, intrusionEligible: 0, hardNegativesTop10: 0, ndcgRecallGap10: 0 } });
+  const m = aggregateGroups([g(1 / 3), g(0.123456789)], mteb);
+  assert.equal(m.metrics['ndcg@10'], roundHalfEven((1 / 3 + 0.123456789) / 2, 5));
+  assert.equal(m.metrics['mrr@10'], (1 / 3 + 0.123456789) / 2);
 });
 
 test('intrusion rate counts only queries with both a positive and a hard negative in the top 10', () => {

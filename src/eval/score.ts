@@ -7,7 +7,7 @@ import type { Qrels, Query, Run } from '../core/dataset.js';
 import type { MetricValues, ProtocolSemantics, QueryResult } from '../core/eval-results.js';
 import type { RankedList } from '../core/retrieval.js';
 import { evaluate, measureKey, parseMeasures } from '../metrics/index.js';
-import { EVAL_MEASURES } from './protocol.js';
+import { EVAL_MEASURES, protocolMeasures } from './protocol.js';
 import { rankTrec, topHardNegatives } from './rank.js';
 
 /**
@@ -20,6 +20,18 @@ export const MEASURE_KEYS: Readonly<Record<(typeof EVAL_MEASURES)[number], strin
     return [label, measureKey(spec.family, spec.params[0])];
   }),
 ) as Record<(typeof EVAL_MEASURES)[number], string>;
+
+/**
+ * The metrics engine's measure name and result key of each label a protocol reports: MRR is
+ * BEIR's/MTEB's own (`mrr_beir`) under those protocols, trec_eval's `recip_rank_cut` otherwise.
+ */
+export function engineMeasures(protocol: ProtocolSemantics): Array<{ label: string; measure: string; key: string }> {
+  return protocolMeasures(protocol).map((label) => {
+    const measure = label.startsWith('mrr@') && protocol.mrr !== 'trec' ? `mrr_beir@${label.slice(4)}` : label;
+    const [spec] = parseMeasures([measure]);
+    return { label, measure, key: measureKey(spec.family, spec.params[0]) };
+  });
+}
 
 /** Input of {@link scoreTask}. */
 export interface ScoreTaskInput {
@@ -43,8 +55,14 @@ export interface ScoredTask {
   perQuery: Map<string, QueryResult>;
   /** Queries with qrels but no ranked list. */
   missing: number;
-  /** Queries left out by the protocol (c2t_match negatives). */
+  /** Their ids, in query order. */
+  missingIds: string[];
+  /** Queries left out by the protocol (c2t_match negatives under `exclude`; no rel-2 document under mteb). */
   excluded: number;
+  /** c2t_match negatives counted with 0 (under `zero`). */
+  zeroed: number;
+  /** Evaluated queries whose ranked list was empty (after the protocol's removals): all 0, still averaged. */
+  emptyIds: string[];
 }
 
 /** True for a c2t_match query whose qrels hold no positive (label >= 2): a "negative pair". */
@@ -71,37 +89,62 @@ interface Population {
   run: Run;
   subQrels: Qrels;
   kept: Query[];
-  missing: number;
+  missingIds: string[];
   excluded: number;
+  zeroed: number;
+  emptyIds: string[];
 }
 
+/** The qrels of one query with labels below 2 removed, or undefined when none is left. */
+function positivesOnly(labels: ReadonlyMap<string, number>): Map<string, number> | undefined {
+  const out = new Map<string, number>();
+  for (const [d, v] of labels) if (v >= 2) out.set(d, v);
+  return out.size > 0 ? out : undefined;
+}
+
+/**
+ * Population: queries with qrels and a ranked list (run ∩ qrels), minus c2t_match negatives under
+ * `exclude` and, under mteb, minus queries without a rel-2 document (whose qrels are reduced to
+ * rel-2 documents). An empty ranked list scores 0 and stays in the population.
+ */
 function population(input: ScoreTaskInput): Population {
   const { protocol, qrels, lists } = input;
   const run: Run = new Map();
   const subQrels: Qrels = new Map();
   const kept: Query[] = [];
-  let missing = 0;
+  const missingIds: string[] = [];
+  const emptyIds: string[] = [];
   let excluded = 0;
+  let zeroed = 0;
   for (const q of input.queries) {
-    const labels = qrels.get(q.id);
-    if (labels === undefined) continue;
-    if (protocol.c2tMatchNegatives === 'exclude' && isMatchNegative(q, labels)) {
+    const original = qrels.get(q.id);
+    if (original === undefined) continue;
+    const labels = protocol.qrels === 'positives-only' ? positivesOnly(original) : original;
+    if (labels === undefined) {
+      excluded++;
+      continue;
+    }
+    const negative = protocol.c2tMatchNegatives !== 'include' && isMatchNegative(q, labels);
+    if (negative && protocol.c2tMatchNegatives === 'exclude') {
       excluded++;
       continue;
     }
     const list = lists.get(q.id);
     if (list === undefined) {
-      missing++;
+      missingIds.push(q.id);
       continue;
     }
+    if (negative) zeroed++;
     const drop = new Set<string>();
     if (input.excludeAnchors && q.anchorId !== undefined) drop.add(q.anchorId);
     if (protocol.ignoreIdenticalIds) drop.add(q.id);
-    run.set(q.id, toRun(list, drop.size > 0 ? drop : undefined));
+    const docs = toRun(list, drop.size > 0 ? drop : undefined);
+    if (docs.size === 0) emptyIds.push(q.id);
+    run.set(q.id, docs);
     subQrels.set(q.id, labels);
     kept.push(q);
   }
-  return { run, subQrels, kept, missing, excluded };
+  return { run, subQrels, kept, missingIds, excluded, zeroed, emptyIds };
 }
 
 /**
@@ -120,33 +163,35 @@ export function meanMeasure(input: ScoreTaskInput, label: string): number | null
 }
 
 /**
- * Scores one task. Population: queries with qrels and a ranked list (run ∩ qrels), minus c2t_match
- * negatives under `exclude`. Measures per {@link EVAL_MEASURES} with the protocol's relevance level
- * and nDCG mode; the diagnostics use the same trec order after the same removals.
+ * Scores one task over the population of {@link population} (run ∩ qrels, the protocol's
+ * exclusions; empty lists count as 0). Measures per {@link protocolMeasures} with the protocol's
+ * relevance level and nDCG mode; the diagnostics use the same trec order after the same removals
+ * (and the release's graded qrels).
  */
 export function scoreTask(input: ScoreTaskInput): ScoredTask {
   const { protocol } = input;
   const graded = input.graded ?? true;
-  const { run, subQrels, kept, missing, excluded } = population(input);
+  const { run, subQrels, kept, missingIds, excluded, zeroed, emptyIds } = population(input);
   const perQuery = new Map<string, QueryResult>();
-  if (kept.length === 0) return { perQuery, missing, excluded };
+  const out = { perQuery, missing: missingIds.length, missingIds, excluded, zeroed, emptyIds };
+  if (kept.length === 0) return out;
+  const measures = engineMeasures(protocol);
   const evaluation = evaluate(subQrels, run, {
-    measures: EVAL_MEASURES.map((label) => (label === 'mrr@10' && protocol.mrr === 'beir' ? 'mrr_beir@10' : label)),
+    measures: measures.map((m) => m.measure),
     relevanceLevel: protocol.relevanceLevel,
     ndcg: protocol.ndcg,
   });
   for (const q of kept) {
     const raw = evaluation.perQuery.get(q.id) ?? {};
     const metrics: MetricValues = {};
-    for (const label of EVAL_MEASURES) metrics[label] = raw[MEASURE_KEYS[label]] ?? 0;
-    if (protocol.mrr === 'beir') metrics['mrr@10'] = raw.mrr_beir_10 ?? 0;
+    for (const m of measures) metrics[m.label] = raw[m.key] ?? 0;
     let hn = { hardNegatives: 0, intrusion: null as number | null };
-    if (graded) hn = topHardNegatives(rankTrec(run.get(q.id)!, undefined, 10), subQrels.get(q.id), 10);
+    if (graded) hn = topHardNegatives(rankTrec(run.get(q.id)!, undefined, 10), input.qrels.get(q.id), 10);
     const r: QueryResult = { task: input.task, metrics, hnIntrusion: hn.intrusion, hardNegativesTop10: hn.hardNegatives };
     if (q.subtask !== undefined) r.subtask = q.subtask;
     if (q.language !== undefined) r.language = q.language;
     if (q.subQueryType !== undefined) r.subQueryType = q.subQueryType;
     perQuery.set(q.id, r);
   }
-  return { perQuery, missing, excluded };
+  return out;
 }

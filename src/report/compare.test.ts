@@ -24,7 +24,11 @@ function retriever(name: string, f: (i: number, task: string) => number, perQuer
     spec: name,
     description: {},
     overall: group(0),
-    tasks: { text2code: { ...group(0), missingQueries: 0, excludedQueries: 0 }, code2text: { ...group(0), missingQueries: 0, excludedQueries: 0 } },
+    taskMean: group(0),
+    tasks: {
+      text2code: { ...group(0), missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [] },
+      code2text: { ...group(0), missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [] },
+    },
     subtasks: {},
     languages: {},
     subQueryTypes: {},
@@ -35,7 +39,7 @@ function retriever(name: string, f: (i: number, task: string) => number, perQuer
 
 function results(retrievers: RetrieverResult[]): EvalResults {
   return {
-    schema: 'coreb.eval-results/1',
+    schema: 'coreb.eval-results/2',
     coreb: { version: 't' },
     createdAt: '',
     dataset: { kind: 'coreb-release', dir: '/d', split: 's', files: [], sha256: '', counts: {} },

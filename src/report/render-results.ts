@@ -48,8 +48,9 @@ export function renderResults(results: EvalResults, options: RenderOptions = {})
     `protocol ${p.name}: relevance level ${p.relevanceLevel}, nDCG ${p.ndcg}` +
     (p.anchorExclusion ? ', c2c anchors excluded' : '') +
     (p.ignoreIdenticalIds ? ', identical ids ignored' : '') +
+    (p.qrels === 'positives-only' ? ', qrels reduced to rel-2 documents (queries without one dropped)' : '') +
     (p.name === 'coreb' ? `, c2t_match negatives ${p.c2tMatchNegatives === 'exclude' ? 'excluded' : 'counted as 0'}` : '') +
-    `, overall ${p.overall}` +
+    `, ranked by ${rankBy(results) === 'taskMean' ? 'task mean' : 'query-weighted overall'}` +
     (p.roundDigits !== null ? `, rounded to ${p.roundDigits} decimals` : '');
   tables.push(leaderboard(results));
   for (const r of results.retrievers) {
@@ -67,20 +68,60 @@ function shortPath(dir: string): string {
   return dir.split(/[\\/]/).filter((p) => p !== '').slice(-2).join('/');
 }
 
-/** The retrievers side by side: overall measures and nDCG@10 per task, best first by overall nDCG@10. */
+/** The aggregate a results file ranks by (files of schema 1 named it `overall`). */
+function rankBy(results: EvalResults): 'overall' | 'taskMean' {
+  const p = results.protocol as { rankBy?: string; overall?: string };
+  return p.rankBy === 'taskMean' || p.overall === 'task-mean' ? 'taskMean' : 'overall';
+}
+
+/** The task mean of a retriever (absent from files of schema 1). */
+function taskMeanOf(r: RetrieverResult): GroupResult | undefined {
+  return (r as { taskMean?: GroupResult }).taskMean;
+}
+
+/**
+ * The retrievers side by side: query-weighted overall measures, the task mean of nDCG@10 and
+ * nDCG@10 per task, best first by the protocol's ranking aggregate; a note states the population
+ * (queries averaged per task, and how the c2t_match negatives and empty lists entered it).
+ */
 function leaderboard(results: EvalResults): Table {
   const tasks = Object.keys(results.retrievers[0]?.tasks ?? {});
-  const header = ['#', 'retriever', ...BOARD_MEASURES, ...tasks.map((t) => `${SHORT[t] ?? t} ndcg@10`), 'queries', 'time'];
-  const sorted = [...results.retrievers].sort((a, b) => b.overall.metrics['ndcg@10'] - a.overall.metrics['ndcg@10']);
+  const header = ['#', 'retriever', ...BOARD_MEASURES, 'task-mean ndcg@10', ...tasks.map((t) => `${SHORT[t] ?? t} ndcg@10`), 'queries', 'time'];
+  const by = rankBy(results);
+  const key = (r: RetrieverResult) => (by === 'taskMean' ? taskMeanOf(r) ?? r.overall : r.overall).metrics['ndcg@10'];
+  const sorted = [...results.retrievers].sort((a, b) => key(b) - key(a));
   const rows = sorted.map((r, i) => [
     String(i + 1),
     r.name,
     ...BOARD_MEASURES.map((m) => formatMetric(r.overall.metrics[m])),
+    formatMetric(taskMeanOf(r)?.metrics['ndcg@10']),
     ...tasks.map((t) => formatMetric(r.tasks[t]?.metrics['ndcg@10'])),
     String(r.overall.queries),
     `${(r.timings.totalMs / 1000).toFixed(1)}s`,
   ]);
-  return { title: `Leaderboard (overall = ${results.protocol.overall})`, header, rows };
+  const title = `Leaderboard (ranked by ${by === 'taskMean' ? 'the task mean' : 'the query-weighted overall'}; measures are query-weighted overall, task-mean = unweighted mean of the task means)`;
+  return { title, header, rows, note: populationNote(results) };
+}
+
+/** One line per distinct population: queries averaged per task and what entered or left it. */
+function populationNote(results: EvalResults): string {
+  const lines = new Map<string, string[]>();
+  for (const r of results.retrievers) {
+    const parts = Object.entries(r.tasks).map(([t, g]) => {
+      const extra: string[] = [];
+      if (g.zeroedQueries > 0) extra.push(`incl. ${g.zeroedQueries} c2t_match negatives scored 0`);
+      if (g.excludedQueries > 0) extra.push(`${g.excludedQueries} excluded`);
+      if ((g.emptyQueries?.length ?? 0) > 0) extra.push(`incl. ${g.emptyQueries.length} with an empty list scored 0`);
+      if (g.missingQueries > 0) extra.push(`${g.missingQueries} missing from the run`);
+      return `${SHORT[t] ?? t} ${g.queries}${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`;
+    });
+    const line = parts.join(', ');
+    const names = lines.get(line) ?? [];
+    names.push(r.name);
+    lines.set(line, names);
+  }
+  const one = lines.size === 1;
+  return [...lines].map(([line, names]) => `population${one ? '' : ` of ${names.join(', ')}`}: ${line} queries`).join('\n');
 }
 
 function groupRow(name: string, g: GroupResult, extra: string[] = []): string[] {
@@ -98,10 +139,14 @@ function taskTable(r: RetrieverResult): Table {
   const header = ['task', 'queries', ...TASK_MEASURES, 'hn-intr', 'hn/q@10'];
   const rows = Object.entries(r.tasks).map(([t, g]) => groupRow(t, g));
   rows.push(groupRow('overall', r.overall));
+  const tm = taskMeanOf(r);
+  if (tm !== undefined) rows.push(groupRow('task mean', tm));
   const notes: string[] = [];
   for (const [t, g] of Object.entries(r.tasks)) {
     if (g.missingQueries > 0) notes.push(`${t}: ${g.missingQueries} queries missing from the run`);
-    if (g.excludedQueries > 0) notes.push(`${t}: ${g.excludedQueries} c2t_match negatives excluded`);
+    if (g.excludedQueries > 0) notes.push(`${t}: ${g.excludedQueries} queries excluded by the protocol (c2t_match negatives, or no rel-2 document under mteb)`);
+    if (g.zeroedQueries > 0) notes.push(`${t}: ${g.zeroedQueries} c2t_match negatives counted, each scoring 0`);
+    if ((g.emptyQueries?.length ?? 0) > 0) notes.push(`${t}: ${g.emptyQueries.length} queries with an empty ranked list counted, each scoring 0 (no line in the run file)`);
   }
   notes.push('hn-intr = share of queries (with a positive and a hard negative in the top 10) where a hard negative ranks above every positive; hn/q@10 = hard negatives per query in the top 10');
   return { title: `${r.name}: per task`, header, rows, note: notes.join('\n') };

@@ -50,7 +50,8 @@ interface Results {
     name: string;
     description: Record<string, unknown>;
     overall: { queries: number; metrics: Record<string, number> };
-    tasks: Record<string, { queries: number; missingQueries: number; excludedQueries: number; runFile?: string; metrics: Record<string, number> }>;
+    taskMean: { queries: number; metrics: Record<string, number> };
+    tasks: Record<string, { queries: number; missingQueries: number; excludedQueries: number; zeroedQueries: number; runFile?: string; metrics: Record<string, number> }>;
     subtasks: Record<string, { task: string; queries: number }>;
     languages: Record<string, Record<string, { queries: number }>>;
     subQueryTypes: Record<string, Record<string, { queries: number }>>;
@@ -64,9 +65,9 @@ test('a run file is scored under the coreb protocol with hand-checked values, an
   assert.equal(r.status, 0, r.stderr);
   const res = JSON.parse(r.stdout) as Results;
   assert.deepEqual(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')), res, 'stdout JSON = results.json');
-  assert.equal(res.schema, 'coreb.eval-results/1');
+  assert.equal(res.schema, 'coreb.eval-results/2');
   assert.equal(res.protocol.name, 'coreb');
-  assert.equal(res.protocol.c2tMatchNegatives, 'exclude');
+  assert.equal(res.protocol.c2tMatchNegatives, 'zero');
   const run = res.retrievers[0];
   const t2c = run.tasks.text2code;
   assert.equal(t2c.queries, 1);
@@ -80,12 +81,15 @@ test('a run file is scored under the coreb protocol with hand-checked values, an
   close(c2c.metrics['ndcg@10'], 2 / l3 / 2, 'c2c ndcg@10 with the anchor removed');
   close(c2c.metrics['recall@1'], 0, 'c2c recall@1');
   const c2t = run.tasks.code2text;
-  assert.equal(c2t.excludedQueries, 1, 'the negative pair is excluded');
-  assert.equal(c2t.queries, 2);
-  close(c2t.metrics['ndcg@10'], 1, 'c2t ndcg@10');
-  // Overall is the mean over the 4 pooled queries.
-  assert.equal(run.overall.queries, 4);
-  close(run.overall.metrics['ndcg@10'], (t2c.metrics['ndcg@10'] + c2c.metrics['ndcg@10'] + 2 * 1) / 4, 'query-weighted overall');
+  assert.equal(c2t.excludedQueries, 0);
+  assert.equal(c2t.zeroedQueries, 1, 'the negative pair counts, with 0');
+  assert.equal(c2t.queries, 3);
+  close(c2t.metrics['ndcg@10'], 2 / 3, 'c2t ndcg@10: two perfect queries and the negative pair');
+  // Overall is the mean over the 5 pooled queries; the task mean weighs each task once.
+  assert.equal(run.overall.queries, 5);
+  close(run.overall.metrics['ndcg@10'], (t2c.metrics['ndcg@10'] + c2c.metrics['ndcg@10'] + 2 * 1) / 5, 'query-weighted overall');
+  close(run.taskMean.metrics['ndcg@10'], (t2c.metrics['ndcg@10'] + c2c.metrics['ndcg@10'] + 2 / 3) / 3, 'task mean');
+  assert.equal(run.taskMean.queries, 5);
   assert.deepEqual(Object.keys(run.subtasks).sort(), ['c2c_cross_lang', 'c2t_full_retro_python', 'c2t_match', 't2c_canonical_retro_any']);
   assert.equal(run.languages.text2code.any.queries, 1);
   assert.equal(run.subQueryTypes.text2code.abbreviated.queries, 1);
@@ -105,13 +109,58 @@ test('a run file is scored under the coreb protocol with hand-checked values, an
   assert.deepEqual(leftovers, []);
 });
 
-test('--c2t-match-negatives zero counts the negative pair as 0', () => {
-  const r = runCli(['eval', '--data', release, '--retriever', `run:${runFile}`, '--tasks', 'c2t', '--c2t-match-negatives', 'zero', '--format', 'json', '--quiet']);
+test('--c2t-match-negatives exclude leaves the negative pair out; the leaderboard states the population', () => {
+  const r = runCli(['eval', '--data', release, '--retriever', `run:${runFile}`, '--tasks', 'c2t', '--c2t-match-negatives', 'exclude', '--format', 'json', '--quiet']);
   assert.equal(r.status, 0, r.stderr);
   const c2t = (JSON.parse(r.stdout) as Results).retrievers[0].tasks.code2text;
-  assert.equal(c2t.queries, 3);
-  assert.equal(c2t.excludedQueries, 0);
-  close(c2t.metrics['ndcg@10'], 2 / 3, 'two perfect queries and one zero');
+  assert.equal(c2t.queries, 2);
+  assert.equal(c2t.excludedQueries, 1);
+  close(c2t.metrics['ndcg@10'], 1, 'only the two perfect queries');
+  const table = runCli(['eval', '--data', release, '--retriever', `run:${runFile}`, '--quiet']);
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /c2t_match negatives counted as 0/);
+  assert.match(table.stdout, /population: t2c 1 \(1 missing from the run\), c2t 3 \(incl\. 1 c2t_match negatives scored 0\), c2c 1 queries/);
+  assert.match(table.stdout, /task-mean ndcg@10/);
+});
+
+test('--protocol mteb: rel-2 qrels only, the negative pair dropped, the anchor kept, MTEB cutoffs and hit rate', () => {
+  const r = runCli(['eval', '--data', release, '--retriever', `run:${runFile}`, '--protocol', 'mteb', '--format', 'json', '--quiet']);
+  assert.equal(r.status, 0, r.stderr);
+  const res = JSON.parse(r.stdout) as Results & { measures: string[] };
+  assert.equal(res.protocol.name, 'mteb');
+  assert.equal(res.measures.length, 42);
+  const run = res.retrievers[0];
+  const c2t = run.tasks.code2text;
+  assert.deepEqual([c2t.queries, c2t.excludedQueries], [2, 1], 'the negative pair has no rel-2 document');
+  // t2c q1: c3 (rel 1, dropped from the qrels) first, then c1, c2 (rel 2): hit@1 0, P@3 2/3.
+  const t2c = run.tasks.text2code;
+  close(t2c.metrics['hit@1'], 0, 't2c hit@1');
+  close(t2c.metrics['p@3'], 0.66667, 't2c p@3 rounded to 5 decimals');
+  const l3 = Math.log2(3);
+  close(t2c.metrics['ndcg@3'], Math.round(((1 / l3 + 1 / 2) / (1 + 1 / l3)) * 1e5) / 1e5, 'binary nDCG@3 on the reduced qrels');
+  // c2c: the anchor c1 stays at rank 1, so the positive c2 is at rank 3.
+  const c2c = run.tasks.code2code;
+  close(c2c.metrics['mrr@10'], 1 / 3, 'MTEB MRR with the anchor kept');
+  close(c2c.metrics['ndcg@10'], Math.round((1 / 2) * 1e5) / 1e5, 'nDCG@10 with the anchor kept');
+  close(run.taskMean.metrics['ndcg@10'], Math.round(((t2c.metrics['ndcg@10'] + c2t.metrics['ndcg@10'] + c2c.metrics['ndcg@10']) / 3) * 1e5) / 1e5, 'task mean');
+});
+
+test('a query with an empty ranked list stays in the population as 0 and is listed in results.json', () => {
+  const dir = join(root, 'release_empty');
+  writeTinyRelease(dir);
+  const extraQuery = { query_id: 'q_t2c_none', query: 'zyzzyva quokka', split: 'text2code', subtask: 't2c_search_any', query_type: 'language_agnostic', sub_query_type: 'description_search', language_constraint: 'none', meta_source_problem_id: 'P1' };
+  writeFileSync(join(dir, 'text2code_queries.jsonl'), readFileSync(join(dir, 'text2code_queries.jsonl'), 'utf8') + jsonl([extraQuery]));
+  writeFileSync(join(dir, 'text2code_qrels.jsonl'), readFileSync(join(dir, 'text2code_qrels.jsonl'), 'utf8') + jsonl([{ query_id: 'q_t2c_none', doc_id: 'c1', relevance: 2 }]));
+  const out = join(root, 'out-empty');
+  const r = runCli(['eval', '--data', dir, '--tasks', 't2c', '--out', out, '--format', 'json']);
+  assert.equal(r.status, 0, r.stderr);
+  const t2c = (JSON.parse(r.stdout) as Results).retrievers[0].tasks.text2code as Results['retrievers'][0]['tasks'][string] & { emptyQueries: string[] };
+  assert.deepEqual(t2c.emptyQueries, ['q_t2c_none']);
+  assert.equal(t2c.queries, 3, 'averaged with the others');
+  assert.match(r.stderr, /1 text2code queries have an empty ranked list/);
+  const runQueries = new Set(readFileSync(join(out, 'runs', 'bm25.text2code.trec'), 'utf8').trim().split('\n').map((l) => l.split(' ')[0]));
+  assert.equal(runQueries.has('q_t2c_none'), false, 'a TREC run cannot hold a query without documents');
+  assert.equal(runQueries.size + t2c.emptyQueries.length, t2c.queries, 'run queries + listed empty queries = the population');
 });
 
 test('bm25, embeddings and rrf run side by side and print a leaderboard', () => {
@@ -133,8 +182,9 @@ test('bm25, embeddings and rrf run side by side and print a leaderboard', () => 
   const res = JSON.parse(r.stdout) as Results;
   assert.deepEqual(res.retrievers.map((x) => x.description.kind), ['bm25', 'dense', 'rrf']);
   const dense = res.retrievers[1];
-  // Every positive is the nearest vector, so the embeddings retriever is perfect on nDCG@1.
-  close(dense.overall.metrics['ndcg@1'], 1, 'dense ndcg@1');
+  // Every positive is the nearest vector, so the embeddings retriever is perfect on nDCG@1 on the
+  // 5 queries with a positive; the c2t_match negative pair (6th query) scores 0.
+  close(dense.overall.metrics['ndcg@1'], 5 / 6, 'dense ndcg@1');
   const md = runCli(['eval', '--data', release, '--retriever', 'bm25', '--retriever', `embeddings:${emb}`, '--format', 'markdown', '--quiet']);
   assert.equal(md.status, 0, md.stderr);
   const board = md.stdout.split('\n').filter((l) => /^\| [12] \|/.test(l));

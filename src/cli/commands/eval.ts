@@ -52,11 +52,17 @@ Options:
   --tasks LIST            t2c,c2t,c2c (default: all). CoREB releases only.
   --subtasks GLOBS        Comma-separated globs over subtask ids, e.g. 't2c_search_*,c2c_*'.
   --depth N               Documents kept per query (default 1000).
-  --protocol NAME         coreb (default for releases): level 2, strict nDCG, c2c anchors
-                          excluded, c2t_match negatives excluded, query-weighted overall.
-                          beir (default for BEIR dirs): level 1, graded trec nDCG,
-                          ignore_identical_ids, 5-decimal rounding, mean of task means.
-  --c2t-match-negatives M exclude (default) | zero: count c2t_match negative pairs as 0.
+  --protocol NAME         coreb (default for releases; the published numbers): level 2,
+                          strict nDCG, c2c anchors excluded, c2t_match negatives counted as 0,
+                          ranked by the query-weighted overall.
+                          mteb: what MTEB reports for its CoREB tasks: rel-2 qrels only (queries
+                          without one dropped), anchors kept, level 1, k in 1,3,5,10,20,100,1000,
+                          MTEB's MRR and hit rate, 5 decimals, ranked by the task mean.
+                          beir (default for BEIR dirs): BEIR's evaluator: level 1, graded trec
+                          nDCG, ignore_identical_ids, 5 decimals, ranked by the task mean.
+                          Every protocol reports overall (query-weighted) and taskMean.
+  --c2t-match-negatives M zero (default) | exclude: coreb only; exclude leaves the c2t_match
+                          negative pairs out instead of counting them as 0.
   --out DIR               Write runs/<retriever>.<task>.trec, results.json, leaderboard.md.
   --format F              table (default) | markdown | json  (what goes to stdout)
   --subtask-tables        Also print per-subtask tables in table format.
@@ -95,7 +101,7 @@ const command: Command = {
     const negatives = parseChoiceOption(
       'c2t-match-negatives',
       values['c2t-match-negatives'] as string | undefined,
-      ['exclude', 'zero'] as const,
+      ['zero', 'exclude'] as const,
       undefined,
     );
     const protocol = parseChoiceOption<ProtocolName, undefined>('protocol', values.protocol as string | undefined, PROTOCOLS, undefined);
