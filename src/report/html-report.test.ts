@@ -29,7 +29,8 @@ function retriever(name: string, level: number, seed: number, extra: Record<stri
     spec: name,
     description: { kind: 'test', note: `</pre>${EVIL}` },
     overall: group(level),
-    tasks: { text2code: { ...group(level, 15), missingQueries: 0, excludedQueries: 0 }, code2code: { ...group(level + 0.1, 15), missingQueries: 0, excludedQueries: 0 } },
+    taskMean: group(level),
+    tasks: { text2code: { ...group(level, 15), missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [] }, code2code: { ...group(level + 0.1, 15), missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [] } },
     subtasks: { [`t2c_${EVIL}`]: { task: 'text2code', ...group(level) } },
     languages: { text2code: { '<img src=x onerror=alert(1)>': group(level), python: group(level + 0.05) } },
     subQueryTypes: { text2code: { [`abbr${EVIL}`]: group(level) } },
@@ -41,11 +42,11 @@ function retriever(name: string, level: number, seed: number, extra: Record<stri
 
 function results(split: string, sha: string, retrievers: RetrieverResult[]): EvalResults {
   return {
-    schema: 'coreb.eval-results/1',
+    schema: 'coreb.eval-results/2',
     coreb: { version: 't' },
     createdAt: '2026-01-01T00:00:00Z',
     dataset: { kind: 'coreb-release', dir: `/data/${EVIL}`, split, files: [{ path: `${EVIL}.jsonl`, bytes: 1, sha256: 'ab' }], sha256: sha, counts: { text2code: { corpus: 5, queries: 15 } } },
-    protocol: { name: 'coreb', relevanceLevel: 2, ndcg: 'strict', scores: 'float32', ties: 'score-desc,docid-desc-utf8', anchorExclusion: true, ignoreIdenticalIds: false, c2tMatchNegatives: 'exclude', population: 'run-and-qrels', mrr: 'trec', overall: 'query-weighted', roundDigits: null },
+    protocol: { name: 'coreb', relevanceLevel: 2, ndcg: 'strict', scores: 'float32', ties: 'score-desc,docid-desc-utf8', anchorExclusion: true, ignoreIdenticalIds: false, qrels: 'as-is', c2tMatchNegatives: 'zero', population: 'run-and-qrels', mrr: 'trec', rankBy: 'overall', roundDigits: null, unrounded: [] },
     measures: MEASURES,
     options: { depth: 100, tasks: ['text2code', 'code2code'], subtasks: null },
     retrievers,

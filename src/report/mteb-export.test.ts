@@ -38,9 +38,9 @@ function mtebLikeResults(dir: string, protocol = 'mteb'): EvalResults {
     const metrics: Record<string, number> = {};
     for (const [m, v] of Object.entries(sums)) metrics[m] = Number((v / n).toFixed(5));
     writeFileSync(join(dir, 'runs', `bm25.${task}.trec`), lines.join('\n') + '\n');
-    tasks[task] = { queries: n, metrics, diagnostics: { intrusionRate: null, intrusionEligible: 0, hardNegativesTop10: 0, ndcgRecallGap10: 0 }, missingQueries: 0, excludedQueries: 0, runFile: `runs/bm25.${task}.trec` };
+    tasks[task] = { queries: n, metrics, diagnostics: { intrusionRate: null, intrusionEligible: 0, hardNegativesTop10: 0, ndcgRecallGap10: 0 }, missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [], runFile: `runs/bm25.${task}.trec` };
   }
-  const r = { name: 'bm25', spec: 'bm25', description: { kind: 'bm25' }, overall: tasks.text2code, tasks, subtasks: {}, languages: {}, subQueryTypes: {}, perQuery, timings: { indexMs: 1, searchMs: 1, evaluateMs: 1, totalMs: 2500 } };
+  const r = { name: 'bm25', spec: 'bm25', description: { kind: 'bm25' }, overall: tasks.text2code, taskMean: tasks.text2code, tasks, subtasks: {}, languages: {}, subQueryTypes: {}, perQuery, timings: { indexMs: 1, searchMs: 1, evaluateMs: 1, totalMs: 2500 } };
   const results = {
     schema: 'coreb.eval-results/2',
     coreb: { version: 't' },
