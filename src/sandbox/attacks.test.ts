@@ -61,8 +61,13 @@ test('fork bomb is contained: time_limit, and nothing survives the sandbox', { s
     `import os, time\nos.execv('/usr/bin/python3', ['python3', '-c', '''\nimport os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n''', '${marker}'])`,
   );
   assert.equal(r.verdict, 'time_limit');
-  await new Promise((res) => setTimeout(res, 300));
-  assert.deepEqual(processesWith(marker), [], 'fork-bomb processes left running');
+  // The kernel tears the sandbox's pid namespace down asynchronously: on a loaded machine hundreds of
+  // killed processes take a moment to go. Survivors are ones still there after 10 s.
+  let left = processesWith(marker);
+  for (const t0 = performance.now(); left.length > 0 && performance.now() - t0 < 10_000; left = processesWith(marker)) {
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  assert.deepEqual(left, [], 'fork-bomb processes left running');
 });
 
 test('CPU loop is stopped with time_limit', { skip: skipReason }, async () => {
