@@ -182,3 +182,18 @@ test('loadJsonlRecords returns the records or throws the first error with its fi
   await assert.rejects(loadJsonlRecords(join(dir, 'empty.jsonl')), (e) => isCorebError(e, 'PARSE') && /no records/.test(e.message));
   await assert.rejects(loadJsonlRecords(join(dir, 'none.jsonl')), (e) => isCorebError(e, 'NOT_FOUND'));
 });
+
+test('readJsonl is linear in line length: a 48 MB line is read in seconds, not minutes', async () => {
+  const dir = tmp();
+  const file = join(dir, 'long.jsonl');
+  const long = 'x'.repeat(48 * 1024 * 1024);
+  writeFileSync(file, `{"_id": "a", "text": "${long}"}\n{"_id": "b", "text": "short"}\n`);
+  const t0 = performance.now();
+  const r = await readJsonl(file);
+  const seconds = (performance.now() - t0) / 1000;
+  assert.deepEqual(r.issues, []);
+  assert.equal(r.records.length, 2);
+  assert.equal((r.records[0].value.text as string).length, long.length);
+  // Quadratic reading took ~26 s here; linear takes well under a second (10 s leaves room for load).
+  assert.ok(seconds < 10, `reading took ${seconds.toFixed(1)} s`);
+});

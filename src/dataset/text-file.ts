@@ -156,7 +156,9 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
   const stream: Readable = gzip ? raw.pipe(createGunzip()) : raw;
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const scan: LineScan = { lines: 0, bom: false, gzip, firstCrlfLine: 0 };
-  let pending = '';
+  // The unfinished last line, as pieces joined only when its newline arrives: searching and
+  // concatenating the whole pending text per chunk made a long line quadratic.
+  let pending: string[] = [];
   let first = true;
   const emit = (text: string): void => {
     scan.lines++;
@@ -174,16 +176,24 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
         chunk = chunk.slice(1);
       }
     }
-    let text = pending + chunk;
-    let nl = text.indexOf('\n');
-    let start = 0;
-    while (nl >= 0) {
-      emit(text.slice(start, nl));
-      start = nl + 1;
-      nl = text.indexOf('\n', start);
+    let nl = chunk.indexOf('\n');
+    if (nl < 0) {
+      if (chunk.length > 0) pending.push(chunk);
+      return;
     }
-    pending = text.slice(start);
-    text = '';
+    if (pending.length > 0) {
+      pending.push(chunk.slice(0, nl));
+      emit(pending.join(''));
+      pending = [];
+    } else emit(chunk.slice(0, nl));
+    let start = nl + 1;
+    nl = chunk.indexOf('\n', start);
+    while (nl >= 0) {
+      emit(chunk.slice(start, nl));
+      start = nl + 1;
+      nl = chunk.indexOf('\n', start);
+    }
+    if (start < chunk.length) pending.push(chunk.slice(start));
   };
   try {
     for await (const chunk of stream) {
@@ -214,7 +224,7 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
     }
     throw ioError(path, e);
   }
-  if (pending.length > 0) emit(pending);
+  if (pending.length > 0) emit(pending.join(''));
   return scan;
 }
 
