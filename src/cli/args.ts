@@ -10,6 +10,7 @@ export interface ParsedArgs {
   positionals: string[];
 }
 import { CorebError } from '../core/errors.js';
+import { closestName } from './suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -23,6 +24,14 @@ export function parseCommandArgs<O extends Options>(
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true }) as ParsedArgs;
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(e instanceof Error ? e.message : '');
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== null) {
+      const given = unknown[1].replace(/^-+/, '');
+      const guess = closestName(given, [...Object.keys(options), 'help']);
+      const hint = guess === undefined ? '' : `; did you mean --${guess}?`;
+      throw new CorebError('USAGE', `coreb ${command}: unknown option ${unknown[1]}${hint} (see \`coreb ${command} --help\`)`, { cause: e });
+    }
     const msg = e instanceof Error ? e.message : String(e);
     throw new CorebError('USAGE', `coreb ${command}: ${msg}; see \`coreb ${command} --help\``, { cause: e });
   }

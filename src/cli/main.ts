@@ -6,8 +6,8 @@
 import { CorebError, EXIT_CODES, isCorebError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
 import { COMMANDS } from './commands.js';
+import { closestName } from './suggest.js';
 import { corebVersion } from './version.js';
-
 
 async function help(out: NodeJS.WritableStream): Promise<void> {
   const lines = ['coreb — CoREB code retrieval benchmark toolkit', '', 'Usage: coreb <command> [options]', '', 'Commands:'];
@@ -21,6 +21,7 @@ async function help(out: NodeJS.WritableStream): Promise<void> {
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest.length > 0 && !rest[0].startsWith('-')) return main([rest[0], '--help']);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     await help(process.stdout);
     return name === undefined ? 2 : 0;
@@ -31,7 +32,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (load === undefined) {
-    throw new CorebError('USAGE', `unknown command \`${name}\`; valid commands: ${Object.keys(COMMANDS).join(', ')}`);
+    const guess = closestName(name, Object.keys(COMMANDS));
+    throw new CorebError(
+      'USAGE',
+      `unknown command \`${name}\`${guess === undefined ? '' : `; did you mean \`${guess}\`?`} (valid commands: ${Object.keys(COMMANDS).join(', ')})`,
+    );
   }
   const cmd = (await load()).default;
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -49,6 +54,8 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const verbose = rest.includes('--verbose');
+  // --quiet silences progress (in the commands that have it) and informational lines; warnings stay.
+  const quiet = rest.includes('--quiet');
   const ctx: CommandContext = {
     argv: rest.filter((a) => a !== '--verbose'),
     env: process.env,
@@ -57,7 +64,9 @@ async function main(argv: string[]): Promise<number> {
     stderr: process.stderr,
     interactive: Boolean(process.stderr.isTTY),
     logger: {
-      info: (m) => process.stderr.write(m + '\n'),
+      info: (m) => {
+        if (!quiet) process.stderr.write(m + '\n');
+      },
       warn: (m) => process.stderr.write(`warning: ${m}\n`),
       debug: (m) => {
         if (verbose) process.stderr.write(`debug: ${m}\n`);
@@ -67,6 +76,12 @@ async function main(argv: string[]): Promise<number> {
   };
   return cmd.run(ctx);
 }
+
+// A closed stdout (`coreb validate DIR | head`) ends the command quietly, as a Unix filter does.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,6 +1,7 @@
 /**
  * A stderr progress reporter: redraws one line in place on a terminal (items/s and ETA), and
- * prints a start line and a final summary line otherwise so logs stay readable.
+ * otherwise (a log file, CI) prints a start line, a status line every few seconds and a final
+ * summary line, so logs stay readable and a long run still shows it is alive.
  */
 import type { Progress } from '../core/progress.js';
 
@@ -13,15 +14,28 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** Creates a progress reporter writing to `out`; `interactive` redraws in place. */
-export function createProgressBar(out: NodeJS.WritableStream, interactive: boolean): Progress {
+/** Options of {@link createProgressBar}. */
+export interface ProgressBarOptions {
+  /** Not interactive: ms between status lines; default 5000. */
+  intervalMs?: number;
+  /** Clock in ms (tests); default `performance.now`. */
+  now?: () => number;
+}
+
+/**
+ * Creates a progress reporter writing to `out`; `interactive` redraws in place, otherwise a status
+ * line is printed at most every `intervalMs` while ticks arrive.
+ */
+export function createProgressBar(out: NodeJS.WritableStream, interactive: boolean, options: ProgressBarOptions = {}): Progress {
+  const intervalMs = options.intervalMs ?? 5000;
+  const clock = options.now ?? (() => performance.now());
   let label = '';
   let total = 0;
   let done = 0;
   let started = 0;
   let lastDraw = 0;
   const draw = (final: boolean): void => {
-    const elapsed = (performance.now() - started) / 1000;
+    const elapsed = (clock() - started) / 1000;
     const rate = elapsed > 0 ? done / elapsed : 0;
     const eta = total > 0 && rate > 0 ? (total - done) / rate : NaN;
     const pct = total > 0 ? ` ${((100 * done) / total).toFixed(0).padStart(3)}%` : '';
@@ -33,21 +47,21 @@ export function createProgressBar(out: NodeJS.WritableStream, interactive: boole
       : ` ${rate.toFixed(1)}/s${Number.isFinite(eta) ? ` ETA ${formatDuration(eta)}` : ''}`;
     const line = `${label}${bar}${pct} ${done}${total > 0 ? '/' + total : ''}${tail}`;
     if (interactive) out.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
-    else if (final) out.write(line + '\n');
+    else out.write(line + '\n');
   };
   return {
     start(l, t) {
       label = l;
       total = t;
       done = 0;
-      started = performance.now();
-      lastDraw = 0;
+      started = clock();
+      lastDraw = interactive ? 0 : started;
       if (!interactive) out.write(`${label}: ${total > 0 ? total : 'unknown'} to do\n`);
     },
     tick(n = 1) {
       done += n;
-      const now = performance.now();
-      if (interactive && now - lastDraw > 100) {
+      const now = clock();
+      if (now - lastDraw > (interactive ? 100 : intervalMs)) {
         lastDraw = now;
         draw(false);
       }

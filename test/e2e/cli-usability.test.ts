@@ -1,0 +1,47 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cliPath, runCli } from '../support/cli.js';
+import { fixtureTables, tempDir, writeJsonlRelease } from './validate-fixture.js';
+
+test('coreb help eval prints the eval usage, not the top-level help', () => {
+  const r = runCli(['help', 'eval']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Usage: coreb eval/);
+  assert.equal(r.stdout, runCli(['eval', '--help']).stdout);
+});
+
+test('a mistyped option or command gets a "did you mean"', () => {
+  const r = runCli(['validate', '.', '--formt', 'json']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown option --formt; did you mean --format\?/);
+  const c = runCli(['evl']);
+  assert.equal(c.status, 2);
+  assert.match(c.stderr, /unknown command `evl`; did you mean `eval`\?/);
+});
+
+test('eval --quiet writes nothing to stderr', () => {
+  const out = mkdtempSync(join(tmpdir(), 'coreb-quiet-'));
+  try {
+    const r = runCli(['eval', '--quiet', '--out', join(out, 'res')]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    assert.match(r.stdout, /bm25/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('validate | head: a closed stdout ends quietly, without a stack trace', () => {
+  const t = fixtureTables();
+  // Thousands of warnings: far more output than a pipe buffer holds.
+  const base = t.code_corpus[0];
+  for (let i = 0; i < 3000; i++) t.code_corpus.push({ ...base, id: `extra${i}`, language: 'cobol' });
+  const dir = writeJsonlRelease(tempDir(), t);
+  const r = spawnSync('sh', ['-c', `"${process.execPath}" "${cliPath}" validate "${dir}" | head -n 2; exit 0`], { encoding: 'utf8' });
+  assert.equal(r.stdout.split('\n').length, 3, r.stdout);
+  assert.equal(r.stderr, '', 'no error output');
+});
