@@ -345,6 +345,10 @@ export function scanQrels(buf: Buffer, file: string, docTable: IdTable): RawColu
     pos++;
     if (nf === 0) continue;
     if (nf < 4) throw tooFewFields(file, line, nf, false);
+    if (nf > 4) {
+      // trec_eval rejects these too: a 5th column is usually a run line or a score given as qrels.
+      throw new CorebError('PARSE', `qrels line has ${nf} fields; expected 4 (qid iter docid rel), as trec_eval does`, { file, line });
+    }
     if (count === cap) {
       cap *= 2;
       docs = grow(docs, cap);

@@ -86,7 +86,7 @@ export function parseTrecRun(input: Uint8Array | string, options: TrecParseOptio
 /**
  * Parses TREC qrels (`qid iter docid rel`), plain or gzip bytes or text. `iter` is ignored; the label
  * is read like C `atol` (`2.7` -> 2, `x` -> 0); a label < 0 means "in the pool, unjudged".
- * @throws CorebError `PARSE` for a line with fewer than 4 fields, `VALIDATION` for a duplicate
+ * @throws CorebError `PARSE` for a line with fewer or more than 4 fields, `VALIDATION` for a duplicate
  * (qid, docid), with file and line.
  */
 export function parseTrecQrels(input: Uint8Array | string, options: TrecParseOptions = {}): TrecQrelsColumns {

@@ -110,3 +110,22 @@ test('errors: exit codes and messages name the problem and where', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an empty run and 5-column qrels are errors, as in trec_eval', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-metrics-strict-'));
+  try {
+    const empty = join(dir, 'empty.run');
+    writeFileSync(empty, '');
+    const r = runCli(['metrics', '--qrels', qrels, '--run', empty]);
+    assert.equal(r.status, 4, r.stdout);
+    assert.match(r.stderr, /empty\.run.*no result lines/);
+    assert.equal(r.stdout, '');
+    const five = join(dir, 'five.qrels');
+    writeFileSync(five, 'q1 0 d1 1\nq1 0 d2 0 0.5\n');
+    const f = runCli(['metrics', '--qrels', five, '--run', run]);
+    assert.equal(f.status, 4, f.stdout);
+    assert.match(f.stderr, /five\.qrels:2.*5 fields; expected 4 \(qid iter docid rel\)/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

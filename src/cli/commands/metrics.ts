@@ -58,7 +58,8 @@ Options:
                             Explicit options override the protocol.
 
 Exit status: 0 ok, 2 usage or unknown measure, 3 file not found, 4 malformed input
-(with file:line), e.g. a duplicate (qid, docid) or a NaN score.
+(with file:line), e.g. a duplicate (qid, docid), a NaN score, qrels lines with other
+than 4 columns, or an empty run (trec_eval rejects the last two as well).
 `;
 
 /** Renders a columnar evaluation as the JSON document of `--format json`. */
@@ -136,6 +137,10 @@ const command: Command = {
     const anchors = anchorsPath === undefined ? undefined : await loadAnchorsTsv(resolve(ctx.cwd, anchorsPath));
     if (anchors !== undefined) for (const a of anchors.values()) docs.intern(a);
     const run = await loadTrecRunColumns(resolve(ctx.cwd, runPath), { docs, knownDocsOnly: true, judged: qrels, anchors });
+    if (run.queryIds.length === 0) {
+      // trec_eval refuses an empty results file; all-zero measures would look like a real score.
+      throw new CorebError('VALIDATION', `the run has no result lines; expected \`qid Q0 docid rank score tag\` lines`, { file: runPath });
+    }
     const result = evaluateColumns(qrels, run, {
       specs,
       relevanceLevel,
