@@ -346,7 +346,12 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
       const k = hex(ns.subarray(0, 16));
       if (namespaces.has(k)) return;
       namespaces.set(k, identity);
-      appendFileSync(join(dir, 'namespaces.jsonl'), JSON.stringify({ ns: k, identity, firstSeen: new Date().toISOString() }) + '\n');
+      const file = join(dir, 'namespaces.jsonl');
+      try {
+        appendFileSync(file, JSON.stringify({ ns: k, identity, firstSeen: new Date().toISOString() }) + '\n');
+      } catch (e) {
+        throw new CorebError('CACHE', `cannot write to cache (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); free space or use --no-cache / another --cache-dir`, { file, cause: e });
+      }
     },
     stats() {
       const per = new Map<string, { keys: number; bytes: number }>();

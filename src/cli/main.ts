@@ -77,6 +77,24 @@ async function main(argv: string[]): Promise<number> {
   return cmd.run(ctx);
 }
 
+/** Plain-words reasons for the file-system errors a user can fix. */
+const SYSTEM_ERRORS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device; free space or write elsewhere',
+  EDQUOT: 'disk quota exceeded; free space or write elsewhere',
+  EISDIR: 'is a directory, expected a file',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  EMFILE: 'too many open files',
+  ENOENT: 'no such file or directory',
+};
+
+function isSystemError(e: unknown): e is NodeJS.ErrnoException & { code: string; syscall: string } {
+  const x = e as NodeJS.ErrnoException;
+  return e instanceof Error && typeof x.code === 'string' && typeof x.syscall === 'string' && x.code in SYSTEM_ERRORS;
+}
+
 // A closed stdout (`coreb validate DIR | head`) ends the command quietly, as a Unix filter does.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
@@ -91,6 +109,12 @@ main(process.argv.slice(2)).then(
     if (isCorebError(err)) {
       process.stderr.write(`coreb: ${err.message}\n`);
       process.exitCode = EXIT_CODES[err.code];
+    } else if (isSystemError(err)) {
+      // A failed read or write the command did not wrap (full disk, a directory where a file was
+      // expected, no permission): the file and the reason, not a stack trace.
+      const where = err.path === undefined ? '' : `${err.path}: `;
+      process.stderr.write(`coreb: ${where}${err.syscall} failed: ${SYSTEM_ERRORS[err.code] ?? err.message} (${err.code})\n`);
+      process.exitCode = EXIT_CODES.IO;
     } else {
       process.stderr.write(`coreb: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exitCode = EXIT_CODES.INTERNAL;

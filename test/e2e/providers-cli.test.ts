@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
 import { writeTinyModel } from '../support/tiny-model.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
@@ -300,4 +301,29 @@ test('Ctrl-C (SIGINT) mid-encoding exits 130 promptly, keeps what arrived, and a
   const rerun = await runCli(['providers', 'embed', '--spec', s, '--input', input, '--out', out, '--json'], { env: env(cache) });
   assert.equal(rerun.status, 0, rerun.stderr);
   assert.equal(server.calls.slice(before).flatMap((c) => c.texts).length, 48, '60 texts minus the 3 batches of 4 that arrived');
+});
+
+test('providers embed reads its input like the dataset loaders: .gz and a BOM accepted, bad UTF-8 and duplicate ids refused', async () => {
+  const server = await startLoopbackServer({ format: 'openai', dim: 6, key: KEY });
+  servers.push(server);
+  const dir = join(root, 'input-rules');
+  mkdirSync(dir, { recursive: true });
+  const rows = ['{"id": "a", "text": "def f(): pass"}', '{"id": "b", "text": "print(1)"}'];
+  const gz = join(dir, 'texts.jsonl.gz');
+  writeFileSync(gz, gzipSync(Buffer.from('\ufeff' + rows.join('\n') + '\n', 'utf8')));
+  const ok = await runCli(['providers', 'embed', '--spec', spec(server), '--input', gz, '--out', join(dir, 'v.jsonl'), '--no-cache'], { env: env(join(dir, 'c')) });
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.deepEqual(readFileSync(join(dir, 'v.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id), ['a', 'b']);
+
+  const bad = join(dir, 'bad.jsonl');
+  writeFileSync(bad, Buffer.concat([Buffer.from(rows[0] + '\n{"id": "b", "text": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
+  const b = await runCli(['providers', 'embed', '--spec', spec(server), '--input', bad, '--out', join(dir, 'w.jsonl'), '--no-cache'], { env: env(join(dir, 'c')) });
+  assert.equal(b.status, 4, b.stderr);
+  assert.match(b.stderr, /bad\.jsonl:2: not valid UTF-8/);
+
+  const dup = join(dir, 'dup.jsonl');
+  writeFileSync(dup, rows[0] + '\n' + rows[1] + '\n' + rows[0] + '\n');
+  const d = await runCli(['providers', 'embed', '--spec', spec(server), '--input', dup, '--out', join(dir, 'x.jsonl'), '--no-cache'], { env: env(join(dir, 'c')) });
+  assert.equal(d.status, 4, d.stderr);
+  assert.match(d.stderr, /dup\.jsonl:3: field `id`: duplicate id `a` \(first on line 1\)/);
 });

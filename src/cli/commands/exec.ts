@@ -2,7 +2,7 @@
  * `coreb exec`: judges candidate programs against LiveCodeBench problems in the bubblewrap sandbox and
  * writes one JSONL line per program plus a verdict table; re-running resumes.
  */
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
@@ -75,6 +75,9 @@ const command: Command = {
     const problemsFile = need('problems');
     const candidatesFile = need('candidates');
     const outFile = need('out');
+    if (statSync(outFile, { throwIfNoEntry: false })?.isDirectory() === true) {
+      throw new CorebError('USAGE', `coreb exec: --out ${outFile} is a directory; --out names the JSONL file to write (e.g. ${outFile}/verdicts.jsonl)`);
+    }
     const comparator = (values.comparator ?? 'tokens') as string;
     if (!(COMPARATORS as readonly string[]).includes(comparator)) {
       throw new CorebError('USAGE', `--comparator must be one of ${COMPARATORS.join(', ')}, got \`${comparator}\``);
@@ -135,6 +138,11 @@ const command: Command = {
       progress: createProgressBar(ctx.stderr, ctx.interactive),
       logger: ctx.logger,
       signal: ctx.signal,
+    }).catch((e: unknown) => {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (typeof code !== 'string' || (e as NodeJS.ErrnoException).path !== undefined) throw e;
+      // A failed append to the output (full disk): name the file; the lines written so far stay.
+      throw new CorebError('IO', `cannot write the output (${code}${code === 'ENOSPC' ? ': no space left on the device' : ''}); the programs judged so far are kept, re-run to resume`, { file: outFile, cause: e });
     });
     await judge.close();
     const stats = judge.stats();

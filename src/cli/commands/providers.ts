@@ -2,9 +2,10 @@
  * `coreb providers`: lists embedding providers and model presets, and `coreb providers embed`
  * encodes a JSONL file of texts through any provider spec with the cache (resumable after kill -9).
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { saveAtomic } from '../../dataset/atomic-write.js';
+import { parseJsonLenient } from '../../dataset/jsonl.js';
+import { forEachLine } from '../../dataset/text-file.js';
 import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
@@ -19,8 +20,8 @@ const USAGE = `Usage: coreb providers [--json]
 Without a subcommand: lists the embedding providers, the spec parameters and the model presets
 (pooling, instruction templates and limits, each with its source).
 
-embed: encodes every text of TEXTS.jsonl (one JSON object per line with "text" and optional
-"id"/"_id", or one JSON string per line) and writes VECTORS.jsonl ({"id", "kind", "vector"} per
+embed: encodes every text of TEXTS.jsonl (plain or .gz; one JSON object per line with "text"
+and optional "id"/"_id", or one JSON string per line; UTF-8, ids unique, as the dataset loaders) and writes VECTORS.jsonl ({"id", "kind", "vector"} per
 line, input order; kind = query or doc, so a queries file and a corpus file concatenated are an
 embeddings file for \`coreb eval --retriever embeddings:FILE\`). Vectors are cached
 (COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb or ~/.cache/coreb): a rerun after an interruption
@@ -72,27 +73,33 @@ function parseTask(v: string | undefined): TaskName | undefined {
   throw new CorebError('USAGE', `--task must be one of t2c, c2t, c2c, ${TASKS.join(', ')}; got \`${v}\``);
 }
 
-function readTexts(file: string): { ids: string[]; texts: string[] } {
-  let content: string;
-  try {
-    content = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new CorebError('NOT_FOUND', `cannot read ${file}: ${(e as Error).message}`, { cause: e });
-  }
+/**
+ * Reads the texts to embed with the dataset loaders' rules: plain or gzip (by content), strict
+ * UTF-8 (an error naming the line, never silent replacement), a BOM ignored, blank lines skipped,
+ * and every id unique.
+ */
+async function readTexts(file: string): Promise<{ ids: string[]; texts: string[] }> {
   const ids: string[] = [];
   const texts: string[] = [];
-  content.split('\n').forEach((line, i) => {
+  const seen = new Map<string, number>();
+  await forEachLine(file, (line, n) => {
     if (!line.trim()) return;
     let v: unknown;
     try {
-      v = JSON.parse(line);
+      v = parseJsonLenient(line);
     } catch {
-      throw new CorebError('PARSE', 'not valid JSON; every line must be a JSON object with "text" or a JSON string', { file, line: i + 1 });
+      throw new CorebError('PARSE', 'not valid JSON; every line must be a JSON object with "text" or a JSON string', { file, line: n });
     }
     const rec = v as { text?: unknown; id?: unknown; _id?: unknown };
     const text = typeof v === 'string' ? v : rec?.text;
-    if (typeof text !== 'string') throw new CorebError('VALIDATION', 'a string `text` is required', { file, line: i + 1, field: 'text' });
-    ids.push(String(typeof v === 'object' && v !== null ? (rec.id ?? rec._id ?? texts.length) : texts.length));
+    if (typeof text !== 'string') throw new CorebError('VALIDATION', 'a string `text` is required', { file, line: n, field: 'text' });
+    const id = String(typeof v === 'object' && v !== null ? (rec.id ?? rec._id ?? texts.length) : texts.length);
+    const first = seen.get(id);
+    if (first !== undefined) {
+      throw new CorebError('VALIDATION', `duplicate id \`${id}\` (first on line ${first}); every text needs its own id`, { file, line: n, field: rec.id !== undefined ? 'id' : '_id' });
+    }
+    seen.set(id, n);
+    ids.push(id);
     texts.push(text);
   });
   return { ids, texts };
@@ -118,7 +125,7 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
   const task = parseTask(values.task as string | undefined);
   const input = resolve(ctx.cwd, values.input as string);
   const out = resolve(ctx.cwd, values.out as string);
-  const { ids, texts } = readTexts(input);
+  const { ids, texts } = await readTexts(input);
   const cacheDirOption = values['cache-dir'] as string | undefined;
   const cacheDir = values['no-cache'] ? false : cacheDirOption === undefined ? undefined : resolve(ctx.cwd, cacheDirOption);
   const embedder = await createDenseEmbedder(values.spec as string, {
