@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Program, ProgramResult, TestCase } from '../core/execution.js';
@@ -103,4 +103,52 @@ test('an aborted run throws INTERRUPTED and keeps only finished programs', async
   ac.abort();
   await assert.rejects(runJudging({ judge: fakeJudge(), testsOf, programs, outFile: out, signal: ac.signal }), { code: 'INTERRUPTED' });
   assert.equal(readFileSync(out, 'utf8'), '');
+});
+
+test('resume tolerates blank lines: a torn line after them is cut exactly, nothing is judged twice', async () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
+  const more: Program[] = [...programs, { id: 'e', problemId: 'abc1_a', language: 'python', code: 'ok' }];
+  await runJudging({ judge: fakeJudge(), testsOf, programs: programs.slice(0, 1), outFile: out });
+  // A blank line between records (an edited file), then a torn line from a killed run.
+  appendFileSync(out, '\n');
+  await runJudging({ judge: fakeJudge(), testsOf, programs: programs.slice(0, 2), outFile: out });
+  appendFileSync(out, '   \n{"id":"e","problem_id":"abc1_a","verd');
+  const j = fakeJudge();
+  const s = await runJudging({ judge: j, testsOf, programs: more, outFile: out });
+  assert.deepEqual(j.calls, ['e']);
+  assert.equal(s.resumed, 2);
+  const lines = readFileSync(out, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  assert.deepEqual(lines.map((l) => (JSON.parse(l) as JudgeRecord).id), ['a', 'b', 'e']);
+  const third = fakeJudge();
+  const again = await runJudging({ judge: third, testsOf, programs: more, outFile: out });
+  assert.deepEqual(third.calls, []);
+  assert.equal(again.resumed, 3);
+});
+
+test('two runs on one output: the second is refused while the first holds the lock; a stale lock is taken over', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-jr-'));
+  const out = join(dir, 'out.jsonl');
+  const slow = fakeJudge();
+  const inner = slow.judge.bind(slow);
+  slow.judge = async (p, t) => {
+    await new Promise((r) => setTimeout(r, 200));
+    return inner(p, t);
+  };
+  const first = runJudging({ judge: slow, testsOf, programs, outFile: out });
+  await new Promise((r) => setTimeout(r, 50));
+  const second = fakeJudge();
+  await assert.rejects(runJudging({ judge: second, testsOf, programs, outFile: out }), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'IO');
+    assert.match(e.message, /out\.jsonl.*another coreb exec \(pid \d+\) is writing it/);
+    return true;
+  });
+  await first;
+  assert.deepEqual(second.calls, []);
+  assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 2, 'each program judged once');
+  // A lock left by a killed run (its pid no longer exists) does not block the next run.
+  writeFileSync(`${out}.lock`, '999999999\n');
+  const third = fakeJudge();
+  const s = await runJudging({ judge: third, testsOf, programs, outFile: out });
+  assert.equal(s.resumed, 2);
+  assert.equal(existsSync(`${out}.lock`), false, 'the lock is released');
 });

@@ -5,7 +5,7 @@
  * code, tests and settings (keyed by a hash) when re-run.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { CorebError } from '../core/errors.js';
 import { VERDICTS, type ExecLanguage, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
@@ -110,19 +110,29 @@ export function judgeKey(program: Program, tests: readonly TestCase[], settings:
   return h.digest('hex').slice(0, 32);
 }
 
-/** Reads finished records of `file` by key; drops a torn last line (a killed run) from the file. */
+/**
+ * Reads finished records of `file` by key; blank lines are skipped, and a torn last line (a killed
+ * run) is cut from the file at its exact byte offset.
+ */
 function readFinished(file: string): Map<string, JudgeRecord> {
   const done = new Map<string, JudgeRecord>();
   if (!existsSync(file)) return done;
   const text = readFileSync(file, 'utf8');
   const lines = text.split('\n');
+  // Character offset of the end of the last good line (blank lines included, so a cut is exact).
   let good = 0;
+  let at = 0;
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i].trim() === '') continue;
+    const start = at;
+    at += lines[i].length + 1;
+    if (lines[i].trim() === '') {
+      if (start === good) good = Math.min(at, text.length);
+      continue;
+    }
     try {
       const rec = JSON.parse(lines[i]) as JudgeRecord;
       if (typeof rec.key === 'string') done.set(rec.key, rec);
-      good += lines[i].length + 1;
+      good = Math.min(at, text.length);
     } catch {
       if (i < lines.length - 1 && lines.slice(i + 1).some((l) => l.trim() !== '')) {
         throw new CorebError('PARSE', `malformed JSON in the middle of the output file; move it away or fix line ${i + 1}`, {
@@ -136,6 +146,51 @@ function readFinished(file: string): Map<string, JudgeRecord> {
   return done;
 }
 
+/** True when a process with this pid exists (EPERM: it exists, owned by someone else). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `<file>.lock` (created exclusively, holding our pid) so two runs never append to one
+ * output; a lock whose process is gone (a killed run) is taken over.
+ * @returns the release function.
+ * @throws CorebError `IO` naming the file and the pid of the run holding it.
+ */
+function lockOutput(file: string): () => void {
+  const lock = `${file}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new CorebError('IO', `cannot create the lock ${lock} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file, cause: e });
+      }
+      let holder = Number.NaN;
+      try {
+        holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+      } catch {
+        // removed meanwhile: try again
+      }
+      if (Number.isInteger(holder) && processAlive(holder)) {
+        throw new CorebError(
+          'IO',
+          `another coreb exec (pid ${holder}) is writing it; wait for it to finish or give another --out (remove ${lock} if that process is not coreb)`,
+          { file },
+        );
+      }
+      rmSync(lock, { force: true });
+    }
+  }
+  throw new CorebError('IO', `cannot take the lock ${lock}: another run keeps re-creating it`, { file });
+}
+
 function emptyCounts(): Record<Verdict, number> {
   return Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
 }
@@ -146,16 +201,33 @@ function emptyCounts(): Record<Verdict, number> {
  * @throws CorebError `INTERRUPTED` when `signal` aborts (the file holds every finished program).
  */
 export async function runJudging(options: JudgeRunOptions): Promise<JudgeRunSummary> {
-  const { judge, testsOf, programs, outFile, signal } = options;
   const progress = options.progress ?? silentProgress;
   const logger = options.logger ?? silentLogger;
-  const settings = judge.describe();
+  const settings = options.judge.describe();
   const concurrency = options.concurrency ?? Math.max(1, 2 * Number(settings.jobs ?? 1));
   const summary: JudgeRunSummary = { judged: 0, resumed: 0, missingProblem: 0, noTests: 0, byLanguage: {} };
+  const { jobs: _jobs, ...keySettings } = settings;
+  const unlock = lockOutput(options.outFile);
+  try {
+    return await judgeUnlocked(options, summary, keySettings, concurrency, progress, logger);
+  } finally {
+    unlock();
+  }
+}
+
+/** {@link runJudging} once the output is locked. */
+async function judgeUnlocked(
+  options: JudgeRunOptions,
+  summary: JudgeRunSummary,
+  keySettings: Record<string, unknown>,
+  concurrency: number,
+  progress: Progress,
+  logger: Logger,
+): Promise<JudgeRunSummary> {
+  const { judge, testsOf, programs, outFile, signal } = options;
   const count = (language: string, verdict: Verdict): void => {
     (summary.byLanguage[language] ??= emptyCounts())[verdict]++;
   };
-  const { jobs: _jobs, ...keySettings } = settings;
   const finished = readFinished(outFile);
   const todo: Array<{ program: Program; tests: readonly TestCase[]; key: string }> = [];
   const missing = new Set<string>();
@@ -195,7 +267,13 @@ export async function runJudging(options: JudgeRunOptions): Promise<JudgeRunSumm
         const item = todo[next++];
         const r = await judge.judge(item.program, item.tests, { signal });
         if (signal?.aborted) return;
-        await fh.write(JSON.stringify(toJudgeRecord(r, item.key)) + '\n');
+        await fh.write(JSON.stringify(toJudgeRecord(r, item.key)) + '\n').catch((e: unknown) => {
+          const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+          throw new CorebError('IO', `cannot write the output (${code}${code === 'ENOSPC' ? ': no space left on the device' : ''}); the programs judged so far are kept, re-run to resume`, {
+            file: outFile,
+            cause: e,
+          });
+        });
         summary.judged++;
         count(r.language, r.verdict);
         progress.tick();

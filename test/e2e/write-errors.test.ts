@@ -56,7 +56,8 @@ test('exec --out naming a directory is a usage error, not a crash', () => {
 });
 
 test('exec on a full disk: exit 3 and a message naming the file', { skip: toolchainSkipReason(['python']) ?? false }, (t) => {
-  const disk = mountFullDisk();
+  // One free page: the lock file fits, the first verdict line does not.
+  const disk = mountFullDisk(1);
   if (typeof disk === 'string') return t.skip(disk);
   try {
     const f = execFixtures();

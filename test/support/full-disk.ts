@@ -13,8 +13,11 @@ export interface FullDisk {
   release(): void;
 }
 
-/** Mounts a 64 KiB tmpfs and fills it; returns a skip reason when mounting is not possible here. */
-export function mountFullDisk(): FullDisk | string {
+/**
+ * Mounts a 64 KiB tmpfs and fills it but for `freePages` 4 KiB pages (room for a lock file, say);
+ * returns a skip reason when mounting is not possible here.
+ */
+export function mountFullDisk(freePages = 0): FullDisk | string {
   if (process.getuid?.() !== 0) return 'needs root to mount a small tmpfs';
   const dir = mkdtempSync(join(tmpdir(), 'coreb-full-disk-'));
   try {
@@ -24,7 +27,7 @@ export function mountFullDisk(): FullDisk | string {
     return `cannot mount a tmpfs: ${(e as Error).message.split('\n')[0]}`;
   }
   try {
-    writeFileSync(join(dir, 'filler'), Buffer.alloc(1 << 20));
+    writeFileSync(join(dir, 'filler'), Buffer.alloc(freePages === 0 ? 1 << 20 : (16 - freePages) * 4096));
   } catch {
     // ENOSPC: the disk is now full.
   }

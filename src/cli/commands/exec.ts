@@ -138,11 +138,6 @@ const command: Command = {
       progress: createProgressBar(ctx.stderr, ctx.interactive),
       logger: ctx.logger,
       signal: ctx.signal,
-    }).catch((e: unknown) => {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (typeof code !== 'string' || (e as NodeJS.ErrnoException).path !== undefined) throw e;
-      // A failed append to the output (full disk): name the file; the lines written so far stay.
-      throw new CorebError('IO', `cannot write the output (${code}${code === 'ENOSPC' ? ': no space left on the device' : ''}); the programs judged so far are kept, re-run to resume`, { file: outFile, cause: e });
     });
     await judge.close();
     const stats = judge.stats();
