@@ -50,7 +50,7 @@ test('coreb soup --method cat writes an adapter numpy reads as the mean of the m
   const dir = tmp();
   await writeToyAdapter(join(dir, 'a'), { seed: 21 });
   await writeToyAdapter(join(dir, 'b'), { seed: 22 });
-  const r = runCli(['soup', join(dir, 'a'), join(dir, 'b'), '--out', join(dir, 'o'), '--method', 'cat', '--weights', '0.5,0.5', '--check', '--sample', '3', '--quiet']);
+  const r = runCli(['soup', join(dir, 'a'), join(dir, 'b'), '--out', join(dir, 'o'), '--method', 'cat', '--weights', '0.5,0.5', '--check', '--sample', '3']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /cat OK: max relative error \S+ \(tolerance 1\.000e-6\); linear is \S+ away/);
   assert.match(r.stdout, /^overall\t/m);

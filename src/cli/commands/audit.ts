@@ -32,7 +32,7 @@ Options:
   --near-dup-threshold X   Jaccard threshold of near-duplicates (default 0.8).
   --no-language-check      Skip the language detector (the slowest step, ~40 ms per document).
   --format F               table (default) | json
-  --quiet                  No progress output.
+  --quiet                  No progress or informational output (warnings and errors still print).
 See docs/report.md.
 `;
 

@@ -38,7 +38,7 @@ Options:
                      adapter is checked too. Exit status 1 when cat is out of tolerance.
   --sample N         Modules checked, evenly spaced over the sorted names (default 8).
   --json             Print the check report as JSON.
-  --quiet            No progress output.
+  --quiet            No progress or informational output (warnings and errors still print).
 
 See docs/train.md.
 `;
