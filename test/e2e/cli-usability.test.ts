@@ -23,12 +23,15 @@ test('a mistyped option or command gets a "did you mean"', () => {
   assert.match(c.stderr, /unknown command `evl`; did you mean `eval`\?/);
 });
 
-test('eval --quiet writes nothing to stderr', () => {
+test('eval --quiet writes no progress or informational lines (warnings only) to stderr', () => {
   const out = mkdtempSync(join(tmpdir(), 'coreb-quiet-'));
   try {
     const r = runCli(['eval', '--quiet', '--out', join(out, 'res')]);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stderr, '');
+    const lines = r.stderr.split('\n').filter((l) => l !== '');
+    assert.deepEqual(lines.filter((l) => !l.startsWith('warning: ')), [], r.stderr);
+    const loud = runCli(['eval', '--out', join(out, 'res2')]);
+    assert.match(loud.stderr, /wrote .*results\.json/, 'without --quiet the informational line is there');
     assert.match(r.stdout, /bm25/);
   } finally {
     rmSync(out, { recursive: true, force: true });
