@@ -18,11 +18,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const smoke = process.argv.includes('--smoke');
 
 /**
- * Size budget of the tarball (gzip, bytes) and of its unpacked files. Measured when the budget was
- * set: 703 KB packed, 3.95 MB unpacked, 497 files (about half of it the coreb-mini release tables).
+ * Size budget of the tarball (gzip, bytes) and of its unpacked files. Measured: 703 kB packed, 3.9 MB
+ * unpacked when the check was added; 1,053 kB packed, 5.4 MB unpacked (814 files) an hour later, after
+ * the rerank, report, build and train areas landed (0.4 MB of it the TypeScript sources and maps,
+ * 0.2 MB the coreb-mini release tables). The budget leaves room for the areas still to come; what it
+ * is for is catching a model, a dataset or a build directory that slipped into `files`.
  */
-const PACKED_BUDGET = 1024 * 1024;
-const UNPACKED_BUDGET = 6 * 1024 * 1024;
+const PACKED_BUDGET = 2 * 1024 * 1024;
+const UNPACKED_BUDGET = 10 * 1024 * 1024;
 
 /** Where shipped files may live: compiled code, its sources, the sample release, examples, docs. */
 const LAYOUT = [
