@@ -238,3 +238,47 @@ test('kill -9 mid-build, then a rerun: no answered call repeated, identical tabl
   assert.equal(run1.length + run2.length, callsInFullBuild, 'every call of a full build paid exactly once');
   assert.deepEqual(tables(out2), first);
 });
+
+test('--config build.json with --dry-run prints the plan and sends nothing; the CLI wins over the file', async () => {
+  const n = openai.calls.length + anthropic.calls.length;
+  const cfg = join(tmp, 'build.json');
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      problems: 'problems.jsonl',
+      out: 'from-config',
+      rewriter: `openai:rewriter-1?baseUrl=${encodeURIComponent(openai.baseUrl)}`,
+      solvers: [`openai:model-a?baseUrl=${encodeURIComponent(openai.baseUrl)}`, { provider: 'ollama', model: 'qwen2.5-coder:7b' }],
+      languages: ['python', 'cpp', 'java'],
+    }),
+  );
+  const r = await runCliAsync(['build', '--config', cfg, '--languages', 'python', '--dry-run']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(openai.calls.length + anthropic.calls.length, n);
+  assert.match(r.stdout, /2 problem\(s\), 1 language\(s\), 2 solver\(s\); no request sent/);
+  assert.match(r.stdout, /^solve\s+ollama:qwen2.5-coder:7b\s+2\s/m);
+  assert.match(r.stdout, /^negatives\s+openai:rewriter-1\s+8\s/m);
+  const bad = await runCliAsync(['build', '--config', cfg, '--until', 'nope']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /unknown stage `nope`; stages: load, rewrite, tests/);
+  writeFileSync(cfg, JSON.stringify({ problem: 'x' }));
+  const typo = await runCliAsync(['build', '--config', cfg]);
+  assert.notEqual(typo.status, 0);
+  assert.match(typo.stderr, /build\.json: field `problem`: unknown key; valid keys: problems/);
+});
+
+test('--until abbreviate stops there; --stages solve then continues from the stage outputs', async () => {
+  const out3 = join(tmp, 'staged');
+  const before = openai.calls.length;
+  const r1 = await runCliAsync(args(out3, ['--until', 'abbreviate']), { env });
+  assert.equal(r1.status, 0, r1.stderr);
+  const stages1 = new Set(openai.calls.slice(before).map((c) => c.stage));
+  assert.deepEqual([...stages1].sort(), ['abbreviate', 'rewrite', 'tests']);
+  assert.ok(!readFileSync(join(out3, 'work', 'abbreviate.jsonl'), 'utf8').includes('"fallback":true'));
+  const r2 = await runCliAsync(args(out3, ['--stages', 'solve']), { env });
+  assert.equal(r2.status, 0, r2.stderr);
+  assert.ok(readFileSync(join(out3, 'work', 'solve.jsonl'), 'utf8').includes('"model":"model-a"'));
+  const r3 = await runCliAsync(args(out3, ['--stages', 'queries']), { env });
+  assert.notEqual(r3.status, 0);
+  assert.match(r3.stderr, /execute\.jsonl|no execution result|run the execute stage/);
+});
