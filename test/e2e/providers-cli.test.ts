@@ -172,6 +172,9 @@ test('coreb providers lists every provider and the presets with sources', async 
     assert.ok(r.stdout.includes(m), m);
   }
   assert.match(r.stdout, /source: https:\/\//);
+  const chat = r.stdout.slice(r.stdout.indexOf('Chat providers'));
+  for (const p of ['openai', 'anthropic', 'gemini', 'ollama']) assert.match(chat, new RegExp(`^  ${p} `, 'm'));
+  assert.match(chat, /Chat spec: <provider>:<model>\[\?key=value&\.\.\.\]; keys: baseUrl, apiKeyEnv, temperature, maxTokens/);
   const bad = await runCli(['providers', 'embed', '--spec', 'dense:nope:m', '--input', input, '--out', join(root, 'y.jsonl')]);
   assert.equal(bad.status, 3);
   assert.match(bad.stderr, /unknown provider `nope`; valid providers: openai/);

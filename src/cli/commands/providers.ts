@@ -9,7 +9,7 @@ import { forEachLine } from '../../dataset/text-file.js';
 import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
-import { MODEL_PRESETS, PROVIDERS, SPEC_PARAMS } from '../../providers/index.js';
+import { CHAT_PROVIDERS, CHAT_SPEC_PARAMS, MODEL_PRESETS, PROVIDERS, SPEC_PARAMS } from '../../providers/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -49,6 +49,12 @@ function listText(): string {
     lines.push(`  ${name.padEnd(8)} ${p.summary}${key}`);
   }
   lines.push('', 'Spec: dense:<provider>:<model>[?key=value&...]; keys: ' + Object.keys(SPEC_PARAMS).join(', '));
+  lines.push('', 'Chat providers (coreb build, docs/build.md):');
+  for (const [name, p] of Object.entries(CHAT_PROVIDERS)) {
+    const key = 'apiKeyEnv' in p ? ` (key: $${p.apiKeyEnv})` : '';
+    lines.push(`  ${name.padEnd(9)} ${p.summary}${key}`);
+  }
+  lines.push('', 'Chat spec: <provider>:<model>[?key=value&...]; keys: ' + Object.keys(CHAT_SPEC_PARAMS).join(', '));
   lines.push('', 'Presets (matched from the model name; preset=<id> to force, preset=none to disable):');
   for (const p of MODEL_PRESETS) {
     const facts = [
@@ -183,6 +189,8 @@ const command: Command = {
         JSON.stringify({
           providers: Object.fromEntries(Object.entries(PROVIDERS).map(([k, p]) => [k, { summary: p.summary, kind: p.kind, apiKeyEnv: 'apiKeyEnv' in p ? p.apiKeyEnv : null }])),
           specParams: Object.keys(SPEC_PARAMS),
+          chatProviders: Object.fromEntries(Object.entries(CHAT_PROVIDERS).map(([k, p]) => [k, { summary: p.summary, apiKeyEnv: 'apiKeyEnv' in p ? p.apiKeyEnv : null }])),
+          chatSpecParams: Object.keys(CHAT_SPEC_PARAMS),
           presets: MODEL_PRESETS,
         }) + '\n',
       );
