@@ -165,6 +165,10 @@ test('checkSoup: cat within 1e-6 of the mean delta, linear reported as far off, 
   assert.ok(rep.overall.cat.maxRelError <= 1e-6, String(rep.overall.cat.maxRelError));
   assert.ok(rep.overall.written.maxRelError <= 1e-6);
   assert.ok(rep.overall.linear.relFrobeniusError > 1e-2, String(rep.overall.linear.relFrobeniusError));
+  assert.ok(rep.modules.every((m) => m.rowsChecked === m.shape[0]), 'small modules: every row');
+  const few = await checkSoup({ adapters: [join(dir, 'a'), join(dir, 'b')], sample: 2, rows: 3 });
+  assert.deepEqual(few.modules.map((m) => m.rowsChecked), [3, 3]);
+  assert.equal(few.ok, true);
   // A soup that is not the average fails the check: here the written one is replaced by one input.
   const bad = join(dir, 'bad');
   await writeToyAdapter(bad, { seed: 11, r: 8, config: { coreb_soup: { method: 'cat' }, lora_alpha: 16 } });

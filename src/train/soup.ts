@@ -440,8 +440,8 @@ export interface DeltaError {
 export interface SoupCheckReport {
   weights: number[];
   dtype: FloatDtype;
-  /** Checked modules (the A tensor names), with their ΔW shape [out, in]. */
-  modules: Array<{ name: string; shape: [number, number]; maxAbsDelta: number; errors: Record<string, DeltaError> }>;
+  /** Checked modules (the A tensor names), with their ΔW shape [out, in] and how many rows were compared. */
+  modules: Array<{ name: string; shape: [number, number]; rowsChecked: number; maxAbsDelta: number; errors: Record<string, DeltaError> }>;
   /** Over all checked modules, per candidate (`cat`, `linear`, and `written` when an output was given). */
   overall: Record<string, DeltaError>;
   tolerance: number;
@@ -458,6 +458,8 @@ export interface SoupCheckOptions {
   written?: string;
   /** Modules checked, evenly spaced over the sorted names. Default 8. */
   sample?: number;
+  /** Rows of each module's ΔW checked, evenly spaced (0 = all). Default 512. */
+  rows?: number;
   signal?: AbortSignal;
   progress?: Progress;
 }
@@ -477,9 +479,10 @@ export function evenSample<T>(items: readonly T[], k: number): T[] {
 }
 
 /**
- * Verifies, on a sample of 2-D LoRA modules, that the `cat` soup's merged delta s·B·A equals the
- * weighted mean of the inputs' merged deltas Σ wᵢ·sᵢ·Bᵢ·Aᵢ (computed in doubles, row by row, so
- * memory is one row of ΔW), and reports how far `linear` is from it. Both candidates are rounded to
+ * Verifies, on a sample of 2-D LoRA modules (and of rows of each, every entry of a checked row), that
+ * the `cat` soup's merged delta s·B·A equals the weighted mean of the inputs' merged deltas
+ * Σ wᵢ·sᵢ·Bᵢ·Aᵢ (computed in doubles, row by row, so memory is one row of ΔW), and reports how far
+ * `linear` is from it. Both candidates are rounded to
  * the output dtype first, as written files are.
  */
 export async function checkSoup(options: SoupCheckOptions): Promise<SoupCheckReport> {
@@ -532,35 +535,28 @@ export async function checkSoup(options: SoupCheckOptions): Promise<SoupCheckRep
       const modAcc = Object.fromEntries(labels.map((l) => [l, { maxAbs: 0, sq: 0 }]));
       let modMax = 0;
       let modSq = 0;
-      for (let j = 0; j < rows; j++) {
+      const rowIds = options.rows === 0 ? [...Array(rows).keys()] : evenSample([...Array(rows).keys()], options.rows ?? 512);
+      for (const j of rowIds) {
         exact.fill(0);
-        inputs.forEach((x, i) => {
-          const c = weights[i] * scaling[i];
-          for (let t = 0; t < x.r; t++) {
-            const b = c * x.B[j * x.r + t];
-            if (b === 0) continue;
-            const off = t * inDim;
-            for (let k = 0; k < inDim; k++) exact[k] += b * x.A[off + k];
-          }
-        });
+        for (let i = 0; i < inputs.length; i++) addDeltaRow(exact, inputs[i].A, inputs[i].B, inputs[i].r, j, inDim, weights[i] * scaling[i]);
         for (let k = 0; k < inDim; k++) {
-          modMax = Math.max(modMax, Math.abs(exact[k]));
-          modSq += exact[k] * exact[k];
+          const e = exact[k];
+          if (Math.abs(e) > modMax) modMax = Math.abs(e);
+          modSq += e * e;
         }
         for (const c of cands) {
           cand.fill(0);
-          for (let t = 0; t < c.r; t++) {
-            const b = c.s * c.B[j * c.r + t];
-            if (b === 0) continue;
-            const off = t * inDim;
-            for (let k = 0; k < inDim; k++) cand[k] += b * c.A[off + k];
-          }
+          addDeltaRow(cand, c.A, c.B, c.r, j, inDim, c.s);
           const m = modAcc[c.label];
+          let maxAbs = m.maxAbs;
+          let sq = 0;
           for (let k = 0; k < inDim; k++) {
             const d = cand[k] - exact[k];
-            m.maxAbs = Math.max(m.maxAbs, Math.abs(d));
-            m.sq += d * d;
+            if (Math.abs(d) > maxAbs) maxAbs = Math.abs(d);
+            sq += d * d;
           }
+          m.maxAbs = maxAbs;
+          m.sq += sq;
         }
       }
       const errors: Record<string, DeltaError> = {};
@@ -571,7 +567,7 @@ export async function checkSoup(options: SoupCheckOptions): Promise<SoupCheckRep
       }
       exactMax = Math.max(exactMax, modMax);
       exactSq += modSq;
-      modules.push({ name: aName, shape: [rows, inDim], maxAbsDelta: modMax, errors });
+      modules.push({ name: aName, shape: [rows, inDim], rowsChecked: rowIds.length, maxAbsDelta: modMax, errors });
       progress.tick();
     }
     progress.done();
@@ -583,6 +579,16 @@ export async function checkSoup(options: SoupCheckOptions): Promise<SoupCheckRep
   } finally {
     await closeAdapters(adapters);
     if (written) await written.reader.close();
+  }
+}
+
+/** out += scale · (row j of B) · A, for B [rows, r] and A [r, inDim] row-major (one row of s·B·A). */
+function addDeltaRow(out: Float64Array, A: Float64Array, B: Float64Array, r: number, j: number, inDim: number, scale: number): void {
+  for (let t = 0; t < r; t++) {
+    const b = scale * B[j * r + t];
+    if (b === 0) continue;
+    const off = t * inDim;
+    for (let k = 0; k < inDim; k++) out[k] += b * A[off + k];
   }
 }
 

@@ -37,6 +37,7 @@ Options:
                      BF16 2^-7, F16 2^-10) and report how far linear is; with --out, the written
                      adapter is checked too. Exit status 1 when cat is out of tolerance.
   --sample N         Modules checked, evenly spaced over the sorted names (default 8).
+  --rows N           Rows of each module's delta checked, evenly spaced (default 512; 0 = all).
   --json             Print the check report as JSON.
   --quiet            No progress or informational output (warnings and errors still print).
 
@@ -57,7 +58,7 @@ function fmt(x: number): string {
 
 function renderCheck(r: SoupCheckReport): string {
   const labels = Object.keys(r.overall);
-  const lines = [`soup check (${r.modules.length} modules, dtype ${r.dtype}, weights ${r.weights.join(',')}); error of each candidate's merged delta against the weighted mean of the inputs' merged deltas`];
+  const lines = [`soup check (${r.modules.length} modules, ${r.modules.reduce((n, m) => n + m.rowsChecked, 0)} rows of delta, dtype ${r.dtype}, weights ${r.weights.join(',')}); error of each candidate's merged delta against the weighted mean of the inputs' merged deltas`];
   lines.push(['module', 'max|delta|', ...labels.flatMap((l) => [`${l} max rel`, `${l} rel Frob`])].join('\t'));
   for (const m of r.modules) {
     lines.push([m.name, fmt(m.maxAbsDelta), ...labels.flatMap((l) => [fmt(m.errors[l].maxRelError), fmt(m.errors[l].relFrobeniusError)])].join('\t'));
@@ -81,6 +82,7 @@ const command: Command = {
         dtype: { type: 'string' },
         check: { type: 'boolean' },
         sample: { type: 'string' },
+        rows: { type: 'string' },
         json: { type: 'boolean' },
         quiet: { type: 'boolean' },
       },
@@ -115,6 +117,7 @@ const command: Command = {
       dtype,
       ...(outDir !== undefined ? { written: outDir } : {}),
       sample: parseIntOption('sample', values.sample as string | undefined, 8, 1),
+      rows: parseIntOption('rows', values.rows as string | undefined, 512, 0),
       signal: ctx.signal,
       ...(progress ? { progress } : {}),
     });
