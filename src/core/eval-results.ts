@@ -175,6 +175,11 @@ export interface RetrieverResult {
   languages: Record<string, Record<string, GroupResult>>;
   /** Task -> sub_query_type (t2c) or text type (c2t) -> group. */
   subQueryTypes: Record<string, Record<string, GroupResult>>;
+  /**
+   * Problems with how the numbers were obtained, e.g. a BM25 spec that indexes a label-proxy field
+   * (present on one label class only); absent when there are none.
+   */
+  warnings?: string[];
   /** Query id -> values; omitted when per-query output was turned off. */
   perQuery?: Record<string, QueryResult>;
   timings: RetrieverTimings;

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Doc } from '../core/dataset.js';
-import { distribution, findLabelProxies, idSuffix, runAudit } from './audit.js';
+import { distribution, idSuffix, runAudit } from './audit.js';
+import { findLabelProxies } from './label-proxies.js';
 import type { LanguageDetector } from './language-detector.js';
 import { writeCoirLikeBeir } from '../../test/support/coir-like.js';
 

@@ -6,12 +6,13 @@
  */
 import { resolve } from 'node:path';
 import { TASK_CORPUS, TASKS, type Doc, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
-import type { AuditReport, CorpusAudit, Distribution, LabelProxy, LanguageCheck, TaskAudit } from '../core/audit-report.js';
+import type { AuditReport, CorpusAudit, Distribution, LanguageCheck, TaskAudit } from '../core/audit-report.js';
 import type { ProtocolSemantics } from '../core/eval-results.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList } from '../core/retrieval.js';
 import { loadBeir, loadRelease, releaseTasks } from '../dataset/index.js';
 import { createBm25Retriever } from '../search/index.js';
+import { findLabelProxies } from './label-proxies.js';
 import { detectorAgrees, loadLanguageDetector, type LanguageDetector } from './language-detector.js';
 import { findExactDuplicates, findNearDuplicates, type NearDuplicateOptions } from './near-duplicates.js';
 import { resolveEvalProtocol } from './protocol.js';
@@ -57,55 +58,6 @@ export function distribution(values: readonly number[]): Distribution {
 export function idSuffix(id: string): string | null {
   const m = /(\d+)$/.exec(id);
   return m === null ? null : String(BigInt(m[1]));
-}
-
-function present(v: unknown): boolean {
-  return v !== null && v !== undefined && v !== '';
-}
-
-/** Field -> value of a document, for the label-proxy check (`title` and `meta.<key>`). */
-function docFields(d: Doc): Map<string, unknown> {
-  const m = new Map<string, unknown>();
-  if (d.title !== undefined) m.set('title', d.title);
-  for (const [k, v] of Object.entries(d.meta ?? {})) m.set(`meta.${k}`, v);
-  return m;
-}
-
-/**
- * Fields present on one label class only, or with a value found on one class only: a field is
- * reported when its share is >= 0.95 on one class and <= 0.05 on the other (each class >= 5 docs).
- */
-export function findLabelProxies(positives: readonly Doc[], others: readonly Doc[], against: LabelProxy['against']): LabelProxy[] {
-  if (positives.length < 5 || others.length < 5) return [];
-  const pf = positives.map(docFields);
-  const of = others.map(docFields);
-  const names = new Set<string>([...pf, ...of].flatMap((m) => [...m.keys()]));
-  const out: LabelProxy[] = [];
-  const separates = (a: number, b: number) => (a >= 0.95 && b <= 0.05) || (b >= 0.95 && a <= 0.05);
-  for (const name of [...names].sort()) {
-    const share = (ms: Map<string, unknown>[], f: (v: unknown) => boolean) => ms.filter((m) => f(m.get(name))).length / ms.length;
-    const p = share(pf, present);
-    const o = share(of, present);
-    if (separates(p, o)) {
-      out.push({ field: name, kind: 'presence', positives: p, others: o, against });
-      continue;
-    }
-    const values = new Set<unknown>();
-    for (const m of [...pf, ...of]) {
-      const v = m.get(name);
-      if (typeof v === 'boolean' || typeof v === 'number' || (typeof v === 'string' && v.length <= 40)) values.add(v);
-    }
-    if (values.size === 0 || values.size > 12) continue;
-    for (const v of values) {
-      const pv = share(pf, (x) => x === v);
-      const ov = share(of, (x) => x === v);
-      if (separates(pv, ov)) {
-        out.push({ field: name, kind: 'value', value: v as string | number | boolean, positives: pv, others: ov, against });
-        break;
-      }
-    }
-  }
-  return out;
 }
 
 const CODE_PUNCTUATION = /[(){}[\];=<>]/;

@@ -25,7 +25,8 @@ import { hashDatasetDir, isBeirDir, loadBeir, loadRelease, releaseTasks, saveAto
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever } from './create-retriever.js';
 import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
-import { parseRetrieverSpec } from './retriever-spec.js';
+import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './label-proxies.js';
+import { parseRetrieverSpec, type RetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
 import { createRerankerFromSpec, metricDeltas, parseRerankFusion, rerankLists, RERANK_DEFAULT_DEPTH, type SpecReranker } from './rerank-stage.js';
 
@@ -218,6 +219,13 @@ export function* topRankedLines(queries: readonly Query[], lists: ReadonlyMap<st
   }
 }
 
+/** Fields a spec's BM25 (or an rrf member's) indexes beyond the defaults `title` and `text`. */
+export function bm25ExtraFields(spec: RetrieverSpec): string[] {
+  if (spec.kind === 'rrf') return [...new Set(spec.members.flatMap(bm25ExtraFields))];
+  if (spec.kind !== 'bm25' || !Array.isArray(spec.params.fields)) return [];
+  return spec.params.fields.filter((f) => f !== 'title' && f !== 'text');
+}
+
 /** A progress reporter that prefixes every step label (e.g. with the retriever and task). */
 function prefixProgress(inner: Progress, prefix: string): Progress {
   return { start: (label, total) => inner.start(`${prefix}: ${label}`, total), tick: (n) => inner.tick(n), done: () => inner.done() };
@@ -277,6 +285,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const outDir = options.outDir === undefined ? undefined : resolve(options.outDir);
   const baseDir = options.baseDir ?? process.cwd();
   const usedSlugs = new Set<string>();
+  let proxies: TaskLabelProxy[] | undefined;
   const uniqueSlug = (text: string): string => {
     let slug = slugify(text);
     for (let i = 2; usedSlugs.has(slug); i++) slug = `${slugify(text)}-${i}`;
@@ -398,6 +407,15 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         onClose: (close) => closers.push(close),
         ...(signal !== undefined ? { signal } : {}),
       });
+      const warnings: string[] = [];
+      const extra = bm25ExtraFields(spec);
+      if (extra.length > 0) {
+        proxies ??= findTaskLabelProxies(data.tasks);
+        for (const p of proxies.filter((x) => extra.includes(x.field))) {
+          warnings.push(`indexes a label proxy: ${describeLabelProxy(p)}; its numbers read the label, not the text every retriever sees`);
+        }
+        for (const w of warnings) logger.warn(`${spec.text}: ${w}`);
+      }
       const slug = uniqueSlug(spec.text);
       const indexes = new Map<string, RetrieverIndex>();
       const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
@@ -444,6 +462,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       timings.evaluateMs += performance.now() - te;
       timings.totalMs = performance.now() - tr;
       const firstRow = assemble(spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
+      if (warnings.length > 0) firstRow.warnings = warnings;
       retrieverResults.push(firstRow);
       for (const { spec: rspec, label, reranker } of rerankers) {
         checkAborted(signal);

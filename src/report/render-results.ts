@@ -148,6 +148,7 @@ function taskTable(r: RetrieverResult): Table {
     if (g.zeroedQueries > 0) notes.push(`${t}: ${g.zeroedQueries} c2t_match negatives counted, each scoring 0`);
     if ((g.emptyQueries?.length ?? 0) > 0) notes.push(`${t}: ${g.emptyQueries.length} queries with an empty ranked list counted, each scoring 0 (no line in the run file)`);
   }
+  for (const w of (r as { warnings?: string[] }).warnings ?? []) notes.push(`warning: ${w}`);
   notes.push('hn-intr = share of queries (with a positive and a hard negative in the top 10) where a hard negative ranks above every positive; hn/q@10 = hard negatives per query in the top 10');
   return { title: `${r.name}: per task`, header, rows, note: notes.join('\n') };
 }

@@ -40,8 +40,15 @@ export interface Bm25Options extends TokenizerOptions {
   /**
    * Document fields joined (with a blank line) into the indexed text: `title`, `text`, or
    * `meta.<key>` for a string in `Doc.meta` (e.g. `meta.abbreviatedText`). Missing or non-string
-   * fields are skipped. Default `['title', 'text', 'meta.abbreviatedText']` (the CoREB text corpus
-   * keeps each problem's 50–150 word version there; code documents have neither extra field).
+   * fields are skipped. Default `['title', 'text']`: only what every retriever sees (the code, or a
+   * text document's full text; CoREB has no titles), the text a dense model embeds.
+   *
+   * Adding a `meta.` field is an explicit choice, and a risky one: a field present on one label
+   * class only is a label proxy. In CoREB `meta.abbreviatedText` is set on every original problem
+   * text and on none of the near-miss texts, so indexing it separates positives from hard
+   * negatives by the field's presence (v202602, coreb protocol: c2t nDCG@10 0.6453 with it vs
+   * 0.6055 without; the field alone, 0.6994, beats the full text). `coreb validate` and
+   * `coreb eval` warn about such fields.
    */
   fields?: readonly string[];
   /**
@@ -106,15 +113,19 @@ export const BM25_OPTION_TYPES = {
  * - query-side bigrams joined into compound identifiers ("favorite sequence" -> favoritesequence)
  *   were tried and lost 0.007 overall; not offered.
  * Chosen: k1 8, b 1, saturate k3 4, code stop list, minLength 1, no numbers, S-stemming, split
- * identifiers + whole, fields title + text + meta.abbreviatedText: overall 0.5399 / 0.7068 / 0.4727
- * (t2c 0.3068, c2t 0.7702, c2c 0.6963 nDCG@10).
+ * identifiers + whole. The tuning indexed title + text + meta.abbreviatedText (overall 0.5399 /
+ * 0.7068 / 0.4727; t2c 0.3068, c2t 0.7702, c2c 0.6963 nDCG@10), but that field is a label proxy
+ * (on original texts only, see {@link Bm25Options.fields}), so the default indexes title + text
+ * only: overall 0.5188 / 0.6902 / 0.4503 (c2t 0.7227) under the tuning protocol above; under the
+ * published protocol (negatives as 0) overall nDCG@10 0.4777, task mean 0.5362 (t2c 0.3068,
+ * c2t 0.6055, c2c 0.6963).
  */
 export const BM25_DEFAULTS = {
   k1: 8,
   b: 1,
   queryTf: 'saturate',
   k3: 4,
-  fields: ['title', 'text', 'meta.abbreviatedText'],
+  fields: ['title', 'text'],
   feedbackDocs: 0,
   feedbackTerms: 20,
   feedbackWeight: 0.5,

@@ -29,7 +29,12 @@ Options:
                           queries.jsonl, qrels/test.tsv). Default: the bundled sample
                           ${SAMPLE_RELEASE} (inside the coreb package).
   --retriever SPEC        Repeatable. Default: bm25. Specs:
-                            bm25[?k1=1.2&b=0.75&...]       code-aware BM25 (Lucene variant)
+                            bm25[?k1=1.2&b=0.75&...]       code-aware BM25 (Lucene variant); indexes
+                                                            title + text (what every retriever sees);
+                                                            fields=title,text,meta.KEY adds fields:
+                                                            beware of one present on one label class
+                                                            only (meta.abbreviatedText: originals
+                                                            only), a label proxy (eval warns)
                             embeddings:FILE                 precomputed vectors, JSONL lines
                                                             {"id","kind":"query"|"doc","vector":[...]}
                             run:FILE                        a TREC run (plain or .gz)

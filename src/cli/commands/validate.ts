@@ -2,13 +2,15 @@
  * `coreb validate <dir>`: detects a CoREB release or a BEIR/CoIR directory, prints its statistics
  * and every problem found, and exits non-zero when any problem is an error.
  */
-import { renderIssue, type ValidationIssue } from '../../core/issues.js';
+import { TASK_CORPUS, type TaskName } from '../../core/dataset.js';
+import { hasErrors, renderIssue, type ValidationIssue } from '../../core/issues.js';
 import { CorebError, EXIT_CODES } from '../../core/errors.js';
 import {
   isBeirDir,
   loadBeir,
   loadRelease,
   releaseStats,
+  releaseTasks,
   renderReleaseStats,
   renderRetrievalTaskStats,
   retrievalTaskStats,
@@ -16,6 +18,7 @@ import {
   RELEASE_FORMATS,
   type ReleaseFormat,
 } from '../../dataset/index.js';
+import { labelProxyIssues } from '../../eval/label-proxies.js';
 import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 
@@ -27,6 +30,11 @@ const usage = `Usage: coreb validate <dir> [options]
 Checks a dataset directory and prints its statistics and every problem found (file, line or
 parquet row, field, what was expected). Exit status 0 when there are no errors (warnings are
 allowed), 4 when there are errors.
+
+Warnings include label proxies: document fields present on the positives (label 2) of a task but
+absent from its hard negatives (label 1), or the reverse, found from the qrels for every field. A
+retriever that reads such a field reads the label (CoREB's abbreviated_text is on original problem
+texts only); coreb's BM25 indexes only title and text unless a spec adds fields.
 
 Layouts (detected; force with --layout):
   release   an official CoREB release: <table>.jsonl[.gz] for the 8 tables, or the published
@@ -79,6 +87,7 @@ async function run(ctx: CommandContext): Promise<number> {
   if (layout === 'beir') {
     const loaded = await loadBeir(dir, { split });
     issues = loaded.issues;
+    if (!hasErrors(issues)) issues.push(...labelProxyIssues([[loaded.task.name || 'corpus', loaded.task]], () => 'corpus.jsonl'));
     const s = retrievalTaskStats(loaded.task);
     stats = s;
     statsText = `BEIR directory ${dir} (split ${loaded.split})\n\n` + renderRetrievalTaskStats(s);
@@ -86,6 +95,10 @@ async function run(ctx: CommandContext): Promise<number> {
   } else {
     const loaded = await loadRelease(dir, { format: input, split });
     issues = [...loaded.issues, ...validateRelease(loaded.release)];
+    if (!hasErrors(issues)) {
+      const tasks = Object.entries(releaseTasks(loaded.release));
+      issues.push(...labelProxyIssues(tasks, (t) => (TASK_CORPUS[t as TaskName] === 'code' ? 'code_corpus' : 'text_corpus')));
+    }
     const s = releaseStats(loaded.release);
     stats = s;
     statsText = renderReleaseStats(s);
