@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalResults, QueryResult, RetrieverResult } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
-import { projectRoot } from '../../test/support/shared.js';
+import { keyPaths, mtebResultsFixture } from '../../test/support/mteb.js';
 import { confidenceScores, exportMteb, MTEB_K, nauc, stringifyMtebJson } from './mteb-export.js';
 import { createRng } from './significance.js';
 
 /** MTEB's results file shape (our own values; key set and order as MTEB 2.x writes them). */
-const FIXTURE = JSON.parse(readFileSync(join(projectRoot, 'test', 'fixtures', 'mteb-results-shape.json'), 'utf8')) as Record<string, unknown>;
+const FIXTURE = mtebResultsFixture();
 
 const FAMILIES = ['ndcg', 'map', 'recall', 'p', 'mrr', 'hit'] as const;
 
@@ -54,13 +54,6 @@ function mtebLikeResults(dir: string, protocol = 'mteb'): EvalResults {
   } as unknown as EvalResults;
   writeFileSync(join(dir, 'results.json'), JSON.stringify(results));
   return results;
-}
-
-/** Nested key paths of a JSON value (arrays: first element only), in order. */
-function keyPaths(v: unknown, prefix = ''): string[] {
-  if (Array.isArray(v)) return v.length > 0 && typeof v[0] === 'object' && v[0] !== null ? keyPaths(v[0], `${prefix}[0]`) : [];
-  if (typeof v !== 'object' || v === null) return [];
-  return Object.entries(v).flatMap(([k, x]) => [`${prefix}.${k}`, ...keyPaths(x, `${prefix}.${k}`)]);
 }
 
 test('MTEB export: per-task files with exactly the key set (and order) of an MTEB results file, model_meta.json, run_settings.jsonl', async (t) => {
