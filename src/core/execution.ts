@@ -79,6 +79,11 @@ export interface ExecutionResult {
   cpuMs: number;
   /** Peak resident memory of the program, KiB; -1 when not measured. */
   memoryKb: number;
+  /**
+   * Set when a limit on the whole process tree (every descendant, orphans included) stopped the
+   * run: `time` for its total CPU time, `memory` for its total resident memory.
+   */
+  treeLimit?: 'time' | 'memory';
 }
 
 /** Result of one test. */

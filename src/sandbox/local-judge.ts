@@ -22,10 +22,11 @@ import { COMPARATOR_RULES_VERSION } from './compare.js';
 import { DEFAULT_LIMITS, requireTool, type RunLimits } from './languages.js';
 import { prepareSource, type PreparedSource } from './normalise.js';
 import { createSlotPool } from './pool.js';
+import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
 import { RUNNERS, type BuildContext } from './runners/index.js';
 import { buildPch, CXX_FLAGS } from './runners/cpp.js';
-import { runProcess, type Mount, type ProcessLimits, type SandboxConfig } from './sandbox.js';
+import { runProcess, type Mount, type ProcessLimits, type SandboxConfig, type TreeRun } from './sandbox.js';
 import { classifyRun, createProgramResult } from './verdict.js';
 
 /** Options of {@link createLocalJudge}. */
@@ -61,7 +62,24 @@ export interface LocalJudgeOptions {
   compileTimeoutMs?: number;
   /** Unprivileged uid/gid for sandboxed code when the judge runs as root; default 65534. */
   uid?: number;
+  /**
+   * How limits cover a run's whole process tree (see process-tree.ts): `auto` (default) picks
+   * cgroup v2, else cgroup v1, else /proc polling; a named mechanism is required (SANDBOX error if
+   * unavailable); `off` keeps per-process rlimits only (children escape them).
+   */
+  treeLimits?: TreeMechanism | 'auto' | 'off';
+  /** Memory cap of one compilation's process tree, MiB; default 2048 (over it: `compile_error`). */
+  compileMemoryMb?: number;
+  /** Size of the shared Go build cache, MiB, past which it is emptied (at start and every 50 Go compiles); default 512. */
+  goCacheMaxMb?: number;
 }
+
+/**
+ * Memory the runtime needs beyond the program's own limit, MiB, allowed to the process tree: the
+ * JVM's metaspace, code cache and thread stacks live outside -Xmx; the others get slack for the
+ * harness and page cache.
+ */
+const TREE_ALLOWANCE_MB: Readonly<Record<ExecLanguage, number>> = { java: 384, go: 64, cpp: 64, python: 64, ruby: 64 };
 
 const STDERR_KEEP = 64 * 1024;
 
@@ -127,6 +145,14 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     dropPrivileges,
     uid: dropPrivileges ? uid : isRoot || typeof process.getuid !== 'function' ? uid : process.getuid(),
   };
+  const treeOption = options.treeLimits ?? 'auto';
+  const tree: TreeAccounting | undefined = treeOption === 'off' ? undefined : detectTreeAccounting(treeOption === 'auto' ? {} : { mechanism: treeOption });
+  if (tree === undefined && treeOption !== 'off') {
+    throw new CorebError('SANDBOX', `tree limits \`${treeOption}\` are not available on this machine (needs root and that cgroup hierarchy); use auto`);
+  }
+  const compileMemoryMb = options.compileMemoryMb ?? 2048;
+  const goCacheMaxMb = options.goCacheMaxMb ?? 512;
+  let goCompiles = 0;
   const pool = createSlotPool(jobs);
   const stats: JudgeStats = { compiles: 0, runs: 0 };
   let pchPromise: Promise<string> | undefined;
@@ -172,13 +198,19 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     return pchPromise;
   };
   const ensureGoCache = (): string => {
-    if (goCache === undefined) {
+    if (goCache === undefined || goCompiles++ % 50 === 49) {
       goCache = join(cacheDir, 'gocache');
+      // Untrusted builds fill the shared cache: past its cap it is emptied (Go rebuilds what it needs).
+      if (dirBytes(goCache) > goCacheMaxMb * 1024 * 1024) rmSync(goCache, { recursive: true, force: true });
       mkdirSync(goCache, { recursive: true, mode: 0o755 });
       if (dropPrivileges) chownSync(goCache, uid, uid);
     }
     return goCache;
   };
+
+  /** The tree accounting of one process, or undefined without tree limits. */
+  const treeRun = (limits: TreeLimits): TreeRun | undefined =>
+    tree === undefined ? undefined : { group: tree.createGroup(limits), cpuLimitMs: limits.cpuMs, memoryLimitKb: limits.memoryMb * 1024 };
 
   /** Where a run sees the program directory. */
   const progDir = (dir: string): string => (sandbox ? '/prog' : dir);
@@ -197,12 +229,23 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     const ctx: BuildContext = { box, fileName: prepared.fileName, sandbox, env, mounts, pch: ensurePch, goCache: ensureGoCache };
     const argv = await RUNNERS[language].compileArgv(ctx);
     if (argv === undefined) return result;
-    const r = await pool.run(() => {
+    const r = await pool.run(async () => {
       stats.compiles++;
-      return runProcess(config, { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal });
+      const t = treeRun({ memoryMb: compileMemoryMb, pids: 512, cpuMs: compileTimeoutMs });
+      try {
+        return await runProcess(config, { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal, tree: t });
+      } finally {
+        t?.group.close();
+      }
     });
     result.compileMs = Math.round(r.wallMs);
-    if (r.exitCode === null || (!r.timedOut && r.cpuMs < 0)) {
+    if (r.treeLimit !== undefined) {
+      result.verdict = 'compile_error';
+      result.output =
+        (r.treeLimit === 'memory'
+          ? `compilation stopped: the compiler passed its memory cap of ${compileMemoryMb} MiB\n`
+          : `compilation stopped: the compiler passed its CPU-time cap of ${compileTimeoutMs} ms\n`) + (r.stderr + r.stdout).slice(0, 4000);
+    } else if (r.exitCode === null || (!r.timedOut && r.cpuMs < 0)) {
       result.verdict = 'sandbox_error';
       result.output = r.stderr.slice(0, 4000);
     } else if (r.exitCode !== 0 || r.timedOut) {
@@ -228,10 +271,14 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       PYTHONDONTWRITEBYTECODE: '1',
       PYTHONIOENCODING: 'utf-8',
     };
+    const treeMemoryMb = limits.memoryLimitMb + TREE_ALLOWANCE_MB[plan.language];
+    // With the tree accounted, resident memory is limited, not address space (threads reserve
+    // much more than they touch); /proc polling keeps a generous address-space backstop.
+    const addressSpaceMb = tree === undefined ? limits.addressSpaceMb : tree.mechanism === 'proc' ? Math.max(limits.addressSpaceMb, 4 * treeMemoryMb) : 0;
     const plimits: ProcessLimits = {
       wallMs: Math.round(limits.timeLimitMs * wallTimeFactor + 1000),
       cpuS: Math.ceil(limits.timeLimitMs / 1000) + 1,
-      addressSpaceMb: limits.addressSpaceMb,
+      addressSpaceMb,
       processes: limits.processes,
       fileSizeMb: limits.workDirMb,
       openFiles: 256,
@@ -241,17 +288,23 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       stderrBytes: STDERR_KEEP,
     };
     try {
-      const r = await pool.run(() => {
+      const r = await pool.run(async () => {
         stats.runs++;
-        return runProcess(config, {
-          argv: plan.argv,
-          env,
-          stdin: test.kind === 'program' ? '' : test.input,
-          mounts: sandbox ? [{ src: b.dir, dest: '/prog' }] : [],
-          workDir: runDir,
-          limits: plimits,
-          signal,
-        });
+        const t = treeRun({ memoryMb: treeMemoryMb, pids: limits.processes, cpuMs: limits.timeLimitMs });
+        try {
+          return await runProcess(config, {
+            argv: plan.argv,
+            env,
+            stdin: test.kind === 'program' ? '' : test.input,
+            mounts: sandbox ? [{ src: b.dir, dest: '/prog' }] : [],
+            workDir: runDir,
+            limits: plimits,
+            signal,
+            tree: t,
+          });
+        } finally {
+          t?.group.close();
+        }
       });
       return classifyRun(r, test, { limits, language: plan.language, comparator, tolerance, aborted: signal?.aborted === true });
     } finally {
@@ -342,11 +395,14 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       compileTimeoutMs,
       cxxFlags: CXX_FLAGS,
       limits: Object.fromEntries(EXEC_LANGUAGES.map((l) => [l, limitsFor(l)])),
+      treeLimits: tree?.mechanism ?? 'off',
+      compileMemoryMb,
     }),
     judge,
     stats: () => ({ ...stats }),
     async close() {
       // work dirs are removed after each program; the cache (helper, PCH, Go cache) is kept for reuse
+      tree?.close();
     },
   };
 }
@@ -364,6 +420,27 @@ function compileLimits(wallMs: number): ProcessLimits {
     stdoutBytes: 1024 * 1024,
     stderrBytes: STDERR_KEEP,
   };
+}
+
+/** Bytes of the regular files under `dir` (0 when missing). */
+function dirBytes(dir: string): number {
+  let total = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const p = join(dir, name);
+    try {
+      const st = statSync(p);
+      total += st.isDirectory() ? dirBytes(p) : st.size;
+    } catch {
+      // removed meanwhile
+    }
+  }
+  return total;
 }
 
 /** Work dirs older than this were left by a judge that was killed; they are removed at start. */

@@ -10,12 +10,17 @@ import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
 
 /**
- * C source of the helper. Usage:
+ * C source of the helper. Usage inside the sandbox:
  * `coreb-run CPU_S AS_BYTES NPROC FSIZE_BYTES NOFILE STACK_BYTES STATUS_FD -- CMD ARGS...`;
  * a limit of 0 leaves that limit unset. Writes `status cpu_us maxrss_kb` to STATUS_FD.
+ * On the host, before the sandbox starts: `coreb-run --enter UID N FILE_1 .. FILE_N -- CMD ARGS...`
+ * writes its pid to each file (the run's `cgroup.procs`, so the whole process tree is accounted from
+ * its first instruction), drops to UID (no groups) unless UID < 0, then executes CMD.
  */
 export const RUN_HELPER_SOURCE = String.raw`
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +38,35 @@ static void lim(int res, long long v) {
   setrlimit(res, &r);
 }
 
+static int enter(int argc, char **argv) {
+  if (argc < 5) return 120;
+  int uid = atoi(argv[2]);
+  int n = atoi(argv[3]);
+  if (n < 0 || argc < 6 + n || strcmp(argv[4 + n], "--") != 0) {
+    fprintf(stderr, "coreb-run: bad --enter arguments\n");
+    return 120;
+  }
+  char pid[32];
+  int len = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+  for (int i = 0; i < n; i++) {
+    int fd = open(argv[4 + i], O_WRONLY);
+    if (fd < 0 || write(fd, pid, len) != len) {
+      fprintf(stderr, "coreb-run: cannot join %s: %s\n", argv[4 + i], strerror(errno));
+      return 123;
+    }
+    close(fd);
+  }
+  if (uid >= 0 && (setgroups(0, NULL) != 0 || setgid(uid) != 0 || setuid(uid) != 0)) {
+    fprintf(stderr, "coreb-run: cannot drop to uid %d: %s\n", uid, strerror(errno));
+    return 124;
+  }
+  execvp(argv[5 + n], argv + 5 + n);
+  fprintf(stderr, "coreb-run: cannot execute %s: %s\n", argv[5 + n], strerror(errno));
+  return 127;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--enter") == 0) return enter(argc, argv);
   if (argc < 10 || strcmp(argv[8], "--") != 0) {
     fprintf(stderr, "coreb-run: bad arguments\n");
     return 120;

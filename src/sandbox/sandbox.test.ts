@@ -35,6 +35,15 @@ test('the command line runs the helper with the limits in bytes and the program 
   assert.equal(bare[0], '/cache/bin/coreb-run');
 });
 
+test('with cgroups to join, coreb-run --enter joins them, drops to the sandbox uid, then starts bwrap', () => {
+  const group = { joinFiles: ['/cg/memory/r/cgroup.procs', '/cg/pids/r/cgroup.procs'], sample: () => ({ cpuMs: 0, peakKb: 0, memoryExceeded: false }), close() {} };
+  const c = createCommandLine(config, { ...spec, tree: { group, cpuLimitMs: 1000, memoryLimitKb: 1024 } });
+  assert.deepEqual(c.slice(0, 7), ['/cache/bin/coreb-run', '--enter', '65534', '2', '/cg/memory/r/cgroup.procs', '/cg/pids/r/cgroup.procs', '--']);
+  assert.equal(c[7], '/usr/bin/bwrap');
+  const polled = createCommandLine(config, { ...spec, tree: { group: { ...group, joinFiles: [] }, cpuLimitMs: 1000, memoryLimitKb: 1024 } });
+  assert.equal(polled[0], '/usr/bin/bwrap', '/proc polling needs no entering step');
+});
+
 test('the slot pool never runs more than its size at once', async () => {
   const pool = createSlotPool(3);
   let running = 0;

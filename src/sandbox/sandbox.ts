@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { ExecutionResult } from '../core/execution.js';
+import type { TreeGroup } from './process-tree.js';
 
 /** Resource limits of one sandboxed process. */
 export interface ProcessLimits {
@@ -78,6 +79,19 @@ export interface ProcessSpec {
   workDir?: string;
   /** Aborting kills the process. */
   signal?: AbortSignal;
+  /** Limits over the whole process tree (see process-tree.ts); the group is closed by the caller. */
+  tree?: TreeRun;
+}
+
+/** The tree accounting of one run and the limits the poller enforces. */
+export interface TreeRun {
+  group: TreeGroup;
+  /** CPU time of the whole tree, ms, past which the run is killed (`treeLimit: 'time'`). */
+  cpuLimitMs: number;
+  /** Resident memory of the whole tree, KiB, past which the run is killed (`treeLimit: 'memory'`). */
+  memoryLimitKb: number;
+  /** Sampling period, ms; default 50. */
+  pollMs?: number;
 }
 
 /** Where the helper is mounted inside sandboxes. */
@@ -140,10 +154,18 @@ function helperArgs(helper: string, l: ProcessLimits, argv: string[]): string[] 
   ];
 }
 
-/** The full host command line for `spec`: `[file, ...args]`. */
+/**
+ * The full host command line for `spec`: `[file, ...args]`. With cgroups to join, the host-side
+ * `coreb-run --enter` comes first: it joins them as root, drops privileges, then starts the rest.
+ */
 export function createCommandLine(config: SandboxConfig, spec: ProcessSpec): string[] {
-  if (!config.enabled) return helperArgs(config.helperPath, spec.limits, spec.argv);
-  return [config.bwrapPath, ...createBwrapArgs(config, spec), '--', ...helperArgs(HELPER_IN_BOX, spec.limits, spec.argv)];
+  const inner = config.enabled
+    ? [config.bwrapPath, ...createBwrapArgs(config, spec), '--', ...helperArgs(HELPER_IN_BOX, spec.limits, spec.argv)]
+    : helperArgs(config.helperPath, spec.limits, spec.argv);
+  const join = spec.tree?.group.joinFiles ?? [];
+  if (join.length === 0) return inner;
+  const uid = config.enabled && config.dropPrivileges ? config.uid : -1;
+  return [config.helperPath, '--enter', String(uid), String(join.length), ...join, '--', ...inner];
 }
 
 /**
@@ -168,12 +190,14 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
   return new Promise((resolve) => {
     // A process group of its own: killing the group also reaches a bwrap child still in its setup
     // phase (before --new-session), which a kill of the outer bwrap alone can orphan.
+    // With cgroups to join, `coreb-run --enter` starts as root and drops privileges itself.
+    const entering = (spec.tree?.group.joinFiles.length ?? 0) > 0;
     const child = spawn(file, args, {
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
       env: config.enabled ? {} : spec.env,
       cwd: config.enabled ? undefined : spec.workDir,
       detached: true,
-      ...(config.enabled && config.dropPrivileges ? { uid: config.uid, gid: config.uid } : {}),
+      ...(config.enabled && config.dropPrivileges && !entering ? { uid: config.uid, gid: config.uid } : {}),
     });
     const out: Buffer[] = [];
     let outBytes = 0;
@@ -208,12 +232,27 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
     }, spec.limits.wallMs);
     const onAbort = (): void => kill();
     spec.signal?.addEventListener('abort', onAbort, { once: true });
+    // The whole tree's CPU time and memory, sampled while it runs; past a limit the run is killed.
+    const tree = spec.tree;
+    let treeLimit: 'time' | 'memory' | undefined;
+    let usage = { cpuMs: 0, peakKb: 0, memoryExceeded: false };
+    const sampleTree = (): void => {
+      if (tree === undefined) return;
+      usage = tree.group.sample(child.pid);
+      if (treeLimit !== undefined) return;
+      if (usage.memoryExceeded || usage.peakKb > tree.memoryLimitKb) treeLimit = 'memory';
+      else if (usage.cpuMs > tree.cpuLimitMs) treeLimit = 'time';
+      if (treeLimit !== undefined) kill();
+    };
+    const poller = tree === undefined ? undefined : setInterval(sampleTree, tree.pollMs ?? 50);
     const statusStream = child.stdio[3] as NodeJS.ReadableStream & { destroy(): void };
     const finish = (): void => {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
       clearTimeout(grace);
+      clearInterval(poller);
+      sampleTree();
       spec.signal?.removeEventListener('abort', onAbort);
       killGroup();
       for (const s of [child.stdout, child.stderr, statusStream]) s?.destroy();
@@ -229,16 +268,23 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
       }
       let stderr = Buffer.concat(err).toString('utf8');
       if (spawnError) stderr = `coreb: cannot start the sandbox: ${spawnError}\n${stderr}`;
-      resolve({
+      if (tree !== undefined && cpuMs >= 0) {
+        // The tree's totals include the program itself and every descendant, orphans too.
+        cpuMs = Math.max(cpuMs, usage.cpuMs);
+        memoryKb = Math.max(memoryKb, usage.peakKb);
+      }
+      const result: ExecutionResult = {
         exitCode: spawnError ? null : code,
         stdout: Buffer.concat(out).toString('utf8'),
         stderr,
         stdoutTruncated: truncated,
-        timedOut,
+        timedOut: timedOut && treeLimit === undefined,
         wallMs,
         cpuMs,
         memoryKb,
-      });
+      };
+      if (treeLimit !== undefined) result.treeLimit = treeLimit;
+      resolve(result);
     };
     child.stdout.on('data', (b: Buffer) => {
       if (truncated) return;

@@ -31,7 +31,9 @@ export function lastLine(s: string): string {
 
 /**
  * The verdict of one test run, checked in this order: interrupted -> `sandbox_error`; stdout over
- * its cap -> `output_limit`; killed by the wall clock -> `time_limit`; no status -> `sandbox_error`;
+ * its cap -> `output_limit`; the process tree past its memory / CPU-time limit -> `memory_limit` /
+ * `time_limit`; killed by the wall clock -> `time_limit`; no status after a death by signal (the
+ * program killed the harness) -> `runtime_error`; no status otherwise -> `sandbox_error`;
  * SIGXCPU (exit 152) or CPU time over `timeLimitMs` -> `time_limit`; SIGXFSZ (153) ->
  * `output_limit`; an out-of-memory message with a non-zero exit, or peak RSS over `memoryLimitMb`
  * (not Java) -> `memory_limit`; other non-zero exits -> `runtime_error`; then the output: program
@@ -44,7 +46,13 @@ export function classifyRun(r: ExecutionResult, test: TestCase, options: Classif
   const v = (verdict: Verdict, detail?: string): TestResult => (detail === undefined ? { verdict, ...base } : { verdict, ...base, detail });
   if (options.aborted === true) return v('sandbox_error', 'interrupted');
   if (r.stdoutTruncated) return v('output_limit', `more than ${limits.outputLimitBytes} bytes of output`);
+  if (r.treeLimit === 'memory') return v('memory_limit', `the process tree's memory passed its limit (peak ${r.memoryKb} KiB)`);
+  if (r.treeLimit === 'time') return v('time_limit', `CPU time of the process tree ${Math.round(r.cpuMs)} ms`);
   if (r.timedOut) return v('time_limit', `killed after ${Math.round(r.wallMs)} ms wall-clock`);
+  if (r.exitCode !== null && r.exitCode >= 128 && r.cpuMs < 0) {
+    // The sandbox ran but its in-box harness died by a signal before reporting: the program killed it.
+    return v('runtime_error', `the program killed the judge's harness (exit ${r.exitCode})`);
+  }
   if (r.exitCode === null || r.cpuMs < 0) return v('sandbox_error', lastLine(r.stderr) || 'the sandbox did not report a status');
   if (r.exitCode === 152 || r.cpuMs > limits.timeLimitMs) return v('time_limit', `CPU time ${Math.round(r.cpuMs)} ms`);
   if (r.exitCode === 153) return v('output_limit', 'file size limit exceeded');

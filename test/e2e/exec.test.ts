@@ -157,3 +157,15 @@ test('SIGTERM stops coreb exec cleanly (exit 130, no sandbox left running), fini
   for (const l of lines) assert.equal((JSON.parse(l) as { verdict: string }).verdict === 'sandbox_error', false);
   assert.ok(lines.some((l) => (JSON.parse(l) as { id: string }).id === 'fast'), 'finished programs are kept');
 });
+
+test('coreb exec --explain-limits names the tree-limit mechanism of this machine', () => {
+  const r = runCli(['exec', '--explain-limits']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^tree limits: (cgroup2|cgroup1|proc)\n/);
+  assert.match(r.stdout, /python\s+CPU 6000 ms \(whole tree\), memory 512 MiB/);
+  const off = runCli(['exec', '--explain-limits', '--tree-limits', 'off']);
+  assert.match(off.stdout, /children and orphans escape/);
+  const bad = runCli(['exec', '--explain-limits', '--tree-limits', 'cgroup3']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--tree-limits must be one of auto, cgroup2, cgroup1, proc, off/);
+});

@@ -12,7 +12,9 @@ import { LCB_TEST_SETS, createLcbTestLookup, loadLcbProblems, type LcbTestSet } 
 import { renderJudgeSummary, runJudging } from '../../sandbox/judge-run.js';
 import { createLocalJudge } from '../../sandbox/local-judge.js';
 import { missingPackages } from '../../sandbox/languages.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { DEFAULT_LIMITS } from '../../sandbox/languages.js';
+import { detectTreeAccounting, TREE_MECHANISMS, type TreeMechanism } from '../../sandbox/process-tree.js';
+import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 
@@ -43,10 +45,37 @@ command skips programs already judged with the same code, tests and settings.
                        unrun tests as failed)
   --cache-dir DIR      helper, C++ precompiled header, Go cache; default
                        $COREB_JUDGE_CACHE or <tmp>/coreb-judge
+  --tree-limits M      how limits cover a program's whole process tree (children and
+                       orphans included): auto (default: cgroup v2, else cgroup v1, else
+                       polling /proc) | cgroup2 | cgroup1 | proc | off (per-process only)
+  --explain-limits     print which tree-limit mechanism this machine uses and the
+                       limits per language, then exit
   --no-sandbox         run untrusted code directly on this machine (DANGEROUS)
   --summary-json FILE  also write the run summary as JSON
 
 Exit status 0 when every program was judged (whatever the verdicts).`;
+
+/** The text of `--explain-limits`: the mechanism this machine uses and the limits per language. */
+function explainLimits(choice: TreeMechanism | 'auto' | 'off'): string {
+  const lines: string[] = [];
+  if (choice === 'off') {
+    lines.push('tree limits: off — per-process rlimits only (RLIMIT_CPU, RLIMIT_AS, RLIMIT_NPROC): children and orphans escape them.');
+  } else {
+    const t = detectTreeAccounting(choice === 'auto' ? {} : { mechanism: choice });
+    if (t === undefined) lines.push(`tree limits: ${choice} is NOT available on this machine (needs root and that cgroup hierarchy).`);
+    else {
+      lines.push(`tree limits: ${t.mechanism}`, `  ${t.explanation}`);
+      t.close();
+    }
+  }
+  lines.push('', 'per test (defaults; --timeout-ms and --memory-mb override):');
+  for (const [lang, l] of Object.entries(DEFAULT_LIMITS)) {
+    lines.push(`  ${lang.padEnd(7)} CPU ${l.timeLimitMs} ms (whole tree), memory ${l.memoryLimitMb} MiB (resident, whole tree), ${l.processes} processes/threads, work dir ${l.workDirMb} MiB`);
+  }
+  lines.push('  The wall clock kills a run after 3x its CPU limit + 1 s. Java\'s heap is -Xmx = the memory limit; the');
+  lines.push('  tree may use 384 MiB more for the JVM itself (64 MiB for the other runtimes). Compiles: 60 s, 2048 MiB.');
+  return lines.join('\n') + '\n';
+}
 
 const command: Command = {
   summary: 'judge programs on LiveCodeBench tests in a sandbox (JSONL verdicts)',
@@ -66,7 +95,14 @@ const command: Command = {
       'cache-dir': { type: 'string' },
       'no-sandbox': { type: 'boolean' },
       'summary-json': { type: 'string' },
+      'tree-limits': { type: 'string' },
+      'explain-limits': { type: 'boolean' },
     });
+    const treeLimits = parseChoiceOption('tree-limits', values['tree-limits'] as string | undefined, ['auto', ...TREE_MECHANISMS, 'off'] as const, 'auto');
+    if (values['explain-limits'] === true) {
+      ctx.stdout.write(explainLimits(treeLimits));
+      return 0;
+    }
     const need = (name: string): string => {
       const v = values[name];
       if (typeof v !== 'string' || v === '') throw new CorebError('USAGE', `coreb exec: --${name} FILE is required; see \`coreb exec --help\``);
@@ -125,6 +161,7 @@ const command: Command = {
       stopEarly: values['stop-early'] === true,
       timeLimitMs,
       memoryLimitMb,
+      treeLimits,
     });
     ctx.logger.info(
       `coreb exec: ${programs.length} program(s), ${problems.size} problem(s), comparator ${comparator}, ${jobs} job(s)` +

@@ -1,0 +1,223 @@
+/**
+ * Limits over the whole process tree, in the real sandbox: orphaned CPU workers and orphaned memory
+ * holders (Python and C++) and Java off-heap memory must get `time_limit` / `memory_limit` under the
+ * machine's mechanism (cgroup v2, cgroup v1 or /proc polling) and under /proc polling forced; legitimate
+ * 4-thread programs pass; a program that kills its harness gets `runtime_error`; compiles have a memory
+ * cap; the Go build cache is capped.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ExecLanguage, ProgramResult, TestCase } from '../core/execution.js';
+import { createTestJudge, tempDir, toolchainSkipReason } from '../../test/support/judge.js';
+import type { JudgeBackend } from './backend.js';
+import { createLocalJudge, type LocalJudgeOptions } from './local-judge.js';
+import { detectTreeAccounting } from './process-tree.js';
+
+const skip = toolchainSkipReason(['python', 'cpp', 'java', 'go']);
+
+/** Time limits out of the way of a loaded machine: only the tree's CPU total can stop these runs. */
+const ATTACK_LIMITS: LocalJudgeOptions = { timeLimitMs: 2000, wallTimeFactor: 15, jobs: 2, memoryLimitMb: 256 };
+
+async function judgeWith(options: LocalJudgeOptions): Promise<JudgeBackend | string> {
+  return skip ?? (await createTestJudge(options));
+}
+
+let n = 0;
+async function run(judge: JudgeBackend, language: ExecLanguage, code: string, outputs = ['ok']): Promise<ProgramResult> {
+  const tests: TestCase[] = [{ kind: 'stdin', input: '', outputs }];
+  return judge.judge({ id: `tree-${++n}`, problemId: 'tree', language, code }, tests);
+}
+
+/**
+ * Four double-forked workers burn 1.2 s of CPU each (4.8 s in all, each under the per-process limit);
+ * the main program waits for them through a pipe they hold open, then says ok.
+ */
+const PY_ORPHAN_CPU = `import os, time
+r, w = os.pipe()
+for i in range(4):
+    if os.fork() == 0:
+        if os.fork() == 0:
+            os.close(r)
+            t = time.process_time()
+            while time.process_time() - t < 1.2:
+                pass
+        os._exit(0)
+os.close(w)
+os.read(r, 1)
+print("ok")
+`;
+
+const CPP_ORPHAN_CPU = `#include <cstdio>
+#include <ctime>
+#include <unistd.h>
+int main() {
+  int fd[2];
+  if (pipe(fd) != 0) return 1;
+  for (int i = 0; i < 4; i++) {
+    if (fork() == 0) {
+      if (fork() == 0) {
+        close(fd[0]);
+        clock_t t = clock();
+        volatile unsigned long x = 0;
+        while (clock() - t < 1.2 * CLOCKS_PER_SEC) x++;
+      }
+      _exit(0);
+    }
+  }
+  close(fd[1]);
+  char c;
+  read(fd[0], &c, 1);
+  printf("ok\\n");
+}
+`;
+
+/** Ten orphaned children hold 200 MiB each (2 GiB in all, limit 256 MiB), one after another. */
+const PY_ORPHAN_MEMORY = `import os, time
+for i in range(10):
+    if os.fork() == 0:
+        if os.fork() == 0:
+            time.sleep(0.15 * i)
+            b = bytearray(200 * 1024 * 1024)
+            for j in range(0, len(b), 4096):
+                b[j] = 1
+            time.sleep(3)
+        os._exit(0)
+time.sleep(3)
+print("ok")
+`;
+
+const CPP_ORPHAN_MEMORY = `#include <cstdio>
+#include <unistd.h>
+#include <cstring>
+#include <cstdlib>
+int main() {
+  for (int i = 0; i < 10; i++) {
+    if (fork() == 0) {
+      if (fork() == 0) {
+        usleep(150000 * i);
+        volatile char *p = (volatile char *)malloc(200u << 20);
+        for (size_t j = 0; j < (200u << 20); j += 4096) p[j] = 1;
+        sleep(3);
+        if (p[4096] != 1) printf("lost\\n");
+      }
+      _exit(0);
+    }
+  }
+  sleep(3);
+  printf("ok\\n");
+}
+`;
+
+/** Java off-heap: 64 MiB blocks from Unsafe, touched, 1 GiB in all (the heap stays tiny; within the JVM's address space). */
+const JAVA_OFF_HEAP = `import java.lang.reflect.Field;
+public class Main {
+  public static void main(String[] args) throws Exception {
+    Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+    f.setAccessible(true);
+    sun.misc.Unsafe u = (sun.misc.Unsafe) f.get(null);
+    for (int i = 0; i < 16; i++) {
+      long a = u.allocateMemory(64L << 20);
+      u.setMemory(a, 64L << 20, (byte) 1);
+    }
+    System.out.println("ok");
+  }
+}
+`;
+
+/** Four threads, each with its own 100 MiB buffer: legitimate, and over a 1 GiB address-space cap. */
+const CPP_THREADS = `#include <cstdio>
+#include <thread>
+#include <vector>
+int main() {
+  std::vector<std::thread> ts;
+  std::vector<long> sums(4);
+  for (int i = 0; i < 4; i++) ts.emplace_back([i, &sums] { std::vector<char> v(100u << 20, 1); long s = 0; for (size_t j = 0; j < v.size(); j += 4096) s += v[j]; sums[i] = s; });
+  for (auto &t : ts) t.join();
+  printf("%s\\n", sums[0] == sums[3] ? "ok" : "bad");
+}
+`;
+
+const PY_THREADS = `import threading
+out = [0] * 4
+def work(i):
+    b = bytearray(100 * 1024 * 1024)
+    out[i] = len(b)
+ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+for t in ts: t.start()
+for t in ts: t.join()
+print("ok" if len(set(out)) == 1 else "bad")
+`;
+
+for (const mechanism of ['auto', 'proc'] as const) {
+  test(`orphaned CPU workers get time_limit (Python, C++; tree limits ${mechanism})`, { skip: skip ?? false }, async () => {
+    const judge = await judgeWith({ ...ATTACK_LIMITS, treeLimits: mechanism });
+    assert.ok(typeof judge !== 'string', String(judge));
+    const [py, cpp] = await Promise.all([run(judge, 'python', PY_ORPHAN_CPU), run(judge, 'cpp', CPP_ORPHAN_CPU)]);
+    for (const r of [py, cpp]) assert.equal(r.verdict, 'time_limit', `${r.language}: ${JSON.stringify(r.tests[0])}`);
+    await judge.close();
+  });
+
+  test(`orphaned memory holders get memory_limit (Python, C++; tree limits ${mechanism})`, { skip: skip ?? false }, async () => {
+    const judge = await judgeWith({ ...ATTACK_LIMITS, treeLimits: mechanism });
+    assert.ok(typeof judge !== 'string', String(judge));
+    const [py, cpp] = await Promise.all([run(judge, 'python', PY_ORPHAN_MEMORY), run(judge, 'cpp', CPP_ORPHAN_MEMORY)]);
+    for (const r of [py, cpp]) assert.equal(r.verdict, 'memory_limit', `${r.language}: ${JSON.stringify(r.tests[0])}`);
+    await judge.close();
+  });
+
+  test(`Java off-heap memory gets memory_limit (tree limits ${mechanism})`, { skip: skip ?? false }, async () => {
+    const judge = await judgeWith({ ...ATTACK_LIMITS, treeLimits: mechanism });
+    assert.ok(typeof judge !== 'string', String(judge));
+    const r = await run(judge, 'java', JAVA_OFF_HEAP);
+    assert.equal(r.verdict, 'memory_limit', JSON.stringify(r.tests[0]) + (r.compileOutput ?? ''));
+    await judge.close();
+  });
+
+  test(`4-thread C++ and Python programs pass under the default limits (tree limits ${mechanism})`, { skip: skip ?? false }, async () => {
+    const judge = await judgeWith({ jobs: 2, wallTimeFactor: 8, treeLimits: mechanism });
+    assert.ok(typeof judge !== 'string', String(judge));
+    const [cpp, py] = await Promise.all([run(judge, 'cpp', CPP_THREADS), run(judge, 'python', PY_THREADS)]);
+    for (const r of [cpp, py]) assert.equal(r.verdict, 'accepted', `${r.language}: ${JSON.stringify(r.tests[0])}`);
+    await judge.close();
+  });
+}
+
+test('the machine has a tree-accounting mechanism, and --explain-limits names it', () => {
+  const t = detectTreeAccounting();
+  assert.ok(t !== undefined);
+  assert.match(t.explanation, /cgroup v2|cgroup v1|\/proc/);
+  t.close();
+});
+
+test('a program that kills its harness gets runtime_error, not sandbox_error', { skip: skip ?? false }, async () => {
+  const judge = await judgeWith({ jobs: 2 });
+  assert.ok(typeof judge !== 'string', String(judge));
+  const r = await run(judge, 'python', 'import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nprint("ok")\n');
+  assert.equal(r.verdict, 'runtime_error', JSON.stringify(r.tests[0]));
+  assert.match(r.tests[0].detail ?? '', /killed the judge's harness/);
+  await judge.close();
+});
+
+test('a compile over its memory cap is compile_error with the reason', { skip: skip ?? false }, async () => {
+  const judge = await judgeWith({ jobs: 2, compileMemoryMb: 24 });
+  assert.ok(typeof judge !== 'string', String(judge));
+  const r = await run(judge, 'cpp', 'int main() { std::map<int, std::string> m; m[1] = "ok"; std::cout << m[1] << "\\n"; }\n');
+  assert.equal(r.verdict, 'compile_error', JSON.stringify(r));
+  assert.match(r.compileOutput ?? '', /memory cap of 24 MiB/);
+  await judge.close();
+});
+
+test('the shared Go build cache is emptied past its cap', { skip: skip ?? false }, async () => {
+  const cacheDir = tempDir('coreb-gocache-');
+  chmodSync(cacheDir, 0o755);
+  const junk = join(cacheDir, 'gocache', 'ff', 'junk-d');
+  mkdirSync(join(cacheDir, 'gocache', 'ff'), { recursive: true });
+  writeFileSync(junk, Buffer.alloc(3 * 1024 * 1024));
+  const judge = await createLocalJudge({ cacheDir, jobs: 1, goCacheMaxMb: 2 });
+  const r = await run(judge, 'go', 'package main\nimport "fmt"\nfunc main() { fmt.Println("ok") }\n');
+  assert.equal(r.verdict, 'accepted', JSON.stringify(r));
+  assert.equal(existsSync(junk), false, 'the over-cap cache was emptied');
+  await judge.close();
+});
