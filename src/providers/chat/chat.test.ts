@@ -62,6 +62,18 @@ for (const format of CHAT_FORMATS) {
   });
 }
 
+test('gemini: a 429 RESOURCE_EXHAUSTED body with RetryInfo.retryDelay (no header) is honoured', async () => {
+  const body = JSON.stringify({
+    error: { code: 429, status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '1s' }] },
+  });
+  const s = await serve({ format: 'gemini', answer: (c) => (c.n === 1 ? { fault: { status: 429, body } } : 'ok') });
+  const m = await createChatModel(parseChatSpec(`gemini:m?baseUrl=${encodeURIComponent(s.baseUrl)}&${FAST}`), { env: {} });
+  const t0 = performance.now();
+  assert.equal((await m.complete({ messages: [{ role: 'user', content: 'x' }] })).text, 'ok');
+  assert.equal(s.calls.length, 2);
+  assert.ok(performance.now() - t0 >= 950, 'waited the retryDelay, not the 5 ms backoff');
+});
+
 test('a 400 is not retried and the error names status and body but never the key', async () => {
   const s = await serve({ format: 'openai', answer: () => ({ fault: { status: 400, body: `{"error":"bad request for ${KEY}"}` } }) });
   const m = await createChatModel(parseChatSpec(`openai:m?baseUrl=${encodeURIComponent(s.baseUrl)}&apiKeyEnv=K&${FAST}`), { env: { K: KEY } });

@@ -8,7 +8,7 @@ import { CorebError } from '../../core/errors.js';
 import type { Logger } from '../../core/progress.js';
 import type { Balance } from '../types.js';
 import { planBatches, type Batch } from './batching.js';
-import { abortReason, backoffMs, isRetryableStatus, parseRetryAfterMs, sleep } from './retry.js';
+import { abortReason, backoffMs, isRetryableStatus, parseRetryAfterMs, parseRetryDelayBody, sleep } from './retry.js';
 import { ResponseShapeError, toRows } from './validate.js';
 
 /** Options of {@link createHttpClient}. Defaults are applied by the provider factories. */
@@ -180,7 +180,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         retryable: isRetryableStatus(res.status),
         code: 'HTTP',
         message: `HTTP ${res.status}${hint}; body: ${JSON.stringify(redact(text, options.secrets))}`,
-        retryAfterMs: parseRetryAfterMs(res.headers),
+        retryAfterMs: parseRetryAfterMs(res.headers) ?? parseRetryDelayBody(text),
       };
     }
     let json: unknown;

@@ -26,6 +26,22 @@ export function parseRetryAfterMs(headers: Headers, now: number = Date.now()): n
 }
 
 /**
+ * The wait a Google API error body asks for: `error.details[].retryDelay` of a
+ * `google.rpc.RetryInfo` detail (`"30s"`, `"1.5s"`), in milliseconds. Undefined when absent.
+ */
+export function parseRetryDelayBody(body: string): number | undefined {
+  if (!body.includes('retryDelay')) return undefined;
+  try {
+    const details = (JSON.parse(body) as { error?: { details?: Array<{ retryDelay?: unknown }> } }).error?.details;
+    const delay = Array.isArray(details) ? details.find((d) => typeof d?.retryDelay === 'string')?.retryDelay : undefined;
+    const m = typeof delay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(delay.trim()) : null;
+    return m ? Number(m[1]) * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Backoff before retry number `attempt` (0-based): "equal jitter" over `baseMs * 2^attempt`
  * capped at `maxMs`, i.e. uniformly in [d/2, d]. Spreads synchronized clients apart while keeping
  * a floor that grows (AWS Architecture Blog, "Exponential Backoff and Jitter", 2015).
