@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import type { Doc, Query } from '../core/dataset.js';
 import type { RerankPair, Reranker } from '../core/rerank.js';
 import { loadRelease, releaseTasks } from '../dataset/index.js';
-import { expectedOrder, mean, readTrecOrder, recallAt, strictNdcg } from '../../test/support/rerank-oracle.js';
+import { verifyRerankedEval } from '../../test/support/rerank-oracle.js';
 import { hashScore, startRerankServer, type RerankServer } from '../../test/support/rerank-server.js';
 import { projectRoot } from '../../test/support/shared.js';
 import { metricDeltas, parseRerankFusion, rerankLists } from './rerank-stage.js';
@@ -92,28 +92,8 @@ test('coreb-mini: BM25 >> yes/no server of known answers equals the independent 
   assert.equal(rer.firstStage, 'bm25');
   assert.equal(rer.rerank!.depth, DEPTH);
   const { release } = await loadRelease(MINI);
-  const tasks = releaseTasks(release);
-  for (const [name, task] of Object.entries(tasks)) {
-    const text = new Map(task.corpus.map((d) => [d.id, d.text]));
-    const firstRun = readTrecOrder(join(out, first.tasks[name].runFile!));
-    const reranked = readTrecOrder(join(out, rer.tasks[name].runFile!));
-    const population: string[] = [];
-    for (const q of task.queries) {
-      const want = expectedOrder(firstRun.get(q.id) ?? [], name === 'code2code' ? q.anchorId : undefined, DEPTH, (d) => hashScore(q.text, text.get(d)!));
-      assert.deepEqual(reranked.get(q.id) ?? [], want, `${name} ${q.id}`);
-      const labels = task.qrels.get(q.id);
-      if (labels === undefined) continue;
-      // c2t_match negative pairs stay in the population (coreb's default `zero`): 0 before and after.
-      population.push(q.id);
-    }
-    const labels = (id: string) => task.qrels.get(id)!;
-    const ndcgDelta = mean(population, (id) => strictNdcg(reranked.get(id) ?? [], labels(id), 10) - strictNdcg(firstRun.get(id) ?? [], labels(id), 10));
-    const recallDelta = mean(population, (id) => recallAt(reranked.get(id) ?? [], labels(id), 10) - recallAt(firstRun.get(id) ?? [], labels(id), 10));
-    const ceiling = mean(population, (id) => recallAt(firstRun.get(id) ?? [], labels(id), DEPTH));
-    assert.ok(Math.abs(rer.rerank!.delta[name]['ndcg@10'] - ndcgDelta) < 1e-9, `${name} ndcg delta ${rer.rerank!.delta[name]['ndcg@10']} vs ${ndcgDelta}`);
-    assert.ok(Math.abs(rer.rerank!.delta[name]['recall@10'] - recallDelta) < 1e-9, `${name} recall delta`);
-    assert.ok(Math.abs(rer.rerank!.recallCeiling[name]! - ceiling) < 1e-9, `${name} ceiling ${rer.rerank!.recallCeiling[name]} vs ${ceiling}`);
-  }
+  const checked = verifyRerankedEval(out, first, rer, releaseTasks(release), DEPTH, hashScore, (m) => assert.fail(m));
+  assert.equal(checked, Object.values(release.tasks).reduce((n, t) => n + t.queries.length, 0));
   const rel = rer.rerank!.deltaRelative.overall['ndcg@10']!;
   assert.ok(Math.abs(rel - rer.rerank!.delta.overall['ndcg@10'] / first.overall.metrics['ndcg@10']) < 1e-12);
 

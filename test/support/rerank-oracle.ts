@@ -4,6 +4,7 @@
  * nDCG@k and Recall@k from scratch, without the toolkit's ranking or metrics code.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Query id -> document ids in rank order, from a TREC run file (ranks taken from column 4). */
 export function readTrecOrder(file: string): Map<string, string[]> {
@@ -48,4 +49,64 @@ export function recallAt(ranked: readonly string[], labels: ReadonlyMap<string, 
 /** Mean of `f` over `ids`. */
 export function mean(ids: readonly string[], f: (id: string) => number): number {
   return ids.reduce((s, id) => s + f(id), 0) / ids.length;
+}
+
+/** What {@link verifyRerankedEval} needs of a results file's rows. */
+interface RowLike {
+  overall: { metrics: Record<string, number> };
+  tasks: Record<string, { runFile?: string; metrics: Record<string, number> }>;
+  rerank?: { depth: number; recallCeiling: Record<string, number | null>; delta: Record<string, Record<string, number>> };
+}
+
+/** A task as the oracle needs it: corpus texts, queries with anchors and subtasks, qrels. */
+interface TaskLike {
+  corpus: readonly { id: string; text: string }[];
+  queries: readonly { id: string; text: string; anchorId?: string; subtask?: string }[];
+  qrels: ReadonlyMap<string, ReadonlyMap<string, number>>;
+}
+
+/**
+ * Checks a reranked row against an independent computation: for every task, each query's reranked
+ * run equals the first-stage run's top `depth` (anchor removed for code2code) re-sorted by
+ * `score(query text, document text)`; the row's nDCG@10 and Recall@10 deltas and its recall ceiling
+ * equal strict nDCG / recall computed here over the coreb population (queries with qrels; c2t_match
+ * queries without a positive stay in, scoring 0, as under coreb's default `zero`, unless
+ * `c2tMatchNegatives` is `exclude`). Returns the number of queries checked.
+ */
+export function verifyRerankedEval(
+  outDir: string,
+  first: RowLike,
+  reranked: RowLike,
+  tasks: Readonly<Record<string, TaskLike>>,
+  depth: number,
+  score: (query: string, doc: string) => number,
+  fail: (message: string) => never,
+  c2tMatchNegatives: 'zero' | 'exclude' = 'zero',
+): number {
+  let checked = 0;
+  const near = (a: number | null | undefined, b: number, what: string): void => {
+    if (a === null || a === undefined || Math.abs(a - b) > 1e-9) fail(`${what}: reported ${a}, computed ${b}`);
+  };
+  for (const [name, task] of Object.entries(tasks)) {
+    if (first.tasks[name] === undefined) continue;
+    const text = new Map(task.corpus.map((d) => [d.id, d.text]));
+    const firstRun = readTrecOrder(join(outDir, first.tasks[name].runFile!));
+    const rer = readTrecOrder(join(outDir, reranked.tasks[name].runFile!));
+    const population: string[] = [];
+    for (const q of task.queries) {
+      const want = expectedOrder(firstRun.get(q.id) ?? [], name === 'code2code' ? q.anchorId : undefined, depth, (d) => score(q.text, text.get(d)!));
+      const got = rer.get(q.id) ?? [];
+      if (got.length !== want.length || got.some((d, i) => d !== want[i])) fail(`${name} ${q.id}: reranked run ${got.slice(0, 5).join(',')}… differs from ${want.slice(0, 5).join(',')}…`);
+      checked++;
+      const labels = task.qrels.get(q.id);
+      if (labels === undefined) continue;
+      if (c2tMatchNegatives === 'exclude' && q.subtask === 'c2t_match' && ![...labels.values()].some((l) => l >= 2)) continue;
+      population.push(q.id);
+    }
+    const labels = (id: string): ReadonlyMap<string, number> => task.qrels.get(id)!;
+    near(reranked.rerank!.delta[name]['ndcg@10'], mean(population, (id) => strictNdcg(rer.get(id) ?? [], labels(id), 10) - strictNdcg(firstRun.get(id) ?? [], labels(id), 10)), `${name} delta ndcg@10`);
+    near(reranked.rerank!.delta[name]['recall@10'], mean(population, (id) => recallAt(rer.get(id) ?? [], labels(id), 10) - recallAt(firstRun.get(id) ?? [], labels(id), 10)), `${name} delta recall@10`);
+    near(reranked.rerank!.recallCeiling[name], mean(population, (id) => recallAt(firstRun.get(id) ?? [], labels(id), depth)), `${name} recall ceiling`);
+  }
+  return checked;
 }

@@ -9,7 +9,7 @@ import { forEachLine } from '../../dataset/text-file.js';
 import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
-import { CHAT_PROVIDERS, CHAT_SPEC_PARAMS, MODEL_PRESETS, PROVIDERS, SPEC_PARAMS } from '../../providers/index.js';
+import { CHAT_PROVIDERS, CHAT_SPEC_PARAMS, MODEL_PRESETS, PROVIDERS, RERANKERS, SPEC_PARAMS } from '../../providers/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -55,6 +55,8 @@ function listText(): string {
     lines.push(`  ${name.padEnd(9)} ${p.summary}${key}`);
   }
   lines.push('', 'Chat spec: <provider>:<model>[?key=value&...]; keys: ' + Object.keys(CHAT_SPEC_PARAMS).join(', '));
+  lines.push('', 'Rerankers (--reranker PROVIDER:MODEL[?key=value&...]; see docs/rerank.md):');
+  for (const [name, r] of Object.entries(RERANKERS)) lines.push(`  ${name.padEnd(12)} ${r.summary}`);
   lines.push('', 'Presets (matched from the model name; preset=<id> to force, preset=none to disable):');
   for (const p of MODEL_PRESETS) {
     const facts = [
@@ -178,7 +180,7 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
 }
 
 const command: Command = {
-  summary: 'list embedding providers and presets; `providers embed` encodes texts (cached, resumable)',
+  summary: 'list embedding providers, presets and rerankers; `providers embed` encodes texts (cached, resumable)',
   usage: USAGE,
   async run(ctx) {
     const [sub, ...rest] = ctx.argv;
@@ -191,6 +193,7 @@ const command: Command = {
           specParams: Object.keys(SPEC_PARAMS),
           chatProviders: Object.fromEntries(Object.entries(CHAT_PROVIDERS).map(([k, p]) => [k, { summary: p.summary, apiKeyEnv: 'apiKeyEnv' in p ? p.apiKeyEnv : null }])),
           chatSpecParams: Object.keys(CHAT_SPEC_PARAMS),
+          rerankers: Object.fromEntries(Object.entries(RERANKERS).map(([k, r]) => [k, { summary: r.summary, kind: r.kind }])),
           presets: MODEL_PRESETS,
         }) + '\n',
       );

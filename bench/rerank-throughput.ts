@@ -1,0 +1,117 @@
+/**
+ * Reranking throughput against a loopback server of fixed capacity: each request takes a fixed
+ * latency and at most `cap` requests are processed at once, so the server scores at most
+ * cap x batch / latency pairs per second. The reference is that capacity: the client should reach
+ * >= 90% of it (sequential requests reach 1/cap). Measured for a rerank API (vLLM wire format,
+ * requests cut per query) and a yes/no LLM (OpenAI /completions, prompts of many queries per
+ * request). Then the score cache: a second identical run sends 0 pairs.
+ *
+ * Usage: node dist/bench/rerank-throughput.js [--queries 64] [--depth 128] [--batch 32] [--latency 200] [--cap 8] [--repeat 3]
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCachedReranker, openRerankStore } from '../src/cache/index.js';
+import type { RerankPair } from '../src/core/rerank.js';
+import { createReranker, parseRerankerSpec } from '../src/providers/index.js';
+import { startRerankServer, type RerankFormat } from '../test/support/rerank-server.js';
+
+/** Server mode: `--serve FORMAT LATENCY CAP` starts one loopback server and prints its base URL. */
+if (process.argv[2] === '--serve') {
+  const s = await startRerankServer({ format: process.argv[3] as RerankFormat, latencyMs: Number(process.argv[4]), maxConcurrent: Number(process.argv[5]) });
+  process.stdout.write(s.baseUrl + '\n');
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+}
+
+/** Starts a server in its own process, so its work does not share the client's event loop. */
+function startRemote(format: RerankFormat, latency: number, cap: number): Promise<{ baseUrl: string; close(): void }> {
+  const child = spawn(process.execPath, [process.argv[1], '--serve', format, String(latency), String(cap)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  return new Promise((resolve) => {
+    child.stdout.once('data', (d: Buffer) => resolve({ baseUrl: d.toString().trim(), close: () => child.kill() }));
+  });
+}
+
+function flag(name: string, fallback: string): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return Number(i >= 0 ? process.argv[i + 1] : fallback);
+}
+
+const QUERIES = flag('queries', '64');
+const DEPTH = flag('depth', '128');
+const BATCH = flag('batch', '32');
+const LATENCY = flag('latency', '200');
+const CAP = flag('cap', '8');
+const REPEAT = flag('repeat', '3');
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const capacity = (CAP * BATCH * 1000) / LATENCY;
+const pairs: RerankPair[] = [];
+for (let q = 0; q < QUERIES; q++) {
+  for (let d = 0; d < DEPTH; d++) pairs.push({ query: `find the sum of list ${q}`, doc: `def f_${q}_${d}(xs):\n    return sum(x * ${d} for x in xs)` });
+}
+
+async function run(label: string, format: RerankFormat, concurrency: number, count = pairs.length): Promise<number> {
+  const rates: number[] = [];
+  for (let r = 0; r < REPEAT; r++) {
+    const s = await startRemote(format, LATENCY, CAP);
+    const rr = await createReranker(
+      parseRerankerSpec(`${format}:bench?baseUrl=${encodeURIComponent(s.baseUrl)}&batchSize=${BATCH}&maxBatchTokens=10000000&concurrency=${concurrency}`),
+      { env: {} },
+    );
+    const t0 = performance.now();
+    const scores = await rr.score(pairs.slice(0, count), { task: 'text2code' });
+    const secs = (performance.now() - t0) / 1000;
+    if (scores.length !== count) throw new Error('short result');
+    rates.push(count / secs);
+    s.close();
+  }
+  const rate = median(rates);
+  console.log(`${label.padEnd(58)} ${rate.toFixed(0).padStart(7)} pairs/s  ${((100 * rate) / capacity).toFixed(1).padStart(5)}% of capacity`);
+  return rate;
+}
+
+if (process.argv[2] !== '--serve') await main();
+
+async function main(): Promise<void> {
+  console.log(
+    `loopback server: ${LATENCY} ms per request, ${CAP} requests at once, ${BATCH} pairs per request -> capacity ${capacity.toFixed(0)} pairs/s; ` +
+      `${QUERIES} queries x ${DEPTH} candidates = ${pairs.length} pairs, median of ${REPEAT}`,
+  );
+  const seq = await run('vllm /rerank, sequential (concurrency 1)', 'vllm', 1, Math.ceil(pairs.length / 8));
+  const api = await run(`vllm /rerank (concurrency ${CAP})`, 'vllm', CAP);
+  const apiOver = await run(`vllm /rerank (concurrency ${2 * CAP}, over the cap)`, 'vllm', 2 * CAP);
+  const yn = await run(`yesno:openai /completions (concurrency ${CAP})`, 'yesno:openai', CAP);
+  const ynOver = await run(`yesno:openai /completions (concurrency ${2 * CAP}, over the cap)`, 'yesno:openai', 2 * CAP);
+  console.log(`speed-up over sequential: ${(api / seq).toFixed(2)}x (ideal ${CAP}x)`);
+  const pct = (x: number): string => `${((100 * x) / capacity).toFixed(1)}%`;
+  const bestApi = Math.max(api, apiOver) / capacity;
+  const bestYn = Math.max(yn, ynOver) / capacity;
+  console.log(
+    `goal >= 90% of capacity: rerank API ${pct(api)} at concurrency = cap, ${pct(apiOver)} at 2 x cap; ` +
+      `yes/no ${pct(yn)} at cap, ${pct(ynOver)} at 2 x cap -> ${bestApi >= 0.9 && bestYn >= 0.9 ? 'met' : 'NOT met'}`,
+  );
+
+  // Cache: a second identical run is answered from disk and sends 0 pairs.
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-bench-rerank-'));
+  const server = await startRerankServer({ format: 'yesno:openai', latencyMs: LATENCY, maxConcurrent: CAP });
+  const inner = await createReranker(parseRerankerSpec(`yesno:openai:bench?baseUrl=${encodeURIComponent(server.baseUrl)}&batchSize=${BATCH}&concurrency=${CAP}`), { env: {} });
+  const store = openRerankStore(dir);
+  let t0 = performance.now();
+  const cold = await createCachedReranker(inner, store).score(pairs, { task: 'text2code' });
+  const coldSecs = (performance.now() - t0) / 1000;
+  const sentCold = server.scored();
+  store.close();
+  const reopened = openRerankStore(dir);
+  t0 = performance.now();
+  const warm = await createCachedReranker(inner, reopened).score(pairs, { task: 'text2code' });
+  const warmSecs = (performance.now() - t0) / 1000;
+  reopened.close();
+  const same = cold.every((s, i) => Object.is(s, warm[i]));
+  console.log(
+    `cache: cold ${(pairs.length / coldSecs).toFixed(0)} pairs/s (${sentCold} pairs sent), second run in a fresh store handle ` +
+      `${(pairs.length / warmSecs).toFixed(0)} pairs/s, pairs sent: ${server.scored() - sentCold}, scores identical: ${same}`,
+  );
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+}
