@@ -119,3 +119,20 @@ test('usage errors name what is missing', async () => {
   assert.equal(r3.status, 2);
   assert.match(r3.stderr, /`q=1` must be k=NUMBER or alpha=NUMBER/);
 });
+
+test('coreb cache stats/prune --store rerank: the score store, listed by reranker', async () => {
+  const stats = await cli(['cache', 'stats', '--store', 'rerank', '--json']);
+  assert.equal(stats.status, 0, stats.stderr);
+  const s = JSON.parse(stats.stdout) as { keys: number; namespaces: { identity?: Record<string, unknown>; keys: number }[] };
+  assert.ok(s.keys > 0);
+  assert.equal(s.namespaces[0].identity?.provider, 'yesno:openai');
+  assert.equal(s.namespaces[0].identity?.template, 'qwen3');
+  const text = await cli(['cache', 'stats', '--store', 'rerank']);
+  assert.match(text.stdout, /yesno:openai:m \(template=qwen3\): \d+ scores/);
+  const pruned = await cli(['cache', 'prune', '--store', 'rerank', '--provider', 'yesno:openai', '--json']);
+  assert.equal(pruned.status, 0, pruned.stderr);
+  assert.equal((JSON.parse(pruned.stdout) as { kept: number; dropped: number }).kept, 0);
+  const bad = await cli(['cache', 'stats', '--store', 'scores']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--store must be one of embeddings, rerank/);
+});

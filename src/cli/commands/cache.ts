@@ -9,15 +9,19 @@ import {
   openEmbeddingStore,
   pruneEmbeddingStore,
   resolveCacheDir,
+  RERANK_STORE_LAYOUT,
   type PruneOptions,
   type StoreStats,
 } from '../../cache/index.js';
 import { CorebError } from '../../core/errors.js';
-import { parseCommandArgs } from '../args.js';
+import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 
-const USAGE = `Usage: coreb cache stats [--cache-dir DIR] [--json]
-       coreb cache prune [--older-than AGE] [--provider P] [--model M] [--all] [--cache-dir DIR] [--json]
+const USAGE = `Usage: coreb cache stats [--store embeddings|rerank] [--cache-dir DIR] [--json]
+       coreb cache prune [--store embeddings|rerank] [--older-than AGE] [--provider P] [--model M] [--all] [--cache-dir DIR] [--json]
+
+--store picks the embedding vectors (default) or the rerank scores (one per reranker, instruction,
+query and document; rerankers are listed by provider:model and template).
 
 stats: where the cache is, its size, and how many vectors each model (provider, model,
 dimensions, pooling, normalisation) holds; interrupted writes found at segment ends are counted.
@@ -41,19 +45,26 @@ function mb(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(2) + ' MB';
 }
 
+/** The store folder a `--store` value names (undefined: the embeddings). */
+function layoutOf(v: unknown): string | undefined {
+  return parseChoiceOption('store', v as string | undefined, ['embeddings', 'rerank'] as const, 'embeddings') === 'rerank' ? RERANK_STORE_LAYOUT : undefined;
+}
+
 function root(ctx: CommandContext, dir: string | undefined): string {
   return dir !== undefined ? resolve(ctx.cwd, dir) : resolveCacheDir(ctx.env);
 }
 
 const command: Command = {
-  summary: 'embedding cache: `cache stats` and `cache prune`',
+  summary: 'embedding and rerank score caches: `cache stats` and `cache prune`',
   usage: USAGE,
   async run(ctx) {
     const [sub, ...rest] = ctx.argv;
     if (sub === 'stats') {
-      const { values } = parseCommandArgs('cache stats', rest, { 'cache-dir': { type: 'string' }, json: { type: 'boolean' } });
+      const { values } = parseCommandArgs('cache stats', rest, { 'cache-dir': { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } });
       const dir = root(ctx, values['cache-dir'] as string | undefined);
-      const storeDir = embeddingStoreDir(dir);
+      const layout = layoutOf(values.store);
+      const unit = layout === undefined ? 'vectors' : 'scores';
+      const storeDir = embeddingStoreDir(dir, layout);
       if (!existsSync(storeDir)) {
         // Nothing cached yet: report without creating folders.
         const empty: StoreStats = { dir: storeDir, segments: 0, bytes: 0, records: 0, keys: 0, tornTails: 0, corrupt: 0, namespaces: [] };
@@ -61,7 +72,7 @@ const command: Command = {
         else ctx.stdout.write(`cache: ${storeDir} (empty)\n`);
         return 0;
       }
-      const store = openEmbeddingStore(dir);
+      const store = openEmbeddingStore(dir, layout !== undefined ? { layout } : {});
       const s = store.stats();
       store.close();
       if (values.json) {
@@ -70,18 +81,18 @@ const command: Command = {
       }
       const lines = [
         `cache: ${s.dir}`,
-        `${s.keys} vectors in ${s.segments} segment(s), ${mb(s.bytes)}; ${s.records} records read` +
+        `${s.keys} ${unit} in ${s.segments} segment(s), ${mb(s.bytes)}; ${s.records} records read` +
           (s.tornTails ? `, ${s.tornTails} interrupted write(s) ignored` : '') +
           (s.corrupt ? `, ${s.corrupt} damaged record(s) ignored` : ''),
       ];
       for (const n of s.namespaces.sort((a, b) => b.keys - a.keys)) {
         const id = n.identity ?? {};
         const label = id.provider !== undefined ? `${String(id.provider)}:${String(id.model)}` : n.ns;
-        const extra = ['dimensions', 'pooling', 'normalize']
+        const extra = ['dimensions', 'pooling', 'normalize', 'template']
           .filter((k) => id[k] !== undefined && id[k] !== null)
           .map((k) => `${k}=${String(id[k])}`)
           .join(' ');
-        lines.push(`  ${label}${extra ? ` (${extra})` : ''}: ${n.keys} vectors, ${mb(n.bytes)}`);
+        lines.push(`  ${label}${extra ? ` (${extra})` : ''}: ${n.keys} ${unit}, ${mb(n.bytes)}`);
       }
       ctx.stdout.write(lines.join('\n') + '\n');
       return 0;
@@ -89,13 +100,15 @@ const command: Command = {
     if (sub === 'prune') {
       const { values } = parseCommandArgs('cache prune', rest, {
         'cache-dir': { type: 'string' },
+        store: { type: 'string' },
         'older-than': { type: 'string' },
         provider: { type: 'string' },
         model: { type: 'string' },
         all: { type: 'boolean' },
         json: { type: 'boolean' },
       });
-      const options: PruneOptions = { all: values.all === true };
+      const layout = layoutOf(values.store);
+      const options: PruneOptions = { all: values.all === true, ...(layout !== undefined ? { layout } : {}) };
       if (typeof values['older-than'] === 'string') options.writtenBefore = Date.now() - parseAge(values['older-than']);
       const match: Record<string, unknown> = {};
       if (typeof values.provider === 'string') match.provider = values.provider;
@@ -105,7 +118,7 @@ const command: Command = {
       if (values.json) ctx.stdout.write(JSON.stringify(r) + '\n');
       else {
         ctx.stdout.write(
-          `pruned: kept ${r.kept} vectors, dropped ${r.dropped}; ${r.segmentsBefore} -> ${r.segmentsAfter} segment(s), ` +
+          `pruned: kept ${r.kept} ${layout === undefined ? 'vectors' : 'scores'}, dropped ${r.dropped}; ${r.segmentsBefore} -> ${r.segmentsAfter} segment(s), ` +
             `${mb(r.bytesBefore)} -> ${mb(r.bytesAfter)}` +
             (r.segmentsBusy ? `; ${r.segmentsBusy} segment(s) in use by a running coreb left alone` : '') +
             '\n',
