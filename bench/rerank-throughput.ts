@@ -71,6 +71,38 @@ async function run(label: string, format: RerankFormat, concurrency: number, cou
   return rate;
 }
 
+/**
+ * The transport alone: bare fetch + JSON.parse of the same yes/no requests (32 prompts each) at
+ * `concurrency`, no client, no scoring. What the server and the machine allow.
+ */
+async function rawFetch(concurrency: number): Promise<number> {
+  const rates: number[] = [];
+  const prompts = pairs.map((p) => `<Query>: ${p.query}\n<Document>: ${p.doc}<|im_end|>`);
+  for (let r = 0; r < REPEAT; r++) {
+    const s = await startRemote('yesno:openai', LATENCY, CAP);
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next * BATCH < prompts.length) {
+          const b = next++;
+          const res = await fetch(s.baseUrl + '/completions', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ model: 'bench', prompt: prompts.slice(b * BATCH, (b + 1) * BATCH), max_tokens: 1, logprobs: 20 }),
+          });
+          JSON.parse(await res.text());
+        }
+      }),
+    );
+    rates.push(pairs.length / ((performance.now() - t0) / 1000));
+    s.close();
+  }
+  const rate = median(rates);
+  console.log(`${`bare fetch of the yes/no requests (concurrency ${concurrency})`.padEnd(58)} ${rate.toFixed(0).padStart(7)} pairs/s  ${((100 * rate) / capacity).toFixed(1).padStart(5)}% of capacity`);
+  return rate;
+}
+
 if (process.argv[2] !== '--serve') await main();
 
 async function main(): Promise<void> {
@@ -78,12 +110,13 @@ async function main(): Promise<void> {
     `loopback server: ${LATENCY} ms per request, ${CAP} requests at once, ${BATCH} pairs per request -> capacity ${capacity.toFixed(0)} pairs/s; ` +
       `${QUERIES} queries x ${DEPTH} candidates = ${pairs.length} pairs, median of ${REPEAT}`,
   );
+  const raw = await rawFetch(CAP);
   const seq = await run('vllm /rerank, sequential (concurrency 1)', 'vllm', 1, Math.ceil(pairs.length / 8));
   const api = await run(`vllm /rerank (concurrency ${CAP})`, 'vllm', CAP);
   const apiOver = await run(`vllm /rerank (concurrency ${2 * CAP}, over the cap)`, 'vllm', 2 * CAP);
   const yn = await run(`yesno:openai /completions (concurrency ${CAP})`, 'yesno:openai', CAP);
   const ynOver = await run(`yesno:openai /completions (concurrency ${2 * CAP}, over the cap)`, 'yesno:openai', 2 * CAP);
-  console.log(`speed-up over sequential: ${(api / seq).toFixed(2)}x (ideal ${CAP}x)`);
+  console.log(`speed-up over sequential: ${(api / seq).toFixed(2)}x (ideal ${CAP}x); yes/no client vs bare fetch at the same concurrency: ${((100 * yn) / raw).toFixed(1)}%`);
   const pct = (x: number): string => `${((100 * x) / capacity).toFixed(1)}%`;
   const bestApi = Math.max(api, apiOver) / capacity;
   const bestYn = Math.max(yn, ynOver) / capacity;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { RerankPair, Reranker } from '../../core/rerank.js';
 import { RERANK_FORMATS, hashScore, parseQwen3Prompt, startRerankServer, yesNoLogprobs, type RerankServer, type RerankServerOptions } from '../../../test/support/rerank-server.js';
+import { batchByQuery, batchPrompts } from './common.js';
 import { parseRerankerSpec } from './config.js';
 import { createReranker } from './registry.js';
 import { DEFAULT_INSTRUCTIONS, QWEN3_SUFFIX_NOTHINK, QWEN3_SUFFIX_THINK, QWEN3_SYSTEM, formatPrompt, resolveTemplate, truncatePair } from './template.js';
@@ -249,4 +250,29 @@ test('describe records template, instructions and endpoints but never the key', 
   assert.match(d, /"template":"qwen3"/);
   assert.match(d, /"instructions":\{/);
   assert.match(d, /"apiKeyEnv":"K"/);
+});
+
+test('batching: documents per request and the token budget cut requests, never across queries', () => {
+  const pairs: RerankPair[] = [
+    { query: 'q', doc: 'a'.repeat(30) },
+    { query: 'q', doc: 'b'.repeat(30) },
+    { query: 'q', doc: 'c'.repeat(30) },
+    { query: 'r', doc: 'd' },
+  ];
+  // query 1 token + 10 per doc: a budget of 21 holds two docs of q
+  assert.deepEqual(batchByQuery(pairs, 10, 21).map((b) => b.positions), [[0, 1], [2], [3]]);
+  assert.deepEqual(batchByQuery(pairs, 1, 1_000).map((b) => b.positions), [[0], [1], [2], [3]]);
+  assert.deepEqual(batchPrompts(['x'.repeat(30), 'y'.repeat(30), 'z'], 5, 11), [[0], [1, 2]]);
+});
+
+test('several endpoints: requests are spread over the replicas, and a failing one is failed over', async () => {
+  const a = await serve({ format: 'tei' });
+  const b = await serve({ format: 'tei', fault: () => ({ status: 503 }) });
+  const c = await serve({ format: 'tei' });
+  const r = await reranker(`tei:m?baseUrl=${url(a)},${url(b)},${url(c)}&batchSize=1&concurrency=3&${FAST}`);
+  const pairs = Array.from({ length: 12 }, (_, i) => ({ query: 'q', doc: `d${i}` }));
+  const scores = await r.score(pairs);
+  pairs.forEach((p, i) => assert.equal(scores[i], hashScore(p.query, p.doc)));
+  assert.ok(a.scored() > 0 && c.scored() > 0, `${a.scored()} / ${c.scored()}`);
+  assert.equal(a.scored() + c.scored(), 12);
 });
