@@ -130,7 +130,8 @@ async function sniffGzip(path: string): Promise<boolean> {
   }
 }
 
-function ioError(path: string, e: unknown): CorebError {
+/** The `NOT_FOUND` / `IO` error of an unreadable `path`. */
+export function ioError(path: string, e: unknown): CorebError {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return new CorebError('NOT_FOUND', 'file not found; check the path', { file: path, cause: e });
   if (code === 'EISDIR') return new CorebError('IO', 'is a directory, expected a file', { file: path, cause: e });
@@ -226,6 +227,81 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
   }
   if (pending.length > 0) emit(pending.join(''));
   return scan;
+}
+
+/** Options of {@link readLineChunks}. */
+export interface LineChunkOptions {
+  /** Smallest chunk to deliver (bytes; the last may be shorter). Default 16 MiB. */
+  chunkBytes?: number;
+  /** Checked between chunks: an aborted signal stops the read with its reason. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads a file (plain or gzip, detected by content) as chunks of whole lines: every chunk but the
+ * last ends with `\n` (the last is given one when the file lacks it), a line is never split, and
+ * no chunk is kept after the next is read, so files of any size (past 2 GiB, past the 4 GiB Buffer
+ * limit) stream with memory for one chunk. The event loop turns between chunks, so signals are
+ * handled while a big file is read.
+ * @throws CorebError `NOT_FOUND` / `IO` when unreadable, `PARSE` for a corrupt gzip stream.
+ */
+export async function* readLineChunks(path: string, options: LineChunkOptions = {}): AsyncGenerator<Buffer> {
+  const target = options.chunkBytes ?? 1 << 24;
+  let gzip: boolean;
+  try {
+    gzip = await sniffGzip(path);
+  } catch (e) {
+    throw ioError(path, e);
+  }
+  const raw = createReadStream(path, { highWaterMark: gzip ? 1 << 20 : target });
+  const stream: Readable = gzip ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
+  yield* lineChunks(stream, target, options.signal, (e) => {
+    raw.destroy();
+    if (e instanceof CorebError) return e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (gzip && typeof code === 'string' && code.startsWith('Z_')) {
+      return new CorebError('PARSE', `not a valid gzip stream (${(e as Error).message}); re-compress it or give the plain file`, { file: path, cause: e });
+    }
+    return ioError(path, e);
+  });
+}
+
+/**
+ * Regroups a byte stream into chunks of whole lines of at least `target` bytes (see
+ * {@link readLineChunks}); `onError` maps a failure of the source to the error thrown.
+ */
+export async function* lineChunks(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  target = 1 << 24,
+  signal?: AbortSignal,
+  onError: (e: unknown) => unknown = (e) => e,
+): AsyncGenerator<Buffer> {
+  let parts: Buffer[] = [];
+  let held = 0;
+  try {
+    for await (const piece of source) {
+      signal?.throwIfAborted();
+      const b = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+      if (b.length === 0) continue;
+      parts.push(b);
+      held += b.length;
+      if (held < target) continue;
+      const last = b.lastIndexOf(10);
+      if (last < 0) continue;
+      const all = parts.length === 1 ? b : Buffer.concat(parts, held);
+      const cut = held - b.length + last + 1;
+      const rest = all.subarray(cut);
+      parts = rest.length > 0 ? [Buffer.from(rest)] : [];
+      held = rest.length;
+      yield all.subarray(0, cut);
+    }
+  } catch (e) {
+    throw onError(e);
+  }
+  signal?.throwIfAborted();
+  if (held === 0) return;
+  const tail = Buffer.concat(parts, held);
+  yield tail[tail.length - 1] === 10 ? tail : Buffer.concat([tail, Buffer.from([10])]);
 }
 
 /** True when `path` exists and is a regular file. */

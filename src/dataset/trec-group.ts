@@ -4,8 +4,8 @@
  * names both lines.
  */
 import { CorebError } from '../core/errors.js';
-import { FNV_OFFSET, FNV_PRIME, mixHash, type IdTable } from './id-table.js';
-import type { RawColumns } from './trec-scan.js';
+import { mixHash, type IdTable } from './id-table.js';
+import type { DocBytes, RawColumns } from './trec-scan.js';
 
 /**
  * Query slices of the grouped entries: `offsets` per query and, when a query's lines are not
@@ -32,33 +32,81 @@ export function planGroups(raw: RawColumns): { offsets: Int32Array; perm?: Int32
 }
 
 /**
- * The 1-based line of the `entry`-th non-blank line (0-based), found by rescanning; used only to
- * report an error, so the hot scanner does not store a line number per entry.
+ * Maps entry indices (0-based non-blank lines) to 1-based line numbers by rescanning the input chunk
+ * by chunk; used only to report an error, so the hot scanners do not store a line number per entry.
  */
-export function lineOfEntry(bytes: Buffer, entry: number): number {
-  let line = 0;
-  let seen = -1;
-  let pos = 0;
-  while (pos < bytes.length) {
-    line++;
-    let blank = true;
-    while (pos < bytes.length && bytes[pos] !== 10) {
-      if (bytes[pos] > 32 && !(line === 1 && pos < 3 && bytes[pos] >= 0xbb && bytes[0] === 0xef)) blank = false;
-      pos++;
+export class EntryLines {
+  private line = 0;
+  private seen = -1;
+  private first = true;
+  private readonly found = new Map<number, number>();
+
+  constructor(private readonly entries: readonly number[]) {}
+
+  /** Feeds the next chunk of whole lines (the last chunk may lack its final newline). */
+  scan(bytes: Uint8Array): void {
+    let pos = 0;
+    if (this.first) {
+      this.first = false;
+      if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) pos = 3;
     }
-    pos++;
-    if (!blank && ++seen === entry) return line;
+    while (pos < bytes.length) {
+      this.line++;
+      let blank = true;
+      while (pos < bytes.length && bytes[pos] !== 10) {
+        if (bytes[pos] > 32) blank = false;
+        pos++;
+      }
+      pos++;
+      if (!blank && this.entries.includes(++this.seen)) this.found.set(this.seen, this.line);
+    }
   }
-  return line;
+
+  /** The line of `entry` (the last line seen when it was not reached). */
+  lineOf(entry: number): number {
+    return this.found.get(entry) ?? this.line;
+  }
+}
+
+/** The 1-based line of the `entry`-th non-blank line (0-based) of `bytes`. */
+export function lineOfEntry(bytes: Buffer, entry: number): number {
+  const lines = new EntryLines([entry]);
+  lines.scan(bytes);
+  return lines.lineOf(entry);
+}
+
+/**
+ * A duplicate (qid, docid) found while grouping, by entry index; {@link DuplicateEntry.toError}
+ * turns it into the `VALIDATION` error naming both lines once they are known.
+ */
+export class DuplicateEntry extends Error {
+  constructor(
+    readonly what: string,
+    readonly qid: string,
+    readonly docid: string,
+    /** Entry index of the repeated line. */
+    readonly entry: number,
+    /** Entry index of the first line. */
+    readonly firstEntry: number,
+  ) {
+    super(`duplicate ${what}`);
+  }
+
+  /** The user-facing error, with `lines` mapping entries to line numbers. */
+  toError(file: string, lines: EntryLines): CorebError {
+    return new CorebError(
+      'VALIDATION',
+      `duplicate ${this.what} for query \`${this.qid}\` and document \`${this.docid}\` (first on line ${lines.lineOf(this.firstEntry)}); each (qid, docid) may appear once`,
+      { file, line: lines.lineOf(this.entry) },
+    );
+  }
 }
 
 /** Groups scanned entries by query (stable, first-seen query order) and rejects duplicate (qid, docid). */
 export function groupByQuery(
   raw: RawColumns,
   docTable: IdTable,
-  file: string,
   what: string,
-  bytes: Buffer,
 ): { offsets: Int32Array; docs: Int32Array; nums: Float64Array } {
   const nq = raw.queryIds.length;
   const n = raw.count;
@@ -84,11 +132,7 @@ export function groupByQuery(
       if (seen[d] === q + 1) {
         const here = origin === undefined ? p : origin[p];
         const before = origin === undefined ? firstAt[d] : origin[firstAt[d]];
-        throw new CorebError(
-          'VALIDATION',
-          `duplicate ${what} for query \`${raw.queryIds[q]}\` and document \`${docTable.strings[d]}\` (first on line ${lineOfEntry(bytes, before)}); each (qid, docid) may appear once`,
-          { file, line: lineOfEntry(bytes, here) },
-        );
+        throw new DuplicateEntry(what, raw.queryIds[q], docTable.strings[d], here, before);
       }
       seen[d] = q + 1;
       firstAt[d] = p;
@@ -98,39 +142,20 @@ export function groupByQuery(
 }
 
 /**
- * strcmp of the docids starting at byte offsets `a` and `b` of a run buffer (each ends at the
- * next whitespace byte, which a valid run line always has after its docid).
- */
-export function compareDocAt(buf: Buffer, a: number, b: number): number {
-  for (let i = 0; ; i++) {
-    const x = buf[a + i];
-    const y = buf[b + i];
-    const xe = x <= 32;
-    const ye = y <= 32;
-    if (xe || ye) return xe ? (ye ? 0 : -1) : 1;
-    if (x !== y) return x - y;
-  }
-}
-
-/** The docid starting at byte offset `start` of a run buffer. */
-export function docAt(buf: Buffer, start: number): string {
-  let end = start;
-  while (buf[end] > 32) end++;
-  return buf.toString('utf8', start, end);
-}
-
-/**
  * {@link groupByQuery} for knownDocsOnly runs: groups entries by query (stable) and detects duplicate
  * docids within a query with a small per-query hash set over the docid bytes (cache-resident).
  */
-export function groupByBytes(
-  raw: RawColumns,
-  file: string,
-  bytes: Buffer,
-): { offsets: Int32Array; docs: Int32Array; nums: Float64Array; starts: Int32Array } {
+export function groupByBytes(raw: RawColumns): {
+  offsets: Int32Array;
+  docs: Int32Array;
+  nums: Float64Array;
+  starts: Float64Array;
+  pool: DocBytes;
+} {
   const nq = raw.queryIds.length;
   const n = raw.count;
-  const dStart = raw.dStart as Int32Array;
+  const dStart = raw.dStart as Float64Array;
+  const pool = raw.docBytes as DocBytes;
   const { offsets, perm } = planGroups(raw);
   let docs = raw.docs.subarray(0, n);
   let nums = raw.nums.subarray(0, n);
@@ -139,7 +164,7 @@ export function groupByBytes(
   if (perm !== undefined) {
     const d2 = new Int32Array(n);
     const n2 = new Float64Array(n);
-    const s2 = new Int32Array(n);
+    const s2 = new Float64Array(n);
     for (let p = 0; p < n; p++) {
       const i = perm[p];
       d2[p] = raw.docs[i];
@@ -166,19 +191,14 @@ export function groupByBytes(
     const mask = table.length - 1;
     const mark = q + 1;
     for (let p = lo; p < hi; p++) {
-      let h = FNV_OFFSET;
-      for (let i = starts[p]; bytes[i] > 32; i++) h = Math.imul(h ^ bytes[i], FNV_PRIME);
+      const h = pool.hash(starts[p]);
       let slot = mixHash(h) & mask;
       while (stamp[slot] === mark) {
         const o = table[slot];
-        if (hashes[slot] === h && compareDocAt(bytes, starts[o], starts[p]) === 0) {
+        if (hashes[slot] === h && pool.compare(starts[o], starts[p]) === 0) {
           const here = origin === undefined ? p : origin[p];
           const before = origin === undefined ? o : origin[o];
-          throw new CorebError(
-            'VALIDATION',
-            `duplicate run line for query \`${raw.queryIds[q]}\` and document \`${docAt(bytes, starts[p])}\` (first on line ${lineOfEntry(bytes, before)}); each (qid, docid) may appear once`,
-            { file, line: lineOfEntry(bytes, here) },
-          );
+          throw new DuplicateEntry('run line', raw.queryIds[q], pool.toString(starts[p]), here, before);
         }
         slot = (slot + 1) & mask;
       }
@@ -187,5 +207,5 @@ export function groupByBytes(
       hashes[slot] = h;
     }
   }
-  return { offsets, docs, nums, starts };
+  return { offsets, docs, nums, starts, pool };
 }

@@ -8,8 +8,11 @@ import { isCorebError } from '../core/errors.js';
 import { loadAnchorsTsv, parseAnchorsTsv } from './anchors-tsv.js';
 import { IdTable } from './id-table.js';
 import { parseStrtod } from './strtod.js';
+import { lineChunks } from './text-file.js';
 import { saveTrecQrels, saveTrecRun } from './trec-render.js';
+import { RunScanner } from './trec-scan.js';
 import {
+  loadTrecQrelsColumns,
   loadTrecQrelsMap,
   loadTrecRunColumns,
   loadTrecRunMap,
@@ -167,4 +170,61 @@ test('runs without a final newline, empty runs and whitespace-only lines', () =>
   assert.throws(() => parseTrecRun('q Q0 a 1 0.5', { file: 'r.txt' }), (e) => isCorebError(e, 'PARSE') && e.message.startsWith('r.txt:1:'));
   assert.throws(() => parseTrecRun('q Q0 a 1 -', { file: 'r.txt' }), (e) => isCorebError(e, 'PARSE'));
   assert.deepEqual([...parseTrecRun('q Q0 a 1 - t\nq Q0 b 1 -.5e1 t\n').scores], [0, -5]);
+});
+
+test('streamed in chunks split anywhere, a run parses exactly as in one piece; errors keep their line', async () => {
+  const text = Array.from({ length: 40 }, (_, i) => `q${i % 3} Q0 d${i} ${i} ${(i * 0.37).toFixed(3)} tag${i}${i % 7 === 0 ? '\n' : ''}`).join('\n') + '\n';
+  const whole = parseTrecRun(text, { knownDocsOnly: true });
+  const bytes = Buffer.from(text);
+  for (const cut of [1, 7, 64]) {
+    const pieces = function* (): Generator<Uint8Array> {
+      for (let i = 0; i < bytes.length; i += cut) yield bytes.subarray(i, i + cut);
+    };
+    const scanner = new RunScanner('r', new IdTable(), true, undefined, 4);
+    for await (const chunk of lineChunks(pieces(), 10)) scanner.scan(chunk);
+    const raw = scanner.result();
+    assert.equal(raw.count, 40);
+    assert.deepEqual([...raw.nums.subarray(0, raw.count)].sort(), [...whole.scores].sort());
+    assert.equal(raw.lastTag, 'tag39');
+  }
+  const bad = text + 'q1 Q0 x 1\n';
+  const lines = bad.split('\n').length - 1;
+  const scanner = new RunScanner('r.txt', new IdTable(), false, undefined, 4);
+  await assert.rejects(
+    (async () => {
+      for await (const chunk of lineChunks([Buffer.from(bad)], 16)) scanner.scan(chunk);
+    })(),
+    (e) => isCorebError(e, 'PARSE') && e.message.startsWith(`r.txt:${lines}:`),
+  );
+});
+
+test('files stream (plain and gzip): same columns, duplicate lines named, abort stops the read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-trec-stream-'));
+  try {
+    const text = Array.from({ length: 3000 }, (_, i) => `q${Math.floor(i / 100)} Q0 doc${i % 997}-${Math.floor(i / 100)} ${i % 100} ${1 / (1 + (i % 100))} run`).join('\n');
+    writeFileSync(join(dir, 'r.txt'), text);
+    writeFileSync(join(dir, 'r.gz'), gzipSync(text));
+    const expect = [...trecRunToMap(parseTrecRun(text))].map(([q, m]) => [q, [...m]]);
+    for (const f of ['r.txt', 'r.gz']) {
+      const run = await loadTrecRunColumns(join(dir, f), { knownDocsOnly: true });
+      assert.deepEqual([...trecRunToMap(run)].map(([q, m]) => [q, [...m]]), expect, f);
+      assert.equal(run.runTag, 'run');
+    }
+    writeFileSync(join(dir, 'dup.gz'), gzipSync(`${text}\n\nq0 Q0 doc5-0 9 0.5 run\n`));
+    await assert.rejects(loadTrecRunColumns(join(dir, 'dup.gz'), { knownDocsOnly: true }), (e) =>
+      isCorebError(e, 'VALIDATION') && e.message.includes('dup.gz:3002: duplicate run line for query `q0` and document `doc5-0` (first on line 6)'),
+    );
+    const qtext = text.replace(/ Q0 /g, ' 0 ').replace(/ \d+ [^ ]+ run$/gm, ' 1');
+    writeFileSync(join(dir, 'q.gz'), gzipSync(qtext));
+    const qrels = await loadTrecQrelsColumns(join(dir, 'q.gz'));
+    assert.deepEqual(qrels, parseTrecQrels(qtext));
+    assert.equal(qrels.labels.length, 3000);
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await assert.rejects(loadTrecRunColumns(join(dir, 'r.txt'), { signal: controller.signal }), /stop/);
+    writeFileSync(join(dir, 'bad.gz'), gzipSync(text).subarray(0, 200));
+    await assert.rejects(loadTrecRunColumns(join(dir, 'bad.gz')), (e) => isCorebError(e, 'PARSE') && e.message.includes('bad.gz'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -133,10 +133,10 @@ const command: Command = {
 
     // Only judged and anchor docs get interned ids; other run docs are compared by their bytes.
     const docs = new IdTable();
-    const qrels = await loadTrecQrelsColumns(resolve(ctx.cwd, qrelsPath), { docs });
+    const qrels = await loadTrecQrelsColumns(resolve(ctx.cwd, qrelsPath), { docs, signal: ctx.signal });
     const anchors = anchorsPath === undefined ? undefined : await loadAnchorsTsv(resolve(ctx.cwd, anchorsPath));
     if (anchors !== undefined) for (const a of anchors.values()) docs.intern(a);
-    const run = await loadTrecRunColumns(resolve(ctx.cwd, runPath), { docs, knownDocsOnly: true, judged: qrels, anchors });
+    const run = await loadTrecRunColumns(resolve(ctx.cwd, runPath), { docs, knownDocsOnly: true, judged: qrels, anchors, signal: ctx.signal });
     if (run.queryIds.length === 0) {
       // trec_eval refuses an empty results file; all-zero measures would look like a real score.
       throw new CorebError('VALIDATION', `the run has no result lines; expected \`qid Q0 docid rank score tag\` lines`, { file: runPath });
