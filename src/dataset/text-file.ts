@@ -4,7 +4,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { pipeline, Readable, type Transform } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { CorebError } from '../core/errors.js';
 
@@ -231,7 +231,7 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
 
 /** Options of {@link readLineChunks}. */
 export interface LineChunkOptions {
-  /** Smallest chunk to deliver (bytes; the last may be shorter). Default 16 MiB. */
+  /** Smallest chunk to deliver (bytes; the last may be shorter). Default 4 MiB (an abort waits for at most one chunk). */
   chunkBytes?: number;
   /** Checked between chunks: an aborted signal stops the read with its reason. */
   signal?: AbortSignal;
@@ -246,24 +246,63 @@ export interface LineChunkOptions {
  * @throws CorebError `NOT_FOUND` / `IO` when unreadable, `PARSE` for a corrupt gzip stream.
  */
 export async function* readLineChunks(path: string, options: LineChunkOptions = {}): AsyncGenerator<Buffer> {
-  const target = options.chunkBytes ?? 1 << 24;
-  let gzip: boolean;
-  try {
-    gzip = await sniffGzip(path);
-  } catch (e) {
-    throw ioError(path, e);
-  }
-  const raw = createReadStream(path, { highWaterMark: gzip ? 1 << 20 : target });
-  const stream: Readable = gzip ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
-  yield* lineChunks(stream, target, options.signal, (e) => {
-    raw.destroy();
-    if (e instanceof CorebError) return e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (gzip && typeof code === 'string' && code.startsWith('Z_')) {
-      return new CorebError('PARSE', `not a valid gzip stream (${(e as Error).message}); re-compress it or give the plain file`, { file: path, cause: e });
+  const target = options.chunkBytes ?? 1 << 22;
+  const { signal } = options;
+  signal?.throwIfAborted();
+  // One open, sniffed from the first bytes read, so a pipe (`--run <(zcat run.gz)`) works too.
+  const raw = createReadStream(path, { highWaterMark: target });
+  let gunzip: Transform | undefined;
+  const stop = (): void => {
+    const reason = signal?.reason as Error;
+    raw.destroy(reason);
+    gunzip?.destroy(reason);
+  };
+  signal?.addEventListener('abort', stop, { once: true });
+  const bytes = async function* (): AsyncGenerator<Uint8Array> {
+    const it = raw[Symbol.asyncIterator]();
+    const head: Buffer[] = [];
+    let headLen = 0;
+    for (;;) {
+      const next = await it.next();
+      if (next.done) break;
+      head.push(next.value as Buffer);
+      headLen += (next.value as Buffer).length;
+      if (headLen >= 2) break;
     }
-    return ioError(path, e);
-  });
+    const first = Buffer.concat(head, headLen);
+    const rest = async function* (): AsyncGenerator<Buffer> {
+      yield first;
+      for (;;) {
+        const next = await it.next();
+        if (next.done) return;
+        yield next.value as Buffer;
+      }
+    };
+    if (!isGzip(first)) {
+      yield* rest();
+      return;
+    }
+    const gz = createGunzip({ chunkSize: 1 << 20 });
+    gunzip = gz;
+    pipeline(Readable.from(rest()), gz, () => undefined);
+    yield* gz;
+  };
+  try {
+    yield* lineChunks(bytes(), target, signal, (e) => {
+      raw.destroy();
+      if (signal?.aborted === true && e === signal.reason) return e;
+      if (e instanceof CorebError) return e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (typeof code === 'string' && code.startsWith('Z_')) {
+        return new CorebError('PARSE', `not a valid gzip stream (${(e as Error).message}); re-compress it or give the plain file`, { file: path, cause: e });
+      }
+      return ioError(path, e);
+    });
+  } finally {
+    signal?.removeEventListener('abort', stop);
+    raw.destroy();
+    gunzip?.destroy();
+  }
 }
 
 /**
@@ -278,8 +317,26 @@ export async function* lineChunks(
 ): AsyncGenerator<Buffer> {
   let parts: Buffer[] = [];
   let held = 0;
+  // A read that stalls (a pipe whose writer went quiet) must not delay an abort: each wait races it.
+  let onAbort: (() => void) | undefined;
+  const aborted =
+    signal === undefined
+      ? undefined
+      : new Promise<never>((_, fail) => {
+          onAbort = () => fail(signal.reason);
+          if (signal.aborted) onAbort();
+          else signal.addEventListener('abort', onAbort, { once: true });
+        });
+  aborted?.catch(() => undefined);
+  const iter =
+    Symbol.asyncIterator in source
+      ? (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
+      : (source as Iterable<Uint8Array>)[Symbol.iterator]();
   try {
-    for await (const piece of source) {
+    for (;;) {
+      const next = aborted === undefined ? await iter.next() : await Promise.race([iter.next(), aborted]);
+      if (next.done === true) break;
+      const piece = next.value;
       signal?.throwIfAborted();
       const b = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
       if (b.length === 0) continue;
@@ -296,7 +353,10 @@ export async function* lineChunks(
       yield all.subarray(0, cut);
     }
   } catch (e) {
+    void iter.return?.();
     throw onError(e);
+  } finally {
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
   signal?.throwIfAborted();
   if (held === 0) return;
