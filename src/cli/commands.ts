@@ -9,6 +9,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   eval: () => import('./commands/eval.js'),
   metrics: () => import('./commands/metrics.js'),
   validate: () => import('./commands/validate.js'),
+  download: () => import('./commands/download.js'),
   exec: () => import('./commands/exec.js'),
   providers: () => import('./commands/providers.js'),
   cache: () => import('./commands/cache.js'),
