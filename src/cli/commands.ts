@@ -16,6 +16,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   compare: () => import('./commands/compare.js'),
   mine: () => import('./commands/mine.js'),
   build: () => import('./commands/build.js'),
+  contamination: () => import('./commands/contamination.js'),
   soup: () => import('./commands/soup.js'),
   audit: () => import('./commands/audit.js'),
   rerank: () => import('./commands/rerank.js'),

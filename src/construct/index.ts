@@ -50,3 +50,12 @@ export {
   stripOneFence,
   wordCount,
 } from './build/contracts.js';
+export {
+  CONTAMINATION_ARMS,
+  contaminationItem,
+  runContamination,
+  type ContaminationArm,
+  type ContaminationOptions,
+  type ContaminationResult,
+  type ContaminationRow,
+} from './build/contamination.js';

@@ -8,3 +8,4 @@ export * from './rank-correlation.js';
 export * from './charts.js';
 export * from './html-report.js';
 export * from './mteb-export.js';
+export * from './contamination.js';

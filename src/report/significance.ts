@@ -239,3 +239,50 @@ export function holmAdjust(pValues: readonly number[]): number[] {
   });
   return out;
 }
+
+/**
+ * McNemar's exact test (two-sided) on the discordant pairs of a paired 2×2 table: under H0 each of
+ * the `b + c` discordant pairs falls either way with probability ½, so p = min(1, 2·P[X ≤ min(b, c)])
+ * for X ~ Binomial(b + c, ½). 1 when there is no discordant pair. Terms are exact
+ * products up to 1000 discordant pairs and summed in log space beyond (no underflow of 2^−n).
+ * @param b pairs passing only in the first condition (e.g. original only)
+ * @param c pairs passing only in the second condition (e.g. rewritten only)
+ */
+export function mcnemarExactP(b: number, c: number): number {
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`McNemar counts must be non-negative integers, got ${b}, ${c}`);
+  const n = b + c;
+  if (n === 0) return 1;
+  const k = Math.min(b, c);
+  let sum = 0;
+  if (n <= 1000) {
+    // C(n, i) / 2^n by exact-as-possible products (2^-n is exact in doubles down to 2^-1074).
+    let term = 2 ** -n;
+    for (let i = 0; i <= k; i++) {
+      if (i > 0) term = (term * (n - i + 1)) / i;
+      sum += term;
+    }
+  } else {
+    let logC = 0; // ln C(n, 0)
+    const ln2n = n * Math.LN2;
+    for (let i = 0; i <= k; i++) {
+      if (i > 0) logC += Math.log(n - i + 1) - Math.log(i);
+      sum += Math.exp(logC - ln2n);
+    }
+  }
+  return Math.min(1, 2 * sum);
+}
+
+/**
+ * The unbiased pass@k estimator (Chen et al. 2021): from `n` samples of which `c` pass,
+ * pass@k = 1 − C(n−c, k) / C(n, k), computed as the stable product 1 − ∏_{i=n−c+1}^{n} (1 − k/i).
+ * For k = 1 it equals c / n.
+ */
+export function passAtK(n: number, c: number, k: number): number {
+  if (!Number.isInteger(n) || !Number.isInteger(c) || !Number.isInteger(k) || n < 1 || c < 0 || c > n || k < 1 || k > n) {
+    throw new RangeError(`pass@k needs integers 0 <= c <= n, 1 <= k <= n; got n=${n}, c=${c}, k=${k}`);
+  }
+  if (n - c < k) return 1;
+  let prod = 1;
+  for (let i = n - c + 1; i <= n; i++) prod *= 1 - k / i;
+  return 1 - prod;
+}

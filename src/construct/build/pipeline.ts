@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChatMessage, ChatModel } from '../../core/chat.js';
+import type { ChatMessage, ChatModel, ChatRequest } from '../../core/chat.js';
 import { RELEASE_TABLES, type ReleaseTable } from '../../core/dataset.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
 import type { ExecLanguage, Program, TestCase } from '../../core/execution.js';
@@ -260,7 +260,7 @@ async function writeWork(outDir: string, stage: string, rows: readonly unknown[]
 }
 
 /** Runs `fn` over `items` with `width` in flight; stops starting new items once `signal` aborts. */
-async function pool<T, R>(items: readonly T[], width: number, fn: (item: T, i: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+export async function pool<T, R>(items: readonly T[], width: number, fn: (item: T, i: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   let failure: unknown;
@@ -280,8 +280,8 @@ async function pool<T, R>(items: readonly T[], width: number, fn: (item: T, i: n
   return out;
 }
 
-/** Settings of a resolved build. */
-interface Ctx {
+/** Settings of a resolved build (also used by `coreb contamination`, which asks solvers the same way). */
+export interface Ctx {
   o: BuildOptions;
   outDir: string;
   seed: number;
@@ -324,21 +324,23 @@ const CONTRACTS: Readonly<Record<string, string>> = {
  * Asks `model` and reads the reply with `parse`; a {@link ContractError} is quoted back (as a
  * follow-up turn) up to `retries` times, then the item is recorded as failed (`undefined` returned).
  */
-async function ask<T>(
+export async function ask<T>(
   ctx: Ctx,
   stage: BuildStage & PromptName,
   item: string,
   model: ChatModel,
   messages: ChatMessage[],
   parse: (text: string) => T,
-  options: { temperature?: number; retries?: number } = {},
+  options: { temperature?: number; seed?: number; retries?: number } = {},
 ): Promise<{ value: T } | { error: string }> {
   const cm = cachedModel(ctx, model);
   const u = stageUsage(ctx, stage);
   const retries = options.retries ?? ctx.contractRetries;
   let msgs = messages;
   for (let attempt = 0; ; attempt++) {
-    const reply = await cm.complete({ messages: msgs, temperature: options.temperature }, { trace: { stage, item }, signal: ctx.signal });
+    const request: ChatRequest = { messages: msgs, temperature: options.temperature };
+    if (options.seed !== undefined) request.seed = options.seed;
+    const reply = await cm.complete(request, { trace: { stage, item }, signal: ctx.signal });
     u.replies++;
     if (reply.cached !== true) u.calls++;
     u.inputTokens += reply.usage.inputTokens;
@@ -387,7 +389,7 @@ async function loadProblems(o: BuildOptions): Promise<LcbProblem[]> {
   return chosen.sort((a, b) => compareCodePoints(a.questionId, b.questionId));
 }
 
-function resolveCtx(o: BuildOptions, usage: Ctx['usage'] = {}): Ctx {
+export function resolveCtx(o: BuildOptions, usage: Ctx['usage'] = {}): Ctx {
   return {
     o,
     outDir: o.outDir,
@@ -406,7 +408,7 @@ function resolveCtx(o: BuildOptions, usage: Ctx['usage'] = {}): Ctx {
 }
 
 /** Checks solver labels are distinct (they become the corpus `model` column and solution keys). */
-function checkModels(models: BuildModels): void {
+export function checkModels(models: BuildModels): void {
   if (models.solvers.length === 0) throw new CorebError('USAGE', 'coreb build needs at least one --solver');
   const seen = new Map<string, string>();
   for (const s of models.solvers) {
@@ -517,6 +519,28 @@ async function stageAbbreviate(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: Rewri
   }
 }
 
+/**
+ * The solve request for one problem text and language (the solve stage's, and `coreb contamination`'s
+ * for the original and the rewritten text). `functional`: the problem's tests call a method.
+ */
+export function solveMessages(
+  prompts: PromptSet,
+  problem: { title: string; statement: string; starterCode: string; functional: boolean },
+  language: ExecLanguage,
+): ChatMessage[] {
+  const info = LANGUAGE_INFO[language];
+  return renderMessages(prompts, 'solve', {
+    languageName: info.name,
+    fence: info.fence,
+    ioRule: problem.functional && language === 'python'
+      ? 'Complete the starter code\'s `class Solution` method; do not read input or print.'
+      : 'Read all input from standard input and write the answer to standard output.',
+    starterCode: language === 'python' ? problem.starterCode : '',
+    title: problem.title,
+    statement: problem.statement,
+  });
+}
+
 async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<SolveRow[]> {
   const jobs = ready.flatMap(({ p, rw }) =>
     ctx.o.models.solvers.flatMap((solver) => ctx.languages.map((language) => ({ p, rw, solver, language }))),
@@ -528,17 +552,7 @@ async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow
       ctx.concurrency * ctx.o.models.solvers.length,
       async ({ p, rw, solver, language }): Promise<SolveRow> => {
         const functional = p.publicTests.some((t) => t.kind === 'functional');
-        const info = LANGUAGE_INFO[language];
-        const messages = renderMessages(ctx.prompts, 'solve', {
-          languageName: info.name,
-          fence: info.fence,
-          ioRule: functional && language === 'python'
-            ? 'Complete the starter code\'s `class Solution` method; do not read input or print.'
-            : 'Read all input from standard input and write the answer to standard output.',
-          starterCode: language === 'python' ? (rw.starter_code ?? '') : '',
-          title: rw.title ?? '',
-          statement: rw.statement ?? '',
-        });
+        const messages = solveMessages(ctx.prompts, { title: rw.title ?? '', statement: rw.statement ?? '', starterCode: rw.starter_code ?? '', functional }, language);
         const r = await ask(ctx, 'solve', `${p.questionId}/${language}`, solver, messages, (t) => extractProgram(t, language));
         ctx.progress.tick();
         const base = { id: p.questionId, model: modelLabel(solver), language };
@@ -552,7 +566,7 @@ async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow
 }
 
 /** The program id of a solution: `<problem>/<model>/<language>`. */
-function programId(row: SolveRow): string {
+export function programId(row: { id: string; model: string; language: string }): string {
   return `${row.id}/${row.model}/${row.language}`;
 }
 
@@ -581,7 +595,7 @@ async function stageExecute(ctx: Ctx, solutions: SolveRow[], testsOf: Map<string
 }
 
 /** The judge's records of `programs`, matched by their resume key (code, tests, judge settings). */
-function executeRecords(outDir: string, programs: Program[], testsOf: Map<string, TestCase[]>, settings: Record<string, unknown>): Map<string, JudgeRecord> {
+export function executeRecords(outDir: string, programs: Program[], testsOf: Map<string, TestCase[]>, settings: Record<string, unknown>): Map<string, JudgeRecord> {
   const { jobs: _jobs, ...keySettings } = settings;
   const byKey = new Map<string, JudgeRecord>();
   const file = join(outDir, 'work', 'execute.jsonl');
