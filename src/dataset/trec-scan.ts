@@ -40,11 +40,11 @@ function grow<T extends Int32Array | Float64Array>(a: T, need: number): T {
 
 /**
  * The docid bytes of run entries (knownDocsOnly), copied out of the input so nothing points into a
- * file-sized buffer: segments of up to 64 MiB, each id followed by a 0 byte. A position is
- * `segment * 2^26 + offset` (exact in a double, so the total may pass 2^31 and 2^32 bytes).
+ * file-sized buffer: segments of up to 16 MiB, each id followed by a 0 byte. A position is
+ * `segment * 2^24 + offset` (exact in a double, so the total may pass 2^31 and 2^32 bytes).
  */
 export class DocBytes {
-  private static readonly SEG = 1 << 26;
+  private static readonly SEG = 1 << 24;
   private readonly segs: Uint8Array[] = [];
   private cur: Uint8Array = new Uint8Array(0);
   private used = 0;

@@ -7,9 +7,10 @@ import { statSync } from 'node:fs';
 import type { QrelsColumns, RunColumns } from '../core/columns.js';
 import type { Qrels, Run } from '../core/dataset.js';
 import { IdTable } from './id-table.js';
-import { readLineChunks } from './text-file.js';
+import { isGzip, readLineChunks } from './text-file.js';
 import { DuplicateEntry, EntryLines, groupByBytes, groupByQuery } from './trec-group.js';
 import {
+  estimateLines,
   JudgedLookup,
   QrelsScanner,
   RunScanner,
@@ -140,13 +141,18 @@ export interface TrecLoadOptions extends Omit<TrecParseOptions, 'file'> {
   signal?: AbortSignal;
 }
 
-/** Expected lines of a file from its size (plain) for the first allocation; gzip grows as it goes. */
-function sizeHint(path: string): number {
+/**
+ * Entry capacity for a file from its first chunk: its line density times the file size for a plain
+ * file (5% head room, so the columns are allocated once), the chunk's lines for gzip (then doubling).
+ */
+function capacityFor(path: string, first: Buffer): number {
+  let size = first.length;
   try {
-    return Math.ceil(statSync(path).size / 48);
+    size = statSync(path).size;
   } catch {
-    return 1 << 16;
+    // a pipe or a vanished file: the chunk's own count
   }
+  return isGzip(first) || size < first.length ? estimateLines(first) : estimateLines(first, size);
 }
 
 /**
@@ -156,9 +162,13 @@ function sizeHint(path: string): number {
 export async function loadTrecRunColumns(path: string, options: TrecLoadOptions = {}): Promise<TrecRunColumns> {
   const docTable = options.docs ?? new IdTable();
   const knownOnly = options.knownDocsOnly === true;
-  const scanner = new RunScanner(path, docTable, knownOnly, judgedLookup(docTable, options), sizeHint(path));
-  for await (const chunk of readLineChunks(path, { signal: options.signal })) scanner.scan(chunk);
-  const raw = scanner.result();
+  const judged = judgedLookup(docTable, options);
+  let scanner: RunScanner | undefined;
+  for await (const chunk of readLineChunks(path, { signal: options.signal })) {
+    scanner ??= new RunScanner(path, docTable, knownOnly, judged, capacityFor(path, chunk));
+    scanner.scan(chunk);
+  }
+  const raw = (scanner ?? new RunScanner(path, docTable, knownOnly, judged, 0)).result();
   return withDuplicateLines(
     path,
     () => runColumns(raw, docTable, knownOnly),
@@ -171,9 +181,12 @@ export async function loadTrecRunColumns(path: string, options: TrecLoadOptions 
 /** Reads and parses a TREC qrels file (plain or `.gz`), streamed like {@link loadTrecRunColumns}. */
 export async function loadTrecQrelsColumns(path: string, options: TrecLoadOptions = {}): Promise<TrecQrelsColumns> {
   const docTable = options.docs ?? new IdTable();
-  const scanner = new QrelsScanner(path, docTable, sizeHint(path));
-  for await (const chunk of readLineChunks(path, { signal: options.signal })) scanner.scan(chunk);
-  const raw = scanner.result();
+  let scanner: QrelsScanner | undefined;
+  for await (const chunk of readLineChunks(path, { signal: options.signal })) {
+    scanner ??= new QrelsScanner(path, docTable, capacityFor(path, chunk));
+    scanner.scan(chunk);
+  }
+  const raw = (scanner ?? new QrelsScanner(path, docTable, 0)).result();
   return withDuplicateLines(
     path,
     () => qrelsColumns(raw, docTable),
