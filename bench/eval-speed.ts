@@ -55,5 +55,7 @@ for (const m of ['ndcg@10', 'recall@10', 'map@10'] as const) {
   process.stdout.write(`  ${m.padEnd(10)} ${v.toFixed(4)}${ref}\n`);
 }
 for (const [task, g] of Object.entries(r.tasks)) {
-  process.stdout.write(`  ${task.padEnd(10)} nDCG@10 ${g.metrics['ndcg@10'].toFixed(4)}  R@10 ${g.metrics['recall@10'].toFixed(4)}  MAP@10 ${g.metrics['map@10'].toFixed(4)}  (${g.queries} queries)\n`);
+  process.stdout.write(
+    `  ${task.padEnd(10)} nDCG@10 ${g.metrics['ndcg@10'].toFixed(4)}  R@10 ${g.metrics['recall@10'].toFixed(4)}  MAP@10 ${g.metrics['map@10'].toFixed(4)}  (${g.queries} queries)\n`,
+  );
 }

@@ -89,7 +89,11 @@ if (keep !== undefined) mkdirSync(keep, { recursive: true });
 try {
   const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const te = trecEvalBinary(dir);
-  process.stdout.write(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} at start\n`);
+  process.stdout.write(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} at start\n`,
+  );
   process.stdout.write(`reference: ${te ?? 'none (give --trec-eval BIN or --trec-eval-src DIR)'}\n`);
   const rows: Array<{ lines: number; coreb: number }> = [];
   for (const queries of SIZES) {
@@ -124,7 +128,11 @@ try {
     const slope = (rows[i].coreb - rows[i - 1].coreb) / ((rows[i].lines - rows[i - 1].lines) / 1e6);
     process.stdout.write(`slope ${rows[i - 1].lines / DEPTH} -> ${rows[i].lines / DEPTH} queries: ${slope.toFixed(2)} s CPU per million run lines\n`);
   }
-  process.stdout.write(`load average at end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(
+    `load average at end: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}\n`,
+  );
 } finally {
   if (keep === undefined) rmSync(dir, { recursive: true, force: true });
 }

@@ -77,7 +77,9 @@ try {
   const files = reuse ? { run: join(dir, 'run.txt'), qrels: join(dir, 'qrels.txt') } : generate(dir);
   const runBytes = readFileSync(files.run).length;
   process.stdout.write(
-    `machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} (CPU seconds are the fair figure on a shared machine)\n`,
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (CPU seconds are the fair figure on a shared machine)\n`,
   );
   process.stdout.write(
     reuse
@@ -87,7 +89,14 @@ try {
 
   for (const measures of ['all', 'official']) {
     const specs = parseMeasures([measures]);
-    const phases = { read: [] as number[], parse: [] as number[], evaluate: [] as number[], render: [] as number[], wall: [] as number[], cpu: [] as number[] };
+    const phases = {
+      read: [] as number[],
+      parse: [] as number[],
+      evaluate: [] as number[],
+      render: [] as number[],
+      wall: [] as number[],
+      cpu: [] as number[],
+    };
     let inProcess = '';
     for (let i = 0; i < REPEAT; i++) {
       const c0 = process.cpuUsage();
@@ -132,7 +141,15 @@ try {
       const out = join(dir, 'out.txt');
       const r = spawnSync(
         '/usr/bin/time',
-        ['-f', '%e %U %S', '-o', join(dir, 'time.txt'), 'sh', '-c', `"${process.execPath}" "${cli}" metrics --qrels "${files.qrels}" --run "${files.run}" -m ${measures} -q > "${out}"`],
+        [
+          '-f',
+          '%e %U %S',
+          '-o',
+          join(dir, 'time.txt'),
+          'sh',
+          '-c',
+          `"${process.execPath}" "${cli}" metrics --qrels "${files.qrels}" --run "${files.run}" -m ${measures} -q > "${out}"`,
+        ],
         { encoding: 'utf8' },
       );
       if (r.status !== 0) throw new Error(`CLI failed: ${r.stderr}`);

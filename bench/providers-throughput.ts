@@ -57,7 +57,9 @@ async function run(label: string, servers: { cap: number }[], concurrency: numbe
     const ss = await Promise.all(servers.map((s) => startRemote(LATENCY, s.cap)));
     const urls = ss.map((s) => encodeURIComponent(s.baseUrl)).join(',');
     const e = await createEmbedder(
-      parseEmbedderSpec(`dense:openai:bench?baseUrl=${urls}&batchSize=${BATCH}&maxBatchTokens=10000000&concurrency=${concurrency}&balance=least-busy`),
+      parseEmbedderSpec(
+        `dense:openai:bench?baseUrl=${urls}&batchSize=${BATCH}&maxBatchTokens=10000000&concurrency=${concurrency}&balance=least-busy`,
+      ),
       { env: {} },
     );
     const t0 = performance.now();
@@ -68,9 +70,7 @@ async function run(label: string, servers: { cap: number }[], concurrency: numbe
     for (const s of ss) s.close();
   }
   const rate = median(rates);
-  console.log(
-    `${label.padEnd(46)} ${rate.toFixed(0).padStart(8)} texts/s  ${((100 * rate) / capacity).toFixed(1).padStart(5)}% of capacity`,
-  );
+  console.log(`${label.padEnd(46)} ${rate.toFixed(0).padStart(8)} texts/s  ${((100 * rate) / capacity).toFixed(1).padStart(5)}% of capacity`);
   return rate;
 }
 
@@ -98,7 +98,9 @@ async function rawFetch(concurrency: number): Promise<number> {
     s.close();
   }
   const rate = median(rates);
-  console.log(`${`bare fetch, no client (concurrency ${concurrency})`.padEnd(46)} ${rate.toFixed(0).padStart(8)} texts/s  ${((100 * rate) / capacity).toFixed(1).padStart(5)}% of capacity`);
+  console.log(
+    `${`bare fetch, no client (concurrency ${concurrency})`.padEnd(46)} ${rate.toFixed(0).padStart(8)} texts/s  ${((100 * rate) / capacity).toFixed(1).padStart(5)}% of capacity`,
+  );
   return rate;
 }
 
@@ -115,7 +117,9 @@ async function main(): Promise<void> {
   const over = await run(`coreb client (concurrency ${CAP * 2}, over the cap)`, [{ cap: CAP }], CAP * 2);
   const split = await run(`2 replicas x ${CAP / 2} slots, least-busy (conc ${CAP})`, [{ cap: CAP / 2 }, { cap: CAP / 2 }], CAP);
   console.log(`client vs bare fetch at the same concurrency: ${((100 * conc) / raw).toFixed(1)}% (client overhead; the rest is machine load)`);
-  console.log(`speed-up over sequential: ${(conc / seq).toFixed(2)}x (ideal ${CAP}x); over the cap: ${(over / seq).toFixed(2)}x; replicas: ${(split / seq).toFixed(2)}x`);
+  console.log(
+    `speed-up over sequential: ${(conc / seq).toFixed(2)}x (ideal ${CAP}x); over the cap: ${(over / seq).toFixed(2)}x; replicas: ${(split / seq).toFixed(2)}x`,
+  );
   console.log(
     `goal >= 90% of capacity: concurrency = cap ${((100 * conc) / capacity).toFixed(1)}%, concurrency = 2 x cap ${((100 * over) / capacity).toFixed(1)}% -> ` +
       `${Math.max(conc, over) / capacity >= 0.9 ? 'met' : 'NOT met'}`,
@@ -124,7 +128,10 @@ async function main(): Promise<void> {
   // Cache: a second identical run is answered from disk with zero requests.
   const dir = mkdtempSync(join(tmpdir(), 'coreb-bench-cache-'));
   const server = await startLoopbackServer({ format: 'openai', dim: 64, latencyMs: LATENCY, maxConcurrent: CAP });
-  const inner = await createEmbedder(parseEmbedderSpec(`dense:openai:bench?baseUrl=${encodeURIComponent(server.baseUrl)}&batchSize=${BATCH}&concurrency=${CAP}`), { env: {} });
+  const inner = await createEmbedder(
+    parseEmbedderSpec(`dense:openai:bench?baseUrl=${encodeURIComponent(server.baseUrl)}&batchSize=${BATCH}&concurrency=${CAP}`),
+    { env: {} },
+  );
   const store = openEmbeddingStore(dir);
   const cached = createCachedEmbedder(inner, store);
   let t0 = performance.now();

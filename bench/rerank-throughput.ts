@@ -19,7 +19,11 @@ import { startRerankServer, type RerankFormat } from '../test/support/rerank-ser
 
 /** Server mode: `--serve FORMAT LATENCY CAP` starts one loopback server and prints its base URL. */
 if (process.argv[2] === '--serve') {
-  const s = await startRerankServer({ format: process.argv[3] as RerankFormat, latencyMs: Number(process.argv[4]), maxConcurrent: Number(process.argv[5]) });
+  const s = await startRerankServer({
+    format: process.argv[3] as RerankFormat,
+    latencyMs: Number(process.argv[4]),
+    maxConcurrent: Number(process.argv[5]),
+  });
   process.stdout.write(s.baseUrl + '\n');
   process.stdin.resume();
   process.stdin.on('end', () => process.exit(0));
@@ -48,7 +52,8 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const capacity = (CAP * BATCH * 1000) / LATENCY;
 const pairs: RerankPair[] = [];
 for (let q = 0; q < QUERIES; q++) {
-  for (let d = 0; d < DEPTH; d++) pairs.push({ query: `find the sum of list ${q}`, doc: `def f_${q}_${d}(xs):\n    return sum(x * ${d} for x in xs)` });
+  for (let d = 0; d < DEPTH; d++)
+    pairs.push({ query: `find the sum of list ${q}`, doc: `def f_${q}_${d}(xs):\n    return sum(x * ${d} for x in xs)` });
 }
 
 async function run(label: string, format: RerankFormat, concurrency: number, count = pairs.length): Promise<number> {
@@ -56,7 +61,9 @@ async function run(label: string, format: RerankFormat, concurrency: number, cou
   for (let r = 0; r < REPEAT; r++) {
     const s = await startRemote(format, LATENCY, CAP);
     const rr = await createReranker(
-      parseRerankerSpec(`${format}:bench?baseUrl=${encodeURIComponent(s.baseUrl)}&batchSize=${BATCH}&maxBatchTokens=10000000&concurrency=${concurrency}`),
+      parseRerankerSpec(
+        `${format}:bench?baseUrl=${encodeURIComponent(s.baseUrl)}&batchSize=${BATCH}&maxBatchTokens=10000000&concurrency=${concurrency}`,
+      ),
       { env: {} },
     );
     const t0 = performance.now();
@@ -99,7 +106,9 @@ async function rawFetch(concurrency: number): Promise<number> {
     s.close();
   }
   const rate = median(rates);
-  console.log(`${`bare fetch of the yes/no requests (concurrency ${concurrency})`.padEnd(58)} ${rate.toFixed(0).padStart(7)} pairs/s  ${((100 * rate) / capacity).toFixed(1).padStart(5)}% of capacity`);
+  console.log(
+    `${`bare fetch of the yes/no requests (concurrency ${concurrency})`.padEnd(58)} ${rate.toFixed(0).padStart(7)} pairs/s  ${((100 * rate) / capacity).toFixed(1).padStart(5)}% of capacity`,
+  );
   return rate;
 }
 
@@ -116,7 +125,9 @@ async function main(): Promise<void> {
   const apiOver = await run(`vllm /rerank (concurrency ${2 * CAP}, over the cap)`, 'vllm', 2 * CAP);
   const yn = await run(`yesno:openai /completions (concurrency ${CAP})`, 'yesno:openai', CAP);
   const ynOver = await run(`yesno:openai /completions (concurrency ${2 * CAP}, over the cap)`, 'yesno:openai', 2 * CAP);
-  console.log(`speed-up over sequential: ${(api / seq).toFixed(2)}x (ideal ${CAP}x); yes/no client vs bare fetch at the same concurrency: ${((100 * yn) / raw).toFixed(1)}%`);
+  console.log(
+    `speed-up over sequential: ${(api / seq).toFixed(2)}x (ideal ${CAP}x); yes/no client vs bare fetch at the same concurrency: ${((100 * yn) / raw).toFixed(1)}%`,
+  );
   const pct = (x: number): string => `${((100 * x) / capacity).toFixed(1)}%`;
   const bestApi = Math.max(api, apiOver) / capacity;
   const bestYn = Math.max(yn, ynOver) / capacity;
@@ -128,7 +139,10 @@ async function main(): Promise<void> {
   // Cache: a second identical run is answered from disk and sends 0 pairs.
   const dir = mkdtempSync(join(tmpdir(), 'coreb-bench-rerank-'));
   const server = await startRerankServer({ format: 'yesno:openai', latencyMs: LATENCY, maxConcurrent: CAP });
-  const inner = await createReranker(parseRerankerSpec(`yesno:openai:bench?baseUrl=${encodeURIComponent(server.baseUrl)}&batchSize=${BATCH}&concurrency=${CAP}`), { env: {} });
+  const inner = await createReranker(
+    parseRerankerSpec(`yesno:openai:bench?baseUrl=${encodeURIComponent(server.baseUrl)}&batchSize=${BATCH}&concurrency=${CAP}`),
+    { env: {} },
+  );
   const store = openRerankStore(dir);
   let t0 = performance.now();
   const cold = await createCachedReranker(inner, store).score(pairs, { task: 'text2code' });

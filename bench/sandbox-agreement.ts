@@ -44,8 +44,12 @@ const recs = readFileSync(values.out!, 'utf8')
   .map((l) => JSON.parse(l) as JudgeRecord)
   .filter((r) => ids.has(r.id));
 const judged = recs.map((r) => ({ id: r.id, language: r.language, passed: r.passed }));
-console.log(`sandbox-agreement: ${data.programs.length} AtCoder programs, LCB v5 public tests, comparator ${values.comparator}, ${values['timeout-ms']} ms`);
-console.log(`judged ${summary.judged} now (${secs.toFixed(0)} s, ${judge.stats().compiles} compiles, ${judge.stats().runs} runs), ${summary.resumed} resumed from ${values.out}\n`);
+console.log(
+  `sandbox-agreement: ${data.programs.length} AtCoder programs, LCB v5 public tests, comparator ${values.comparator}, ${values['timeout-ms']} ms`,
+);
+console.log(
+  `judged ${summary.judged} now (${secs.toFixed(0)} s, ${judge.stats().compiles} compiles, ${judge.stats().runs} runs), ${summary.resumed} resumed from ${values.out}\n`,
+);
 console.log(renderJudgeSummary(summary));
 console.log('agreement of `passed` with the independent harness (xlang) and with CoREB meta_passed:');
 console.log(renderAgreement({ xlang: computeAgreement(judged, data.xlangPassed), meta_passed: computeAgreement(judged, data.corebPassed) }));

@@ -146,11 +146,12 @@ async function main(): Promise<void> {
   };
   const grid = flag('--grid') ?? 'full';
   const base = JSON.parse(flag('--base') ?? '{}') as Bm25Options;
-  const dir =
-    args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? '../shared/data/coreb/release_v2602';
+  const dir = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? '../shared/data/coreb/release_v2602';
   const data = loadRelease(dir);
   const f = (x: number) => x.toFixed(4);
-  console.log(`release ${dir}: code ${data.code.length} docs, text ${data.text.length} docs, queries ${data.tasks.map((t) => `${t.name} ${t.queries.length}`).join(', ')}`);
+  console.log(
+    `release ${dir}: code ${data.code.length} docs, text ${data.text.length} docs, queries ${data.tasks.map((t) => `${t.name} ${t.queries.length}`).join(', ')}`,
+  );
   console.log(`reference (third-party code-aware BM25): nDCG@10 ${REFERENCE.ndcg10} R@10 ${REFERENCE.recall10} MAP@10 ${REFERENCE.map10}`);
   console.log(['config', 'nDCG@10', 'R@10', 'MAP@10', 't2c nDCG', 'c2t nDCG', 'c2c nDCG', 'ms'].join('\t'));
   for (const options of gridOf(grid, base)) {

@@ -31,16 +31,7 @@ const SEED = 2602;
 const PUBLIC_TESTS = 2; // the worked examples are the public tests; the rest are private
 /** Judge settings, spelled out so the manifest records them (they equal `coreb exec`'s defaults). */
 const JUDGE = { comparator: 'tokens', tolerance: '1e-6', timeoutMs: '6000', tests: 'all' };
-const JUDGE_ARGS = [
-  '--comparator',
-  JUDGE.comparator,
-  '--tolerance',
-  JUDGE.tolerance,
-  '--timeout-ms',
-  JUDGE.timeoutMs,
-  '--tests',
-  JUDGE.tests,
-];
+const JUDGE_ARGS = ['--comparator', JUDGE.comparator, '--tolerance', JUDGE.tolerance, '--timeout-ms', JUDGE.timeoutMs, '--tests', JUDGE.tests];
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -144,9 +135,7 @@ function writeJudgeInputs(sources, dir) {
     });
   });
   const candidates = sources.flatMap(({ problem: p }) =>
-    p.solutions.map((s) =>
-      JSON.stringify({ id: outcomeKey(p.id, s.file), problem_id: p.id, language: s.language, code: s.code }),
-    ),
+    p.solutions.map((s) => JSON.stringify({ id: outcomeKey(p.id, s.file), problem_id: p.id, language: s.language, code: s.code })),
   );
   writeFileSync(join(dir, 'problems.jsonl'), problems.join('\n') + '\n');
   writeFileSync(join(dir, 'candidates.jsonl'), candidates.join('\n') + '\n');
@@ -217,7 +206,16 @@ function main() {
         }
         judgeSettings ??= { comparator: r.comparator, sandboxed: r.sandboxed };
         outcomes.set(key, { passed: r.passed, testsPassed: r.tests_passed, testsTotal: r.tests_total });
-        judged.push({ solution: key, language: s.language, author: s.author, intent: s.intent, verdict: r.verdict, passed: r.passed, tests_passed: r.tests_passed, tests_total: r.tests_total });
+        judged.push({
+          solution: key,
+          language: s.language,
+          author: s.author,
+          intent: s.intent,
+          verdict: r.verdict,
+          passed: r.passed,
+          tests_passed: r.tests_passed,
+          tests_total: r.tests_total,
+        });
         if (r.passed !== (s.intent === 'correct')) surprises.push(`${key} (${s.intent}) -> ${r.verdict} ${r.tests_passed}/${r.tests_total}`);
       }
     }
@@ -254,7 +252,8 @@ function main() {
         public_tests_per_problem: PUBLIC_TESTS,
       },
       labels: {
-        scheme: 'CoREB v2 qrels: relevance 2 = passes every test and meets the subtask constraint; relevance 1 = same-problem hard negative; unjudged = easy negative',
+        scheme:
+          'CoREB v2 qrels: relevance 2 = passes every test and meets the subtask constraint; relevance 1 = same-problem hard negative; unjudged = easy negative',
         max_code_hard_negatives: 3,
         seed: SEED,
       },
@@ -269,9 +268,7 @@ function main() {
       })),
       counts: plan.counts,
       solutions: judged.map((j) => ({ code_id: codeIdOf.get(j.solution) ?? null, ...j })),
-      tables_sha256: Object.fromEntries(
-        RELEASE_TABLES.map((t) => [t, sha256(readFileSync(join(RELEASE, `${t}.jsonl`)))]),
-      ),
+      tables_sha256: Object.fromEntries(RELEASE_TABLES.map((t) => [t, sha256(readFileSync(join(RELEASE, `${t}.jsonl`)))])),
     };
     writeAtomic(join(RELEASE, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     console.error(`build-coreb-mini: ${sources.length} problems -> ${JSON.stringify(plan.counts.tables)}`);

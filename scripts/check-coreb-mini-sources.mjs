@@ -96,7 +96,10 @@ function parseExamples(statement) {
   const block = (text, label) => {
     const m = new RegExp(`^[ \\t]*\\**${label}\\**:?\\**[ \\t]*$`, 'im').exec(text);
     if (m === null) return undefined;
-    const rest = text.slice(m.index + m[0].length).split('\n').slice(1);
+    const rest = text
+      .slice(m.index + m[0].length)
+      .split('\n')
+      .slice(1);
     while (rest.length > 0 && rest[0].trim() === '') rest.shift();
     if (rest[0]?.trim().startsWith('```')) {
       const end = rest.findIndex((l, i) => i > 0 && l.trim().startsWith('```'));
@@ -161,7 +164,10 @@ function checkShape(dir, p) {
   );
   const sols = p.solutions ?? [];
   for (const lang of LANGUAGES) {
-    need(sols.some((s) => s.language === lang && s.intent === 'correct'), `no correct ${lang} solution`);
+    need(
+      sols.some((s) => s.language === lang && s.intent === 'correct'),
+      `no correct ${lang} solution`,
+    );
   }
   const wrongLangs = new Set(sols.filter((s) => s.intent === 'incorrect').map((s) => s.language));
   need(wrongLangs.size >= 2, 'needs incorrect solutions in at least 2 different languages');
@@ -174,7 +180,11 @@ function checkShape(dir, p) {
     if (s.intent === 'incorrect') need(typeof s.note === 'string' && s.note.length > 0, `${s.file}: incorrect needs a note`);
   }
   const files = existsSync(join(problemsDir, dir, 'solutions')) ? readdirSync(join(problemsDir, dir, 'solutions')) : [];
-  for (const f of files) need(sols.some((s) => s.file === f), `solutions/${f} is not listed in problem.json`);
+  for (const f of files)
+    need(
+      sols.some((s) => s.file === f),
+      `solutions/${f} is not listed in problem.json`,
+    );
   return bad;
 }
 
@@ -241,9 +251,7 @@ async function main() {
         continue;
       }
       const sols = (p.solutions ?? []).filter((s) => existsSync(join(problemsDir, dir, 'solutions', s.file)));
-      const built = await pool(sols, jobs, (s, i) =>
-        build(resolve(problemsDir, dir, 'solutions', s.file), s.language, join(tmp, dir, String(i))),
-      );
+      const built = await pool(sols, jobs, (s, i) => build(resolve(problemsDir, dir, 'solutions', s.file), s.language, join(tmp, dir, String(i))));
       if (fill && p.tests.some((t) => typeof t.output !== 'string')) {
         const ref = sols.findIndex((s, i) => s.intent === 'correct' && !built[i].error);
         if (ref < 0) throw new Error(`${dir}: no buildable correct solution to fill outputs`);

@@ -11,8 +11,17 @@ import { fileURLToPath } from 'node:url';
 
 const LAYER = {
   core: 0,
-  dataset: 1, metrics: 1, search: 1, providers: 1, cache: 1, sandbox: 1, tensors: 1,
-  eval: 2, construct: 2, report: 2, train: 2,
+  dataset: 1,
+  metrics: 1,
+  search: 1,
+  providers: 1,
+  cache: 1,
+  sandbox: 1,
+  tensors: 1,
+  eval: 2,
+  construct: 2,
+  report: 2,
+  train: 2,
   cli: 3,
   '': 4, // src/index.ts
 };
@@ -49,14 +58,23 @@ for (const file of walk(src, [])) {
       const target = resolve(dirname(file), m[1]);
       const outside = relative(src, target);
       if (outside.startsWith('..') || isAbsolute(outside)) {
-        if (!isTest) problems.push(`${where}: \`${from || 'index.ts'}\` imports ${m[1]}, outside src/; only tests may (move shared code into src/, test helpers stay in test/support)`);
+        if (!isTest)
+          problems.push(
+            `${where}: \`${from || 'index.ts'}\` imports ${m[1]}, outside src/; only tests may (move shared code into src/, test helpers stay in test/support)`,
+          );
         continue;
       }
       const to = areaOf(target);
       if (to === from || !(to in LAYER)) continue;
       if (LAYER[to] >= LAYER[from]) {
         const kind = LAYER[to] === LAYER[from] ? 'a sibling layer' : 'a higher layer';
-        problems.push(`${where}: \`${from || 'index.ts'}\` imports ${kind} \`${to}\` (${m[1]}); imports must point down to ${Object.keys(LAYER).filter((k) => LAYER[k] < LAYER[from]).join(', ') || 'nothing'}`);
+        problems.push(
+          `${where}: \`${from || 'index.ts'}\` imports ${kind} \`${to}\` (${m[1]}); imports must point down to ${
+            Object.keys(LAYER)
+              .filter((k) => LAYER[k] < LAYER[from])
+              .join(', ') || 'nothing'
+          }`,
+        );
       }
     }
     if (from !== 'cli' && !isTest && /process\.(argv|env)\b/.test(line) && !/^\s*(\/\/|\*)/.test(line)) {

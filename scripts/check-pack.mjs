@@ -102,17 +102,26 @@ for (const f of files) {
 
 // Entry points, the sample release, the license, and every doc the code or README points to.
 const pkg = JSON.parse(read('package.json'));
-const entries = [pkg.main, pkg.types, ...Object.values(pkg.bin ?? {}), ...Object.values(pkg.exports ?? {}).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
+const entries = [
+  pkg.main,
+  pkg.types,
+  ...Object.values(pkg.bin ?? {}),
+  ...Object.values(pkg.exports ?? {}).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e))),
+];
 for (const e of entries) if (!files.has(normalize(e))) fail(`package.json names ${e}, which is not shipped`);
-for (const t of SAMPLE_TABLES) if (!files.has(`data/coreb-mini/release/${t}`)) fail(`data/coreb-mini/release/${t}: the bundled sample table is not shipped`);
+for (const t of SAMPLE_TABLES)
+  if (!files.has(`data/coreb-mini/release/${t}`)) fail(`data/coreb-mini/release/${t}: the bundled sample table is not shipped`);
 if (!files.has('LICENSE')) fail(`LICENSE is not shipped`);
 for (const f of files) {
   if (!f.endsWith('.js') && !f.endsWith('.md')) continue;
-  for (const [, doc] of read(f).matchAll(/(?<![\w./-])(docs\/[\w.-]+\.md)\b/g)) if (!files.has(doc)) fail(`${f} points to ${doc}, which is not shipped`);
+  for (const [, doc] of read(f).matchAll(/(?<![\w./-])(docs\/[\w.-]+\.md)\b/g))
+    if (!files.has(doc)) fail(`${f} points to ${doc}, which is not shipped`);
 }
 
 const kb = (n) => `${(n / 1000).toFixed(0)} kB`;
-console.log(`check-pack: ${pack.filename}: ${kb(pack.size)} packed (budget ${kb(PACKED_BUDGET)}), ${kb(pack.unpackedSize)} unpacked (budget ${kb(UNPACKED_BUDGET)}), ${pack.entryCount} files`);
+console.log(
+  `check-pack: ${pack.filename}: ${kb(pack.size)} packed (budget ${kb(PACKED_BUDGET)}), ${kb(pack.unpackedSize)} unpacked (budget ${kb(UNPACKED_BUDGET)}), ${pack.entryCount} files`,
+);
 if (pack.size > PACKED_BUDGET) fail(`the tarball is ${pack.size} bytes, over the budget of ${PACKED_BUDGET}`);
 if (pack.unpackedSize > UNPACKED_BUDGET) fail(`the unpacked package is ${pack.unpackedSize} bytes, over the budget of ${UNPACKED_BUDGET}`);
 
@@ -142,7 +151,11 @@ function smokeTest() {
     }
     const lib = spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', "import * as c from 'coreb'; for (const n of ['loadRelease', 'evaluate', 'runEval']) if (typeof c[n] !== 'function') throw new Error(n + ' is not exported');"],
+      [
+        '--input-type=module',
+        '-e',
+        "import * as c from 'coreb'; for (const n of ['loadRelease', 'evaluate', 'runEval']) if (typeof c[n] !== 'function') throw new Error(n + ' is not exported');",
+      ],
       { cwd: app, encoding: 'utf8' },
     );
     if (lib.status !== 0) return fail(`smoke: import('coreb') from the installed package failed\n${lib.stderr}`);

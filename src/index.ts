@@ -22,7 +22,16 @@
  */
 
 // Errors, validation issues and progress reporting (every area uses these).
-export { CorebError, ERROR_CODES, EXIT_CODES, formatLocation, isCorebError, type CorebErrorOptions, type ErrorCode, type SourceLocation } from './core/errors.js';
+export {
+  CorebError,
+  ERROR_CODES,
+  EXIT_CODES,
+  formatLocation,
+  isCorebError,
+  type CorebErrorOptions,
+  type ErrorCode,
+  type SourceLocation,
+} from './core/errors.js';
 export { hasErrors, renderIssue, type IssueSeverity, type ValidationIssue } from './core/issues.js';
 export { silentLogger, silentProgress, type Logger, type Progress } from './core/progress.js';
 

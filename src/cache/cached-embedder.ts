@@ -100,9 +100,7 @@ export function createCachedEmbedder(inner: Embedder, store: EmbeddingStore): Ca
     async embed(texts: readonly string[], options: EmbedOptions): Promise<EmbeddingMatrix> {
       const n = texts.length;
       counters.requested += n;
-      const keys = texts.map((t) =>
-        cacheKey(ns, options.role, inner.prepare?.(t, options) ?? { template: '{text}', text: t }),
-      );
+      const keys = texts.map((t) => cacheKey(ns, options.role, inner.prepare?.(t, options) ?? { template: '{text}', text: t }));
       const { unique, slotOf, duplicates } = groupKeys(keys);
       counters.duplicates += duplicates;
       const vectors: (Float32Array | undefined)[] = unique.map((i) => store.get(keys[i]));

@@ -112,7 +112,10 @@ export function createCachedReranker(inner: Reranker, store: EmbeddingStore): Ca
       }
       const out = new Float64Array(n);
       for (let i = 0; i < n; i++) out[i] = scores[slotOf[i]] as number;
-      options.onScores?.(Array.from({ length: n }, (_, i) => i), out);
+      options.onScores?.(
+        Array.from({ length: n }, (_, i) => i),
+        out,
+      );
       return out;
     },
   };

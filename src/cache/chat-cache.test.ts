@@ -71,7 +71,10 @@ test('no temporary files remain; a corrupt entry is a CACHE error naming the fil
   await c.complete(req('z'));
   const key = c.keyOf(req('z'));
   const dir = join(root, 'chat-v1', key.slice(0, 2));
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
   writeFileSync(chatCachePath(root, key), '{"key": "tor');
   await assert.rejects(c.complete(req('z')), (e: Error & { code?: string }) => e.code === 'CACHE' && e.message.includes(chatCachePath(root, key)));
 });

@@ -121,7 +121,10 @@ function countingEmbedder(): Embedder & { asked: string[][] } {
         data[i * 2] = t.length;
         data[i * 2 + 1] = o.role === 'query' ? 1 : 0;
       });
-      o.onRows?.(texts.map((_, i) => i), { rows: texts.length, dim: 2, data });
+      o.onRows?.(
+        texts.map((_, i) => i),
+        { rows: texts.length, dim: 2, data },
+      );
       return { rows: texts.length, dim: 2, data };
     },
   };

@@ -235,7 +235,9 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new CorebError('CACHE', `cannot create cache directory ${dir}: ${(e as Error).message}; set COREB_CACHE_DIR to a writable folder`, { cause: e });
+    throw new CorebError('CACHE', `cannot create cache directory ${dir}: ${(e as Error).message}; set COREB_CACHE_DIR to a writable folder`, {
+      cause: e,
+    });
   }
   const names = listSegments(dir);
   const fds: number[] = [];
@@ -350,7 +352,11 @@ export function openEmbeddingStore(root: string, options: OpenStoreOptions = {})
       try {
         appendFileSync(file, JSON.stringify({ ns: k, identity, firstSeen: new Date().toISOString() }) + '\n');
       } catch (e) {
-        throw new CorebError('CACHE', `cannot write to cache (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); free space or use --no-cache / another --cache-dir`, { file, cause: e });
+        throw new CorebError(
+          'CACHE',
+          `cannot write to cache (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); free space or use --no-cache / another --cache-dir`,
+          { file, cause: e },
+        );
       }
     },
     stats() {
@@ -444,10 +450,7 @@ export function pruneEmbeddingStore(root: string, options: PruneOptions = {}): P
   const out = openSync(tmp, 'w');
   try {
     for (const { fd, loc } of latest.values()) {
-      const drop =
-        options.all === true ||
-        (options.writtenBefore !== undefined && loc.writtenAt < options.writtenBefore) ||
-        matches(loc.ns);
+      const drop = options.all === true || (options.writtenBefore !== undefined && loc.writtenAt < options.writtenBefore) || matches(loc.ns);
       const rec = Buffer.alloc(HEADER + loc.len);
       readSync(fd, rec, 0, HEADER + loc.len, loc.off - HEADER);
       if (drop || rec.readUInt32LE(8) !== crc32(rec.subarray(HEADER))) {

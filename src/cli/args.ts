@@ -15,12 +15,7 @@ import { closestName } from './suggest.js';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** Parses `argv` against `options`; unknown options and missing values are USAGE errors. */
-export function parseCommandArgs<O extends Options>(
-  command: string,
-  argv: string[],
-  options: O,
-  allowPositionals = false,
-): ParsedArgs {
+export function parseCommandArgs<O extends Options>(command: string, argv: string[], options: O, allowPositionals = false): ParsedArgs {
   try {
     return parseArgs({ args: argv, options, allowPositionals, strict: true }) as ParsedArgs;
   } catch (e) {

@@ -15,7 +15,7 @@ async function help(out: NodeJS.WritableStream): Promise<void> {
     const cmd = (await load()).default;
     lines.push(`  ${name.padEnd(10)} ${cmd.summary}`);
   }
-  lines.push('', 'Run `coreb <command> --help` for a command\'s options.');
+  lines.push('', "Run `coreb <command> --help` for a command's options.");
   out.write(lines.join('\n') + '\n');
 }
 

@@ -40,8 +40,7 @@ export function createProgressBar(out: NodeJS.WritableStream, interactive: boole
     const eta = total > 0 && rate > 0 ? (total - done) / rate : NaN;
     const pct = total > 0 ? ` ${((100 * done) / total).toFixed(0).padStart(3)}%` : '';
     const width = 24;
-    const bar =
-      total > 0 ? ' [' + '#'.repeat(Math.round((width * done) / total)).padEnd(width, '.') + ']' : '';
+    const bar = total > 0 ? ' [' + '#'.repeat(Math.round((width * done) / total)).padEnd(width, '.') + ']' : '';
     const tail = final
       ? ` in ${formatDuration(elapsed)} (${rate.toFixed(1)}/s)`
       : ` ${rate.toFixed(1)}/s${Number.isFinite(eta) ? ` ETA ${formatDuration(eta)}` : ''}`;

@@ -4,12 +4,7 @@
  */
 
 /** The hard-negative strategies of paper §A.2, in the order their texts are numbered (`_noise1`..`_noise4`). */
-export const HARD_NEGATIVE_STRATEGIES = [
-  'operation_type',
-  'optimization_objective',
-  'algorithmic_approach',
-  'problem_domain',
-] as const;
+export const HARD_NEGATIVE_STRATEGIES = ['operation_type', 'optimization_objective', 'algorithmic_approach', 'problem_domain'] as const;
 
 /** Search query kinds an author writes; `language_agnostic` becomes the `t2c_search_any` query. */
 export const SEARCH_QUERY_TYPES = ['description_search', 'algorithm_search', 'language_agnostic'] as const;

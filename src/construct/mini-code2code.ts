@@ -10,7 +10,11 @@ import { createCode2CodeQrels, resolveCrossLanguageTargets } from './qrels.js';
 import type { WireRow } from './wire-row.js';
 
 /** Plans the code2code queries and qrels. */
-export function planCode2Code(sorted: readonly AuthoredProblem[], corpora: MiniCorpora, ctx: MiniPlanContext): { queries: WireRow[]; qrels: QrelRecord[] } {
+export function planCode2Code(
+  sorted: readonly AuthoredProblem[],
+  corpora: MiniCorpora,
+  ctx: MiniPlanContext,
+): { queries: WireRow[]; qrels: QrelRecord[] } {
   const { createdAt, version, qrelOptions } = ctx;
   const { docsByProblem, allDocs } = corpora;
   // code2code: every passing solution whose language has later passing languages is an anchor.

@@ -10,7 +10,11 @@ import { choose } from './seeded-choice.js';
 import type { WireRow } from './wire-row.js';
 
 /** Plans the code2text queries and qrels. */
-export function planCode2Text(sorted: readonly AuthoredProblem[], corpora: MiniCorpora, ctx: MiniPlanContext): { queries: WireRow[]; qrels: QrelRecord[] } {
+export function planCode2Text(
+  sorted: readonly AuthoredProblem[],
+  corpora: MiniCorpora,
+  ctx: MiniPlanContext,
+): { queries: WireRow[]; qrels: QrelRecord[] } {
   const { createdAt, version, seed } = ctx;
   const { docsByProblem, textIdOf, noiseIdsOf, passingLanguages } = corpora;
   // code2text: one "any" anchor per problem (a passing solution chosen by seed), one anchor per
@@ -92,9 +96,7 @@ export function planCode2Text(sorted: readonly AuthoredProblem[], corpora: MiniC
         row.meta_pair_type = label === 1 ? 'positive' : 'negative_random';
         row.meta_negative_problem_id = label === 1 ? null : target.id;
         c2tQueries.push(row);
-        c2tQrels.push(
-          ...createCode2TextQrels(queryId, label === 1 ? (textIdOf.get(p.id) as string) : null, noiseIdsOf.get(p.id) as string[]),
-        );
+        c2tQrels.push(...createCode2TextQrels(queryId, label === 1 ? (textIdOf.get(p.id) as string) : null, noiseIdsOf.get(p.id) as string[]));
       }
     }
   }

@@ -57,10 +57,7 @@ export function planCorpora(sorted: readonly AuthoredProblem[], outcomes: Readon
   let codeNo = 0;
   for (const [pi, p] of sorted.entries()) {
     const sols = [...p.solutions].sort(
-      (a, b) =>
-        compareCodePoints(a.author, b.author) ||
-        compareCodePoints(a.language, b.language) ||
-        compareCodePoints(a.file, b.file),
+      (a, b) => compareCodePoints(a.author, b.author) || compareCodePoints(a.language, b.language) || compareCodePoints(a.file, b.file),
     );
     const docs: CodeDoc[] = [];
     for (const s of sols) {

@@ -52,7 +52,10 @@ test('corpora: one code row per solution, one original plus four hard negatives 
 test('labels follow the judge, not the intent: a failing "correct" java solution is no positive', () => {
   const { tables } = plan(false);
   const javaQueries = tables.text2code_queries.filter((q) => q.language_constraint === 'java');
-  assert.ok(javaQueries.every((q) => q.meta_source_problem_id === 'cm_002'), 'no java query for cm_001');
+  assert.ok(
+    javaQueries.every((q) => q.meta_source_problem_id === 'cm_002'),
+    'no java query for cm_001',
+  );
   const javaDoc = tables.code_corpus.find((r) => r.meta_source_problem_id === 'cm_001' && r.language === 'java');
   assert.equal(javaDoc?.meta_passed, false);
   const rel2 = tables.text2code_qrels.filter((r) => r.doc_id === javaDoc?.code_id && r.relevance === 2);

@@ -64,8 +64,7 @@ export function planMiniRelease(
   const { queries: c2tQueries, qrels: c2tQrels } = planCode2Text(sorted, corpora, ctx);
   const { queries: c2cQueries, qrels: c2cQrels } = planCode2Code(sorted, corpora, ctx);
 
-  const qrelRows = (rows: QrelRecord[]): WireRow[] =>
-    rows.map((r) => ({ query_id: r.queryId, doc_id: r.docId, relevance: r.relevance }));
+  const qrelRows = (rows: QrelRecord[]): WireRow[] => rows.map((r) => ({ query_id: r.queryId, doc_id: r.docId, relevance: r.relevance }));
   const tables: Record<ReleaseTable, WireRow[]> = {
     code_corpus: codeCorpus,
     text_corpus: textCorpus,

@@ -20,7 +20,11 @@ const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
 };
 
 /** Plans the text2code queries and qrels; a query without any positive is not emitted. */
-export function planText2Code(sorted: readonly AuthoredProblem[], corpora: MiniCorpora, ctx: MiniPlanContext): { queries: WireRow[]; qrels: QrelRecord[] } {
+export function planText2Code(
+  sorted: readonly AuthoredProblem[],
+  corpora: MiniCorpora,
+  ctx: MiniPlanContext,
+): { queries: WireRow[]; qrels: QrelRecord[] } {
   const { createdAt, version, seed, qrelOptions } = ctx;
   const { allDocs, passingLanguages } = corpora;
   const t2cQueries: WireRow[] = [];
@@ -40,9 +44,7 @@ export function planText2Code(sorted: readonly AuthoredProblem[], corpora: MiniC
     if (positives.length === 0) return;
     t2cNo++;
     const isSearch = variant === 'search';
-    const models = [...new Set(positives.map((r) => allDocs.find((d) => d.id === r.docId)?.model ?? ''))].sort(
-      compareCodePoints,
-    );
+    const models = [...new Set(positives.map((r) => allDocs.find((d) => d.id === r.docId)?.model ?? ''))].sort(compareCodePoints);
     t2cQueries.push({
       query_id: queryId,
       query: text,

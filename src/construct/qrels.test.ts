@@ -1,12 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  createCode2CodeQrels,
-  createCode2TextQrels,
-  createText2CodeQrels,
-  resolveCrossLanguageTargets,
-  type JudgedCandidate,
-} from './qrels.js';
+import { createCode2CodeQrels, createCode2TextQrels, createText2CodeQrels, resolveCrossLanguageTargets, type JudgedCandidate } from './qrels.js';
 
 const c = (id: string, language: string, passed: boolean, problemId = 'p1', model = 'm1'): JudgedCandidate => ({
   id,
@@ -76,5 +70,8 @@ test('c2t: the original description is the positive and the four hard negatives 
   const hn = ['t_noise1', 't_noise2', 't_noise3', 't_noise4'];
   assert.deepEqual(labels(createCode2TextQrels('q', 't', hn)), ['t:2', 't_noise1:1', 't_noise2:1', 't_noise3:1', 't_noise4:1']);
   // a negative match pair has no positive at all
-  assert.deepEqual(labels(createCode2TextQrels('q', null, hn)), hn.map((h) => `${h}:1`));
+  assert.deepEqual(
+    labels(createCode2TextQrels('q', null, hn)),
+    hn.map((h) => `${h}:1`),
+  );
 });

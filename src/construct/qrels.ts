@@ -36,11 +36,7 @@ const byId = (a: JudgedCandidate, b: JudgedCandidate): number => compareCodePoin
  * not qualify under the subtask's constraint ("when the failed pool is insufficient", §A.2), each
  * group in code-point id order, truncated to `max`.
  */
-function pickHardNegatives(
-  failed: JudgedCandidate[],
-  nonQualifyingCorrect: JudgedCandidate[],
-  max: number,
-): JudgedCandidate[] {
+function pickHardNegatives(failed: JudgedCandidate[], nonQualifyingCorrect: JudgedCandidate[], max: number): JudgedCandidate[] {
   return [...failed.sort(byId), ...nonQualifyingCorrect.sort(byId)].slice(0, Math.max(0, max));
 }
 
@@ -114,11 +110,7 @@ export function createCode2CodeQrels(
  * `null` for a negative c2t_match pair, which then has no positive), relevance 1 for each of the
  * problem's hard-negative descriptions (§A.2: four per problem), in the order given.
  */
-export function createCode2TextQrels(
-  queryId: string,
-  positiveTextId: string | null,
-  hardNegativeTextIds: readonly string[],
-): QrelRecord[] {
+export function createCode2TextQrels(queryId: string, positiveTextId: string | null, hardNegativeTextIds: readonly string[]): QrelRecord[] {
   const out: QrelRecord[] = [];
   if (positiveTextId !== null) out.push({ queryId, docId: positiveTextId, relevance: RELEVANCE.positive });
   for (const docId of hardNegativeTextIds) {

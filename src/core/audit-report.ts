@@ -117,4 +117,3 @@ export interface AuditReport {
   tasks: Record<string, TaskAudit>;
   corpora: Record<string, CorpusAudit>;
 }
-

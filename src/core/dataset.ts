@@ -9,23 +9,14 @@ export const TASKS = ['text2code', 'code2text', 'code2code'] as const;
 export type TaskName = (typeof TASKS)[number];
 
 /** Short task names used on the command line and in subtask ids. */
-export const TASK_SHORT = { t2c: 'text2code', c2t: 'code2text', c2c: 'code2code' } as const satisfies Record<
-  string,
-  TaskName
->;
+export const TASK_SHORT = { t2c: 'text2code', c2t: 'code2text', c2c: 'code2code' } as const satisfies Record<string, TaskName>;
 /** A short task name (`t2c`, `c2t`, `c2c`). */
 export type TaskShort = keyof typeof TASK_SHORT;
 /** The short name of each task, the inverse of {@link TASK_SHORT} (for narrow labels). */
-export const TASK_SHORT_NAME = { text2code: 't2c', code2text: 'c2t', code2code: 'c2c' } as const satisfies Record<
-  TaskName,
-  TaskShort
->;
+export const TASK_SHORT_NAME = { text2code: 't2c', code2text: 'c2t', code2code: 'c2c' } as const satisfies Record<TaskName, TaskShort>;
 
 /** Which corpus a task ranks: text-to-code and code-to-code rank code, code-to-text ranks text. */
-export const TASK_CORPUS = { text2code: 'code', code2code: 'code', code2text: 'text' } as const satisfies Record<
-  TaskName,
-  'code' | 'text'
->;
+export const TASK_CORPUS = { text2code: 'code', code2code: 'code', code2text: 'text' } as const satisfies Record<TaskName, 'code' | 'text'>;
 
 /** The five CoREB languages. */
 export const LANGUAGES = ['python', 'java', 'cpp', 'ruby', 'go'] as const;
@@ -113,10 +104,7 @@ export interface TableSource {
 }
 
 /** Where the `index`-th record of a table came from: `{file, line}` (JSONL) or `{file, row}` (parquet). */
-export function recordLocation(
-  source: TableSource | undefined,
-  index: number,
-): { file?: string; line?: number; row?: number } {
+export function recordLocation(source: TableSource | undefined, index: number): { file?: string; line?: number; row?: number } {
   if (source === undefined) return {};
   const file = source.recordFiles?.[index] ?? source.file;
   if (source.lines !== undefined) return { file, line: source.lines[index] };

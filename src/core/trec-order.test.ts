@@ -30,7 +30,12 @@ test('trec order: float32 score descending, ties by docid descending in code-poi
   const idx = entries.map((_, i) => i);
   const byRanks = [...idx].sort((i, j) => compareTrec(trecScore(entries[i][1]), i, trecScore(entries[j][1]), j, ranks)).map((i) => ids[i]);
   assert.deepEqual(byRanks, expected);
-  const keys = Float64Array.from(idx, (i) => trecSortKey(entries[i][1], ranks[i])).sort().reverse();
-  assert.deepEqual([...keys].map((k) => ids[ranks.indexOf(k % TREC_SORT_KEY_TIES)]), expected);
+  const keys = Float64Array.from(idx, (i) => trecSortKey(entries[i][1], ranks[i]))
+    .sort()
+    .reverse();
+  assert.deepEqual(
+    [...keys].map((k) => ids[ranks.indexOf(k % TREC_SORT_KEY_TIES)]),
+    expected,
+  );
   assert.ok(compareTrec(trecScore(0.5 + 1e-12, true), 0, trecScore(0.5, true), 1, [0, 1]) < 0, 'float64 mode keeps the difference');
 });

@@ -13,7 +13,8 @@ interface Files {
   qrels?: Record<string, string>;
 }
 
-const CORPUS = '{"_id": "d1", "title": "T1", "text": "alpha"}\n{"_id": "d2", "title": "", "text": "beta", "lang": "go"}\n{"_id": "d3", "text": "gamma"}\n';
+const CORPUS =
+  '{"_id": "d1", "title": "T1", "text": "alpha"}\n{"_id": "d2", "title": "", "text": "beta", "lang": "go"}\n{"_id": "d3", "text": "gamma"}\n';
 const QUERIES = '{"_id": "q1", "text": "find alpha"}\n{"_id": "q2", "text": "find beta"}\n{"_id": "q3", "text": "unjudged"}\n';
 const QRELS = 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t2\nq2\td3\t0\n';
 
@@ -28,7 +29,10 @@ function beirDir(f: Files = {}): string {
 
 function has(issues: ValidationIssue[], kind: string, file: string, line?: number, field?: string): void {
   assert.ok(
-    issues.some((i) => i.kind === kind && (i.file ?? '').endsWith(file) && (line === undefined || i.line === line) && (field === undefined || i.field === field)),
+    issues.some(
+      (i) =>
+        i.kind === kind && (i.file ?? '').endsWith(file) && (line === undefined || i.line === line) && (field === undefined || i.field === field),
+    ),
     `expected ${kind} at ${file}:${line} among\n${issues.map((i) => JSON.stringify(i)).join('\n')}`,
   );
 }
@@ -72,14 +76,55 @@ const BAD: Array<{ name: string; files: Files; kind: string; file: string; line?
   { name: 'a fractional score', files: { qrels: { test: QRELS + 'q1\td2\t0.5\n' } }, kind: 'not-integer', file: 'test.tsv', line: 5, field: 'score' },
   { name: 'a NaN score', files: { qrels: { test: QRELS + 'q1\td2\tnan\n' } }, kind: 'non-finite-number', file: 'test.tsv', line: 5, field: 'score' },
   { name: 'a word for a score', files: { qrels: { test: QRELS + 'q1\td2\thigh\n' } }, kind: 'wrong-type', file: 'test.tsv', line: 5, field: 'score' },
-  { name: 'qrels naming an unknown query', files: { qrels: { test: QRELS + 'q9\td1\t1\n' } }, kind: 'dangling-query', file: 'test.tsv', line: 5, field: 'query-id' },
-  { name: 'qrels naming an unknown document', files: { qrels: { test: QRELS + 'q1\td9\t1\n' } }, kind: 'dangling-doc', file: 'test.tsv', line: 5, field: 'corpus-id' },
+  {
+    name: 'qrels naming an unknown query',
+    files: { qrels: { test: QRELS + 'q9\td1\t1\n' } },
+    kind: 'dangling-query',
+    file: 'test.tsv',
+    line: 5,
+    field: 'query-id',
+  },
+  {
+    name: 'qrels naming an unknown document',
+    files: { qrels: { test: QRELS + 'q1\td9\t1\n' } },
+    kind: 'dangling-doc',
+    file: 'test.tsv',
+    line: 5,
+    field: 'corpus-id',
+  },
   { name: 'a pair judged twice', files: { qrels: { test: QRELS + 'q1\td1\t0\n' } }, kind: 'duplicate-qrel', file: 'test.tsv', line: 5 },
   { name: 'header-only qrels', files: { qrels: { test: 'query-id\tcorpus-id\tscore\n' } }, kind: 'empty-file', file: 'test.tsv' },
-  { name: 'duplicate corpus id', files: { corpus: CORPUS + '{"_id": "d1", "text": "again"}\n' }, kind: 'duplicate-id', file: 'corpus.jsonl', line: 4, field: '_id' },
-  { name: 'corpus row without _id', files: { corpus: CORPUS + '{"text": "orphan"}\n' }, kind: 'missing-field', file: 'corpus.jsonl', line: 4, field: '_id' },
-  { name: 'query text that is not a string', files: { queries: QUERIES + '{"_id": "q4", "text": ["x"]}\n' }, kind: 'wrong-type', file: 'queries.jsonl', line: 4, field: 'text' },
-  { name: 'malformed corpus line', files: { corpus: '{"_id": "d1", "text": "alpha"\n' + CORPUS }, kind: 'malformed-json', file: 'corpus.jsonl', line: 1 },
+  {
+    name: 'duplicate corpus id',
+    files: { corpus: CORPUS + '{"_id": "d1", "text": "again"}\n' },
+    kind: 'duplicate-id',
+    file: 'corpus.jsonl',
+    line: 4,
+    field: '_id',
+  },
+  {
+    name: 'corpus row without _id',
+    files: { corpus: CORPUS + '{"text": "orphan"}\n' },
+    kind: 'missing-field',
+    file: 'corpus.jsonl',
+    line: 4,
+    field: '_id',
+  },
+  {
+    name: 'query text that is not a string',
+    files: { queries: QUERIES + '{"_id": "q4", "text": ["x"]}\n' },
+    kind: 'wrong-type',
+    file: 'queries.jsonl',
+    line: 4,
+    field: 'text',
+  },
+  {
+    name: 'malformed corpus line',
+    files: { corpus: '{"_id": "d1", "text": "alpha"\n' + CORPUS },
+    kind: 'malformed-json',
+    file: 'corpus.jsonl',
+    line: 1,
+  },
   { name: 'empty queries file', files: { queries: '' }, kind: 'empty-file', file: 'queries.jsonl' },
   { name: 'CRLF qrels (warning)', files: { qrels: { test: QRELS.replace(/\n/g, '\r\n') } }, kind: 'crlf', file: 'test.tsv', line: 1 },
   { name: 'BOM in qrels (warning)', files: { qrels: { test: '\ufeff' + QRELS } }, kind: 'bom', file: 'test.tsv', line: 1 },

@@ -74,7 +74,14 @@ async function readRecords<T>(
       // Numeric ids are common in exported corpora; read them as strings (as BEIR does) and warn once.
       rec.value._id = String(id);
       if (numericIds++ === 0) {
-        issues.push({ severity: 'warning', kind: 'coerced-type', file, line: rec.line, field: '_id', message: `number ${id} read as the string "${id}" (and likewise on every such line); ids are strings` });
+        issues.push({
+          severity: 'warning',
+          kind: 'coerced-type',
+          file,
+          line: rec.line,
+          field: '_id',
+          message: `number ${id} read as the string "${id}" (and likewise on every such line); ids are strings`,
+        });
       }
     }
     const v = build(rec.value, new RowChecker(issues, { file, line: rec.line }));
@@ -94,7 +101,14 @@ function checkUnique<T extends { id: string }>(rows: Array<{ line: number; value
   for (const r of rows) {
     const prev = seen.get(r.value.id);
     if (prev !== undefined) {
-      issues.push({ severity: 'error', kind: 'duplicate-id', file, line: r.line, field: '_id', message: `duplicate id \`${r.value.id}\` (first at line ${prev.line}); ids must be unique` });
+      issues.push({
+        severity: 'error',
+        kind: 'duplicate-id',
+        file,
+        line: r.line,
+        field: '_id',
+        message: `duplicate id \`${r.value.id}\` (first at line ${prev.line}); ids must be unique`,
+      });
     } else seen.set(r.value.id, r);
   }
   return new Map([...seen].map(([k, v]) => [k, v.value]));
@@ -105,21 +119,43 @@ function checkUnique<T extends { id: string }>(rows: Array<{ line: number; value
  * warning and the first line is read as data); each row needs three tab-separated fields and an
  * integer score.
  */
-export function parseBeirQrels(tf: Pick<TextFile, 'text' | 'path'>, issues: ValidationIssue[]): Array<{ line: number; queryId: string; docId: string; relevance: number }> {
+export function parseBeirQrels(
+  tf: Pick<TextFile, 'text' | 'path'>,
+  issues: ValidationIssue[],
+): Array<{ line: number; queryId: string; docId: string; relevance: number }> {
   const file = tf.path;
   const lines = splitLines(tf.text);
   const out: Array<{ line: number; queryId: string; docId: string; relevance: number }> = [];
   const crlf = firstCrlfLine(tf.text);
-  if (crlf > 0) issues.push({ severity: 'warning', kind: 'crlf', file, line: crlf, message: 'Windows (CRLF) line endings; read as LF, the file is left as it is' });
+  if (crlf > 0)
+    issues.push({
+      severity: 'warning',
+      kind: 'crlf',
+      file,
+      line: crlf,
+      message: 'Windows (CRLF) line endings; read as LF, the file is left as it is',
+    });
   let start = 0;
   if (lines.length > 0) {
     const head = lines[0].split('\t').map((s) => s.trim());
     if (head.length === 3 && head.every((h, i) => h === HEADER[i])) start = 1;
     else if (head.length === 3 && !Number.isFinite(Number(head[2]))) {
       start = 1;
-      issues.push({ severity: 'warning', kind: 'unexpected-header', file, line: 1, message: `header \`${head.join('\\t')}\`; expected \`${HEADER.join('\\t')}\`` });
+      issues.push({
+        severity: 'warning',
+        kind: 'unexpected-header',
+        file,
+        line: 1,
+        message: `header \`${head.join('\\t')}\`; expected \`${HEADER.join('\\t')}\``,
+      });
     } else {
-      issues.push({ severity: 'warning', kind: 'missing-header', file, line: 1, message: `no \`${HEADER.join('\\t')}\` header; line 1 read as data` });
+      issues.push({
+        severity: 'warning',
+        kind: 'missing-header',
+        file,
+        line: 1,
+        message: `no \`${HEADER.join('\\t')}\` header; line 1 read as data`,
+      });
     }
   }
   for (let i = start; i < lines.length; i++) {
@@ -130,17 +166,37 @@ export function parseBeirQrels(tf: Pick<TextFile, 'text' | 'path'>, issues: Vali
     }
     const cols = lines[i].split('\t');
     if (cols.length !== 3) {
-      issues.push({ severity: 'error', kind: 'wrong-column-count', file, line, message: `${cols.length} tab-separated fields; expected 3 (query-id, corpus-id, score)` });
+      issues.push({
+        severity: 'error',
+        kind: 'wrong-column-count',
+        file,
+        line,
+        message: `${cols.length} tab-separated fields; expected 3 (query-id, corpus-id, score)`,
+      });
       continue;
     }
     const [queryId, docId, scoreText] = cols.map((s) => s.trim());
     if (queryId === '' || docId === '') {
-      issues.push({ severity: 'error', kind: 'missing-field', file, line, field: queryId === '' ? 'query-id' : 'corpus-id', message: 'is empty; expected an id' });
+      issues.push({
+        severity: 'error',
+        kind: 'missing-field',
+        file,
+        line,
+        field: queryId === '' ? 'query-id' : 'corpus-id',
+        message: 'is empty; expected an id',
+      });
       continue;
     }
     const score = Number(scoreText);
     if (/^[-+]?(nan|inf|infinity)$/i.test(scoreText)) {
-      issues.push({ severity: 'error', kind: 'non-finite-number', file, line, field: 'score', message: `\`${scoreText}\`; expected an integer relevance (NaN and infinities are not allowed)` });
+      issues.push({
+        severity: 'error',
+        kind: 'non-finite-number',
+        file,
+        line,
+        field: 'score',
+        message: `\`${scoreText}\`; expected an integer relevance (NaN and infinities are not allowed)`,
+      });
       continue;
     }
     if (scoreText === '' || !Number.isFinite(score)) {
@@ -154,7 +210,12 @@ export function parseBeirQrels(tf: Pick<TextFile, 'text' | 'path'>, issues: Vali
     out.push({ line, queryId, docId, relevance: score });
   }
   if (out.length === 0 && !issues.some((x) => x.file === file && x.severity === 'error')) {
-    issues.push({ severity: 'error', kind: 'empty-file', file, message: 'no qrels rows; expected `query-id<TAB>corpus-id<TAB>score` lines after the header' });
+    issues.push({
+      severity: 'error',
+      kind: 'empty-file',
+      file,
+      message: 'no qrels rows; expected `query-id<TAB>corpus-id<TAB>score` lines after the header',
+    });
   }
   return out;
 }
@@ -208,11 +269,20 @@ export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Prom
     tf = await loadTextFile(qrelsFile);
   } catch (e) {
     if (isCorebError(e, 'NOT_FOUND')) {
-      throw new CorebError('NOT_FOUND', `no qrels for split \`${split}\` (${qrelsFile}); available splits: ${splits.join(', ') || 'none'}`, { cause: e });
+      throw new CorebError('NOT_FOUND', `no qrels for split \`${split}\` (${qrelsFile}); available splits: ${splits.join(', ') || 'none'}`, {
+        cause: e,
+      });
     }
     throw e;
   }
-  if (tf.bom) issues.push({ severity: 'warning', kind: 'bom', file: qrelsFile, line: 1, message: 'file starts with a UTF-8 byte-order mark; it is ignored, the file is left as it is' });
+  if (tf.bom)
+    issues.push({
+      severity: 'warning',
+      kind: 'bom',
+      file: qrelsFile,
+      line: 1,
+      message: 'file starts with a UTF-8 byte-order mark; it is ignored, the file is left as it is',
+    });
   const rows = parseBeirQrels(tf, issues);
   const qrels: RetrievalTask['qrels'] = new Map();
   const firstLine = new Map<string, number>();
@@ -220,15 +290,36 @@ export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Prom
     const key = `${r.queryId}\u0000${r.docId}`;
     const prev = firstLine.get(key);
     if (prev !== undefined) {
-      issues.push({ severity: 'error', kind: 'duplicate-qrel', file: qrelsFile, line: r.line, field: 'corpus-id', message: `(\`${r.queryId}\`, \`${r.docId}\`) judged again (first at line ${prev}); each pair is judged once` });
+      issues.push({
+        severity: 'error',
+        kind: 'duplicate-qrel',
+        file: qrelsFile,
+        line: r.line,
+        field: 'corpus-id',
+        message: `(\`${r.queryId}\`, \`${r.docId}\`) judged again (first at line ${prev}); each pair is judged once`,
+      });
       continue;
     }
     firstLine.set(key, r.line);
     if (!queries.has(r.queryId)) {
-      issues.push({ severity: 'error', kind: 'dangling-query', file: qrelsFile, line: r.line, field: 'query-id', message: `query \`${r.queryId}\` is not in ${basename(queriesFile)}` });
+      issues.push({
+        severity: 'error',
+        kind: 'dangling-query',
+        file: qrelsFile,
+        line: r.line,
+        field: 'query-id',
+        message: `query \`${r.queryId}\` is not in ${basename(queriesFile)}`,
+      });
     }
     if (!corpus.has(r.docId)) {
-      issues.push({ severity: 'error', kind: 'dangling-doc', file: qrelsFile, line: r.line, field: 'corpus-id', message: `document \`${r.docId}\` is not in ${basename(corpusFile)}` });
+      issues.push({
+        severity: 'error',
+        kind: 'dangling-doc',
+        file: qrelsFile,
+        line: r.line,
+        field: 'corpus-id',
+        message: `document \`${r.docId}\` is not in ${basename(corpusFile)}`,
+      });
     }
     let m = qrels.get(r.queryId);
     if (m === undefined) qrels.set(r.queryId, (m = new Map()));

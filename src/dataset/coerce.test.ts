@@ -17,7 +17,7 @@ test('camelCase converts wire names once', () => {
 
 test('stringified Python lists are parsed; other strings are not lists', () => {
   assert.deepEqual(parseStringListLiteral("['python', 'go']"), ['python', 'go']);
-  assert.deepEqual(parseStringListLiteral('["a", \'b\\\'c\']'), ['a', "b'c"]);
+  assert.deepEqual(parseStringListLiteral("[\"a\", 'b\\'c']"), ['a', "b'c"]);
   assert.deepEqual(parseStringListLiteral('[]'), []);
   assert.equal(parseStringListLiteral('python'), null);
   assert.equal(parseStringListLiteral('[python]'), null);

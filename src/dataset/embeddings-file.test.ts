@@ -30,9 +30,19 @@ test('malformed input is reported with file:line and field', async () => {
   const cases: Array<[string, string, RegExp, string]> = [
     ['bad.jsonl', '{"id":"q1","kind":"query","vector":[1]}\n{oops\n', /bad\.jsonl:2: malformed JSON/, 'PARSE'],
     ['kind.jsonl', '{"id":"q1","kind":"passage","vector":[1]}\n', /kind\.jsonl:1: field `kind`/, 'PARSE'],
-    ['dim.jsonl', '{"id":"q1","kind":"query","vector":[1,2]}\n{"id":"d1","kind":"doc","vector":[1]}\n', /dim\.jsonl:2: field `vector`: vector of d1 has 1 values; earlier vectors have 2/, 'VALIDATION'],
+    [
+      'dim.jsonl',
+      '{"id":"q1","kind":"query","vector":[1,2]}\n{"id":"d1","kind":"doc","vector":[1]}\n',
+      /dim\.jsonl:2: field `vector`: vector of d1 has 1 values; earlier vectors have 2/,
+      'VALIDATION',
+    ],
     ['nan.jsonl', '{"id":"q1","kind":"query","vector":[1,null]}\n', /nan\.jsonl:1: field `vector`: value 1 of q1/, 'VALIDATION'],
-    ['dup.jsonl', '{"id":"q1","kind":"query","vector":[1]}\n{"id":"q1","kind":"query","vector":[2]}\n', /dup\.jsonl:2: field `id`: duplicate query id q1/, 'VALIDATION'],
+    [
+      'dup.jsonl',
+      '{"id":"q1","kind":"query","vector":[1]}\n{"id":"q1","kind":"query","vector":[2]}\n',
+      /dup\.jsonl:2: field `id`: duplicate query id q1/,
+      'VALIDATION',
+    ],
     ['empty.jsonl', '\n', /holds no vectors/, 'VALIDATION'],
   ];
   for (const [name, text, re, code] of cases) {
@@ -47,5 +57,8 @@ test('packVectors lays rows out in the requested id order and names missing ids'
     ['b', Float32Array.of(3, 4)],
   ]);
   assert.deepEqual([...packVectors('f', 'doc', m, ['b', 'a'], 2)], [3, 4, 1, 2]);
-  assert.throws(() => packVectors('f', 'doc', m, ['a', 'x', 'y'], 2), (e) => isCorebError(e, 'VALIDATION') && /2 of 3 doc ids have no vector in f \(first: x, y\)/.test(e.message));
+  assert.throws(
+    () => packVectors('f', 'doc', m, ['a', 'x', 'y'], 2),
+    (e) => isCorebError(e, 'VALIDATION') && /2 of 3 doc ids have no vector in f \(first: x, y\)/.test(e.message),
+  );
 });

@@ -52,7 +52,11 @@ export async function loadEmbeddingsFile(file: string, signal?: AbortSignal): Pr
       try {
         row = JSON.parse(text);
       } catch (e) {
-        throw new CorebError('PARSE', `malformed JSON (${(e as Error).message}); each line must be {"id", "kind", "vector"}`, { file, line, cause: e });
+        throw new CorebError('PARSE', `malformed JSON (${(e as Error).message}); each line must be {"id", "kind", "vector"}`, {
+          file,
+          line,
+          cause: e,
+        });
       }
       if (typeof row !== 'object' || row === null || Array.isArray(row)) {
         throw new CorebError('PARSE', 'expected a JSON object {"id", "kind", "vector"}', { file, line });
@@ -68,13 +72,21 @@ export async function loadEmbeddingsFile(file: string, signal?: AbortSignal): Pr
       }
       if (out.dim < 0) out.dim = r.vector.length;
       else if (r.vector.length !== out.dim) {
-        throw new CorebError('VALIDATION', `vector of ${r.id} has ${r.vector.length} values; earlier vectors have ${out.dim}`, { file, line, field: 'vector' });
+        throw new CorebError('VALIDATION', `vector of ${r.id} has ${r.vector.length} values; earlier vectors have ${out.dim}`, {
+          file,
+          line,
+          field: 'vector',
+        });
       }
       const v = new Float32Array(out.dim);
       for (let i = 0; i < out.dim; i++) {
         const x = r.vector[i];
         if (typeof x !== 'number' || !Number.isFinite(x)) {
-          throw new CorebError('VALIDATION', `value ${i} of ${r.id} is ${JSON.stringify(x)}; every value must be a finite number`, { file, line, field: 'vector' });
+          throw new CorebError('VALIDATION', `value ${i} of ${r.id} is ${JSON.stringify(x)}; every value must be a finite number`, {
+            file,
+            line,
+            field: 'vector',
+          });
         }
         v[i] = x;
       }
@@ -90,7 +102,8 @@ export async function loadEmbeddingsFile(file: string, signal?: AbortSignal): Pr
     lines.close();
     input.destroy();
   }
-  if (out.dim < 0) throw new CorebError('VALIDATION', 'embeddings file holds no vectors; add lines {"id", "kind": "query"|"doc", "vector": [...]}', { file });
+  if (out.dim < 0)
+    throw new CorebError('VALIDATION', 'embeddings file holds no vectors; add lines {"id", "kind": "query"|"doc", "vector": [...]}', { file });
   return out;
 }
 
@@ -98,7 +111,13 @@ export async function loadEmbeddingsFile(file: string, signal?: AbortSignal): Pr
  * Packs the vectors of `ids` into one row-major matrix (row i = ids[i]).
  * @throws CorebError `VALIDATION` naming how many ids have no vector, and the first few.
  */
-export function packVectors(file: string, kind: 'query' | 'doc', vectors: ReadonlyMap<string, Float32Array>, ids: readonly string[], dim: number): Float32Array {
+export function packVectors(
+  file: string,
+  kind: 'query' | 'doc',
+  vectors: ReadonlyMap<string, Float32Array>,
+  ids: readonly string[],
+  dim: number,
+): Float32Array {
   const data = new Float32Array(ids.length * dim);
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i++) {

@@ -98,7 +98,10 @@ test('readJsonl: missing file is NOT_FOUND; invalid UTF-8 is one invalid-encodin
 
 test('writeJsonl writes atomically, round-trips, gzips .gz, and rejects non-finite numbers', async () => {
   const dir = tmp();
-  const rows = [{ a: 1, b: [1, 'x'] }, { a: null, c: { d: 'ü' } }];
+  const rows = [
+    { a: 1, b: [1, 'x'] },
+    { a: null, c: { d: 'ü' } },
+  ];
   await writeJsonl(join(dir, 'out.jsonl'), rows);
   assert.equal(readFileSync(join(dir, 'out.jsonl'), 'utf8'), '{"a":1,"b":[1,"x"]}\n{"a":null,"c":{"d":"ü"}}\n');
   await writeJsonl(join(dir, 'out.jsonl.gz'), rows);
@@ -107,7 +110,10 @@ test('writeJsonl writes atomically, round-trips, gzips .gz, and rejects non-fini
     rows,
   );
   await assert.rejects(writeJsonl(join(dir, 'nan.jsonl'), [{ x: NaN }]), (e) => isCorebError(e, 'VALIDATION'));
-  await assert.rejects(writeJsonl(join(dir, 'nan.jsonl'), [{ x: 1 }, { x: Infinity }]), (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith(`${join(dir, 'nan.jsonl')} row 1: non-finite number Infinity`));
+  await assert.rejects(
+    writeJsonl(join(dir, 'nan.jsonl'), [{ x: 1 }, { x: Infinity }]),
+    (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith(`${join(dir, 'nan.jsonl')} row 1: non-finite number Infinity`),
+  );
   assert.deepEqual(readdirSync(dir).sort(), ['out.jsonl', 'out.jsonl.gz']);
 });
 
@@ -175,9 +181,18 @@ test('findJsonlFile prefers <stem>.jsonl, falls back to .jsonl.gz, and ignores d
 test('loadJsonlRecords returns the records or throws the first error with its file and line', async () => {
   const dir = tmp();
   writeFileSync(join(dir, 'ok.jsonl'), '{"a":1}\n\n{"a":2}\n');
-  assert.deepEqual((await loadJsonlRecords(join(dir, 'ok.jsonl'))).map((r) => [r.line, r.value.a]), [[1, 1], [3, 2]]);
+  assert.deepEqual(
+    (await loadJsonlRecords(join(dir, 'ok.jsonl'))).map((r) => [r.line, r.value.a]),
+    [
+      [1, 1],
+      [3, 2],
+    ],
+  );
   writeFileSync(join(dir, 'bad.jsonl'), '{"a":1}\n{oops\n[1]\n');
-  await assert.rejects(loadJsonlRecords(join(dir, 'bad.jsonl')), (e) => isCorebError(e, 'PARSE') && e.message.startsWith(`${join(dir, 'bad.jsonl')}:2: malformed JSON`));
+  await assert.rejects(
+    loadJsonlRecords(join(dir, 'bad.jsonl')),
+    (e) => isCorebError(e, 'PARSE') && e.message.startsWith(`${join(dir, 'bad.jsonl')}:2: malformed JSON`),
+  );
   writeFileSync(join(dir, 'empty.jsonl'), '');
   await assert.rejects(loadJsonlRecords(join(dir, 'empty.jsonl')), (e) => isCorebError(e, 'PARSE') && /no records/.test(e.message));
   await assert.rejects(loadJsonlRecords(join(dir, 'none.jsonl')), (e) => isCorebError(e, 'NOT_FOUND'));

@@ -140,10 +140,22 @@ class JsonlCollector {
     const file = this.file;
     const head: ValidationIssue[] = [];
     if (bom) {
-      head.push({ severity: 'warning', kind: 'bom', file, line: 1, message: 'file starts with a UTF-8 byte-order mark; it is ignored, the file is left as it is' });
+      head.push({
+        severity: 'warning',
+        kind: 'bom',
+        file,
+        line: 1,
+        message: 'file starts with a UTF-8 byte-order mark; it is ignored, the file is left as it is',
+      });
     }
     if (crlfLine > 0) {
-      head.push({ severity: 'warning', kind: 'crlf', file, line: crlfLine, message: 'Windows (CRLF) line endings; read as LF, the file is left as it is' });
+      head.push({
+        severity: 'warning',
+        kind: 'crlf',
+        file,
+        line: crlfLine,
+        message: 'Windows (CRLF) line endings; read as LF, the file is left as it is',
+      });
     }
     const issues = [...head, ...this.issues];
     if (this.records.length === 0 && this.issues.every((x) => x.kind === 'blank-line')) {

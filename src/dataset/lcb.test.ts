@@ -9,9 +9,13 @@ const python = ['/usr/bin/python3', 'python3'].find((p) => spawnSync(p, ['-c', '
 
 /** Pickles `expr` (a Python expression) with python3 at the given protocol, base64 out. */
 function pickled(expr: string, protocol: number): Buffer {
-  const r = spawnSync(python!, ['-c', `import pickle,sys,base64;sys.stdout.write(base64.b64encode(pickle.dumps(${expr}, protocol=${protocol})).decode())`], {
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    python!,
+    ['-c', `import pickle,sys,base64;sys.stdout.write(base64.b64encode(pickle.dumps(${expr}, protocol=${protocol})).decode())`],
+    {
+      encoding: 'utf8',
+    },
+  );
   assert.equal(r.status, 0, r.stderr);
   return Buffer.from(r.stdout, 'base64');
 }
@@ -37,14 +41,19 @@ test('pickle reader refuses objects and truncated input with PARSE errors', { sk
   assert.throws(() => parsePickle(good.subarray(0, good.length - 3)), { code: 'PARSE' });
 });
 
-test('LiveCodeBench compressed private tests (base64 -> zlib -> pickle -> JSON) decode like LCB', { skip: python ? false : 'python3 not found' }, () => {
+test('LiveCodeBench compressed private tests (base64 -> zlib -> pickle -> JSON) decode like LCB', {
+  skip: python ? false : 'python3 not found',
+}, () => {
   const tests = [
     { input: '3\n1 2 3\n', output: '6\n', testtype: 'stdin' },
     { input: '1\n5\n', output: '5\n', testtype: 'stdin' },
   ];
   const r = spawnSync(
     python!,
-    ['-c', 'import pickle,zlib,base64,json,sys;print(base64.b64encode(zlib.compress(pickle.dumps(json.dumps(json.loads(sys.stdin.read()))))).decode())'],
+    [
+      '-c',
+      'import pickle,zlib,base64,json,sys;print(base64.b64encode(zlib.compress(pickle.dumps(json.dumps(json.loads(sys.stdin.read()))))).decode())',
+    ],
     { input: JSON.stringify(tests), encoding: 'utf8' },
   );
   assert.equal(r.status, 0, r.stderr);
@@ -82,7 +91,10 @@ test('a LiveCodeBench record: JSON public tests, functional metadata, CoREB id m
   assert.equal(selectLcbTests(p, 'all').length, 1);
   assert.equal(lcbQuestionId('lcb_abc387_a'), 'abc387_a');
   assert.equal(lcbQuestionId('abc387_a'), 'abc387_a');
-  assert.throws(() => parseLcbProblem({ question_title: 'x' }, 'p.jsonl', 4), (e: Error) => /p\.jsonl:4/.test(e.message));
+  assert.throws(
+    () => parseLcbProblem({ question_title: 'x' }, 'p.jsonl', 4),
+    (e: Error) => /p\.jsonl:4/.test(e.message),
+  );
   assert.throws(() => parseLcbProblem({ question_id: 'x', public_test_cases: '[{"input": ' }, 'p.jsonl', 2), { code: 'PARSE' });
 });
 
@@ -95,9 +107,21 @@ test('createLcbTestLookup: CoREB lcb_ ids and bare question ids find the problem
   });
   const problems = new Map([[p.questionId, p]]);
   const all = createLcbTestLookup(problems);
-  assert.deepEqual(all('lcb_abc1_a')?.map((t) => t.input), ['1', '2']);
-  assert.deepEqual(all('abc1_a')?.map((t) => t.input), ['1', '2']);
+  assert.deepEqual(
+    all('lcb_abc1_a')?.map((t) => t.input),
+    ['1', '2'],
+  );
+  assert.deepEqual(
+    all('abc1_a')?.map((t) => t.input),
+    ['1', '2'],
+  );
   assert.equal(all('lcb_zzz_a'), undefined);
-  assert.deepEqual(createLcbTestLookup(problems, 'public')('lcb_abc1_a')?.map((t) => t.input), ['1']);
-  assert.deepEqual(createLcbTestLookup(problems, 'private')('abc1_a')?.map((t) => t.input), ['2']);
+  assert.deepEqual(
+    createLcbTestLookup(problems, 'public')('lcb_abc1_a')?.map((t) => t.input),
+    ['1'],
+  );
+  assert.deepEqual(
+    createLcbTestLookup(problems, 'private')('abc1_a')?.map((t) => t.input),
+    ['2'],
+  );
 });

@@ -50,7 +50,10 @@ export function lcbQuestionId(problemId: string): string {
  * LiveCodeBench `question_id` directly or after dropping CoREB's `lcb_` prefix; the tests are those of
  * `set` (default `all`: public then private). Unknown ids give `undefined`.
  */
-export function createLcbTestLookup(problems: ReadonlyMap<string, LcbProblem>, set: LcbTestSet = 'all'): (problemId: string) => TestCase[] | undefined {
+export function createLcbTestLookup(
+  problems: ReadonlyMap<string, LcbProblem>,
+  set: LcbTestSet = 'all',
+): (problemId: string) => TestCase[] | undefined {
   return (problemId) => {
     const problem = problems.get(problemId) ?? problems.get(lcbQuestionId(problemId));
     return problem === undefined ? undefined : selectLcbTests(problem, set);

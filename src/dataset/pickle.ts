@@ -107,7 +107,9 @@ export function parsePickle(bytes: Uint8Array): unknown {
         stack.push(dec.decode(take(u64())));
         break;
       case 0x56: // UNICODE (protocol 0, raw-unicode-escape)
-        stack.push(line().replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_, a: string, b: string) => String.fromCodePoint(parseInt(a ?? b, 16))));
+        stack.push(
+          line().replace(/\\u([0-9a-fA-F]{4})|\\U([0-9a-fA-F]{8})/g, (_, a: string, b: string) => String.fromCodePoint(parseInt(a ?? b, 16))),
+        );
         break;
       case 0x43: // SHORT_BINBYTES
         stack.push(take(u8()).slice());

@@ -113,7 +113,11 @@ export function parsePythonLiteral(text: string): unknown {
       i += prefix[1].length;
       return str(/r/i.test(prefix[1]));
     }
-    for (const [word, v] of [['True', true], ['False', false], ['None', null]] as const) {
+    for (const [word, v] of [
+      ['True', true],
+      ['False', false],
+      ['None', null],
+    ] as const) {
       if (text.startsWith(word, i)) {
         i += word.length;
         return v;

@@ -193,7 +193,10 @@ const fmtNum = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFix
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]): string =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
@@ -204,11 +207,21 @@ function sortedKeys(m: Record<string, number>): string[] {
 /** Renders statistics as plain-text tables (numbers with thousands separators). */
 export function renderReleaseStats(s: ReleaseStats): string {
   const out: string[] = [`CoREB release ${s.split}`, ''];
-  out.push(...table(['table', 'rows'], RELEASE_TABLES.map((t) => [t, fmtInt(s.tables[t])])), '');
+  out.push(
+    ...table(
+      ['table', 'rows'],
+      RELEASE_TABLES.map((t) => [t, fmtInt(s.tables[t])]),
+    ),
+    '',
+  );
   out.push(
     `code corpus: ${fmtInt(s.code.total)} docs, ${fmtInt(s.code.passed)} verified-correct, ${fmtInt(s.code.problems)} problems`,
-    `  by language: ${sortedKeys(s.code.byLanguage).map((k) => `${k} ${fmtInt(s.code.byLanguage[k])}`).join(', ')}`,
-    `  by model: ${sortedKeys(s.code.byModel).map((k) => `${k} ${fmtInt(s.code.byModel[k])}`).join(', ')}`,
+    `  by language: ${sortedKeys(s.code.byLanguage)
+      .map((k) => `${k} ${fmtInt(s.code.byLanguage[k])}`)
+      .join(', ')}`,
+    `  by model: ${sortedKeys(s.code.byModel)
+      .map((k) => `${k} ${fmtInt(s.code.byModel[k])}`)
+      .join(', ')}`,
     `text corpus: ${fmtInt(s.text.total)} texts (${fmtInt(s.text.originals)} originals, ${fmtInt(s.text.hardNegatives)} hard negatives, ${fmtInt(s.text.withAbbreviatedText)} with abbreviated_text)`,
     '',
     `queries: ${fmtInt(s.queries)} (${TASKS.map((t) => `${t} ${fmtInt(s.tasks[t].queries)}`).join(', ')})`,
@@ -230,7 +243,11 @@ export function renderReleaseStats(s: ReleaseStats): string {
     rows.push(['total', ...cols.map((l) => fmtInt(t.byLanguage[l] ?? 0)), fmtInt(t.queries)]);
     out.push(...table(['subtask', ...cols, 'total'], rows).map((l) => '  ' + l));
     if (Object.keys(t.bySubQueryType).length > 0) {
-      out.push(`  query types: ${sortedKeys(t.bySubQueryType).map((k) => `${k} ${fmtInt(t.bySubQueryType[k])}`).join(', ')}`);
+      out.push(
+        `  query types: ${sortedKeys(t.bySubQueryType)
+          .map((k) => `${k} ${fmtInt(t.bySubQueryType[k])}`)
+          .join(', ')}`,
+      );
     }
     const levels = Object.keys(t.qrelsByRelevance).sort((a, b) => Number(b) - Number(a));
     out.push(

@@ -28,7 +28,10 @@ test('releaseTasks gives each task its corpus, typed queries and a qrels map', a
   assert.equal(tasks.code2text.corpus[0].meta?.abbreviatedText, 'Count things for p1.');
 
   const [t1, t2] = tasks.text2code.queries;
-  assert.deepEqual([t1.task, t1.subtask, t1.language, t1.subQueryType, t1.problemId], ['text2code', 't2c_canonical_retro_any', 'any', 'abbreviated', 'p1']);
+  assert.deepEqual(
+    [t1.task, t1.subtask, t1.language, t1.subQueryType, t1.problemId],
+    ['text2code', 't2c_canonical_retro_any', 'any', 'abbreviated', 'p1'],
+  );
   assert.equal(t2.language, 'python');
   assert.equal(t1.anchorId, undefined);
 
@@ -41,11 +44,14 @@ test('releaseTasks gives each task its corpus, typed queries and a qrels map', a
   assert.equal(match.subQueryType, 'full', 'c2t_match falls back to the top-level text_type');
   assert.equal(match.meta?.textType, 'full', 'a null meta.text_type does not hide text_type');
 
-  assert.deepEqual([...tasks.text2code.qrels.get('q_t2c_1')!], [
-    ['c1', 2],
-    ['c2', 2],
-    ['c3', 1],
-  ]);
+  assert.deepEqual(
+    [...tasks.text2code.qrels.get('q_t2c_1')!],
+    [
+      ['c1', 2],
+      ['c2', 2],
+      ['c3', 1],
+    ],
+  );
   assert.equal(tasks.code2text.qrels.get('q_c2t_3')?.get('t1'), 1);
 });
 
@@ -93,7 +99,13 @@ test('summaries: median of an even count is the mean of the middle two', () => {
 
 test('retrievalTaskStats counts positives at the given level', () => {
   const qrels = new Map([
-    ['a', new Map([['d1', 1], ['d2', 0]])],
+    [
+      'a',
+      new Map([
+        ['d1', 1],
+        ['d2', 0],
+      ]),
+    ],
     ['b', new Map([['d1', 2]])],
   ]);
   const s = retrievalTaskStats({ name: 'x', corpus: [], queries: [], qrels }, 1);

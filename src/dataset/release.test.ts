@@ -7,7 +7,15 @@ import { gzipSync } from 'node:zlib';
 import type { ReleaseTable } from '../core/dataset.js';
 import { isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
-import { fixtureTables, nestMeta, parquetBytes, tempDir, writeJsonlRelease, writeParquetRelease, type WireTables } from '../../test/e2e/validate-fixture.js';
+import {
+  fixtureTables,
+  nestMeta,
+  parquetBytes,
+  tempDir,
+  writeJsonlRelease,
+  writeParquetRelease,
+  type WireTables,
+} from '../../test/e2e/validate-fixture.js';
 import { loadRelease } from './release.js';
 import { validateRelease } from './validate-release.js';
 
@@ -128,7 +136,14 @@ test('loading never modifies the input files', async () => {
   const dir = jsonlDir();
   const f = join(dir, 'text_corpus.jsonl');
   writeFileSync(f, '\ufeff' + readFileSync(f, 'utf8').replace(/\n/g, '\r\n'));
-  const digest = (): string[] => readdirSync(dir).sort().map((n) => createHash('sha256').update(readFileSync(join(dir, n))).digest('hex'));
+  const digest = (): string[] =>
+    readdirSync(dir)
+      .sort()
+      .map((n) =>
+        createHash('sha256')
+          .update(readFileSync(join(dir, n)))
+          .digest('hex'),
+      );
   const before = digest();
   const issues = await check(dir);
   assert.deepEqual(digest(), before);

@@ -180,7 +180,12 @@ async function readTable(layout: ReleaseLayout, table: ReleaseTable, dir: string
   if (files.length === 0) {
     const expected =
       layout.format === 'jsonl' ? join(dir, `${table}.jsonl`) : join(dir, layout.split, `${table}-${layout.split}-00000-of-00001.parquet`);
-    issues.push({ severity: 'error', kind: 'missing-table', file: expected, message: `table \`${table}\` is missing; a CoREB release has all 8 tables` });
+    issues.push({
+      severity: 'error',
+      kind: 'missing-table',
+      file: expected,
+      message: `table \`${table}\` is missing; a CoREB release has all 8 tables`,
+    });
     return out;
   }
   for (const file of files) {

@@ -51,12 +51,14 @@ function passages(v: unknown, field: string, where: Where): RerankPassage[] {
  * @throws CorebError `PARSE` naming the file, line (JSONL) or row (parquet) and the field.
  */
 export function parseRerankRecord(raw: unknown, where: Where): RerankTrainRecord {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CorebError('PARSE', 'expected a JSON object (one record per line)', where);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new CorebError('PARSE', 'expected a JSON object (one record per line)', where);
   const r = raw as Record<string, unknown>;
   const queryId = idString(r.query_id);
   if (queryId === undefined) throw new CorebError('PARSE', `expected a string, got ${JSON.stringify(r.query_id)}`, { ...where, field: 'query_id' });
   for (const f of ['task', 'query'] as const) {
-    if (typeof r[f] !== 'string') throw new CorebError('PARSE', `expected a string, got ${JSON.stringify(r[f])?.slice(0, 80)}`, { ...where, field: f });
+    if (typeof r[f] !== 'string')
+      throw new CorebError('PARSE', `expected a string, got ${JSON.stringify(r[f])?.slice(0, 80)}`, { ...where, field: f });
   }
   if (r.subtask !== undefined && r.subtask !== null && typeof r.subtask !== 'string') {
     throw new CorebError('PARSE', `expected a string or null, got ${JSON.stringify(r.subtask)}`, { ...where, field: 'subtask' });
@@ -94,7 +96,11 @@ export async function loadRerankRecords(file: string): Promise<RerankTrainRecord
 
 /** Writes records as JSONL in the wire shape, streamed and atomic (directory created). */
 export async function saveRerankRecords(file: string, records: Iterable<RerankTrainRecord>, signal?: AbortSignal): Promise<void> {
-  await saveLinesAtomic(file, (function* () {
-    for (const r of records) yield JSON.stringify(renderRerankRecord(r));
-  })(), signal);
+  await saveLinesAtomic(
+    file,
+    (function* () {
+      for (const r of records) yield JSON.stringify(renderRerankRecord(r));
+    })(),
+    signal,
+  );
 }

@@ -8,8 +8,28 @@ const bytes = (s: string): [Buffer, number, number] => {
 };
 
 test('parseStrtodBytes (fast path and fallback) equals parseStrtod on the same token', () => {
-  const tokens = ['0.1', '-0', '+7', '1.5E+3', '1e-46', '0x1p-2', '-inf', 'Infinity', 'x', '.25', '5.', '0.5abc',
-    '123456789012345678', '9007199254740993', '1e23', '2.2250738585072014e-308', '1e400', '000123.4500', '1e', '-'];
+  const tokens = [
+    '0.1',
+    '-0',
+    '+7',
+    '1.5E+3',
+    '1e-46',
+    '0x1p-2',
+    '-inf',
+    'Infinity',
+    'x',
+    '.25',
+    '5.',
+    '0.5abc',
+    '123456789012345678',
+    '9007199254740993',
+    '1e23',
+    '2.2250738585072014e-308',
+    '1e400',
+    '000123.4500',
+    '1e',
+    '-',
+  ];
   for (const t of tokens) {
     const got = parseStrtodBytes(...bytes(t));
     assert.ok(Object.is(got, parseStrtod(t)), `${t}: ${got} vs ${parseStrtod(t)}`);
@@ -29,6 +49,14 @@ test('decimals are correctly rounded like strtod (Number), hex floats exact, gar
 });
 
 test('parseAtolBytes reads sign and leading digits only, like C atol', () => {
-  const cases: Array<[string, number]> = [['2', 2], ['2.7', 2], ['-1', -1], ['+3x', 3], ['x', 0], ['', 0], ['007', 7]];
+  const cases: Array<[string, number]> = [
+    ['2', 2],
+    ['2.7', 2],
+    ['-1', -1],
+    ['+3x', 3],
+    ['x', 0],
+    ['', 0],
+    ['007', 7],
+  ];
   for (const [s, v] of cases) assert.ok(Object.is(parseAtolBytes(...bytes(s)) + 0, v), s);
 });

@@ -207,21 +207,32 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
         const cut = lenient.indexOf('\ufffd');
         const before = lenient.slice(0, cut < 0 ? 0 : cut);
         take(before.slice(0, before.lastIndexOf('\n') + 1));
-        throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, { file: path, line: scan.lines + 1, cause: e });
+        throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, {
+          file: path,
+          line: scan.lines + 1,
+          cause: e,
+        });
       }
       take(decoded);
     }
     try {
       take(decoder.decode());
     } catch (e) {
-      throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, { file: path, line: scan.lines + 1, cause: e });
+      throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, {
+        file: path,
+        line: scan.lines + 1,
+        cause: e,
+      });
     }
   } catch (e) {
     raw.destroy();
     if (e instanceof CorebError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (gzip && typeof code === 'string' && code.startsWith('Z_')) {
-      throw new CorebError('PARSE', `not a valid gzip stream (${(e as Error).message}); re-compress it or give the plain file`, { file: path, cause: e });
+      throw new CorebError('PARSE', `not a valid gzip stream (${(e as Error).message}); re-compress it or give the plain file`, {
+        file: path,
+        cause: e,
+      });
     }
     throw ioError(path, e);
   }
@@ -294,7 +305,10 @@ export async function* readLineChunks(path: string, options: LineChunkOptions = 
       if (e instanceof CorebError) return e;
       const code = (e as NodeJS.ErrnoException).code;
       if (typeof code === 'string' && code.startsWith('Z_')) {
-        return new CorebError('PARSE', `not a valid gzip stream (${(e as Error).message}); re-compress it or give the plain file`, { file: path, cause: e });
+        return new CorebError('PARSE', `not a valid gzip stream (${(e as Error).message}); re-compress it or give the plain file`, {
+          file: path,
+          cause: e,
+        });
       }
       return ioError(path, e);
     });

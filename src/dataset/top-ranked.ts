@@ -28,7 +28,11 @@ export async function loadTopRanked(file: string): Promise<TopRanked> {
   for (const { line, value } of await loadJsonlRecords(file)) {
     const qid = value['query-id'];
     if ((typeof qid !== 'string' || qid === '') && typeof qid !== 'number') {
-      throw new CorebError('VALIDATION', '`query-id` missing or not a string; a top_ranked line is {"query-id": ID, "corpus-ids": [ID, ...]}', { file, line, field: 'query-id' });
+      throw new CorebError('VALIDATION', '`query-id` missing or not a string; a top_ranked line is {"query-id": ID, "corpus-ids": [ID, ...]}', {
+        file,
+        line,
+        field: 'query-id',
+      });
     }
     const ids = value['corpus-ids'];
     if (!Array.isArray(ids) || ids.some((d) => (typeof d !== 'string' || d === '') && typeof d !== 'number')) {
@@ -39,7 +43,8 @@ export async function loadTopRanked(file: string): Promise<TopRanked> {
     const list = ids.map(String);
     const seen = new Set<string>();
     for (const d of list) {
-      if (seen.has(d)) throw new CorebError('VALIDATION', `query ${q}: document ${d} appears twice in corpus-ids`, { file, line, field: 'corpus-ids' });
+      if (seen.has(d))
+        throw new CorebError('VALIDATION', `query ${q}: document ${d} appears twice in corpus-ids`, { file, line, field: 'corpus-ids' });
       seen.add(d);
     }
     out.set(q, list);

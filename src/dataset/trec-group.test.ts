@@ -10,7 +10,12 @@ test('planGroups: contiguous queries need no permutation; scattered ones keep fi
   const contiguous = planGroups(scanRun(text, 'r', new IdTable(), false));
   assert.deepEqual([...contiguous.offsets], [0, 2, 3]);
   assert.equal(contiguous.perm, undefined);
-  const scattered = scanRun(withFinalNewline(Buffer.from('a Q0 x 1 1 t\nb Q0 x 1 1 t\na Q0 y 2 1 t\nb Q0 z 2 1 t\na Q0 z 3 1 t\n')), 'r', new IdTable(), false);
+  const scattered = scanRun(
+    withFinalNewline(Buffer.from('a Q0 x 1 1 t\nb Q0 x 1 1 t\na Q0 y 2 1 t\nb Q0 z 2 1 t\na Q0 z 3 1 t\n')),
+    'r',
+    new IdTable(),
+    false,
+  );
   const plan = planGroups(scattered);
   assert.deepEqual([...plan.offsets], [0, 3, 5]);
   assert.deepEqual([...(plan.perm ?? [])], [0, 2, 4, 1, 3]);
@@ -21,7 +26,10 @@ test('groupByQuery reorders docs and numbers and names both lines of a duplicate
   const buf = Buffer.from('a 0 x 2\nb 0 x 1\n\na 0 y 0\n');
   const g = groupByQuery(scanQrels(buf, 'q', docs), docs, 'qrels line');
   assert.deepEqual([...g.offsets], [0, 2, 3]);
-  assert.deepEqual([...g.docs].map((d) => docs.strings[d]), ['x', 'y', 'x']);
+  assert.deepEqual(
+    [...g.docs].map((d) => docs.strings[d]),
+    ['x', 'y', 'x'],
+  );
   assert.deepEqual([...g.nums], [2, 0, 1]);
   const dup = Buffer.from('a 0 x 2\nb 0 x 1\n\na 0 x 0\n');
   const d2 = new IdTable();
@@ -33,7 +41,9 @@ test('groupByQuery reorders docs and numbers and names both lines of a duplicate
       lines.scan(dup.subarray(0, 8));
       lines.scan(dup.subarray(8));
       const err = e.toError('q.txt', lines);
-      return isCorebError(err, 'VALIDATION') && err.message.startsWith('q.txt:4: duplicate qrels line for query `a` and document `x` (first on line 1)');
+      return (
+        isCorebError(err, 'VALIDATION') && err.message.startsWith('q.txt:4: duplicate qrels line for query `a` and document `x` (first on line 1)')
+      );
     },
   );
   assert.equal(lineOfEntry(dup, 2), 4, 'blank lines count as lines, not entries');

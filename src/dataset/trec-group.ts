@@ -103,11 +103,7 @@ export class DuplicateEntry extends Error {
 }
 
 /** Groups scanned entries by query (stable, first-seen query order) and rejects duplicate (qid, docid). */
-export function groupByQuery(
-  raw: RawColumns,
-  docTable: IdTable,
-  what: string,
-): { offsets: Int32Array; docs: Int32Array; nums: Float64Array } {
+export function groupByQuery(raw: RawColumns, docTable: IdTable, what: string): { offsets: Int32Array; docs: Int32Array; nums: Float64Array } {
   const nq = raw.queryIds.length;
   const n = raw.count;
   const { offsets, perm } = planGroups(raw);

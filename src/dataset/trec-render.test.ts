@@ -5,7 +5,14 @@ import { parseTrecRun, trecRunToMap } from './trec.js';
 
 test('renderTrecRun writes score-descending lines with 1-based ranks and the tag; round-trips exactly', () => {
   const run = new Map([
-    ['q1', new Map([['d1', 0.1], ['d2', 0.30000000000000004], ['d3', -2]])],
+    [
+      'q1',
+      new Map([
+        ['d1', 0.1],
+        ['d2', 0.30000000000000004],
+        ['d3', -2],
+      ]),
+    ],
     ['q2', new Map([['d9', 1e-300]])],
   ]);
   const text = renderTrecRun(run, 'mine');
@@ -15,5 +22,18 @@ test('renderTrecRun writes score-descending lines with 1-based ranks and the tag
 });
 
 test('renderTrecQrels writes qid 0 docid rel per judgement', () => {
-  assert.equal(renderTrecQrels(new Map([['q', new Map([['a', 2], ['b', -1]])]])), 'q 0 a 2\nq 0 b -1\n');
+  assert.equal(
+    renderTrecQrels(
+      new Map([
+        [
+          'q',
+          new Map([
+            ['a', 2],
+            ['b', -1],
+          ]),
+        ],
+      ]),
+    ),
+    'q 0 a 2\nq 0 b -1\n',
+  );
 });

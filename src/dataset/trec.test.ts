@@ -11,29 +11,39 @@ import { parseStrtod } from './strtod.js';
 import { lineChunks } from './text-file.js';
 import { saveTrecQrels, saveTrecRun } from './trec-render.js';
 import { RunScanner } from './trec-scan.js';
-import {
-  loadTrecQrelsColumns,
-  loadTrecQrelsMap,
-  loadTrecRunColumns,
-  loadTrecRunMap,
-  parseTrecQrels,
-  parseTrecRun,
-  trecRunToMap,
-} from './trec.js';
+import { loadTrecQrelsColumns, loadTrecQrelsMap, loadTrecRunColumns, loadTrecRunMap, parseTrecQrels, parseTrecRun, trecRunToMap } from './trec.js';
 
 test('a run is grouped by query in first-seen order, file order within a query, last tag kept', () => {
   const run = parseTrecRun('q2 Q0 a 1 0.5 tagA\nq1 Q0 b 1 2 tagA\n\nq2 Q0 c 2 0.25 tagB\n');
   assert.deepEqual(run.queryIds, ['q2', 'q1']);
   assert.deepEqual(
     [...trecRunToMap(run)].map(([q, m]) => [q, [...m]]),
-    [['q2', [['a', 0.5], ['c', 0.25]]], ['q1', [['b', 2]]]],
+    [
+      [
+        'q2',
+        [
+          ['a', 0.5],
+          ['c', 0.25],
+        ],
+      ],
+      ['q1', [['b', 2]]],
+    ],
   );
   assert.equal(run.runTag, 'tagB');
 });
 
 test('scores are read like C atof: trailing garbage, exponents, hex, inf', () => {
   const run = parseTrecRun(
-    ['q Q0 a 1 0.5abc t', 'q Q0 b 1 1e-46 t', 'q Q0 c 1 0x1p-2 t', 'q Q0 d 1 -inf t', 'q Q0 e 1 x t', 'q Q0 f 1 .25 t', 'q Q0 g 1 123456789012345678 t', 'q Q0 h 1 1.5E+3 t'].join('\n'),
+    [
+      'q Q0 a 1 0.5abc t',
+      'q Q0 b 1 1e-46 t',
+      'q Q0 c 1 0x1p-2 t',
+      'q Q0 d 1 -inf t',
+      'q Q0 e 1 x t',
+      'q Q0 f 1 .25 t',
+      'q Q0 g 1 123456789012345678 t',
+      'q Q0 h 1 1.5E+3 t',
+    ].join('\n'),
   );
   assert.deepEqual([...run.scores], [0.5, 1e-46, 0.25, -Infinity, 0, 0.25, Number('123456789012345678'), 1500]);
   assert.equal(parseStrtod('  7.0e1xyz'), 70);
@@ -43,7 +53,18 @@ test('scores are read like C atof: trailing garbage, exponents, hex, inf', () =>
 });
 
 test('decimal scores convert exactly like Number() (strtod correctly rounded)', () => {
-  const samples = ['0.1', '0.30000001', '0.30000002', '16777217', '9007199254740993', '1e22', '1e23', '2.2250738585072014e-308', '0.000123456789012345678', '-3.14159'];
+  const samples = [
+    '0.1',
+    '0.30000001',
+    '0.30000002',
+    '16777217',
+    '9007199254740993',
+    '1e22',
+    '1e23',
+    '2.2250738585072014e-308',
+    '0.000123456789012345678',
+    '-3.14159',
+  ];
   const run = parseTrecRun(samples.map((s, i) => `q Q0 d${i} 1 ${s} t`).join('\n'));
   assert.deepEqual([...run.scores], samples.map(Number));
 });
@@ -99,11 +120,25 @@ test('the id table survives many ids (rehashing) and multi-byte ids', () => {
 test('files: gzip detected by magic bytes, save/load round trip, anchors TSV', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'coreb-trec-'));
   try {
-    const run = new Map([['q1', new Map([['d1', 0.5], ['d2', 0.75]])]]);
+    const run = new Map([
+      [
+        'q1',
+        new Map([
+          ['d1', 0.5],
+          ['d2', 0.75],
+        ]),
+      ],
+    ]);
     await saveTrecRun(join(dir, 'run.txt.gz'), run, 'mine');
     const cols = await loadTrecRunColumns(join(dir, 'run.txt.gz'));
     assert.equal(cols.runTag, 'mine');
-    assert.deepEqual([...(await loadTrecRunMap(join(dir, 'run.txt.gz'))).get('q1') ?? []], [['d2', 0.75], ['d1', 0.5]]);
+    assert.deepEqual(
+      [...((await loadTrecRunMap(join(dir, 'run.txt.gz'))).get('q1') ?? [])],
+      [
+        ['d2', 0.75],
+        ['d1', 0.5],
+      ],
+    );
     const qrels = new Map([['q1', new Map([['d1', 2]])]]);
     await saveTrecQrels(join(dir, 'qrels.txt'), qrels);
     assert.deepEqual(await loadTrecQrelsMap(join(dir, 'qrels.txt')), qrels);
@@ -111,14 +146,26 @@ test('files: gzip detected by magic bytes, save/load round trip, anchors TSV', a
     assert.deepEqual(await loadAnchorsTsv(join(dir, 'a.tsv.gz')), new Map([['q1', 'd1']]));
     await assert.rejects(loadTrecRunMap(join(dir, 'nope.txt')), (e) => isCorebError(e, 'NOT_FOUND'));
     writeFileSync(join(dir, 'b.tsv'), '\uFEFFquery_id\tanchor\r\nq2\td2\r\n\r\nq3\td3');
-    assert.deepEqual(await loadAnchorsTsv(join(dir, 'b.tsv')), new Map([['q2', 'd2'], ['q3', 'd3']]));
+    assert.deepEqual(
+      await loadAnchorsTsv(join(dir, 'b.tsv')),
+      new Map([
+        ['q2', 'd2'],
+        ['q3', 'd3'],
+      ]),
+    );
     await assert.rejects(loadAnchorsTsv(join(dir, 'nope.tsv')), (e) => isCorebError(e, 'NOT_FOUND'));
     await assert.rejects(loadTrecQrelsMap(join(dir, 'nope.txt')), (e) => isCorebError(e, 'NOT_FOUND') && e.message.split('nope.txt').length === 2);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  assert.throws(() => parseAnchorsTsv('q1\td1\nq1\td2\n', 'a.tsv'), (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith('a.tsv:2:'));
-  assert.throws(() => parseAnchorsTsv('q1 d1\n', 'a.tsv'), (e) => isCorebError(e, 'PARSE'));
+  assert.throws(
+    () => parseAnchorsTsv('q1\td1\nq1\td2\n', 'a.tsv'),
+    (e) => isCorebError(e, 'VALIDATION') && e.message.startsWith('a.tsv:2:'),
+  );
+  assert.throws(
+    () => parseAnchorsTsv('q1 d1\n', 'a.tsv'),
+    (e) => isCorebError(e, 'PARSE'),
+  );
 });
 
 test('known-docs-only runs: ids only for judged (or anchor) docs of the same query, byte-compared ties', () => {
@@ -167,13 +214,20 @@ test('runs without a final newline, empty runs and whitespace-only lines', () =>
   assert.deepEqual([...parseTrecRun('q Q0 a 1 0.5 t', { knownDocsOnly: true }).scores], [0.5]);
   assert.equal(parseTrecRun('').queryIds.length, 0);
   assert.equal(parseTrecRun(' \t\r\n\n').queryIds.length, 0);
-  assert.throws(() => parseTrecRun('q Q0 a 1 0.5', { file: 'r.txt' }), (e) => isCorebError(e, 'PARSE') && e.message.startsWith('r.txt:1:'));
-  assert.throws(() => parseTrecRun('q Q0 a 1 -', { file: 'r.txt' }), (e) => isCorebError(e, 'PARSE'));
+  assert.throws(
+    () => parseTrecRun('q Q0 a 1 0.5', { file: 'r.txt' }),
+    (e) => isCorebError(e, 'PARSE') && e.message.startsWith('r.txt:1:'),
+  );
+  assert.throws(
+    () => parseTrecRun('q Q0 a 1 -', { file: 'r.txt' }),
+    (e) => isCorebError(e, 'PARSE'),
+  );
   assert.deepEqual([...parseTrecRun('q Q0 a 1 - t\nq Q0 b 1 -.5e1 t\n').scores], [0, -5]);
 });
 
 test('streamed in chunks split anywhere, a run parses exactly as in one piece; errors keep their line', async () => {
-  const text = Array.from({ length: 40 }, (_, i) => `q${i % 3} Q0 d${i} ${i} ${(i * 0.37).toFixed(3)} tag${i}${i % 7 === 0 ? '\n' : ''}`).join('\n') + '\n';
+  const text =
+    Array.from({ length: 40 }, (_, i) => `q${i % 3} Q0 d${i} ${i} ${(i * 0.37).toFixed(3)} tag${i}${i % 7 === 0 ? '\n' : ''}`).join('\n') + '\n';
   const whole = parseTrecRun(text, { knownDocsOnly: true });
   const bytes = Buffer.from(text);
   for (const cut of [1, 7, 64]) {
@@ -201,18 +255,27 @@ test('streamed in chunks split anywhere, a run parses exactly as in one piece; e
 test('files stream (plain and gzip): same columns, duplicate lines named, abort stops the read', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'coreb-trec-stream-'));
   try {
-    const text = Array.from({ length: 3000 }, (_, i) => `q${Math.floor(i / 100)} Q0 doc${i % 997}-${Math.floor(i / 100)} ${i % 100} ${1 / (1 + (i % 100))} run`).join('\n');
+    const text = Array.from(
+      { length: 3000 },
+      (_, i) => `q${Math.floor(i / 100)} Q0 doc${i % 997}-${Math.floor(i / 100)} ${i % 100} ${1 / (1 + (i % 100))} run`,
+    ).join('\n');
     writeFileSync(join(dir, 'r.txt'), text);
     writeFileSync(join(dir, 'r.gz'), gzipSync(text));
     const expect = [...trecRunToMap(parseTrecRun(text))].map(([q, m]) => [q, [...m]]);
     for (const f of ['r.txt', 'r.gz']) {
       const run = await loadTrecRunColumns(join(dir, f), { knownDocsOnly: true });
-      assert.deepEqual([...trecRunToMap(run)].map(([q, m]) => [q, [...m]]), expect, f);
+      assert.deepEqual(
+        [...trecRunToMap(run)].map(([q, m]) => [q, [...m]]),
+        expect,
+        f,
+      );
       assert.equal(run.runTag, 'run');
     }
     writeFileSync(join(dir, 'dup.gz'), gzipSync(`${text}\n\nq0 Q0 doc5-0 9 0.5 run\n`));
-    await assert.rejects(loadTrecRunColumns(join(dir, 'dup.gz'), { knownDocsOnly: true }), (e) =>
-      isCorebError(e, 'VALIDATION') && e.message.includes('dup.gz:3002: duplicate run line for query `q0` and document `doc5-0` (first on line 6)'),
+    await assert.rejects(
+      loadTrecRunColumns(join(dir, 'dup.gz'), { knownDocsOnly: true }),
+      (e) =>
+        isCorebError(e, 'VALIDATION') && e.message.includes('dup.gz:3002: duplicate run line for query `q0` and document `doc5-0` (first on line 6)'),
     );
     const qtext = text.replace(/ Q0 /g, ' 0 ').replace(/ \d+ [^ ]+ run$/gm, ' 1');
     writeFileSync(join(dir, 'q.gz'), gzipSync(qtext));

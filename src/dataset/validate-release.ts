@@ -39,7 +39,8 @@ function indexIds(ids: readonly string[], table: ReleaseTable, field: string, re
   ids.forEach((id, i) => {
     const prev = first.get(id);
     if (prev === undefined) first.set(id, i);
-    else rep.at(table, i, 'error', 'duplicate-id', field, `duplicate id \`${id}\` (first at ${rep.where(table, prev)}); ids must be unique in ${table}`);
+    else
+      rep.at(table, i, 'error', 'duplicate-id', field, `duplicate id \`${id}\` (first at ${rep.where(table, prev)}); ids must be unique in ${table}`);
   });
   return first;
 }
@@ -94,16 +95,37 @@ export function validateRelease(release: Release): ValidationIssue[] {
       const key = `${r.queryId}\u0000${r.docId}`;
       const prev = pairs.get(key);
       if (prev !== undefined) {
-        rep.at(rTable, i, 'error', 'duplicate-qrel', 'doc_id', `(\`${r.queryId}\`, \`${r.docId}\`) judged again (first at ${rep.where(rTable, prev)}); each pair is judged once`);
+        rep.at(
+          rTable,
+          i,
+          'error',
+          'duplicate-qrel',
+          'doc_id',
+          `(\`${r.queryId}\`, \`${r.docId}\`) judged again (first at ${rep.where(rTable, prev)}); each pair is judged once`,
+        );
       } else pairs.set(key, i);
       if (!queryIndex.has(r.queryId)) {
         rep.at(rTable, i, 'error', 'dangling-query', 'query_id', `query \`${r.queryId}\` is not in ${qTable}`);
       }
       if (!corpus.has(r.docId)) {
-        rep.at(rTable, i, 'error', 'dangling-doc', 'doc_id', `document \`${r.docId}\` is not in ${corpusTable} (${task} ranks the ${TASK_CORPUS[task]} corpus)`);
+        rep.at(
+          rTable,
+          i,
+          'error',
+          'dangling-doc',
+          'doc_id',
+          `document \`${r.docId}\` is not in ${corpusTable} (${task} ranks the ${TASK_CORPUS[task]} corpus)`,
+        );
       }
       if (r.relevance !== RELEVANCE.positive && r.relevance !== RELEVANCE.hardNegative && r.relevance !== 0) {
-        rep.at(rTable, i, 'warning', 'unexpected-relevance', 'relevance', `relevance ${r.relevance}; CoREB uses 2 (positive), 1 (hard negative) or 0`);
+        rep.at(
+          rTable,
+          i,
+          'warning',
+          'unexpected-relevance',
+          'relevance',
+          `relevance ${r.relevance}; CoREB uses 2 (positive), 1 (hard negative) or 0`,
+        );
       }
       const j = judged.get(r.queryId) ?? { count: 0, positives: 0 };
       j.count++;
@@ -113,14 +135,22 @@ export function validateRelease(release: Release): ValidationIssue[] {
         const t = textIndex.get(r.docId);
         const q = queries[queryIndex.get(r.queryId) ?? -1];
         if (t !== undefined && q?.subtask.startsWith('c2t_canonical_retro') && release.textCorpus[t].abbreviatedText == null) {
-          rep.at(rTable, i, 'warning', 'missing-abbreviated-text', 'doc_id', `canonical_retro positive \`${r.docId}\` has no abbreviated_text (the canonical description)`);
+          rep.at(
+            rTable,
+            i,
+            'warning',
+            'missing-abbreviated-text',
+            'doc_id',
+            `canonical_retro positive \`${r.docId}\` has no abbreviated_text (the canonical description)`,
+          );
         }
       }
     });
     queries.forEach((q, i) => {
       if (task === 'code2text' && q.subtask === 'c2t_match') checkMatchPair(q, i, pairs, qrels, rep);
       const j = judged.get(q.queryId);
-      if (j === undefined) rep.at(qTable, i, 'warning', 'no-qrels', 'query_id', `query \`${q.queryId}\` has no qrels in ${rTable}; it cannot be scored`);
+      if (j === undefined)
+        rep.at(qTable, i, 'warning', 'no-qrels', 'query_id', `query \`${q.queryId}\` has no qrels in ${rTable}; it cannot be scored`);
       else if (j.positives === 0 && q.subtask !== 'c2t_match') {
         rep.at(qTable, i, 'warning', 'no-positive', 'query_id', `query \`${q.queryId}\` has no relevance-2 document; every measure will be 0`);
       }
@@ -165,14 +195,28 @@ function checkQuery(
   const anchor = q.meta.anchorCodeId;
   if (anchor == null) {
     if (task === 'code2code') {
-      rep.at(table, i, 'error', 'missing-anchor', rep.metaField(table, 'anchor_code_id'), 'c2c query has no anchor code id; the anchor must be removed before scoring');
+      rep.at(
+        table,
+        i,
+        'error',
+        'missing-anchor',
+        rep.metaField(table, 'anchor_code_id'),
+        'c2c query has no anchor code id; the anchor must be removed before scoring',
+      );
     }
   } else {
     const ci = codeIndex.get(anchor);
     if (ci === undefined) {
       rep.at(table, i, 'error', 'dangling-anchor', rep.metaField(table, 'anchor_code_id'), `anchor \`${anchor}\` is not in code_corpus`);
     } else if (lang != null && release.codeCorpus[ci].language !== lang) {
-      rep.at(table, i, 'warning', 'inconsistent-language', 'anchor_language', `\`${lang}\` but anchor \`${anchor}\` is ${release.codeCorpus[ci].language}`);
+      rep.at(
+        table,
+        i,
+        'warning',
+        'inconsistent-language',
+        'anchor_language',
+        `\`${lang}\` but anchor \`${anchor}\` is ${release.codeCorpus[ci].language}`,
+      );
     }
   }
   if (task === 'code2text' && q.textId != null && !textIndex.has(q.textId)) {
@@ -181,13 +225,7 @@ function checkQuery(
 }
 
 /** c2t_match: a positive pair (label 1) must judge its text_id 2; a negative (label 0) must not. */
-function checkMatchPair(
-  q: QueryRecord,
-  i: number,
-  pairs: Map<string, number>,
-  qrels: Release['tasks'][TaskName]['qrels'],
-  rep: Reporter,
-): void {
+function checkMatchPair(q: QueryRecord, i: number, pairs: Map<string, number>, qrels: Release['tasks'][TaskName]['qrels'], rep: Reporter): void {
   const table = TASK_TABLES.code2text.queries;
   if (q.label == null || q.textId == null) return;
   if (q.label !== 0 && q.label !== 1) {
@@ -197,7 +235,14 @@ function checkMatchPair(
   const at = pairs.get(`${q.queryId}\u0000${q.textId}`);
   const rel = at === undefined ? undefined : qrels[at].relevance;
   if (q.label === 1 && rel !== RELEVANCE.positive) {
-    rep.at(table, i, 'warning', 'inconsistent-pair', 'label', `positive pair, but text \`${q.textId}\` is ${rel === undefined ? 'not judged' : `judged ${rel}`}; expected relevance 2`);
+    rep.at(
+      table,
+      i,
+      'warning',
+      'inconsistent-pair',
+      'label',
+      `positive pair, but text \`${q.textId}\` is ${rel === undefined ? 'not judged' : `judged ${rel}`}; expected relevance 2`,
+    );
   } else if (q.label === 0 && rel !== undefined && rel >= RELEVANCE.positive) {
     rep.at(table, i, 'warning', 'inconsistent-pair', 'label', `negative pair, but text \`${q.textId}\` is judged ${rel} (a positive)`);
   }

@@ -88,14 +88,7 @@ export function aggregateBy(
  * A group of `n` queries with its (already averaged) `metrics` and the diagnostics from pooled
  * counts: `intrusions` over `eligible` queries, `hn` hard negatives in the top 10 in all.
  */
-function groupResult(
-  n: number,
-  metrics: MetricValues,
-  eligible: number,
-  intrusions: number,
-  hn: number,
-  roundDigits: number | null,
-): GroupResult {
+function groupResult(n: number, metrics: MetricValues, eligible: number, intrusions: number, hn: number, roundDigits: number | null): GroupResult {
   return {
     queries: n,
     metrics,

@@ -28,7 +28,12 @@ test('label proxies: presence and value fields that separate positives from the 
   const p = findLabelProxies(pos, neg, 'judged-negatives');
   assert.deepEqual(
     p.map((x) => [x.field, x.kind, x.value]),
-    [['meta.noise', 'presence', undefined], ['meta.passed', 'value', true], ['meta.short', 'presence', undefined], ['title', 'presence', undefined]],
+    [
+      ['meta.noise', 'presence', undefined],
+      ['meta.passed', 'value', true],
+      ['meta.short', 'presence', undefined],
+      ['title', 'presence', undefined],
+    ],
   );
   assert.deepEqual(findLabelProxies(pos.slice(0, 3), neg, 'unjudged'), [], 'fewer than 5 in a class: no verdict');
 });
@@ -39,7 +44,12 @@ test('audit of a CoIR-like BEIR directory finds what was planted', async (t) => 
   writeCoirLikeBeir(dir);
   const detector: LanguageDetector = {
     name: 'keyword test detector',
-    detect: async (code) => (code.length < 20 ? { languageId: null, confidence: 0, top: [] } : code.includes('public class') ? { languageId: 'java', confidence: 0.9, top: ['java', 'cs', 'kt'] } : { languageId: 'py', confidence: 0.8, top: ['py'] }),
+    detect: async (code) =>
+      code.length < 20
+        ? { languageId: null, confidence: 0, top: [] }
+        : code.includes('public class')
+          ? { languageId: 'java', confidence: 0.9, top: ['java', 'cs', 'kt'] }
+          : { languageId: 'py', confidence: 0.8, top: ['py'] },
     dispose: () => {},
   };
   const r = await runAudit({ data: dir, detector });
@@ -57,12 +67,18 @@ test('audit of a CoIR-like BEIR directory finds what was planted', async (t) => 
   assert.ok(task.lexical.ndcg10 > 0.5 && task.lexical.ndcg10 <= 1);
   assert.equal(task.queryLength.words.max, 5);
   // `title` is on every relevant document and on none of the unjudged ones.
-  assert.deepEqual(task.labelProxies.map((p) => [p.field, p.against]), [['title', 'unjudged']]);
+  assert.deepEqual(
+    task.labelProxies.map((p) => [p.field, p.against]),
+    [['title', 'unjudged']],
+  );
   const c = r.corpora.corpus;
   assert.equal(c.documents, 11);
   assert.equal(c.exactDuplicates, 1); // d7 = d1 up to whitespace
   assert.equal(c.nearDuplicates.pairs, 1); // d2 ~ d8
-  assert.deepEqual(c.nearDuplicates.examples.map((e) => [e[0], e[1]]), [['d2', 'd8']]);
+  assert.deepEqual(
+    c.nearDuplicates.examples.map((e) => [e[0], e[1]]),
+    [['d2', 'd8']],
+  );
   assert.equal(c.nearDuplicates.crossProblemPairs, null);
   assert.equal(c.proseOnly, 1); // d5
   assert.equal(c.noLetters, 1); // d6

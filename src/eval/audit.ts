@@ -182,11 +182,18 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     // Label proxies among the task's corpus documents.
     const byId = new Map(task.corpus.map((d) => [d.id, d]));
     const pos = [...positives].map((id) => byId.get(id)).filter((d): d is Doc => d !== undefined);
-    const negJudged = [...judged].filter((id) => !positives.has(id)).map((id) => byId.get(id)).filter((d): d is Doc => d !== undefined);
+    const negJudged = [...judged]
+      .filter((id) => !positives.has(id))
+      .map((id) => byId.get(id))
+      .filter((d): d is Doc => d !== undefined);
     const proxies =
       negJudged.length >= 5
         ? findLabelProxies(pos, negJudged, 'judged-negatives')
-        : findLabelProxies(pos, task.corpus.filter((d) => !judged.has(d.id)), 'unjudged');
+        : findLabelProxies(
+            pos,
+            task.corpus.filter((d) => !judged.has(d.id)),
+            'unjudged',
+          );
     tasks[name] = {
       corpus,
       queries: task.queries.length,
@@ -280,7 +287,8 @@ async function auditCorpus(
       const l = declaredLanguage(d);
       if (l !== undefined) languages[l] = (languages[l] ?? 0) + 1;
     }
-    if (options.languageCheck ?? true) languageCheck = await checkLanguages(docs, await getDetector(), options.confidentAt ?? 0.5, progress, options.signal);
+    if (options.languageCheck ?? true)
+      languageCheck = await checkLanguages(docs, await getDetector(), options.confidentAt ?? 0.5, progress, options.signal);
   }
   return {
     documents: docs.length,
@@ -303,7 +311,13 @@ async function auditCorpus(
   };
 }
 
-async function checkLanguages(docs: readonly Doc[], detector: LanguageDetector, confidentAt: number, progress: Progress, signal: AbortSignal | undefined): Promise<LanguageCheck> {
+async function checkLanguages(
+  docs: readonly Doc[],
+  detector: LanguageDetector,
+  confidentAt: number,
+  progress: Progress,
+  signal: AbortSignal | undefined,
+): Promise<LanguageCheck> {
   const byLanguage: LanguageCheck['byLanguage'] = {};
   let checked = 0;
   let abstained = 0;
@@ -342,5 +356,8 @@ async function checkLanguages(docs: readonly Doc[], detector: LanguageDetector, 
 /** Tasks of a dataset's audit in display order (CoREB's three first). */
 export function auditTaskOrder(report: AuditReport): string[] {
   const names = Object.keys(report.tasks);
-  return [...(TASKS as readonly string[]).filter((t) => names.includes(t)), ...names.filter((n) => !(TASKS as readonly string[]).includes(n as TaskName))];
+  return [
+    ...(TASKS as readonly string[]).filter((t) => names.includes(t)),
+    ...names.filter((n) => !(TASKS as readonly string[]).includes(n as TaskName)),
+  ];
 }

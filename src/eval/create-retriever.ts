@@ -9,15 +9,17 @@ import type { Embedder, EmbeddingMatrix, EmbedOptions } from '../core/embedding.
 import { Interner } from '../core/ids.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
-import { findTopRankedFile, hashFile, loadEmbeddingsFile, loadTopRanked, loadTrecRunMap, packVectors, type EmbeddingsFile } from '../dataset/index.js';
-import { CorebError } from '../core/errors.js';
 import {
-  createBm25Retriever,
-  createDenseRetriever,
-  createEmbedderEncoder,
-  createRrfRetriever,
-  type DenseEncoder,
-} from '../search/index.js';
+  findTopRankedFile,
+  hashFile,
+  loadEmbeddingsFile,
+  loadTopRanked,
+  loadTrecRunMap,
+  packVectors,
+  type EmbeddingsFile,
+} from '../dataset/index.js';
+import { CorebError } from '../core/errors.js';
+import { createBm25Retriever, createDenseRetriever, createEmbedderEncoder, createRrfRetriever, type DenseEncoder } from '../search/index.js';
 import type { RetrieverSpec } from './retriever-spec.js';
 import { createRunRetriever } from './run-retriever.js';
 
@@ -74,7 +76,10 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
     case 'top-ranked': {
       const f = spec.file !== null ? file(spec.file) : ctx.dataDir !== undefined ? await findTopRankedFile(ctx.dataDir, ctx.split) : undefined;
       if (f === undefined) {
-        throw new CorebError('NOT_FOUND', `retriever \`${spec.text}\`: no top_ranked.jsonl (or top_ranked/${ctx.split ?? 'test'}.jsonl) in ${ctx.dataDir ?? 'the data directory'}; give top-ranked:FILE`);
+        throw new CorebError(
+          'NOT_FOUND',
+          `retriever \`${spec.text}\`: no top_ranked.jsonl (or top_ranked/${ctx.split ?? 'test'}.jsonl) in ${ctx.dataDir ?? 'the data directory'}; give top-ranked:FILE`,
+        );
       }
       const candidates = await loadTopRanked(f);
       // Scores n, n-1, ... keep the file's order under trec ordering.
@@ -111,8 +116,16 @@ export function createFileEncoder(vectors: EmbeddingsFile, sha256?: string): Den
       queries: vectors.queries.size,
       docs: vectors.docs.size,
     }),
-    encodeDocs: async (docs: readonly Doc[]) => matrix('doc', docs.map((d) => d.id)),
-    encodeQueries: async (queries: readonly Query[]) => matrix('query', queries.map((q) => q.id)),
+    encodeDocs: async (docs: readonly Doc[]) =>
+      matrix(
+        'doc',
+        docs.map((d) => d.id),
+      ),
+    encodeQueries: async (queries: readonly Query[]) =>
+      matrix(
+        'query',
+        queries.map((q) => q.id),
+      ),
   };
 }
 

@@ -27,7 +27,10 @@ test('downloads a split through the tree and resolve APIs (paged listing, CDN re
     assert.deepEqual(readdirSync(outDir).sort(), ['README.md', 'release_v9999']);
     const loaded = await loadRelease(outDir, { format: 'parquet' });
     assert.equal(loaded.release.split, 'release_v9999');
-    assert.deepEqual(loaded.issues.filter((i) => i.severity === 'error'), []);
+    assert.deepEqual(
+      loaded.issues.filter((i) => i.severity === 'error'),
+      [],
+    );
     const before = hub.requests.length;
     const again = await downloadRelease({ outDir, split: 'release_v9999', endpoint: hub.endpoint });
     assert.ok(again.files.every((f) => f.skipped));
@@ -40,11 +43,14 @@ test('downloads a split through the tree and resolve APIs (paged listing, CDN re
 test('503s are retried; a gated dataset without HF_TOKEN says so; with the token it downloads', async () => {
   const hub = await startHubServer({ dataset: COREB_HUB_DATASET, root: hubRepo(), token: 'hf_secret', failFirst: 2 });
   try {
-    await assert.rejects(downloadRelease({ outDir: tempDir('coreb-download-'), endpoint: hub.endpoint, backoffMs: 1 }), (e: Error & { code?: string }) => {
-      assert.equal(e.code, 'HTTP');
-      assert.match(e.message, /HTTP 401 .*gated or private.*HF_TOKEN/);
-      return true;
-    });
+    await assert.rejects(
+      downloadRelease({ outDir: tempDir('coreb-download-'), endpoint: hub.endpoint, backoffMs: 1 }),
+      (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'HTTP');
+        assert.match(e.message, /HTTP 401 .*gated or private.*HF_TOKEN/);
+        return true;
+      },
+    );
     const r = await downloadRelease({ outDir: tempDir('coreb-download-'), endpoint: hub.endpoint, token: 'hf_secret', backoffMs: 1 });
     assert.deepEqual(r.splits, ['release_v9998', 'release_v9999']);
     assert.equal(r.files.length, 17);
@@ -58,10 +64,20 @@ test('bytes that do not match the sha256 are refused and leave no file; an unkno
   const hub = await startHubServer({ dataset: COREB_HUB_DATASET, root: hubRepo(), corrupt: [corrupt] });
   try {
     const outDir = tempDir('coreb-download-');
-    await assert.rejects(downloadRelease({ outDir, split: 'release_v9999', endpoint: hub.endpoint }), /code_corpus-release_v9999.*sha256 \w+ differs from the Hub's/);
+    await assert.rejects(
+      downloadRelease({ outDir, split: 'release_v9999', endpoint: hub.endpoint }),
+      /code_corpus-release_v9999.*sha256 \w+ differs from the Hub's/,
+    );
     assert.equal(existsSync(join(outDir, corrupt)), false);
-    assert.deepEqual(readdirSync(join(outDir, 'release_v9999')).filter((n) => n.endsWith('.part')), [], 'no partial file');
-    await assert.rejects(downloadRelease({ outDir, split: 'release_v2701', endpoint: hub.endpoint }), /no files of split `release_v2701`; splits: release_v9998, release_v9999/);
+    assert.deepEqual(
+      readdirSync(join(outDir, 'release_v9999')).filter((n) => n.endsWith('.part')),
+      [],
+      'no partial file',
+    );
+    await assert.rejects(
+      downloadRelease({ outDir, split: 'release_v2701', endpoint: hub.endpoint }),
+      /no files of split `release_v2701`; splits: release_v9998, release_v9999/,
+    );
   } finally {
     await hub.close();
   }
@@ -72,11 +88,14 @@ test('offline: a clear error naming the Hub and the hf / git lfs alternatives', 
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   const port = (srv.address() as { port: number }).port;
   await new Promise<void>((r) => srv.close(() => r()));
-  await assert.rejects(downloadRelease({ outDir: tempDir('coreb-download-'), endpoint: `http://127.0.0.1:${port}`, maxRetries: 1, backoffMs: 1 }), (e: Error & { code?: string }) => {
-    assert.equal(e.code, 'HTTP');
-    assert.match(e.message, /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
-    assert.match(e.message, /hf download hq-bench\/coreb --repo-type dataset/);
-    assert.match(e.message, /git lfs install && git clone https:\/\/huggingface\.co\/datasets\/hq-bench\/coreb/);
-    return true;
-  });
+  await assert.rejects(
+    downloadRelease({ outDir: tempDir('coreb-download-'), endpoint: `http://127.0.0.1:${port}`, maxRetries: 1, backoffMs: 1 }),
+    (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'HTTP');
+      assert.match(e.message, /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+      assert.match(e.message, /hf download hq-bench\/coreb --repo-type dataset/);
+      assert.match(e.message, /git lfs install && git clone https:\/\/huggingface\.co\/datasets\/hq-bench\/coreb/);
+      return true;
+    },
+  );
 });

@@ -86,7 +86,12 @@ function offlineHelp(dataset: string, revision: string): string {
  * GET with retries on 429/5xx and network errors; returns the response of the first other status.
  * @throws CorebError `HTTP` when the Hub cannot be reached (with the offline alternatives).
  */
-async function get(url: string, o: Required<Pick<DownloadReleaseOptions, 'maxRetries' | 'backoffMs'>> & DownloadReleaseOptions, dataset: string, revision: string): Promise<Response> {
+async function get(
+  url: string,
+  o: Required<Pick<DownloadReleaseOptions, 'maxRetries' | 'backoffMs'>> & DownloadReleaseOptions,
+  dataset: string,
+  revision: string,
+): Promise<Response> {
   const headers: Record<string, string> = { 'user-agent': 'coreb' };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   for (let attempt = 0; ; attempt++) {
@@ -115,7 +120,10 @@ async function get(url: string, o: Required<Pick<DownloadReleaseOptions, 'maxRet
 async function failure(res: Response, what: string, dataset: string): Promise<CorebError> {
   const body = (await res.text().catch(() => '')).slice(0, 200).replace(/\s+/g, ' ');
   if (res.status === 401 || res.status === 403) {
-    return new CorebError('HTTP', `${what}: HTTP ${res.status} (${body}); the dataset is gated or private: accept its terms on huggingface.co and set HF_TOKEN`);
+    return new CorebError(
+      'HTTP',
+      `${what}: HTTP ${res.status} (${body}); the dataset is gated or private: accept its terms on huggingface.co and set HF_TOKEN`,
+    );
   }
   if (res.status === 404) return new CorebError('NOT_FOUND', `${what}: HTTP 404 (${body}); check the dataset id \`${dataset}\` and the revision`);
   return new CorebError('HTTP', `${what}: HTTP ${res.status} (${body})`);
@@ -198,7 +206,10 @@ export async function downloadRelease(options: DownloadReleaseOptions): Promise<
       const res = await get(url, o, dataset, revision);
       if (!res.ok || res.body === null) throw await failure(res, `downloading ${f.path}`, dataset);
       await mkdir(dirname(dest), { recursive: true }).catch((e: unknown) => {
-        throw new CorebError('IO', `cannot create directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: dirname(dest), cause: e });
+        throw new CorebError('IO', `cannot create directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+          file: dirname(dest),
+          cause: e,
+        });
       });
       const tmp = `${dest}.${process.pid}.part`;
       const hash = createHash('sha256');
@@ -212,7 +223,8 @@ export async function downloadRelease(options: DownloadReleaseOptions): Promise<
         await pipeline(body, createWriteStream(tmp), { signal: options.signal });
         if (bytes !== f.size) throw new CorebError('IO', `got ${bytes} bytes, the Hub lists ${f.size}; run coreb download again`, { file: dest });
         const sha = hash.digest('hex');
-        if (f.lfs?.oid !== undefined && sha !== f.lfs.oid) throw new CorebError('IO', `sha256 ${sha} differs from the Hub's ${f.lfs.oid}; run coreb download again`, { file: dest });
+        if (f.lfs?.oid !== undefined && sha !== f.lfs.oid)
+          throw new CorebError('IO', `sha256 ${sha} differs from the Hub's ${f.lfs.oid}; run coreb download again`, { file: dest });
         await rename(tmp, dest);
       } catch (e) {
         await rm(tmp, { force: true });

@@ -22,7 +22,10 @@ function task(summaryOnNegatives: boolean): RetrievalTask {
 
 test('a field on the positives only is a label proxy, found from the qrels; a field on both classes is not', () => {
   const found = findTaskLabelProxies([['code2text', task(false)]]);
-  assert.deepEqual(found.map((p) => [p.task, p.field, p.kind, p.positives, p.others]), [['code2text', 'meta.summary', 'presence', 1, 0]]);
+  assert.deepEqual(
+    found.map((p) => [p.task, p.field, p.kind, p.positives, p.others]),
+    [['code2text', 'meta.summary', 'presence', 1, 0]],
+  );
   assert.deepEqual(findTaskLabelProxies([['code2text', task(true)]]), []);
   const issues = labelProxyIssues([['code2text', task(false)]], () => 'text_corpus');
   assert.equal(issues.length, 1);

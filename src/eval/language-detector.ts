@@ -49,7 +49,9 @@ export function detectorAgrees(declared: string, languageId: string): boolean {
 }
 
 interface ModelOperationsCtor {
-  new (options?: { minContentSize?: number }): {
+  new (options?: {
+    minContentSize?: number;
+  }): {
     runModel(content: string): Promise<Array<{ languageId: string; confidence: number }>>;
     dispose(): void;
   };
@@ -65,7 +67,11 @@ export async function loadLanguageDetector(): Promise<LanguageDetector> {
   try {
     mod = (await import('@vscode/vscode-languagedetection')) as typeof mod;
   } catch (e) {
-    throw new CorebError('UNSUPPORTED', 'the language check needs the package @vscode/vscode-languagedetection (`npm install @vscode/vscode-languagedetection`), or pass --no-language-check', { cause: e });
+    throw new CorebError(
+      'UNSUPPORTED',
+      'the language check needs the package @vscode/vscode-languagedetection (`npm install @vscode/vscode-languagedetection`), or pass --no-language-check',
+      { cause: e },
+    );
   }
   const Ctor = mod.ModelOperations ?? mod.default?.ModelOperations;
   if (Ctor === undefined) throw new CorebError('UNSUPPORTED', '@vscode/vscode-languagedetection has no ModelOperations export');

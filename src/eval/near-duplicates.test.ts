@@ -19,7 +19,13 @@ test('shingles and exact Jaccard', () => {
 test('MinHash agreement estimates Jaccard', () => {
   const words = Array.from({ length: 400 }, (_, i) => `w${i}`);
   const a = shingleHashes(words.join(' '), 1);
-  const b = shingleHashes(words.slice(100).concat(Array.from({ length: 100 }, (_, i) => `v${i}`)).join(' '), 1); // J = 300/500
+  const b = shingleHashes(
+    words
+      .slice(100)
+      .concat(Array.from({ length: 100 }, (_, i) => `v${i}`))
+      .join(' '),
+    1,
+  ); // J = 300/500
   const sa = minHashSignature(a, 400);
   const sb = minHashSignature(b, 400);
   let eq = 0;

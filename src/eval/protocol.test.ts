@@ -24,15 +24,24 @@ test('mteb protocol: rel-2 qrels only, anchors kept, level 1, MTEB cutoffs with 
   assert.deepEqual(p.unrounded, ['mrr@1', 'mrr@3', 'mrr@5', 'mrr@10', 'mrr@20', 'mrr@100', 'mrr@1000']);
   assert.equal(MTEB_MEASURES.length, 42);
   assert.ok(protocolMeasures(p).includes('hit@20') && protocolMeasures(p).includes('ndcg@1000'));
-  assert.throws(() => resolveEvalProtocol('mteb', { c2tMatchNegatives: 'zero' }), (e) => isCorebError(e, 'USAGE') && /mteb drops/.test(e.message));
+  assert.throws(
+    () => resolveEvalProtocol('mteb', { c2tMatchNegatives: 'zero' }),
+    (e) => isCorebError(e, 'USAGE') && /mteb drops/.test(e.message),
+  );
 });
 
 test('beir protocol: level 1, graded trec nDCG, identical ids ignored, 5-decimal rounding', () => {
   const p = resolveEvalProtocol('beir');
   assert.deepEqual([p.relevanceLevel, p.ndcg, p.anchorExclusion, p.ignoreIdenticalIds, p.roundDigits], [1, 'trec', false, true, 5]);
-  assert.throws(() => resolveEvalProtocol('beir', { c2tMatchNegatives: 'zero' }), (e) => isCorebError(e, 'USAGE'));
+  assert.throws(
+    () => resolveEvalProtocol('beir', { c2tMatchNegatives: 'zero' }),
+    (e) => isCorebError(e, 'USAGE'),
+  );
   assert.equal(p.rankBy, 'taskMean');
-  assert.throws(() => resolveEvalProtocol('trec'), (e) => isCorebError(e, 'USAGE') && /coreb, mteb, beir/.test(e.message));
+  assert.throws(
+    () => resolveEvalProtocol('trec'),
+    (e) => isCorebError(e, 'USAGE') && /coreb, mteb, beir/.test(e.message),
+  );
 });
 
 test('roundHalfEven matches Python round(x, 5): exact ties go to even, others to nearest', () => {

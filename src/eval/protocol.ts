@@ -44,9 +44,7 @@ export const MTEB_CUTOFFS = [1, 3, 5, 10, 20, 100, 1000] as const;
  * The measures the mteb protocol reports, in MTEB's order: nDCG, MAP, Recall, P, MRR and hit rate
  * (trec_eval `success`) at every {@link MTEB_CUTOFFS} cutoff.
  */
-export const MTEB_MEASURES: readonly string[] = ['ndcg', 'map', 'recall', 'p', 'mrr', 'hit'].flatMap((m) =>
-  MTEB_CUTOFFS.map((k) => `${m}@${k}`),
-);
+export const MTEB_MEASURES: readonly string[] = ['ndcg', 'map', 'recall', 'p', 'mrr', 'hit'].flatMap((m) => MTEB_CUTOFFS.map((k) => `${m}@${k}`));
 
 /** The measure labels a protocol reports, in display order. */
 export function protocolMeasures(protocol: Pick<ProtocolSemantics, 'name'>): readonly string[] {

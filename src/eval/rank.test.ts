@@ -16,7 +16,7 @@ test('rankTrec orders by float32 score, ties by docid descending, and drops ids'
 
 test('rankTrec with k selects exactly the first k of the full trec order', () => {
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let trial = 0; trial < 50; trial++) {
     const run = new Map<string, number>();
     const n = 1 + Math.floor(rand() * 60);

@@ -57,11 +57,7 @@ export interface TopHardNegatives {
  * Counts hard negatives in the top `k` of `ranked` and tells whether one of them beats every
  * positive there (the paper's "hard-negative intrusion"). Default `k` 10.
  */
-export function topHardNegatives(
-  ranked: readonly string[],
-  labels: ReadonlyMap<string, number> | undefined,
-  k = 10,
-): TopHardNegatives {
+export function topHardNegatives(ranked: readonly string[], labels: ReadonlyMap<string, number> | undefined, k = 10): TopHardNegatives {
   let hardNegatives = 0;
   let firstPos = -1;
   let firstNeg = -1;

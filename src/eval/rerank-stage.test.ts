@@ -55,11 +55,23 @@ test('rerankLists: the anchor is dropped before the cut, candidates re-sorted, R
   const sent: RerankPair[] = [];
   const r = tableReranker({ a: 0.1, b: 0.9, c: 0.5, d: 1, anchor: 9 }, sent);
   const out = await rerankLists({ reranker: r, queries, docs, lists, depth: 3, fusion: { kind: 'none' }, exclude: new Map([['q', ['anchor']]]) });
-  assert.deepEqual(sent.map((p) => p.doc), ['a', 'b', 'c'], 'three real candidates; the anchor took no slot');
+  assert.deepEqual(
+    sent.map((p) => p.doc),
+    ['a', 'b', 'c'],
+    'three real candidates; the anchor took no slot',
+  );
   assert.deepEqual(out.get('q')!.docIds, ['b', 'c', 'a']);
   assert.deepEqual(Array.from(out.get('q')!.scores), [0.9, 0.5, 0.1]);
   // RRF k=1, alpha=1: a = 1/(1+3)+1/(1+1) = 0.75, b = 1/2+1/3, c = 1/3+1/4
-  const fused = await rerankLists({ reranker: r, queries, docs, lists, depth: 3, fusion: { kind: 'rrf', k: 1, alpha: 1 }, exclude: new Map([['q', ['anchor']]]) });
+  const fused = await rerankLists({
+    reranker: r,
+    queries,
+    docs,
+    lists,
+    depth: 3,
+    fusion: { kind: 'rrf', k: 1, alpha: 1 },
+    exclude: new Map([['q', ['anchor']]]),
+  });
   assert.deepEqual(fused.get('q')!.docIds, ['b', 'a', 'c']);
   assert.deepEqual(Array.from(fused.get('q')!.scores), [1 / 2 + 1 / 3, 1 / 4 + 1 / 2, 1 / 3 + 1 / 4]);
 });
@@ -93,7 +105,10 @@ test('coreb-mini: BM25 >> yes/no server of known answers equals the independent 
   assert.equal(rer.rerank!.depth, DEPTH);
   const { release } = await loadRelease(MINI);
   const checked = verifyRerankedEval(out, first, rer, releaseTasks(release), DEPTH, hashScore, (m) => assert.fail(m));
-  assert.equal(checked, Object.values(release.tasks).reduce((n, t) => n + t.queries.length, 0));
+  assert.equal(
+    checked,
+    Object.values(release.tasks).reduce((n, t) => n + t.queries.length, 0),
+  );
   const rel = rer.rerank!.deltaRelative.overall['ndcg@10']!;
   assert.ok(Math.abs(rel - rer.rerank!.delta.overall['ndcg@10'] / first.overall.metrics['ndcg@10']) < 1e-12);
 

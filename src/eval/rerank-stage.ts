@@ -32,7 +32,10 @@ export function parseRerankFusion(text: string | undefined): RerankFusion {
   if (s === 'none') return { kind: 'none' };
   if (s !== 'rrf' && !s.startsWith('rrf:')) throw new CorebError('USAGE', `--rerank-fusion must be none, rrf or rrf:k=60,alpha=4, got \`${s}\``);
   const out = { kind: 'rrf' as const, k: RERANK_RRF_DEFAULTS.k as number, alpha: RERANK_RRF_DEFAULTS.alpha as number };
-  for (const part of s.slice(4).split(',').filter((p) => p.trim() !== '')) {
+  for (const part of s
+    .slice(4)
+    .split(',')
+    .filter((p) => p.trim() !== '')) {
     const [key, value] = part.split('=').map((x) => x.trim());
     const v = Number(value);
     if ((key !== 'k' && key !== 'alpha') || value === undefined || value === '' || !Number.isFinite(v) || v < 0) {

@@ -8,8 +8,14 @@ test('bm25 specs carry typed parameters and reject unknown or malformed ones', (
   const s = parseRetrieverSpec('bm25?k1=0.9&b=0.4&stem=false&fields=text,meta.abbreviatedText&queryTf=raw');
   assert.equal(s.kind, 'bm25');
   assert.deepEqual(s.kind === 'bm25' && s.params, { k1: 0.9, b: 0.4, stem: false, fields: ['text', 'meta.abbreviatedText'], queryTf: 'raw' });
-  assert.throws(() => parseRetrieverSpec('bm25?k1=abc'), (e) => isCorebError(e, 'USAGE') && /k1/.test(e.message));
-  assert.throws(() => parseRetrieverSpec('bm25?kk=1'), (e) => isCorebError(e, 'USAGE') && /unknown bm25 parameter `kk`/.test(e.message));
+  assert.throws(
+    () => parseRetrieverSpec('bm25?k1=abc'),
+    (e) => isCorebError(e, 'USAGE') && /k1/.test(e.message),
+  );
+  assert.throws(
+    () => parseRetrieverSpec('bm25?kk=1'),
+    (e) => isCorebError(e, 'USAGE') && /unknown bm25 parameter `kk`/.test(e.message),
+  );
 });
 
 test('file and model specs keep the text after the first colon', () => {
@@ -20,8 +26,14 @@ test('file and model specs keep the text after the first colon', () => {
     text: 'dense:openai:text-embedding-3-small?dimensions=256',
     spec: 'openai:text-embedding-3-small?dimensions=256',
   });
-  assert.throws(() => parseRetrieverSpec('run:'), (e) => isCorebError(e, 'USAGE'));
-  assert.throws(() => parseRetrieverSpec('splade'), (e) => isCorebError(e, 'USAGE') && /valid forms/.test(e.message));
+  assert.throws(
+    () => parseRetrieverSpec('run:'),
+    (e) => isCorebError(e, 'USAGE'),
+  );
+  assert.throws(
+    () => parseRetrieverSpec('splade'),
+    (e) => isCorebError(e, 'USAGE') && /valid forms/.test(e.message),
+  );
 });
 
 test('rrf splits members at top-level commas, reads k and one weight per member', () => {
@@ -30,10 +42,19 @@ test('rrf splits members at top-level commas, reads k and one weight per member'
   if (s.kind !== 'rrf') return;
   assert.equal(s.k, 10);
   assert.deepEqual(s.weights, [1, 0.5, 2]);
-  assert.deepEqual(s.members.map((m) => m.kind), ['bm25', 'run', 'rrf']);
+  assert.deepEqual(
+    s.members.map((m) => m.kind),
+    ['bm25', 'run', 'rrf'],
+  );
   const d = parseRetrieverSpec('rrf:bm25,run:a.trec');
   assert.equal(d.kind === 'rrf' && d.k, 60);
   assert.equal(d.kind === 'rrf' && d.weights, null);
-  assert.throws(() => parseRetrieverSpec('rrf:bm25'), (e) => isCorebError(e, 'USAGE') && /two member/.test(e.message));
-  assert.throws(() => parseRetrieverSpec('rrf:bm25,run:x,weights=1'), (e) => isCorebError(e, 'USAGE') && /1 weights for 2 members/.test(e.message));
+  assert.throws(
+    () => parseRetrieverSpec('rrf:bm25'),
+    (e) => isCorebError(e, 'USAGE') && /two member/.test(e.message),
+  );
+  assert.throws(
+    () => parseRetrieverSpec('rrf:bm25,run:x,weights=1'),
+    (e) => isCorebError(e, 'USAGE') && /1 weights for 2 members/.test(e.message),
+  );
 });

@@ -39,7 +39,11 @@ function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValu
     }
     return value === 'true';
   }
-  if (type === 'list') return value.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  if (type === 'list')
+    return value
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
   return value;
 }
 

@@ -17,7 +17,10 @@ test('--subtasks globs: * is any run, ? one character, commas separate, other ch
 test('--tasks accepts short and long names, comma lists, once each, in the order given', () => {
   assert.deepEqual(resolveTasks(undefined), ['text2code', 'code2text', 'code2code']);
   assert.deepEqual(resolveTasks(['c2c,t2c', 'code2code']), ['code2code', 'text2code']);
-  assert.throws(() => resolveTasks(['t2x']), (e) => isCorebError(e, 'USAGE') && /unknown task `t2x`; valid tasks: t2c, c2t, c2c/.test(e.message));
+  assert.throws(
+    () => resolveTasks(['t2x']),
+    (e) => isCorebError(e, 'USAGE') && /unknown task `t2x`; valid tasks: t2c, c2t, c2c/.test(e.message),
+  );
 });
 
 test('run file names are safe slugs of the spec', () => {
@@ -28,6 +31,15 @@ test('run file names are safe slugs of the spec', () => {
 
 test('TREC run lines: 1-based ranks, queries without a list skipped', () => {
   const lists = new Map([['q1', { docIds: ['d2', 'd1'], scores: Float32Array.of(2.5, 1) }]]);
-  const lines = [...trecRunLines([{ id: 'q0', text: '' }, { id: 'q1', text: '' }], lists, 'tag')];
+  const lines = [
+    ...trecRunLines(
+      [
+        { id: 'q0', text: '' },
+        { id: 'q1', text: '' },
+      ],
+      lists,
+      'tag',
+    ),
+  ];
   assert.deepEqual(lines, ['q1 Q0 d2 1 2.5 tag', 'q1 Q0 d1 2 1 tag']);
 });

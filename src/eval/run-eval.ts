@@ -138,7 +138,17 @@ export function compileSubtaskGlob(globs: string): (subtask: string | undefined)
     .split(',')
     .map((g) => g.trim())
     .filter((g) => g !== '')
-    .map((g) => new RegExp('^' + g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$'));
+    .map(
+      (g) =>
+        new RegExp(
+          '^' +
+            g
+              .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+              .replace(/\*/g, '.*')
+              .replace(/\?/g, '.') +
+            '$',
+        ),
+    );
   return (s) => s !== undefined && res.some((re) => re.test(s));
 }
 
@@ -146,7 +156,8 @@ async function loadData(dir: string, layout: 'beir' | 'coreb-release', options: 
   const tasks = new Map<string, RetrievalTask>();
   const corpusKey = new Map<string, string>();
   if (layout === 'beir') {
-    if (options.tasks !== undefined && options.tasks.length > 0) throw new CorebError('USAGE', '--tasks applies to CoREB releases only; a BEIR directory is one task');
+    if (options.tasks !== undefined && options.tasks.length > 0)
+      throw new CorebError('USAGE', '--tasks applies to CoREB releases only; a BEIR directory is one task');
     if (options.subtasks) throw new CorebError('USAGE', '--subtasks applies to CoREB releases only');
     const { task, issues, split } = await loadBeir(dir, options.split !== undefined ? { split: options.split } : {});
     failOnErrors(dir, issues, logger);
@@ -274,7 +285,9 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     let maxLabel = 0;
     for (const t of data.tasks.values()) for (const m of t.qrels.values()) for (const v of m.values()) maxLabel = Math.max(maxLabel, v);
     if (maxLabel < protocol.relevanceLevel) {
-      logger.warn(`${dir}: no qrels label reaches relevance level ${protocol.relevanceLevel} (max ${maxLabel}); every measure will be 0. BEIR data is usually evaluated with --protocol beir`);
+      logger.warn(
+        `${dir}: no qrels label reaches relevance level ${protocol.relevanceLevel} (max ${maxLabel}); every measure will be 0. BEIR data is usually evaluated with --protocol beir`,
+      );
     }
   }
   const hashed = await hashDatasetDir(dir);
@@ -347,7 +360,13 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     }
     return { tasks, perQuery };
   };
-  const assemble = (name: string, description: Record<string, unknown>, tasks: Record<string, TaskResult>, perQuery: Map<string, QueryResult>, timings: RetrieverResult['timings']): RetrieverResult => {
+  const assemble = (
+    name: string,
+    description: Record<string, unknown>,
+    tasks: Record<string, TaskResult>,
+    perQuery: Map<string, QueryResult>,
+    timings: RetrieverResult['timings'],
+  ): RetrieverResult => {
     const byTask = (f: (q: QueryResult) => string | undefined) => {
       const out: Record<string, Record<string, GroupResult>> = {};
       for (const taskName of Object.keys(tasks)) {
@@ -431,7 +450,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         const taskProgress = prefixProgress(progress, `${spec.text} ${(TASK_SHORT_NAME as Record<string, string>)[name] ?? name}`);
         if (index === undefined) {
           const ti = performance.now();
-          index = await retriever.index(task.corpus, { ...(taskName ? { task: taskName } : {}), progress: taskProgress, ...(signal ? { signal } : {}) });
+          index = await retriever.index(task.corpus, {
+            ...(taskName ? { task: taskName } : {}),
+            progress: taskProgress,
+            ...(signal ? { signal } : {}),
+          });
           timings.indexMs += performance.now() - ti;
           indexes.set(key, index);
         }
@@ -454,7 +477,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         checkAborted(signal);
         stage.push({ name, task, corpusKey: key, anchored, exclude, lists, ...(taskName !== undefined ? { taskName } : {}) });
         if (outDir !== undefined && options.topRanked !== undefined) {
-          await saveLinesAtomic(join(outDir, `runs/${slug}.${name}.top_ranked.jsonl`), topRankedLines(task.queries, lists, options.topRanked), signal);
+          await saveLinesAtomic(
+            join(outDir, `runs/${slug}.${name}.top_ranked.jsonl`),
+            topRankedLines(task.queries, lists, options.topRanked),
+            signal,
+          );
         }
       }
       const te = performance.now();

@@ -24,7 +24,14 @@ const c2cQrels = qrels({ q1: { p: 2, h: 1 } });
 const c2cLists = new Map([['q1', list(['a', 0.99], ['h', 0.8], ['p', 0.7])]]);
 
 test('coreb protocol removes the c2c anchor before ranking: the hard negative becomes rank 1', () => {
-  const r = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveEvalProtocol('coreb'), excludeAnchors: true });
+  const r = scoreTask({
+    task: 'code2code',
+    queries: [c2cQuery],
+    qrels: c2cQrels,
+    lists: c2cLists,
+    protocol: resolveEvalProtocol('coreb'),
+    excludeAnchors: true,
+  });
   const m = r.perQuery.get('q1')!.metrics;
   // Ranking [h, p]: strict nDCG zeroes h, so DCG@10 = 2/log2(3), IDCG = 2/log2(2).
   close(m['ndcg@10'], 1 / Math.log2(3), 'ndcg@10');
@@ -39,7 +46,14 @@ test('coreb protocol removes the c2c anchor before ranking: the hard negative be
 });
 
 test('without anchor exclusion the anchor wastes rank 1 (what a naive runner reports)', () => {
-  const r = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveEvalProtocol('coreb'), excludeAnchors: false });
+  const r = scoreTask({
+    task: 'code2code',
+    queries: [c2cQuery],
+    qrels: c2cQrels,
+    lists: c2cLists,
+    protocol: resolveEvalProtocol('coreb'),
+    excludeAnchors: false,
+  });
   const m = r.perQuery.get('q1')!.metrics;
   close(m['ndcg@10'], 2 / Math.log2(4) / 2, 'ndcg@10 with p at rank 3');
   close(m['mrr@10'], 1 / 3, 'mrr@10');
@@ -60,7 +74,13 @@ test('strict vs trec nDCG: beir protocol gives the hard negative graded gain 1 a
 
 test('beir protocol drops documents whose id equals the query id (ignore_identical_ids)', () => {
   const q: Query = { id: 'x', text: 't' };
-  const r = scoreTask({ task: 'beir', queries: [q], qrels: qrels({ x: { d: 1 } }), lists: new Map([['x', list(['x', 5], ['d', 1])]]), protocol: resolveEvalProtocol('beir') });
+  const r = scoreTask({
+    task: 'beir',
+    queries: [q],
+    qrels: qrels({ x: { d: 1 } }),
+    lists: new Map([['x', list(['x', 5], ['d', 1])]]),
+    protocol: resolveEvalProtocol('beir'),
+  });
   close(r.perQuery.get('x')!.metrics['ndcg@1'], 1, 'd is rank 1 once x is dropped');
 });
 
@@ -81,7 +101,13 @@ test('c2t_match negatives count as zero by default and are excluded with the opt
   assert.equal(zero.zeroed, 1);
   close(zero.perQuery.get('m2')!.metrics['ndcg@10'], 0, 'strict nDCG of a query with only hard negatives');
   close(aggregateQueries(zero.perQuery.values()).metrics['ndcg@10'], 0.5, 'the negative pulls the mean to 0.5');
-  const ex = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('coreb', { c2tMatchNegatives: 'exclude' }) });
+  const ex = scoreTask({
+    task: 'code2text',
+    queries: matchQueries,
+    qrels: matchQrels,
+    lists: matchLists,
+    protocol: resolveEvalProtocol('coreb', { c2tMatchNegatives: 'exclude' }),
+  });
   assert.equal(ex.excluded, 1);
   assert.equal(ex.zeroed, 0);
   assert.deepEqual([...ex.perQuery.keys()], ['m1']);
@@ -101,21 +127,45 @@ test('mteb: qrels reduced to rel-2 documents, queries without one dropped, ancho
   close(r.perQuery.get('m1')!.metrics['p@3'], 1 / 3, 'P@3 divides by 3');
   close(r.perQuery.get('m1')!.metrics['hit@1'], 1, 'hit rate at 1');
   // Anchor kept: q1's anchor a sits at rank 1, the positive p at 2.
-  const c = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: qrels({ q1: { p: 2, f: 1 } }), lists: new Map([['q1', list(['a', 9], ['f', 8], ['p', 7])]]), protocol: mteb, excludeAnchors: false });
+  const c = scoreTask({
+    task: 'code2code',
+    queries: [c2cQuery],
+    qrels: qrels({ q1: { p: 2, f: 1 } }),
+    lists: new Map([['q1', list(['a', 9], ['f', 8], ['p', 7])]]),
+    protocol: mteb,
+    excludeAnchors: false,
+  });
   close(c.perQuery.get('q1')!.metrics['mrr@10'], 1 / 3, 'anchor and the failed solution stay ahead of p');
   close(c.perQuery.get('q1')!.metrics['hit@1'], 0, 'no hit at 1');
   close(c.perQuery.get('q1')!.metrics['recall@3'], 1, 'recall@3');
   // MTEB's MRR sorts double scores stably: equal scores keep retrieval order (trec would put z before p).
   const q: Query = { id: 't', text: 't' };
-  const tie = scoreTask({ task: 'text2code', queries: [q], qrels: qrels({ t: { p: 2 } }), lists: new Map([['t', list(['p', 1], ['z', 1])]]), protocol: mteb });
+  const tie = scoreTask({
+    task: 'text2code',
+    queries: [q],
+    qrels: qrels({ t: { p: 2 } }),
+    lists: new Map([['t', list(['p', 1], ['z', 1])]]),
+    protocol: mteb,
+  });
   close(tie.perQuery.get('t')!.metrics['mrr@10'], 1, 'retrieval order');
   close(tie.perQuery.get('t')!.metrics['ndcg@1'], 0, 'pytrec_eval order: z (docid descending) first');
 });
 
 test('queries without a ranked list are missing; an empty list scores 0 and stays in the population', () => {
-  const qs: Query[] = [...matchQueries.slice(0, 1), { id: 'm3', text: 'c', subtask: 'c2t_match' }, { id: 'm4', text: 'c' }, { id: 'nolabels', text: 'c' }];
+  const qs: Query[] = [
+    ...matchQueries.slice(0, 1),
+    { id: 'm3', text: 'c', subtask: 'c2t_match' },
+    { id: 'm4', text: 'c' },
+    { id: 'nolabels', text: 'c' },
+  ];
   const lists = new Map([...matchLists, ['m4', list()]]);
-  const r = scoreTask({ task: 'code2text', queries: qs, qrels: qrels({ m1: { t1: 2 }, m3: { t3: 2 }, m4: { t1: 2 } }), lists, protocol: resolveEvalProtocol('coreb') });
+  const r = scoreTask({
+    task: 'code2text',
+    queries: qs,
+    qrels: qrels({ m1: { t1: 2 }, m3: { t3: 2 }, m4: { t1: 2 } }),
+    lists,
+    protocol: resolveEvalProtocol('coreb'),
+  });
   assert.equal(r.missing, 1);
   assert.deepEqual(r.missingIds, ['m3']);
   assert.deepEqual(r.emptyIds, ['m4']);
@@ -133,7 +183,13 @@ test('overall pools queries (query-weighted); the task mean weighs each task onc
     lists: new Map(t2c.map((q) => [q.id, list(['d', 1])])),
     protocol: resolveEvalProtocol('coreb'),
   });
-  const miss = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: qrels({ q1: { p: 2 } }), lists: new Map([['q1', list(['x', 1])]]), protocol: resolveEvalProtocol('coreb') });
+  const miss = scoreTask({
+    task: 'code2code',
+    queries: [c2cQuery],
+    qrels: qrels({ q1: { p: 2 } }),
+    lists: new Map([['q1', list(['x', 1])]]),
+    protocol: resolveEvalProtocol('coreb'),
+  });
   const all = new Map([...hit.perQuery, ...miss.perQuery]);
   const groups = [aggregateQueries(hit.perQuery.values()), aggregateQueries(miss.perQuery.values())];
   close(aggregateQueries(all.values()).metrics['ndcg@10'], 3 / 4, 'query-weighted');
@@ -141,7 +197,11 @@ test('overall pools queries (query-weighted); the task mean weighs each task onc
   assert.equal(aggregateGroups(groups).queries, 4);
   // Rounding protocols round the task means first, then their mean; MTEB leaves MRR unrounded.
   const mteb = resolveEvalProtocol('mteb');
-  const g = (x: number) => ({ queries: 1, metrics: { 'ndcg@10': x, 'mrr@10': x }, diagnostics: { intrusionRate: null, intrusionEligible: 0, hardNegativesTop10: 0, ndcgRecallGap10: 0 } });
+  const g = (x: number) => ({
+    queries: 1,
+    metrics: { 'ndcg@10': x, 'mrr@10': x },
+    diagnostics: { intrusionRate: null, intrusionEligible: 0, hardNegativesTop10: 0, ndcgRecallGap10: 0 },
+  });
   const m = aggregateGroups([g(1 / 3), g(0.123456789)], mteb);
   assert.equal(m.metrics['ndcg@10'], roundHalfEven((1 / 3 + 0.123456789) / 2, 5));
   assert.equal(m.metrics['mrr@10'], (1 / 3 + 0.123456789) / 2);

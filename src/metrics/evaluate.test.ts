@@ -118,7 +118,7 @@ test('a query with no relevant docs is still counted, with 0', () => {
   const q = maps({ a: { d: 1 }, none: { d: 0 } });
   const r = maps({ a: { d: 1 }, none: { d: 1 } });
   const ev = evaluate(q, r, { measures: ['map', 'ndcg', 'P.1'] });
-  assert.deepEqual(ev.perQuery.get('none'), { map: 0, ndcg: 0, 'P_1': 0 });
+  assert.deepEqual(ev.perQuery.get('none'), { map: 0, ndcg: 0, P_1: 0 });
   assert.equal(ev.aggregate.map, 1 / 2);
 });
 
@@ -146,9 +146,18 @@ test('bpref counts judged non-relevant docs above each relevant one', () => {
 });
 
 test('NaN scores and fractional labels are rejected; protocol coreb is level 2 strict', () => {
-  assert.throws(() => evaluate(maps({ a: { d: 1 } }), maps({ a: { d: NaN } }), { measures: ['map'] }), (e) => isCorebError(e, 'VALIDATION'));
-  assert.throws(() => evaluate(maps({ a: { d: 1.5 } }), maps({ a: { d: 1 } }), { measures: ['map'] }), (e) => isCorebError(e, 'VALIDATION'));
-  assert.throws(() => evaluate(maps({ a: { d: 1 } }), maps({ a: { d: 1 } }), { measures: ['map'], relevanceLevel: 0 }), (e) => isCorebError(e, 'USAGE'));
+  assert.throws(
+    () => evaluate(maps({ a: { d: 1 } }), maps({ a: { d: NaN } }), { measures: ['map'] }),
+    (e) => isCorebError(e, 'VALIDATION'),
+  );
+  assert.throws(
+    () => evaluate(maps({ a: { d: 1.5 } }), maps({ a: { d: 1 } }), { measures: ['map'] }),
+    (e) => isCorebError(e, 'VALIDATION'),
+  );
+  assert.throws(
+    () => evaluate(maps({ a: { d: 1 } }), maps({ a: { d: 1 } }), { measures: ['map'], relevanceLevel: 0 }),
+    (e) => isCorebError(e, 'USAGE'),
+  );
   assert.deepEqual(resolveProtocol('coreb'), { relevanceLevel: 2, ndcg: 'strict' });
   assert.deepEqual(resolveProtocol('trec'), { relevanceLevel: 1, ndcg: 'trec' });
 });

@@ -15,16 +15,7 @@ import { numRel, numRet, numRelRet } from './counts.js';
 import { MEASURE_FAMILIES, measureKey, parseMeasures, type MeasureFamilyName, type MeasureSpec } from './measures.js';
 import { binG, gainG, ndcgRel, rNdcg } from './gain-measures.js';
 import { ndcg, ndcgAt } from './ndcg.js';
-import {
-  elevenPointAverage,
-  iprecAtRecall,
-  precisionAt,
-  recallAt,
-  relativePrecisionAt,
-  rPrecision,
-  rPrecisionMult,
-  successAt,
-} from './precision.js';
+import { elevenPointAverage, iprecAtRecall, precisionAt, recallAt, relativePrecisionAt, rPrecision, rPrecisionMult, successAt } from './precision.js';
 import { invertRanks, rankQuery, rankQueryByEntries, rankQueryInsertionOrder } from './ranking.js';
 import { beirReciprocalRankAt, reciprocalRank, reciprocalRankAt } from './reciprocal-rank.js';
 import { numNonrelJudgedRet, setF, setMap, setPrecision, setRecall, setRelativePrecision, utility } from './set-measures.js';
@@ -266,39 +257,105 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
     for (const item of plan) {
       const at = base + item.at;
       switch (item.family) {
-        case 'num_q': values[at] = 1; break;
-        case 'num_ret': values[at] = numRet(ctx); break;
-        case 'num_rel': values[at] = numRel(ctx); break;
-        case 'num_rel_ret': values[at] = numRelRet(ctx); break;
-        case 'map': values[at] = averagePrecision(ctx); break;
-        case 'gm_map': values[at] = logAveragePrecision(ctx); break;
-        case 'Rprec': values[at] = rPrecision(ctx); break;
-        case 'bpref': values[at] = bpref(ctx); break;
-        case 'recip_rank': values[at] = reciprocalRank(ctx); break;
-        case 'recip_rank_cut': reciprocalRankAt(ctx, item.params, values, at); break;
-        case 'iprec_at_recall': iprecAtRecall(ctx, item.params, values, at); break;
-        case 'P': precisionAt(ctx, item.params, values, at); break;
-        case 'recall': recallAt(ctx, item.params, values, at); break;
-        case 'infAP': values[at] = infAP(ctx); break;
-        case 'gm_bpref': values[at] = logBpref(ctx); break;
-        case 'utility': values[at] = utility(ctx); break;
-        case 'Rprec_mult': rPrecisionMult(ctx, item.params, values, at); break;
-        case '11pt_avg': values[at] = elevenPointAverage(ctx); break;
-        case 'relative_P': relativePrecisionAt(ctx, item.params, values, at); break;
-        case 'binG': values[at] = binG(ctx); break;
-        case 'G': values[at] = gainG(ctx); break;
-        case 'ndcg': values[at] = ndcg(ctx); break;
-        case 'ndcg_rel': values[at] = ndcgRel(ctx); break;
-        case 'Rndcg': values[at] = rNdcg(ctx); break;
-        case 'ndcg_cut': ndcgAt(ctx, item.params, values, at); break;
-        case 'map_cut': averagePrecisionAt(ctx, item.params, values, at); break;
-        case 'success': successAt(ctx, item.params, values, at); break;
-        case 'set_P': values[at] = setPrecision(ctx); break;
-        case 'set_relative_P': values[at] = setRelativePrecision(ctx); break;
-        case 'set_recall': values[at] = setRecall(ctx); break;
-        case 'set_map': values[at] = setMap(ctx); break;
-        case 'set_F': values[at] = setF(ctx); break;
-        case 'num_nonrel_judged_ret': values[at] = numNonrelJudgedRet(ctx); break;
+        case 'num_q':
+          values[at] = 1;
+          break;
+        case 'num_ret':
+          values[at] = numRet(ctx);
+          break;
+        case 'num_rel':
+          values[at] = numRel(ctx);
+          break;
+        case 'num_rel_ret':
+          values[at] = numRelRet(ctx);
+          break;
+        case 'map':
+          values[at] = averagePrecision(ctx);
+          break;
+        case 'gm_map':
+          values[at] = logAveragePrecision(ctx);
+          break;
+        case 'Rprec':
+          values[at] = rPrecision(ctx);
+          break;
+        case 'bpref':
+          values[at] = bpref(ctx);
+          break;
+        case 'recip_rank':
+          values[at] = reciprocalRank(ctx);
+          break;
+        case 'recip_rank_cut':
+          reciprocalRankAt(ctx, item.params, values, at);
+          break;
+        case 'iprec_at_recall':
+          iprecAtRecall(ctx, item.params, values, at);
+          break;
+        case 'P':
+          precisionAt(ctx, item.params, values, at);
+          break;
+        case 'recall':
+          recallAt(ctx, item.params, values, at);
+          break;
+        case 'infAP':
+          values[at] = infAP(ctx);
+          break;
+        case 'gm_bpref':
+          values[at] = logBpref(ctx);
+          break;
+        case 'utility':
+          values[at] = utility(ctx);
+          break;
+        case 'Rprec_mult':
+          rPrecisionMult(ctx, item.params, values, at);
+          break;
+        case '11pt_avg':
+          values[at] = elevenPointAverage(ctx);
+          break;
+        case 'relative_P':
+          relativePrecisionAt(ctx, item.params, values, at);
+          break;
+        case 'binG':
+          values[at] = binG(ctx);
+          break;
+        case 'G':
+          values[at] = gainG(ctx);
+          break;
+        case 'ndcg':
+          values[at] = ndcg(ctx);
+          break;
+        case 'ndcg_rel':
+          values[at] = ndcgRel(ctx);
+          break;
+        case 'Rndcg':
+          values[at] = rNdcg(ctx);
+          break;
+        case 'ndcg_cut':
+          ndcgAt(ctx, item.params, values, at);
+          break;
+        case 'map_cut':
+          averagePrecisionAt(ctx, item.params, values, at);
+          break;
+        case 'success':
+          successAt(ctx, item.params, values, at);
+          break;
+        case 'set_P':
+          values[at] = setPrecision(ctx);
+          break;
+        case 'set_relative_P':
+          values[at] = setRelativePrecision(ctx);
+          break;
+        case 'set_recall':
+          values[at] = setRecall(ctx);
+          break;
+        case 'set_map':
+          values[at] = setMap(ctx);
+          break;
+        case 'set_F':
+          values[at] = setF(ctx);
+          break;
+        case 'num_nonrel_judged_ret':
+          values[at] = numNonrelJudgedRet(ctx);
+          break;
         case 'mrr_beir': {
           const out = beirGains as Int32Array;
           const nb = Math.min(rankQueryInsertionOrder(run.docs, run.scores, start, end, exclude, ranked), maxDocs);
@@ -310,7 +367,8 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
           beirReciprocalRankAt(out, nb, item.params, values, at);
           break;
         }
-        case 'runid': break;
+        case 'runid':
+          break;
       }
     }
   }

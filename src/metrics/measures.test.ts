@@ -6,7 +6,11 @@ import { measureKeys, measureLabel, parseMeasures } from './measures.js';
 test('trec_eval names, @ names and bare-number continuation', () => {
   assert.deepEqual(measureKeys(parseMeasures(['ndcg_cut.1,3,recall.10'])), ['recall_10', 'ndcg_cut_1', 'ndcg_cut_3']);
   assert.deepEqual(measureKeys(parseMeasures(['ndcg@10', 'map@10', 'recall@100', 'P@5', 'mrr@10'])), [
-    'recip_rank_cut_10', 'P_5', 'recall_100', 'ndcg_cut_10', 'map_cut_10',
+    'recip_rank_cut_10',
+    'P_5',
+    'recall_100',
+    'ndcg_cut_10',
+    'map_cut_10',
   ]);
   assert.deepEqual(measureKeys(parseMeasures(['map_cut.10,100', 'map_cut_5'])), ['map_cut_5', 'map_cut_10', 'map_cut_100']);
 });
@@ -22,7 +26,21 @@ test('all covers every measure at the documented cutoffs, in trec_eval print ord
   const keys = measureKeys(parseMeasures(['all']));
   assert.equal(keys[0], 'runid');
   assert.equal(keys[1], 'num_q');
-  for (const k of ['ndcg_cut_1', 'ndcg_cut_1000', 'P_3', 'recall_500', 'map_cut_15', 'success_1000', 'recip_rank_cut_30', 'ndcg', 'map', 'bpref', 'Rprec', 'gm_map', 'iprec_at_recall_0.50']) {
+  for (const k of [
+    'ndcg_cut_1',
+    'ndcg_cut_1000',
+    'P_3',
+    'recall_500',
+    'map_cut_15',
+    'success_1000',
+    'recip_rank_cut_30',
+    'ndcg',
+    'map',
+    'bpref',
+    'Rprec',
+    'gm_map',
+    'iprec_at_recall_0.50',
+  ]) {
     assert.ok(keys.includes(k), k);
   }
   assert.ok(!keys.some((k) => k.startsWith('mrr_beir')), 'BEIR MRR is opt-in');
@@ -31,7 +49,11 @@ test('all covers every measure at the documented cutoffs, in trec_eval print ord
 
 test('unknown names and bad cutoffs are MEASURE errors', () => {
   for (const bad of [['nope'], ['ndcg_cut.0'], ['P.x'], ['map.5'], ['5'], ['ndcg@-1'], []]) {
-    assert.throws(() => parseMeasures(bad), (e) => isCorebError(e, 'MEASURE'), JSON.stringify(bad));
+    assert.throws(
+      () => parseMeasures(bad),
+      (e) => isCorebError(e, 'MEASURE'),
+      JSON.stringify(bad),
+    );
   }
 });
 

@@ -46,11 +46,19 @@ export const MEASURE_FAMILIES = {
   bpref: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'binary preference (Buckley & Voorhees 2004)' },
   recip_rank: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'reciprocal rank of the first relevant document' },
   recip_rank_cut: {
-    params: 'int', agg: 'mean', perQuery: true, defaults: [10], trec: false,
+    params: 'int',
+    agg: 'mean',
+    perQuery: true,
+    defaults: [10],
+    trec: false,
     doc: 'MRR@k in trec order: recip_rank if the first relevant document is within k, else 0 (= trec_eval -M k -m recip_rank)',
   },
   iprec_at_recall: {
-    params: 'fraction', agg: 'mean', perQuery: true, defaults: IPREC_DEFAULT_POINTS, trec: true,
+    params: 'fraction',
+    agg: 'mean',
+    perQuery: true,
+    defaults: IPREC_DEFAULT_POINTS,
+    trec: true,
     doc: 'interpolated precision at recall points (9.0.8 cutoff rule)',
   },
   P: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'precision at k (always divided by k)' },
@@ -58,7 +66,11 @@ export const MEASURE_FAMILIES = {
   infAP: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'inferred AP (Yilmaz & Aslam 2006)' },
   gm_bpref: { params: 'none', agg: 'gm', perQuery: false, defaults: [], trec: true, doc: 'geometric mean of bpref (floor 1e-5)' },
   Rprec_mult: {
-    params: 'multiple', agg: 'mean', perQuery: true, defaults: RPREC_MULT_DEFAULTS, trec: true,
+    params: 'multiple',
+    agg: 'mean',
+    perQuery: true,
+    defaults: RPREC_MULT_DEFAULTS,
+    trec: true,
     doc: 'precision at rank trunc(x * num_rel + 0.9)',
   },
   utility: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'set utility, coefficients 1,-1,0,0' },
@@ -71,7 +83,11 @@ export const MEASURE_FAMILIES = {
   ndcg_cut: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'nDCG at k, linear gains' },
   map_cut: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'AP at k, divided by num_rel' },
   relative_P: {
-    params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true,
+    params: 'int',
+    agg: 'mean',
+    perQuery: true,
+    defaults: TREC_DEFAULT_CUTOFFS,
+    trec: true,
     doc: 'hits(k) / min(k, num_rel): precision up to R, recall after',
   },
   success: { params: 'int', agg: 'mean', perQuery: true, defaults: [1, 5, 10], trec: true, doc: '1 if a relevant document is within k' },
@@ -80,9 +96,20 @@ export const MEASURE_FAMILIES = {
   set_recall: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'num_rel_ret / num_rel' },
   set_map: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'set_P * set_recall' },
   set_F: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'harmonic mean of set_P and set_recall (beta 1)' },
-  num_nonrel_judged_ret: { params: 'none', agg: 'sum', perQuery: true, defaults: [], trec: true, doc: 'retrieved docs judged non-relevant (0 <= label < level)' },
+  num_nonrel_judged_ret: {
+    params: 'none',
+    agg: 'sum',
+    perQuery: true,
+    defaults: [],
+    trec: true,
+    doc: 'retrieved docs judged non-relevant (0 <= label < level)',
+  },
   mrr_beir: {
-    params: 'int', agg: 'mean', perQuery: true, defaults: [10], trec: false,
+    params: 'int',
+    agg: 'mean',
+    perQuery: true,
+    defaults: [10],
+    trec: false,
     doc: 'BEIR-style MRR@k (opt-in): relevant = gain label > 0, ties in run-file order on double scores, mean over all qrels queries',
   },
 } as const satisfies Record<string, MeasureFamily>;
@@ -103,26 +130,73 @@ const ALL_FAMILIES: readonly MeasureFamilyName[] = FAMILY_NAMES.filter((f) => f 
 
 /** trec_eval's `official` nickname (all of it is supported). */
 const OFFICIAL: readonly MeasureFamilyName[] = [
-  'runid', 'num_q', 'num_ret', 'num_rel', 'num_rel_ret', 'map', 'gm_map', 'Rprec', 'bpref', 'recip_rank',
-  'iprec_at_recall', 'P',
+  'runid',
+  'num_q',
+  'num_ret',
+  'num_rel',
+  'num_rel_ret',
+  'map',
+  'gm_map',
+  'Rprec',
+  'bpref',
+  'recip_rank',
+  'iprec_at_recall',
+  'P',
 ];
 
 /** The supported part of trec_eval's `all_trec` nickname, with its defaults. */
 const ALL_TREC: readonly MeasureFamilyName[] = [
-  ...OFFICIAL, 'recall', 'infAP', 'gm_bpref', 'Rprec_mult', 'utility', '11pt_avg', 'binG', 'G', 'ndcg', 'ndcg_rel', 'Rndcg', 'ndcg_cut', 'map_cut', 'relative_P', 'success', 'set_P', 'set_relative_P', 'set_recall', 'set_map',
-  'set_F', 'num_nonrel_judged_ret',
+  ...OFFICIAL,
+  'recall',
+  'infAP',
+  'gm_bpref',
+  'Rprec_mult',
+  'utility',
+  '11pt_avg',
+  'binG',
+  'G',
+  'ndcg',
+  'ndcg_rel',
+  'Rndcg',
+  'ndcg_cut',
+  'map_cut',
+  'relative_P',
+  'success',
+  'set_P',
+  'set_relative_P',
+  'set_recall',
+  'set_map',
+  'set_F',
+  'num_nonrel_judged_ret',
 ];
 
 /** `@`-style aliases (case-insensitive) -> family. */
 const AT_ALIASES: Readonly<Record<string, MeasureFamilyName>> = {
-  ndcg: 'ndcg_cut', map: 'map_cut', ap: 'map_cut', recall: 'recall', r: 'recall', p: 'P', precision: 'P',
-  success: 'success', hit: 'success', hits: 'success', mrr: 'recip_rank_cut', rr: 'recip_rank_cut',
-  mrr_beir: 'mrr_beir', beir_mrr: 'mrr_beir', iprec_at_recall: 'iprec_at_recall',
+  ndcg: 'ndcg_cut',
+  map: 'map_cut',
+  ap: 'map_cut',
+  recall: 'recall',
+  r: 'recall',
+  p: 'P',
+  precision: 'P',
+  success: 'success',
+  hit: 'success',
+  hits: 'success',
+  mrr: 'recip_rank_cut',
+  rr: 'recip_rank_cut',
+  mrr_beir: 'mrr_beir',
+  beir_mrr: 'mrr_beir',
+  iprec_at_recall: 'iprec_at_recall',
 };
 
 /** Bare aliases without parameters -> family. */
 const BARE_ALIASES: Readonly<Record<string, MeasureFamilyName>> = {
-  mrr: 'recip_rank', rr: 'recip_rank', ap: 'map', mrr_beir: 'mrr_beir', rprec: 'Rprec', p: 'P',
+  mrr: 'recip_rank',
+  rr: 'recip_rank',
+  ap: 'map',
+  mrr_beir: 'mrr_beir',
+  rprec: 'Rprec',
+  p: 'P',
 };
 
 const NUMBER_RE = /^(\d+(\.\d*)?|\.\d+)$/;
@@ -266,8 +340,13 @@ export function measureKeys(specs: readonly MeasureSpec[]): string[] {
 }
 
 const LABEL_PREFIXES: ReadonlyArray<readonly [string, string]> = [
-  ['ndcg_cut_', 'ndcg@'], ['map_cut_', 'map@'], ['recall_', 'recall@'], ['P_', 'P@'], ['success_', 'success@'],
-  ['recip_rank_cut_', 'mrr@'], ['mrr_beir_', 'mrr_beir@'],
+  ['ndcg_cut_', 'ndcg@'],
+  ['map_cut_', 'map@'],
+  ['recall_', 'recall@'],
+  ['P_', 'P@'],
+  ['success_', 'success@'],
+  ['recip_rank_cut_', 'mrr@'],
+  ['mrr_beir_', 'mrr_beir@'],
 ];
 
 /**

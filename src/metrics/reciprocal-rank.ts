@@ -22,13 +22,7 @@ export function reciprocalRankAt(ctx: RankedContext, cutoffs: readonly number[],
  * rank i of BEIR's ranking (double scores descending, ties in run-file order). Relevant means
  * gain label > 0. Writes 1/rank of the first relevant doc within k, else 0.
  */
-export function beirReciprocalRankAt(
-  gainsInBeirOrder: Int32Array,
-  n: number,
-  cutoffs: readonly number[],
-  out: Float64Array,
-  at: number,
-): void {
+export function beirReciprocalRankAt(gainsInBeirOrder: Int32Array, n: number, cutoffs: readonly number[], out: Float64Array, at: number): void {
   let first = 0;
   for (let i = 0; i < n; i++) {
     if (gainsInBeirOrder[i] > 0) {

@@ -84,11 +84,21 @@ test('batch planning: count and token budget, order kept, an oversized text alon
   const b = planBatches(['aaa', 'bbb', 'ccc', 'x'.repeat(30), 'd'], 2, 5, (t) => t.length);
   assert.deepEqual(
     b.map((x) => [x.start, x.end]),
-    [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5]],
+    [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [4, 5],
+    ],
   );
   assert.deepEqual(
     planBatches(['a', 'b', 'c', 'd', 'e'], 2, 100, () => 1).map((x) => [x.start, x.end]),
-    [[0, 2], [2, 4], [4, 5]],
+    [
+      [0, 2],
+      [2, 4],
+      [4, 5],
+    ],
   );
 });
 
@@ -98,14 +108,22 @@ test('Retry-After parsing (seconds, HTTP-date, retry-after-ms) and jittered back
   const now = Date.parse('2026-01-01T00:00:00Z');
   assert.equal(parseRetryAfterMs(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }), now), 3000);
   assert.equal(parseRetryAfterMs(new Headers({ 'retry-after': 'soon' })), undefined);
-  assert.equal(backoffMs(3, 100, 10_000, () => 0), 400);
+  assert.equal(
+    backoffMs(3, 100, 10_000, () => 0),
+    400,
+  );
   assert.equal(backoffMs(3, 100, 10_000, () => 0.999999) < 800, true);
-  assert.equal(backoffMs(20, 100, 5000, () => 0), 2500);
+  assert.equal(
+    backoffMs(20, 100, 5000, () => 0),
+    2500,
+  );
 });
 
 test('the registry names the same API key variable as each HTTP provider uses (what `coreb providers` lists)', () => {
   const specs = [OPENAI, TEI, OLLAMA, VOYAGE, GEMINI, JINA, COHERE];
-  const http = Object.entries(PROVIDERS).filter(([, p]) => p.kind === 'http').map(([name]) => name);
+  const http = Object.entries(PROVIDERS)
+    .filter(([, p]) => p.kind === 'http')
+    .map(([name]) => name);
   assert.deepEqual(specs.map((s) => s.name).sort(), http.sort());
   for (const s of specs) {
     const entry: ProviderEntry = (PROVIDERS as Record<string, ProviderEntry>)[s.name];

@@ -56,10 +56,12 @@ const TABLE_TASKS: readonly string[] = [...TASKS, 'default'];
  * @throws CorebError `USAGE` naming the parameter and what is valid.
  */
 export function parseValue(key: string, kind: ParamKind, values: string[], where: string): unknown {
-  const bad = (valid: string): CorebError =>
-    new CorebError('USAGE', `${where}: parameter \`${key}\` must be ${valid}, got \`${values.join(',')}\``);
+  const bad = (valid: string): CorebError => new CorebError('USAGE', `${where}: parameter \`${key}\` must be ${valid}, got \`${values.join(',')}\``);
   if (kind === 'urls') {
-    const urls = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+    const urls = values
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
     for (const u of urls) {
       let parsed: URL;
       try {

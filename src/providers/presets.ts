@@ -158,7 +158,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       dimensions: size === '0.6B' ? 1024 : size === '4B' ? 2560 : 4096,
       templates: QWEN3_TEMPLATES,
       source: `https://huggingface.co/Qwen/Qwen3-Embedding-${size} (model card: get_detailed_instruct, last_token_pool, max_length 8192); arXiv:2506.05176`,
-      notes: 'Template format from the card; the task sentences are coreb\'s (the card asks users to write one per task).',
+      notes: "Template format from the card; the task sentences are coreb's (the card asks users to write one per task).",
     }),
   ),
   ...(['gemini-embedding-001', 'gemini-embedding-2-preview'] as const).map(
@@ -179,7 +179,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       source: 'https://ai.google.dev/gemini-api/docs/embeddings (task types) and https://ai.google.dev/api/embeddings (batchEmbedContents)',
       notes:
         'CODE_RETRIEVAL_QUERY is documented for natural-language queries over code blocks embedded as RETRIEVAL_DOCUMENT; ' +
-        'code queries (c2t, c2c) use RETRIEVAL_QUERY (coreb\'s choice). Vectors below 3072 dimensions are not normalised by the API: set normalize=true.',
+        "code queries (c2t, c2c) use RETRIEVAL_QUERY (coreb's choice). Vectors below 3072 dimensions are not normalised by the API: set normalize=true.",
     }),
   ),
   ...(['voyage-code-3', 'voyage-code-2'] as const).map(

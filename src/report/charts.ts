@@ -51,7 +51,11 @@ async function loadVega(): Promise<{ vega: VegaModule; vl: VegaLiteModule }> {
       return { vega, vl };
     } catch (e) {
       loaded = undefined;
-      throw new CorebError('UNSUPPORTED', 'charts need the packages vega and vega-lite (dependencies of coreb; run `npm ci` or `npm install vega@6.4.0 vega-lite@6.4.3`)', { cause: e });
+      throw new CorebError(
+        'UNSUPPORTED',
+        'charts need the packages vega and vega-lite (dependencies of coreb; run `npm ci` or `npm install vega@6.4.0 vega-lite@6.4.3`)',
+        { cause: e },
+      );
     }
   })();
   return loaded;
@@ -78,7 +82,7 @@ export function prefixSvgIds(svg: string, prefix: string): string {
 export async function renderChartSvg(chart: ChartSpec): Promise<string> {
   const { vega, vl } = await loadVega();
   const spec = { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config: chartConfig(), ...chart.spec };
-  const compiled = vl.compile(spec as unknown as Parameters<VegaLiteModule["compile"]>[0]).spec;
+  const compiled = vl.compile(spec as unknown as Parameters<VegaLiteModule['compile']>[0]).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
     let svg = await view.toSVG();
@@ -99,9 +103,15 @@ export async function renderPng(svg: string): Promise<Uint8Array> {
   try {
     mod = await import('@resvg/resvg-js');
   } catch (e) {
-    throw new CorebError('UNSUPPORTED', 'PNG charts need the optional package @resvg/resvg-js (`npm install @resvg/resvg-js@2.6.2`); or pass --no-png', { cause: e });
+    throw new CorebError(
+      'UNSUPPORTED',
+      'PNG charts need the optional package @resvg/resvg-js (`npm install @resvg/resvg-js@2.6.2`); or pass --no-png',
+      { cause: e },
+    );
   }
-  return new mod.Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } }).render().asPng();
+  return new mod.Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true, defaultFontFamily: 'DejaVu Sans' } })
+    .render()
+    .asPng();
 }
 
 /** Escapes text for XML/HTML text and attribute values. */

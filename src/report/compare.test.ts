@@ -14,7 +14,10 @@ const group = (v: number) => ({
 /** A retriever whose per-query ndcg@10 is `f(i)` for 40 t2c and 30 c2t queries. */
 function retriever(name: string, f: (i: number, task: string) => number, perQuery = true): RetrieverResult {
   const pq: Record<string, QueryResult> = {};
-  for (const [task, n] of [['text2code', 40], ['code2text', 30]] as const) {
+  for (const [task, n] of [
+    ['text2code', 40],
+    ['code2text', 30],
+  ] as const) {
     for (let i = 0; i < n; i++) {
       pq[`${task}-${i}`] = { task, metrics: { 'ndcg@10': f(i, task) }, hnIntrusion: null, hardNegativesTop10: 0 };
     }
@@ -82,7 +85,10 @@ test('compare: one entry per retriever x scope x test, Holm within each test, de
 });
 
 test('compare: bad baseline, measure and missing per-query values are clear errors', () => {
-  assert.throws(() => compareResults(results([base, better]), { baseline: 'nope' }), (e: unknown) => e instanceof CorebError && e.code === 'USAGE' && /nope.*retrievers: base, better/.test(e.message));
+  assert.throws(
+    () => compareResults(results([base, better]), { baseline: 'nope' }),
+    (e: unknown) => e instanceof CorebError && e.code === 'USAGE' && /nope.*retrievers: base, better/.test(e.message),
+  );
   assert.throws(() => compareResults(results([base, better]), { measure: 'map@7' }), /measures: ndcg@10/);
   assert.throws(() => compareResults(results([base, retriever('x', () => 0, false)])), /no per-query values.*--no-per-query/);
   assert.throws(() => compareResults(results([base])), /at least two/);

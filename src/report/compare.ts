@@ -98,7 +98,12 @@ export function pairValues(a: RetrieverResult, b: RetrieverResult, measure: stri
 }
 
 /** Runs one named test on paired values (treatment `a`, control `b`). */
-export function runPairedTest(test: CompareTest, a: Float64Array, b: Float64Array, o: Required<Omit<CompareResultsOptions, 'baseline' | 'measure' | 'tests'>>): PairedTestResult {
+export function runPairedTest(
+  test: CompareTest,
+  a: Float64Array,
+  b: Float64Array,
+  o: Required<Omit<CompareResultsOptions, 'baseline' | 'measure' | 'tests'>>,
+): PairedTestResult {
   if (test === 't-test') return pairedTTest(a, b, o.confidence);
   if (test === 'randomization') return randomizationTest(a, b, { permutations: o.permutations, seed: o.seed });
   return pairedBootstrap(a, b, { samples: o.bootstrapSamples, seed: o.seed, confidence: o.confidence });
@@ -224,7 +229,11 @@ export function renderCompareTable(report: CompareReport): string {
     c.pHolm <= 0.05 ? '*' : '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const s = report.settings;
   return [
     `compare: baseline ${report.baseline}, measure ${report.measure}, paired two-sided tests; randomization ${s.permutations} sign flips, bootstrap ${s.bootstrapSamples} resamples, seed ${s.seed}`,

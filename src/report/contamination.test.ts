@@ -28,13 +28,25 @@ test('pass@k unbiased estimator matches hand-computed values', () => {
 });
 
 test('the summary: per model and per language, pairs by sample, a missing outcome fails', () => {
-  const o = (model: string, problem: string, language: string, arm: 'original' | 'rewritten', sample: number, passed: boolean): ContaminationOutcome => ({ model, problem, language, arm, sample, passed });
+  const o = (
+    model: string,
+    problem: string,
+    language: string,
+    arm: 'original' | 'rewritten',
+    sample: number,
+    passed: boolean,
+  ): ContaminationOutcome => ({ model, problem, language, arm, sample, passed });
   const outcomes = [
-    o('m', 'p1', 'python', 'original', 0, true), o('m', 'p1', 'python', 'rewritten', 0, true),
-    o('m', 'p1', 'python', 'original', 1, true), o('m', 'p1', 'python', 'rewritten', 1, false),
-    o('m', 'p2', 'python', 'original', 0, true), o('m', 'p2', 'python', 'rewritten', 0, false),
-    o('m', 'p2', 'python', 'original', 1, false), o('m', 'p2', 'python', 'rewritten', 1, false),
-    o('m', 'p1', 'cpp', 'original', 0, false), o('m', 'p1', 'cpp', 'rewritten', 0, true),
+    o('m', 'p1', 'python', 'original', 0, true),
+    o('m', 'p1', 'python', 'rewritten', 0, true),
+    o('m', 'p1', 'python', 'original', 1, true),
+    o('m', 'p1', 'python', 'rewritten', 1, false),
+    o('m', 'p2', 'python', 'original', 0, true),
+    o('m', 'p2', 'python', 'rewritten', 0, false),
+    o('m', 'p2', 'python', 'original', 1, false),
+    o('m', 'p2', 'python', 'rewritten', 1, false),
+    o('m', 'p1', 'cpp', 'original', 0, false),
+    o('m', 'p1', 'cpp', 'rewritten', 0, true),
     o('m', 'p1', 'cpp', 'original', 1, false),
     // p1/cpp rewritten sample 1 missing: counts as failing
   ];

@@ -67,7 +67,13 @@ function cell(outcomes: readonly ContaminationOutcome[], samples: number): Conta
   }
   const original = mean('original');
   const rewritten = mean('rewritten');
-  return { original: { passAt1: original }, rewritten: { passAt1: rewritten }, delta: rewritten - original, table, mcnemarP: mcnemarExactP(table.originalOnly, table.rewrittenOnly) };
+  return {
+    original: { passAt1: original },
+    rewritten: { passAt1: rewritten },
+    delta: rewritten - original,
+    table,
+    mcnemarP: mcnemarExactP(table.originalOnly, table.rewrittenOnly),
+  };
 }
 
 /**
@@ -81,7 +87,11 @@ export function summarizeContamination(outcomes: readonly ContaminationOutcome[]
   for (const m of sorted(outcomes.map((x) => x.model))) {
     const mine = outcomes.filter((x) => x.model === m);
     const languages: Record<string, ContaminationCell> = {};
-    for (const l of sorted(mine.map((x) => x.language))) languages[l] = cell(mine.filter((x) => x.language === l), samples);
+    for (const l of sorted(mine.map((x) => x.language)))
+      languages[l] = cell(
+        mine.filter((x) => x.language === l),
+        samples,
+      );
     models[m] = { ...cell(mine, samples), languages };
   }
   return { models };
@@ -96,14 +106,26 @@ export function renderContaminationTable(s: ContaminationSummary): string {
   const head = ['model', 'language', 'orig Pass@1', 'rewr Pass@1', 'Δ pts', 'both', 'orig only', 'rewr only', 'neither', 'McNemar p'];
   const rows: string[][] = [];
   const row = (m: string, l: string, c: ContaminationCell): string[] => [
-    m, l, pct(c.original.passAt1), pct(c.rewritten.passAt1), signed(c.delta),
-    String(c.table.bothPass), String(c.table.originalOnly), String(c.table.rewrittenOnly), String(c.table.neither), pv(c.mcnemarP),
+    m,
+    l,
+    pct(c.original.passAt1),
+    pct(c.rewritten.passAt1),
+    signed(c.delta),
+    String(c.table.bothPass),
+    String(c.table.originalOnly),
+    String(c.table.rewrittenOnly),
+    String(c.table.neither),
+    pv(c.mcnemarP),
   ];
   for (const [m, c] of Object.entries(s.models)) {
     rows.push(row(m, 'all', c));
     for (const [l, lc] of Object.entries(c.languages)) rows.push(row('', l, lc));
   }
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]): string => r.map((x, i) => (i < 2 ? x.padEnd(w[i]) : x.padStart(w[i]))).join('  ').trimEnd();
+  const fmt = (r: string[]): string =>
+    r
+      .map((x, i) => (i < 2 ? x.padEnd(w[i]) : x.padStart(w[i])))
+      .join('  ')
+      .trimEnd();
   return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
 }

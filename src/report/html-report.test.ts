@@ -22,7 +22,13 @@ function retriever(name: string, level: number, seed: number, extra: Record<stri
   const perQuery: Record<string, QueryResult> = {};
   for (let i = 0; i < 30; i++) {
     const task = i < 15 ? 'text2code' : 'code2code';
-    perQuery[`q${i}`] = { task, subtask: `t2c_${EVIL}`, metrics: { 'ndcg@10': Math.min(1, Math.max(0, level + (rng() / 2 ** 32 - 0.5) * 0.2)) }, hnIntrusion: null, hardNegativesTop10: 0 };
+    perQuery[`q${i}`] = {
+      task,
+      subtask: `t2c_${EVIL}`,
+      metrics: { 'ndcg@10': Math.min(1, Math.max(0, level + (rng() / 2 ** 32 - 0.5) * 0.2)) },
+      hnIntrusion: null,
+      hardNegativesTop10: 0,
+    };
   }
   return {
     name,
@@ -30,7 +36,10 @@ function retriever(name: string, level: number, seed: number, extra: Record<stri
     description: { kind: 'test', note: `</pre>${EVIL}` },
     overall: group(level),
     taskMean: group(level),
-    tasks: { text2code: { ...group(level, 15), missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [] }, code2code: { ...group(level + 0.1, 15), missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [] } },
+    tasks: {
+      text2code: { ...group(level, 15), missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [] },
+      code2code: { ...group(level + 0.1, 15), missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [] },
+    },
     subtasks: { [`t2c_${EVIL}`]: { task: 'text2code', ...group(level) } },
     languages: { text2code: { '<img src=x onerror=alert(1)>': group(level), python: group(level + 0.05) } },
     subQueryTypes: { text2code: { [`abbr${EVIL}`]: group(level) } },
@@ -45,8 +54,30 @@ function results(split: string, sha: string, retrievers: RetrieverResult[]): Eva
     schema: 'coreb.eval-results/2',
     coreb: { version: 't' },
     createdAt: '2026-01-01T00:00:00Z',
-    dataset: { kind: 'coreb-release', dir: `/data/${EVIL}`, split, files: [{ path: `${EVIL}.jsonl`, bytes: 1, sha256: 'ab' }], sha256: sha, counts: { text2code: { corpus: 5, queries: 15 } } },
-    protocol: { name: 'coreb', relevanceLevel: 2, ndcg: 'strict', scores: 'float32', ties: 'score-desc,docid-desc-utf8', anchorExclusion: true, ignoreIdenticalIds: false, qrels: 'as-is', c2tMatchNegatives: 'zero', population: 'run-and-qrels', mrr: 'trec', rankBy: 'overall', roundDigits: null, unrounded: [] },
+    dataset: {
+      kind: 'coreb-release',
+      dir: `/data/${EVIL}`,
+      split,
+      files: [{ path: `${EVIL}.jsonl`, bytes: 1, sha256: 'ab' }],
+      sha256: sha,
+      counts: { text2code: { corpus: 5, queries: 15 } },
+    },
+    protocol: {
+      name: 'coreb',
+      relevanceLevel: 2,
+      ndcg: 'strict',
+      scores: 'float32',
+      ties: 'score-desc,docid-desc-utf8',
+      anchorExclusion: true,
+      ignoreIdenticalIds: false,
+      qrels: 'as-is',
+      c2tMatchNegatives: 'zero',
+      population: 'run-and-qrels',
+      mrr: 'trec',
+      rankBy: 'overall',
+      roundDigits: null,
+      unrounded: [],
+    },
     measures: MEASURES,
     options: { depth: 100, tasks: ['text2code', 'code2code'], subtasks: null },
     retrievers,
@@ -58,7 +89,13 @@ const strong = retriever(EVIL, 0.7, 1);
 const weak = retriever('bm25 & "co"', 0.3, 2);
 const reranked = retriever('bm25>>rr', 0.75, 3, {
   firstStage: 'bm25 & "co"',
-  rerank: { depth: 128, reranker: { kind: 'x' }, recallCeiling: { text2code: 0.81, code2code: 0.9 }, delta: { text2code: { 'ndcg@10': 0.045 }, code2code: { 'ndcg@10': -0.02 } }, deltaRelative: { text2code: { 'ndcg@10': 0.1 }, code2code: { 'ndcg@10': -0.03 } } },
+  rerank: {
+    depth: 128,
+    reranker: { kind: 'x' },
+    recallCeiling: { text2code: 0.81, code2code: 0.9 },
+    delta: { text2code: { 'ndcg@10': 0.045 }, code2code: { 'ndcg@10': -0.02 } },
+    deltaRelative: { text2code: { 'ndcg@10': 0.1 }, code2code: { 'ndcg@10': -0.03 } },
+  },
 });
 const a = { file: `a-${EVIL}.json`, results: results('release_v2602', 'aa', [strong, weak, reranked]) };
 const b = { file: 'b.json', results: results('release_v2603', 'bb', [retriever(EVIL, 0.65, 4), retriever('bm25 & "co"', 0.35, 5)]) };
@@ -77,10 +114,24 @@ test('report: every id and text is escaped; no script, no external resource; cha
     assert.ok(html.includes(`id="fig-${c.id}"`));
     assert.ok(c.table.rows.length > 0);
   }
-  assert.deepEqual(charts.map((c) => c.id).sort(), ['intrusion-0', 'intrusion-1', 'languages-0', 'languages-1', 'recall-curve-0', 'recall-curve-1', 'rerank-deltas-0', 'stability', 'tasks-ndcg-0', 'tasks-ndcg-1']);
+  assert.deepEqual(charts.map((c) => c.id).sort(), [
+    'intrusion-0',
+    'intrusion-1',
+    'languages-0',
+    'languages-1',
+    'recall-curve-0',
+    'recall-curve-1',
+    'rerank-deltas-0',
+    'stability',
+    'tasks-ndcg-0',
+    'tasks-ndcg-1',
+  ]);
   // Letters follow the board order (a = bm25>>rr 0.75, b = the <script> one 0.70, c = bm25 & "co" 0.30);
   // a score carries the letters of the rows it significantly beats.
-  assert.match(html, /<td>b<\/td><td>&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt;<\/td><td class="num">0\.7000<sup title="significantly better than bm25 &amp; &quot;co&quot;">c<\/sup>/);
+  assert.match(
+    html,
+    /<td>b<\/td><td>&lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt;<\/td><td class="num">0\.7000<sup title="significantly better than bm25 &amp; &quot;co&quot;">c<\/sup>/,
+  );
   assert.match(html, /0\.7500<sup title="significantly better than[^"]*">bc<\/sup>/);
   assert.match(html, /<td>c<\/td><td>bm25 &amp; &quot;co&quot;<\/td><td class="num">0\.3000<\/td>/);
   // Reranking table and cross-release summary.
@@ -108,10 +159,16 @@ test('report files: index.html, one SVG and PNG per chart', async (t) => {
 test('groupByRelease merges files of one dataset and renames clashing retrievers', () => {
   const g = groupByRelease([a, { file: 'c.json', results: results('release_v2602', 'aa', [retriever('bm25 & "co"', 0.2, 9)]) }, b]);
   assert.equal(g.length, 2);
-  assert.deepEqual(g[0].retrievers.map((r) => r.name), [EVIL, 'bm25 & "co"', 'bm25>>rr', 'bm25 & "co" (file 2)']);
+  assert.deepEqual(
+    g[0].retrievers.map((r) => r.name),
+    [EVIL, 'bm25 & "co"', 'bm25>>rr', 'bm25 & "co" (file 2)'],
+  );
 });
 
 test('prefixSvgIds rewrites ids and their references only', () => {
   const svg = '<svg><clipPath id="clip1"><rect/></clipPath><g clip-path="url(#clip1)"><use href="#clip1"/><path fill="url(#other)"/></g></svg>';
-  assert.equal(prefixSvgIds(svg, 'c-'), '<svg><clipPath id="c-clip1"><rect/></clipPath><g clip-path="url(#c-clip1)"><use href="#c-clip1"/><path fill="url(#other)"/></g></svg>');
+  assert.equal(
+    prefixSvgIds(svg, 'c-'),
+    '<svg><clipPath id="c-clip1"><rect/></clipPath><g clip-path="url(#c-clip1)"><use href="#c-clip1"/><path fill="url(#other)"/></g></svg>',
+  );
 });

@@ -60,7 +60,8 @@ interface RerankBlock {
 }
 
 const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(4));
-const signed = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4));
+const signed = (x: number | null | undefined) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '–' : (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4);
 
 /**
  * Groups results files by dataset (split + sha256), in order of first appearance. Retriever names
@@ -100,7 +101,9 @@ function taskNames(g: ReleaseGroup): string[] {
 function taskMean(r: RetrieverResult, measure: string): number {
   const tm = (r as RetrieverResult & { taskMean?: GroupResult }).taskMean;
   if (tm !== undefined && typeof tm.metrics?.[measure] === 'number') return tm.metrics[measure];
-  const vals = Object.values(r.tasks).map((t) => t.metrics[measure]).filter((v) => typeof v === 'number');
+  const vals = Object.values(r.tasks)
+    .map((t) => t.metrics[measure])
+    .filter((v) => typeof v === 'number');
   return vals.length > 0 ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN;
 }
 
@@ -125,7 +128,13 @@ function rerankOf(r: RetrieverResult): { firstStage: string; rerank: RerankBlock
 
 /** Viridis at t in [0, 1] (5 stops, linear in RGB) and a readable text colour for it. */
 function viridis(t: number): { bg: string; fg: string } {
-  const stops = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+  const stops = [
+    [68, 1, 84],
+    [59, 82, 139],
+    [33, 145, 140],
+    [94, 201, 98],
+    [253, 231, 37],
+  ];
   const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (stops.length - 1);
   const i = Math.min(stops.length - 2, Math.floor(x));
   const c = stops[i].map((v, k) => Math.round(v + (stops[i + 1][k] - v) * (x - i)));
@@ -134,9 +143,18 @@ function viridis(t: number): { bg: string; fg: string } {
 }
 
 /** An HTML table; `heat` colours numeric body cells by value (viridis over the table's range). */
-function htmlTable(header: string[], rows: string[][], options: { caption?: string; heat?: boolean; heatFrom?: number; rowHeader?: boolean; raw?: boolean } = {}): string {
+function htmlTable(
+  header: string[],
+  rows: string[][],
+  options: { caption?: string; heat?: boolean; heatFrom?: number; rowHeader?: boolean; raw?: boolean } = {},
+): string {
   const heatFrom = options.heatFrom ?? 1;
-  const nums = rows.flatMap((r) => r.slice(heatFrom).map(Number).filter((v) => Number.isFinite(v)));
+  const nums = rows.flatMap((r) =>
+    r
+      .slice(heatFrom)
+      .map(Number)
+      .filter((v) => Number.isFinite(v)),
+  );
   const lo = Math.min(...nums);
   const hi = Math.max(...nums);
   const cell = (c: string, i: number) => {
@@ -187,7 +205,10 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
   const sup = (name: string, scope: string) => {
     const w = marks.get(scope)?.get(name);
     if (w === undefined || w.size === 0) return '';
-    return `<sup title="significantly better than ${esc([...w].join(', '))}">${[...w].map((n) => letters.get(n)!).sort().join('')}</sup>`;
+    return `<sup title="significantly better than ${esc([...w].join(', '))}">${[...w]
+      .map((n) => letters.get(n)!)
+      .sort()
+      .join('')}</sup>`;
   };
   const header = ['', 'retriever', 'nDCG@10 (overall)', 'task mean', 'Recall@10', 'MAP@10', 'MRR@10', ...tasks.map((t) => `${t} nDCG@10`), 'queries'];
   const rows = sorted.map((r) => [
@@ -208,7 +229,11 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
       : 'No significance marks: they need per-query values from at least two retrievers (results written without --no-per-query).';
   const html = [
     `<p>Protocol <strong>${esc(p.name)}</strong>: ${esc(overallMeaning(g.results))}; task mean = unweighted mean of the task means; relevance level ${esc(String(p.relevanceLevel))}.</p>`,
-    htmlTable(header, rows, { raw: true, rowHeader: false, caption: `Leaderboard, ${g.label}, best ${byTaskMean ? 'task mean' : 'overall'} nDCG@10 first` }),
+    htmlTable(header, rows, {
+      raw: true,
+      rowHeader: false,
+      caption: `Leaderboard, ${g.label}, best ${byTaskMean ? 'task mean' : 'overall'} nDCG@10 first`,
+    }),
     `<p class="note">${esc(note)}</p>`,
   ].join('\n');
   return { id: `leaderboard-${gi}`, title: `Leaderboard — ${g.label}`, html };
@@ -254,7 +279,10 @@ function recallChart(g: ReleaseGroup, gi: number): ChartSpec | null {
     id: `recall-curve-${gi}`,
     title: `Recall@k (overall) — ${g.label}`,
     alt: `Line chart of overall Recall@k for k = ${ks.join(', ')} per retriever on ${g.label}. At k = ${ks[ks.length - 1]}: ${g.retrievers.map((r) => `${r.name} ${f4(r.overall.metrics[`recall@${ks[ks.length - 1]}`])}`).join('; ')}.`,
-    table: { header: ['retriever', ...ks.map((k) => `Recall@${k}`)], rows: g.retrievers.map((r) => [r.name, ...ks.map((k) => f4(r.overall.metrics[`recall@${k}`]))]) },
+    table: {
+      header: ['retriever', ...ks.map((k) => `Recall@${k}`)],
+      rows: g.retrievers.map((r) => [r.name, ...ks.map((k) => f4(r.overall.metrics[`recall@${k}`]))]),
+    },
     spec: {
       title: `Recall@k (overall) — ${g.label}`,
       width: 360,
@@ -286,7 +314,10 @@ function languageChart(g: ReleaseGroup, gi: number): ChartSpec | null {
     id: `languages-${gi}`,
     title: `nDCG@10 per language — ${g.label}`,
     alt: `Heat map of nDCG@10 per language (columns) for each task and retriever (rows) on ${g.label}; lowest cell ${worst.row}, ${worst.language}: ${f4(worst.ndcg)}.`,
-    table: { header: ['task · retriever', ...langs], rows: rows.map((row) => [row, ...langs.map((l) => f4(values.find((v) => v.row === row && v.language === l)?.ndcg))]) },
+    table: {
+      header: ['task · retriever', ...langs],
+      rows: rows.map((row) => [row, ...langs.map((l) => f4(values.find((v) => v.row === row && v.language === l)?.ndcg))]),
+    },
     spec: {
       title: `nDCG@10 per language — ${g.label}`,
       data: { values },
@@ -297,7 +328,10 @@ function languageChart(g: ReleaseGroup, gi: number): ChartSpec | null {
         y: { field: 'row', type: 'nominal', title: null, sort: rows },
       },
       layer: [
-        { mark: 'rect', encoding: { color: { field: 'ndcg', type: 'quantitative', title: 'nDCG@10', scale: { scheme: 'viridis', domain: [0, 1] } } } },
+        {
+          mark: 'rect',
+          encoding: { color: { field: 'ndcg', type: 'quantitative', title: 'nDCG@10', scale: { scheme: 'viridis', domain: [0, 1] } } },
+        },
         {
           mark: { type: 'text', fontSize: 10 },
           encoding: {
@@ -313,14 +347,19 @@ function languageChart(g: ReleaseGroup, gi: number): ChartSpec | null {
 function intrusionChart(g: ReleaseGroup, gi: number): ChartSpec | null {
   const tasks = taskNames(g);
   const values = g.retrievers.flatMap((r) =>
-    tasks.filter((t) => r.tasks[t]?.diagnostics.intrusionRate != null).map((t) => ({ retriever: r.name, task: t, rate: r.tasks[t].diagnostics.intrusionRate as number })),
+    tasks
+      .filter((t) => r.tasks[t]?.diagnostics.intrusionRate != null)
+      .map((t) => ({ retriever: r.name, task: t, rate: r.tasks[t].diagnostics.intrusionRate as number })),
   );
   if (values.length === 0) return null;
   return {
     id: `intrusion-${gi}`,
     title: `Hard-negative intrusion rate — ${g.label}`,
     alt: `Grouped bar chart of the hard-negative intrusion rate per task and retriever on ${g.label}: ${values.map((v) => `${v.task} ${v.retriever} ${(v.rate * 100).toFixed(1)}%`).join('; ')}.`,
-    table: { header: ['retriever', ...tasks], rows: g.retrievers.map((r) => [r.name, ...tasks.map((t) => f4(r.tasks[t]?.diagnostics.intrusionRate))]) },
+    table: {
+      header: ['retriever', ...tasks],
+      rows: g.retrievers.map((r) => [r.name, ...tasks.map((t) => f4(r.tasks[t]?.diagnostics.intrusionRate))]),
+    },
     spec: {
       title: `Hard-negative intrusion rate — ${g.label}`,
       width: Math.max(240, tasks.length * g.retrievers.length * 28),
@@ -338,7 +377,9 @@ function intrusionChart(g: ReleaseGroup, gi: number): ChartSpec | null {
 }
 
 function rerankSection(g: ReleaseGroup, gi: number): { section: Section; chart: ChartSpec } | null {
-  const entries = g.retrievers.map((r) => ({ r, rr: rerankOf(r) })).filter((x): x is { r: RetrieverResult; rr: NonNullable<ReturnType<typeof rerankOf>> } => x.rr !== null);
+  const entries = g.retrievers
+    .map((r) => ({ r, rr: rerankOf(r) }))
+    .filter((x): x is { r: RetrieverResult; rr: NonNullable<ReturnType<typeof rerankOf>> } => x.rr !== null);
   if (entries.length === 0) return null;
   const tasks = taskNames(g);
   const header = ['reranked', 'first stage', 'depth', ...tasks.flatMap((t) => [`${t} Δ nDCG@10`, `${t} Δ %`, `${t} recall ceiling`])];
@@ -348,7 +389,11 @@ function rerankSection(g: ReleaseGroup, gi: number): { section: Section; chart: 
     String(rr.rerank.depth ?? '–'),
     ...tasks.flatMap((t) => {
       const rel = rr.rerank.deltaRelative?.[t]?.['ndcg@10'];
-      return [signed(rr.rerank.delta?.[t]?.['ndcg@10']), rel === undefined || rel === null ? '–' : `${rel >= 0 ? '+' : '−'}${Math.abs(rel * 100).toFixed(1)}%`, f4(rr.rerank.recallCeiling?.[t])];
+      return [
+        signed(rr.rerank.delta?.[t]?.['ndcg@10']),
+        rel === undefined || rel === null ? '–' : `${rel >= 0 ? '+' : '−'}${Math.abs(rel * 100).toFixed(1)}%`,
+        f4(rr.rerank.recallCeiling?.[t]),
+      ];
     }),
   ]);
   const values = entries.flatMap(({ r, rr }) => tasks.map((t) => ({ reranked: r.name, task: t, delta: rr.rerank.delta?.[t]?.['ndcg@10'] ?? 0 })));
@@ -356,7 +401,10 @@ function rerankSection(g: ReleaseGroup, gi: number): { section: Section; chart: 
     id: `rerank-deltas-${gi}`,
     title: `Reranking: Δ nDCG@10 over the first stage — ${g.label}`,
     alt: `Bar chart of the change in nDCG@10 from reranking, per task: ${values.map((v) => `${v.reranked} ${v.task} ${signed(v.delta)}`).join('; ')}.`,
-    table: { header: ['reranked', ...tasks], rows: entries.map(({ r, rr }) => [r.name, ...tasks.map((t) => signed(rr.rerank.delta?.[t]?.['ndcg@10']))]) },
+    table: {
+      header: ['reranked', ...tasks],
+      rows: entries.map(({ r, rr }) => [r.name, ...tasks.map((t) => signed(rr.rerank.delta?.[t]?.['ndcg@10']))]),
+    },
     spec: {
       title: `Reranking: Δ nDCG@10 over the first stage — ${g.label}`,
       width: Math.max(240, tasks.length * entries.length * 28),
@@ -372,7 +420,9 @@ function rerankSection(g: ReleaseGroup, gi: number): { section: Section; chart: 
     },
   };
   const html = [
-    htmlTable(header, rows, { caption: 'Reranked entries: change over their first stage; the recall ceiling is the first stage Recall@depth (no reranker can exceed it)' }),
+    htmlTable(header, rows, {
+      caption: 'Reranked entries: change over their first stage; the recall ceiling is the first stage Recall@depth (no reranker can exceed it)',
+    }),
   ].join('\n');
   return { section: { id: `rerank-${gi}`, title: `Reranking — ${g.label}`, html }, chart };
 }
@@ -388,12 +438,27 @@ function stabilitySection(a: ReleaseGroup, b: ReleaseGroup): { section: Section;
   const rank = (xs: number[]) => xs.map((x) => 1 + xs.filter((y) => y > x).length);
   const ra = rank(oa);
   const rb = rank(ob);
-  const deltas = shared.flatMap((r) => tasks.map((t) => Math.abs((other(r).tasks[t]?.metrics['ndcg@10'] ?? NaN) - (r.tasks[t]?.metrics['ndcg@10'] ?? NaN)))).filter(Number.isFinite);
+  const deltas = shared
+    .flatMap((r) => tasks.map((t) => Math.abs((other(r).tasks[t]?.metrics['ndcg@10'] ?? NaN) - (r.tasks[t]?.metrics['ndcg@10'] ?? NaN))))
+    .filter(Number.isFinite);
   const sortedD = [...deltas].sort((x, y) => x - y);
-  const median = sortedD.length === 0 ? NaN : sortedD.length % 2 ? sortedD[(sortedD.length - 1) / 2] : (sortedD[sortedD.length / 2 - 1] + sortedD[sortedD.length / 2]) / 2;
+  const median =
+    sortedD.length === 0
+      ? NaN
+      : sortedD.length % 2
+        ? sortedD[(sortedD.length - 1) / 2]
+        : (sortedD[sortedD.length / 2 - 1] + sortedD[sortedD.length / 2]) / 2;
   const rho = spearman(oa, ob);
   const tau = kendallTauB(oa, ob);
-  const header = ['retriever', `${a.label} rank`, `${b.label} rank`, `${a.label} nDCG@10`, `${b.label} nDCG@10`, 'Δ overall', ...tasks.map((t) => `Δ ${t}`)];
+  const header = [
+    'retriever',
+    `${a.label} rank`,
+    `${b.label} rank`,
+    `${a.label} nDCG@10`,
+    `${b.label} nDCG@10`,
+    'Δ overall',
+    ...tasks.map((t) => `Δ ${t}`),
+  ];
   const rows = shared.map((r, i) => [
     r.name,
     String(ra[i]),
@@ -426,7 +491,10 @@ function stabilitySection(a: ReleaseGroup, b: ReleaseGroup): { section: Section;
       },
     },
   };
-  const html = [`<p>${esc(summary)}</p>`, htmlTable(header, rows, { caption: `Per-retriever change from ${a.label} to ${b.label} (paper Table 14)` })].join('\n');
+  const html = [
+    `<p>${esc(summary)}</p>`,
+    htmlTable(header, rows, { caption: `Per-retriever change from ${a.label} to ${b.label} (paper Table 14)` }),
+  ].join('\n');
   return { section: { id: 'stability', title: `Cross-release stability — ${a.label} → ${b.label}`, html }, chart };
 }
 
@@ -436,7 +504,13 @@ function heatTables(g: ReleaseGroup): string {
   for (const t of tasks) {
     const langs = [...new Set(g.retrievers.flatMap((r) => Object.keys(r.languages?.[t] ?? {})))].sort();
     if (langs.length === 0) continue;
-    parts.push(htmlTable(['retriever', ...langs], g.retrievers.map((r) => [r.name, ...langs.map((l) => f4(r.languages[t]?.[l]?.metrics['ndcg@10']))]), { heat: true, caption: `${t}: nDCG@10 per language` }));
+    parts.push(
+      htmlTable(
+        ['retriever', ...langs],
+        g.retrievers.map((r) => [r.name, ...langs.map((l) => f4(r.languages[t]?.[l]?.metrics['ndcg@10']))]),
+        { heat: true, caption: `${t}: nDCG@10 per language` },
+      ),
+    );
   }
   return parts.join('\n');
 }
@@ -446,13 +520,19 @@ function subtaskTable(g: ReleaseGroup): string {
   if (subtasks.length === 0) return '<p>No subtasks in these results.</p>';
   return htmlTable(
     ['subtask', 'queries', ...g.retrievers.map((r) => r.name)],
-    subtasks.map((s) => [s, String(g.retrievers.find((r) => r.subtasks[s])?.subtasks[s].queries ?? ''), ...g.retrievers.map((r) => f4(r.subtasks[s]?.metrics['ndcg@10']))]),
+    subtasks.map((s) => [
+      s,
+      String(g.retrievers.find((r) => r.subtasks[s])?.subtasks[s].queries ?? ''),
+      ...g.retrievers.map((r) => f4(r.subtasks[s]?.metrics['ndcg@10'])),
+    ]),
     { heat: true, heatFrom: 2, caption: 'nDCG@10 per subtask' },
   );
 }
 
 function queryTypeTable(g: ReleaseGroup): string {
-  const keys = [...new Set(g.retrievers.flatMap((r) => Object.entries(r.subQueryTypes ?? {}).flatMap(([t, m]) => Object.keys(m).map((k) => `${t}\u0000${k}`))))].sort();
+  const keys = [
+    ...new Set(g.retrievers.flatMap((r) => Object.entries(r.subQueryTypes ?? {}).flatMap(([t, m]) => Object.keys(m).map((k) => `${t}\u0000${k}`)))),
+  ].sort();
   if (keys.length === 0) return '<p>No sub_query_type groups in these results.</p>';
   return htmlTable(
     ['task / sub_query_type', ...g.retrievers.map((r) => r.name)],
@@ -470,7 +550,14 @@ function diagnosticsTable(g: ReleaseGroup): string {
   const rows = g.retrievers.flatMap((r) =>
     tasks.map((t) => {
       const d = r.tasks[t]?.diagnostics;
-      return [r.name, t, f4(d?.intrusionRate), String(d?.intrusionEligible ?? '–'), d === undefined ? '–' : d.hardNegativesTop10.toFixed(2), signed(d?.ndcgRecallGap10)];
+      return [
+        r.name,
+        t,
+        f4(d?.intrusionRate),
+        String(d?.intrusionEligible ?? '–'),
+        d === undefined ? '–' : d.hardNegativesTop10.toFixed(2),
+        signed(d?.ndcgRecallGap10),
+      ];
     }),
   );
   return [
@@ -486,22 +573,34 @@ function provenance(groups: readonly ReleaseGroup[]): string {
       const r = f.results;
       const d = r.dataset;
       const kv = (obj: Record<string, unknown>) =>
-        htmlTable(['field', 'value'], Object.entries(obj).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]), { rowHeader: true });
+        htmlTable(
+          ['field', 'value'],
+          Object.entries(obj).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]),
+          { rowHeader: true },
+        );
       parts.push(
         `<details><summary>${esc(f.file)} — ${esc(d.kind)} ${esc(d.split)}, sha256 ${esc(d.sha256.slice(0, 16))}…</summary>`,
         `<p>coreb ${esc(String(r.coreb?.version ?? '?'))}, created ${esc(String(r.createdAt))}, schema ${esc(String(r.schema))}.</p>`,
         '<h4>Dataset</h4>',
         kv({ kind: d.kind, dir: d.dir, split: d.split, sha256: d.sha256 }),
-        htmlTable(['task', 'documents', 'queries'], Object.entries(d.counts ?? {}).map(([t, c]) => [t, String(c.corpus), String(c.queries)])),
+        htmlTable(
+          ['task', 'documents', 'queries'],
+          Object.entries(d.counts ?? {}).map(([t, c]) => [t, String(c.corpus), String(c.queries)]),
+        ),
         `<details><summary>${(d.files ?? []).length} files</summary>`,
-        htmlTable(['path', 'bytes', 'sha256'], (d.files ?? []).map((x) => [x.path, String(x.bytes), x.sha256])),
+        htmlTable(
+          ['path', 'bytes', 'sha256'],
+          (d.files ?? []).map((x) => [x.path, String(x.bytes), x.sha256]),
+        ),
         '</details>',
         '<h4>Protocol</h4>',
         kv(r.protocol as unknown as Record<string, unknown>),
         '<h4>Options</h4>',
         kv(r.options as unknown as Record<string, unknown>),
         '<h4>Retrievers</h4>',
-        ...r.retrievers.map((x) => `<p><strong>${esc(x.name)}</strong> (spec <code>${esc(x.spec)}</code>)</p><pre>${esc(JSON.stringify(x.description, null, 2))}</pre>`),
+        ...r.retrievers.map(
+          (x) => `<p><strong>${esc(x.name)}</strong> (spec <code>${esc(x.spec)}</code>)</p><pre>${esc(JSON.stringify(x.description, null, 2))}</pre>`,
+        ),
         '</details>',
       );
     }
@@ -541,7 +640,10 @@ function figure(c: RenderedChart): string {
 }
 
 /** Builds the page and its charts (no I/O besides lazily loading the chart renderer). */
-export async function renderHtmlReport(files: readonly LoadedResults[], options: Omit<HtmlReportOptions, 'outDir' | 'png' | 'logger'> = {}): Promise<{ html: string; charts: RenderedChart[] }> {
+export async function renderHtmlReport(
+  files: readonly LoadedResults[],
+  options: Omit<HtmlReportOptions, 'outDir' | 'png' | 'logger'> = {},
+): Promise<{ html: string; charts: RenderedChart[] }> {
   if (files.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one results file');
   const o = { alpha: options.alpha ?? 0.05, permutations: options.permutations ?? 10000, seed: options.seed ?? 42 };
   const groups = groupByRelease(files);
@@ -573,9 +675,18 @@ export async function renderHtmlReport(files: readonly LoadedResults[], options:
   if (groups.length >= 2) {
     const st = stabilitySection(groups[0], groups[1]);
     if (st !== null) section({ ...st.section, html: st.section.html + (await render(st.chart)) });
-    else section({ id: 'stability', title: 'Cross-release stability', html: `<p>${esc(`${groups[0].label} and ${groups[1].label} share no retriever name; nothing to compare.`)}</p>` });
+    else
+      section({
+        id: 'stability',
+        title: 'Cross-release stability',
+        html: `<p>${esc(`${groups[0].label} and ${groups[1].label} share no retriever name; nothing to compare.`)}</p>`,
+      });
   }
-  section({ id: 'provenance', title: 'Provenance', html: `<p>Dataset identity, protocol and retriever descriptions of every results file.</p>\n${provenance(groups)}` });
+  section({
+    id: 'provenance',
+    title: 'Provenance',
+    html: `<p>Dataset identity, protocol and retriever descriptions of every results file.</p>\n${provenance(groups)}`,
+  });
   const title = options.title ?? 'CoREB report';
   const html = [
     '<!DOCTYPE html>',

@@ -61,7 +61,10 @@ export async function loadEvalResults(file: string): Promise<LoadedResults> {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new CorebError('PARSE', `not valid JSON (${(e as Error).message}); pass the results.json that \`coreb eval --out DIR\` wrote`, { file, cause: e });
+    throw new CorebError('PARSE', `not valid JSON (${(e as Error).message}); pass the results.json that \`coreb eval --out DIR\` wrote`, {
+      file,
+      cause: e,
+    });
   }
   return { file, results: parseEvalResults(value, file) };
 }

@@ -33,14 +33,36 @@ function mtebLikeResults(dir: string, protocol = 'mteb'): EvalResults {
       perQuery[id] = { task, metrics, hnIntrusion: null, hardNegativesTop10: 0 };
       for (const [m, v] of Object.entries(metrics)) sums[m] = (sums[m] ?? 0) + v;
       const docs = 3 + (q % 5);
-      for (let d = 0; d < docs; d++) lines.push(`${id} Q0 doc${d} ${d + 1} ${(base * 10 - d * (0.5 + (rng() / 2 ** 32))).toFixed(6)} x`);
+      for (let d = 0; d < docs; d++) lines.push(`${id} Q0 doc${d} ${d + 1} ${(base * 10 - d * (0.5 + rng() / 2 ** 32)).toFixed(6)} x`);
     }
     const metrics: Record<string, number> = {};
     for (const [m, v] of Object.entries(sums)) metrics[m] = Number((v / n).toFixed(5));
     writeFileSync(join(dir, 'runs', `bm25.${task}.trec`), lines.join('\n') + '\n');
-    tasks[task] = { queries: n, metrics, diagnostics: { intrusionRate: null, intrusionEligible: 0, hardNegativesTop10: 0, ndcgRecallGap10: 0 }, missingQueries: 0, excludedQueries: 0, zeroedQueries: 0, emptyQueries: [], missingQueryIds: [], runFile: `runs/bm25.${task}.trec` };
+    tasks[task] = {
+      queries: n,
+      metrics,
+      diagnostics: { intrusionRate: null, intrusionEligible: 0, hardNegativesTop10: 0, ndcgRecallGap10: 0 },
+      missingQueries: 0,
+      excludedQueries: 0,
+      zeroedQueries: 0,
+      emptyQueries: [],
+      missingQueryIds: [],
+      runFile: `runs/bm25.${task}.trec`,
+    };
   }
-  const r = { name: 'bm25', spec: 'bm25', description: { kind: 'bm25' }, overall: tasks.text2code, taskMean: tasks.text2code, tasks, subtasks: {}, languages: {}, subQueryTypes: {}, perQuery, timings: { indexMs: 1, searchMs: 1, evaluateMs: 1, totalMs: 2500 } };
+  const r = {
+    name: 'bm25',
+    spec: 'bm25',
+    description: { kind: 'bm25' },
+    overall: tasks.text2code,
+    taskMean: tasks.text2code,
+    tasks,
+    subtasks: {},
+    languages: {},
+    subQueryTypes: {},
+    perQuery,
+    timings: { indexMs: 1, searchMs: 1, evaluateMs: 1, totalMs: 2500 },
+  };
   const results = {
     schema: 'coreb.eval-results/2',
     coreb: { version: 't' },
@@ -60,9 +82,18 @@ test('MTEB export: per-task files with exactly the key set (and order) of an MTE
   const dir = mkdtempSync(join(tmpdir(), 'coreb-mteb-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const results = mtebLikeResults(dir);
-  const out = await exportMteb(results, { outDir: join(dir, 'out'), modelName: 'coreb/bm25', revision: 'abc123', resultsFile: join(dir, 'results.json'), nowSeconds: 1 });
+  const out = await exportMteb(results, {
+    outDir: join(dir, 'out'),
+    modelName: 'coreb/bm25',
+    revision: 'abc123',
+    resultsFile: join(dir, 'results.json'),
+    nowSeconds: 1,
+  });
   assert.equal(out.dir, join(dir, 'out', 'coreb__bm25', 'abc123'));
-  assert.deepEqual(out.files.map((f) => f.slice(out.dir.length + 1)), ['CorebT2CRetrieval.json', 'CorebC2TRetrieval.json', 'CorebC2CRetrieval.json', 'model_meta.json', 'run_settings.jsonl']);
+  assert.deepEqual(
+    out.files.map((f) => f.slice(out.dir.length + 1)),
+    ['CorebT2CRetrieval.json', 'CorebC2TRetrieval.json', 'CorebC2CRetrieval.json', 'model_meta.json', 'run_settings.jsonl'],
+  );
   for (const f of out.files.slice(0, 3)) {
     const text = readFileSync(f, 'utf8');
     const doc = JSON.parse(text.replace(/\bNaN\b/g, 'null')) as { scores: { test: Array<Record<string, unknown>> }; task_name: string };
@@ -77,8 +108,14 @@ test('MTEB export: per-task files with exactly the key set (and order) of an MTE
     assert.equal(s.precision_at_20, results.retrievers[0].tasks[task].metrics['p@20']);
     assert.equal(typeof s.nauc_mrr_at_10_diff1, 'number');
   }
-  const settings = readFileSync(out.files[4], 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { task_name: string; retriever: { spec: string } });
-  assert.deepEqual(settings.map((s) => s.task_name), ['CorebT2CRetrieval', 'CorebC2TRetrieval', 'CorebC2CRetrieval']);
+  const settings = readFileSync(out.files[4], 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { task_name: string; retriever: { spec: string } });
+  assert.deepEqual(
+    settings.map((s) => s.task_name),
+    ['CorebT2CRetrieval', 'CorebC2TRetrieval', 'CorebC2CRetrieval'],
+  );
   assert.equal((JSON.parse(readFileSync(out.files[3], 'utf8')) as { name: string }).name, 'coreb/bm25');
 
   // nAUCs equal an independent numpy implementation of MTEB's formula (when python3 + numpy are here).
@@ -88,7 +125,9 @@ test('MTEB export: per-task files with exactly the key set (and order) of an MTE
   const r = results.retrievers[0];
   const ids = Object.keys(r.perQuery!).filter((id) => r.perQuery![id].task === 'text2code');
   const runs: Record<string, number[]> = {};
-  for (const line of readFileSync(join(dir, 'runs', 'bm25.text2code.trec'), 'utf8').trim().split('\n')) {
+  for (const line of readFileSync(join(dir, 'runs', 'bm25.text2code.trec'), 'utf8')
+    .trim()
+    .split('\n')) {
     const [q, , , , score] = line.split(' ');
     (runs[q] ??= []).push(Number(score));
   }
@@ -111,7 +150,10 @@ print(json.dumps(out))`;
   assert.equal(res.status, 0, res.stderr);
   const ref = JSON.parse(res.stdout) as Record<string, number>;
   for (const fct of ['max', 'std', 'diff1']) {
-    assert.ok(Math.abs(t2c.scores.test[0][`nauc_ndcg_at_10_${fct}`] - ref[fct]) < 2e-6, `${fct}: ${t2c.scores.test[0][`nauc_ndcg_at_10_${fct}`]} vs numpy ${ref[fct]}`);
+    assert.ok(
+      Math.abs(t2c.scores.test[0][`nauc_ndcg_at_10_${fct}`] - ref[fct]) < 2e-6,
+      `${fct}: ${t2c.scores.test[0][`nauc_ndcg_at_10_${fct}`]} vs numpy ${ref[fct]}`,
+    );
   }
 });
 
@@ -123,7 +165,15 @@ test('MTEB export refuses results of another preset, naming it and the one to us
     exportMteb(results, { outDir: join(dir, 'out'), modelName: 'a/b', revision: 'r', resultsFile: join(dir, 'results.json') }),
     (e: unknown) => e instanceof CorebError && e.code === 'USAGE' && /computed with the `coreb` preset.*--protocol mteb/.test(e.message),
   );
-  await assert.rejects(exportMteb({ ...results, protocol: { ...results.protocol, name: 'mteb' } } as unknown as EvalResults, { outDir: dir, modelName: 'no-slash', revision: 'r', resultsFile: join(dir, 'results.json') }), /ORG\/NAME/);
+  await assert.rejects(
+    exportMteb({ ...results, protocol: { ...results.protocol, name: 'mteb' } } as unknown as EvalResults, {
+      outDir: dir,
+      modelName: 'no-slash',
+      revision: 'r',
+      resultsFile: join(dir, 'results.json'),
+    }),
+    /ORG\/NAME/,
+  );
 });
 
 test('nauc and confidence scores: hand-computed cases', () => {
@@ -132,7 +182,19 @@ test('nauc and confidence scores: hand-computed cases', () => {
   // Confidence ordered exactly like the metric: the oracle, nAUC 1; reversed: below 0; constant metric: NaN.
   const m = Array.from({ length: 20 }, (_, i) => i / 20);
   assert.ok(Math.abs(nauc(m, m) - 1) < 1e-12);
-  assert.ok(nauc(m.map((x) => -x), m) < 0);
-  assert.ok(Number.isNaN(nauc(m, m.map(() => 0.5))));
+  assert.ok(
+    nauc(
+      m.map((x) => -x),
+      m,
+    ) < 0,
+  );
+  assert.ok(
+    Number.isNaN(
+      nauc(
+        m,
+        m.map(() => 0.5),
+      ),
+    ),
+  );
   assert.equal(stringifyMtebJson({ a: NaN, b: 1 }), '{\n  "a": NaN,\n  "b": 1\n}\n');
 });

@@ -93,7 +93,10 @@ export function confidenceScores(scores: readonly number[]): { max: number; std:
 export function nauc(conf: readonly number[], metrics: readonly number[]): number {
   const rates = Array.from({ length: 10 }, (_, i) => i / 10);
   const curve = (key: readonly number[]) => {
-    const order = key.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, i]) => i);
+    const order = key
+      .map((v, i) => [v, i] as const)
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1])
+      .map(([, i]) => i);
     return rates.map((rate) => {
       // Python's round(): half to even.
       const x = rate * order.length;
@@ -118,12 +121,7 @@ export function nauc(conf: readonly number[], metrics: readonly number[]): numbe
 }
 
 /** The scores block (`scores.test[0]`) of one task, in MTEB's key order. */
-export function mtebScores(
-  retriever: RetrieverResult,
-  task: string,
-  run: Run | null,
-  main: 'ndcg_at_10' | 'map_at_10',
-): Record<string, unknown> {
+export function mtebScores(retriever: RetrieverResult, task: string, run: Run | null, main: 'ndcg_at_10' | 'map_at_10'): Record<string, unknown> {
   const agg = retriever.tasks[task].metrics;
   const missing: string[] = [];
   const value = (family: string, k: number) => {
@@ -139,7 +137,10 @@ export function mtebScores(
   for (const k of MTEB_K) out[`precision_at_${k}`] = value('precision', k);
   for (const k of MTEB_K) out[`mrr_at_${k}`] = value('mrr', k);
   if (missing.length > 0) {
-    throw new CorebError('VALIDATION', `retriever \`${retriever.name}\` task ${task} lacks ${[...new Set(missing)].join(', ')}; the \`mteb\` preset computes them (coreb eval --protocol mteb)`);
+    throw new CorebError(
+      'VALIDATION',
+      `retriever \`${retriever.name}\` task ${task} lacks ${[...new Set(missing)].join(', ')}; the \`mteb\` preset computes them (coreb eval --protocol mteb)`,
+    );
   }
   // nAUCs over the task's queries that have a ranked list.
   const perQuery = Object.entries(retriever.perQuery ?? {}).filter(([, q]) => q.task === task);
@@ -149,13 +150,25 @@ export function mtebScores(
     for (const k of MTEB_K) {
       const metrics = ids.map((id) => pick(retriever.perQuery![id].metrics, family, k) ?? NaN);
       for (const fct of ['max', 'std', 'diff1'] as const) {
-        out[`nauc_${family}_at_${k}_${fct}`] = ids.length === 0 || metrics.some(Number.isNaN) ? NaN : round(nauc(conf.map((c) => c[fct]), metrics), 6);
+        out[`nauc_${family}_at_${k}_${fct}`] =
+          ids.length === 0 || metrics.some(Number.isNaN)
+            ? NaN
+            : round(
+                nauc(
+                  conf.map((c) => c[fct]),
+                  metrics,
+                ),
+                6,
+              );
       }
     }
   }
   for (const k of MTEB_K) out[`hit_rate_at_${k}`] = value('hit_rate', k);
   if (missing.length > 0) {
-    throw new CorebError('VALIDATION', `retriever \`${retriever.name}\` task ${task} lacks ${[...new Set(missing)].join(', ')}; the \`mteb\` preset computes them (coreb eval --protocol mteb)`);
+    throw new CorebError(
+      'VALIDATION',
+      `retriever \`${retriever.name}\` task ${task} lacks ${[...new Set(missing)].join(', ')}; the \`mteb\` preset computes them (coreb eval --protocol mteb)`,
+    );
   }
   out.main_score = out[main];
   out.hf_subset = 'default';
@@ -190,13 +203,19 @@ export async function exportMteb(results: EvalResults, options: MtebExportOption
       `${options.resultsFile} was computed with the \`${results.protocol.name}\` preset; MTEB's numbers need the \`mteb\` preset: re-run \`coreb eval --protocol mteb\` and export that results file`,
     );
   }
-  if (!/^[\w.-]+$/.test(options.revision)) throw new CorebError('USAGE', `--revision must be a commit hash or name without slashes, got \`${options.revision}\``);
+  if (!/^[\w.-]+$/.test(options.revision))
+    throw new CorebError('USAGE', `--revision must be a commit hash or name without slashes, got \`${options.revision}\``);
   const names = results.retrievers.map((r) => r.name);
   let retriever: RetrieverResult | undefined;
   if (options.retriever !== undefined) retriever = results.retrievers.find((r) => r.name === options.retriever);
   else if (results.retrievers.length === 1) retriever = results.retrievers[0];
   if (retriever === undefined) {
-    throw new CorebError('USAGE', options.retriever === undefined ? `the results hold ${names.length} retrievers; choose one with --retriever (${names.join(', ')})` : `--retriever \`${options.retriever}\` is not in the results (${names.join(', ')})`);
+    throw new CorebError(
+      'USAGE',
+      options.retriever === undefined
+        ? `the results hold ${names.length} retrievers; choose one with --retriever (${names.join(', ')})`
+        : `--retriever \`${options.retriever}\` is not in the results (${names.join(', ')})`,
+    );
   }
   const dir = join(resolve(options.outDir), mtebModelDir(options.modelName), options.revision);
   const files: string[] = [];
@@ -205,7 +224,8 @@ export async function exportMteb(results: EvalResults, options: MtebExportOption
   const rerank = (retriever as RetrieverResult & { rerank?: unknown }).rerank !== undefined;
   for (const task of Object.keys(retriever.tasks)) {
     const retrievalName = MTEB_TASK_NAMES[task];
-    if (retrievalName === undefined) throw new CorebError('USAGE', `task \`${task}\` has no MTEB CoREB task; MTEB hosts ${Object.keys(MTEB_TASK_NAMES).join(', ')}`);
+    if (retrievalName === undefined)
+      throw new CorebError('USAGE', `task \`${task}\` has no MTEB CoREB task; MTEB hosts ${Object.keys(MTEB_TASK_NAMES).join(', ')}`);
     const taskName = rerank ? retrievalName.replace(/Retrieval$/, 'Reranking') : retrievalName;
     const runFile = retriever.tasks[task].runFile;
     const run = runFile === undefined ? null : await loadTrecRunMap(join(base, runFile));

@@ -9,7 +9,11 @@ const num = (x: number, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i > 0 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i > 0 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -20,7 +24,20 @@ export function renderAuditTable(report: AuditReport): string {
   out.push('Tasks (relevant = label >= level; lexical = BM25 over title + text, queries with a relevant document)');
   out.push(
     table(
-      ['task', 'queries', 'level', 'rel/q mean', 'rel/q max', '1-to-1', 'aligned ids', 'BM25 rank-1', 'BM25 nDCG@10', 'query words (median)', 'query chars (p90)', 'label proxies'],
+      [
+        'task',
+        'queries',
+        'level',
+        'rel/q mean',
+        'rel/q max',
+        '1-to-1',
+        'aligned ids',
+        'BM25 rank-1',
+        'BM25 nDCG@10',
+        'query words (median)',
+        'query chars (p90)',
+        'label proxies',
+      ],
       tasks.map(([name, t]) => [
         name,
         String(t.queries),
@@ -42,7 +59,19 @@ export function renderAuditTable(report: AuditReport): string {
   const corpora = Object.entries(report.corpora);
   out.push(
     table(
-      ['corpus', 'documents', 'exact dup', 'near-dup pairs', 'near-dup docs', 'cross-problem', 'empty', 'prose-only', 'no letters', 'lang disputed', 'confident'],
+      [
+        'corpus',
+        'documents',
+        'exact dup',
+        'near-dup pairs',
+        'near-dup docs',
+        'cross-problem',
+        'empty',
+        'prose-only',
+        'no letters',
+        'lang disputed',
+        'confident',
+      ],
       corpora.map(([name, c]) => [
         name,
         String(c.documents),
@@ -62,7 +91,10 @@ export function renderAuditTable(report: AuditReport): string {
   if (nd !== undefined) out.push(`near-duplicates: ${nd.method}`);
   for (const [name, t] of tasks) {
     if (t.labelProxies.length === 0) continue;
-    out.push('', `${name}: fields that tell positives from ${t.labelProxies[0].against === 'unjudged' ? 'unjudged documents' : 'judged negatives'} (a retriever reading them reads the label)`);
+    out.push(
+      '',
+      `${name}: fields that tell positives from ${t.labelProxies[0].against === 'unjudged' ? 'unjudged documents' : 'judged negatives'} (a retriever reading them reads the label)`,
+    );
     for (const p of t.labelProxies) {
       const what = p.kind === 'presence' ? `${p.field} present` : `${p.field} = ${JSON.stringify(p.value)}`;
       out.push(`  ${what}: ${pct(p.positives)} of positives, ${pct(p.others)} of others`);
@@ -71,9 +103,16 @@ export function renderAuditTable(report: AuditReport): string {
   for (const [name, c] of corpora) {
     const lc = c.languageCheck;
     if (lc === null) continue;
-    out.push('', `${name}: declared language vs ${lc.detector} (confident = confidence >= ${lc.confidentAt} and the declared language not in its top 3)`);
+    out.push(
+      '',
+      `${name}: declared language vs ${lc.detector} (confident = confidence >= ${lc.confidentAt} and the declared language not in its top 3)`,
+    );
     for (const [lang, s] of Object.entries(lc.byLanguage)) {
-      const others = Object.entries(s.detectedAs).sort((a, b) => b[1] - a[1]).slice(0, 4).map(([k, v]) => `${k} ${v}`).join(', ');
+      const others = Object.entries(s.detectedAs)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
       out.push(`  ${lang}: ${s.agree}/${s.checked} agree${others ? ` (detected as ${others})` : ''}`);
     }
     for (const [id, declared, detected, conf] of lc.examples) out.push(`  e.g. ${id}: declared ${declared}, detected ${detected} (${conf})`);

@@ -34,9 +34,20 @@ const results = {
   createdAt: '2026-01-01T00:00:00Z',
   dataset: { kind: 'coreb-release', dir: '/d', split: 'release_x', files: [], sha256: 'ab'.repeat(32), counts: {} },
   protocol: {
-    name: 'coreb', relevanceLevel: 2, ndcg: 'strict', scores: 'float32', ties: 'score-desc,docid-desc-utf8', anchorExclusion: true,
-    ignoreIdenticalIds: false, qrels: 'as-is', c2tMatchNegatives: 'zero', population: 'run-and-qrels', mrr: 'trec', rankBy: 'overall',
-    roundDigits: null, unrounded: [],
+    name: 'coreb',
+    relevanceLevel: 2,
+    ndcg: 'strict',
+    scores: 'float32',
+    ties: 'score-desc,docid-desc-utf8',
+    anchorExclusion: true,
+    ignoreIdenticalIds: false,
+    qrels: 'as-is',
+    c2tMatchNegatives: 'zero',
+    population: 'run-and-qrels',
+    mrr: 'trec',
+    rankBy: 'overall',
+    roundDigits: null,
+    unrounded: [],
   },
   measures: [],
   options: { depth: 1000, tasks: [], subtasks: null },
@@ -51,7 +62,10 @@ test('the leaderboard ranks retrievers by overall nDCG@10, shows the task mean a
   assert.match(rows[0], /^1\s+strong\s+0\.7500\s+0\.7500\s+0\.7500\s+0\.7500\s+0\.2500\s+0\.7500/, 'overall measures, then the task mean');
   assert.match(rows[1], /^2\s+weak\s+0\.2500/);
   assert.match(text, /task-mean ndcg@10/);
-  assert.match(text, /population: t2c 10 \(incl\. 1 with an empty list scored 0\), c2t 12 \(incl\. 3 c2t_match negatives scored 0\), c2c 10 \(2 missing from the run\) queries/);
+  assert.match(
+    text,
+    /population: t2c 10 \(incl\. 1 with an empty list scored 0\), c2t 12 \(incl\. 3 c2t_match negatives scored 0\), c2c 10 \(2 missing from the run\) queries/,
+  );
   assert.match(text, /code2code: 2 queries missing from the run/);
   assert.match(text, /^task mean\s+20\s+0\.2500/m);
   assert.doesNotMatch(text, /per subtask/, 'subtask tables are opt-in in table format');
@@ -59,7 +73,10 @@ test('the leaderboard ranks retrievers by overall nDCG@10, shows the task mean a
 
 test('markdown output has GitHub tables with right-aligned numbers and the subtask tables', () => {
   const md = renderResults(results, { format: 'markdown' });
-  assert.match(md, /^\| # \| retriever \| ndcg@10 \| recall@10 \| map@10 \| mrr@10 \| task-mean ndcg@10 \| t2c ndcg@10 \| c2t ndcg@10 \| c2c ndcg@10 \| queries \| time \|$/m);
+  assert.match(
+    md,
+    /^\| # \| retriever \| ndcg@10 \| recall@10 \| map@10 \| mrr@10 \| task-mean ndcg@10 \| t2c ndcg@10 \| c2t ndcg@10 \| c2c ndcg@10 \| queries \| time \|$/m,
+  );
   assert.match(md, /^\|---\|---\|---:\|---:\|/m);
   assert.match(md, /^\| 1 \| strong \| 0\.7500 \|/m);
   assert.match(md, /### strong: per subtask/);
@@ -67,7 +84,9 @@ test('markdown output has GitHub tables with right-aligned numbers and the subta
 
 test('under a protocol ranked by the task mean, the task mean decides the order', () => {
   const byMean = { ...results, protocol: { ...results.protocol, rankBy: 'taskMean' as const } };
-  const rows = renderResults(byMean).split('\n').filter((l) => /^[12]\s{2}/.test(l));
+  const rows = renderResults(byMean)
+    .split('\n')
+    .filter((l) => /^[12]\s{2}/.test(l));
   assert.match(rows[0], /^1\s+weak\s/, 'weak has the higher task mean (0.75)');
   assert.match(renderResults(byMean), /ranked by the task mean/);
 });

@@ -65,7 +65,11 @@ export function renderResults(results: EvalResults, options: RenderOptions = {})
 
 /** The last two components of a path (`coreb-mini/release`), enough to recognise a dataset. */
 function shortPath(dir: string): string {
-  return dir.split(/[\\/]/).filter((p) => p !== '').slice(-2).join('/');
+  return dir
+    .split(/[\\/]/)
+    .filter((p) => p !== '')
+    .slice(-2)
+    .join('/');
 }
 
 /** The aggregate a results file ranks by (files of schema 1 named it `overall`). */
@@ -88,7 +92,7 @@ function leaderboard(results: EvalResults): Table {
   const tasks = Object.keys(results.retrievers[0]?.tasks ?? {});
   const header = ['#', 'retriever', ...BOARD_MEASURES, 'task-mean ndcg@10', ...tasks.map((t) => `${SHORT[t] ?? t} ndcg@10`), 'queries', 'time'];
   const by = rankBy(results);
-  const key = (r: RetrieverResult) => (by === 'taskMean' ? taskMeanOf(r) ?? r.overall : r.overall).metrics['ndcg@10'];
+  const key = (r: RetrieverResult) => (by === 'taskMean' ? (taskMeanOf(r) ?? r.overall) : r.overall).metrics['ndcg@10'];
   const sorted = [...results.retrievers].sort((a, b) => key(b) - key(a));
   const rows = sorted.map((r, i) => [
     String(i + 1),
@@ -144,12 +148,16 @@ function taskTable(r: RetrieverResult): Table {
   const notes: string[] = [];
   for (const [t, g] of Object.entries(r.tasks)) {
     if (g.missingQueries > 0) notes.push(`${t}: ${g.missingQueries} queries missing from the run`);
-    if (g.excludedQueries > 0) notes.push(`${t}: ${g.excludedQueries} queries excluded by the protocol (c2t_match negatives, or no rel-2 document under mteb)`);
+    if (g.excludedQueries > 0)
+      notes.push(`${t}: ${g.excludedQueries} queries excluded by the protocol (c2t_match negatives, or no rel-2 document under mteb)`);
     if (g.zeroedQueries > 0) notes.push(`${t}: ${g.zeroedQueries} c2t_match negatives counted, each scoring 0`);
-    if ((g.emptyQueries?.length ?? 0) > 0) notes.push(`${t}: ${g.emptyQueries.length} queries with an empty ranked list counted, each scoring 0 (no line in the run file)`);
+    if ((g.emptyQueries?.length ?? 0) > 0)
+      notes.push(`${t}: ${g.emptyQueries.length} queries with an empty ranked list counted, each scoring 0 (no line in the run file)`);
   }
   for (const w of (r as { warnings?: string[] }).warnings ?? []) notes.push(`warning: ${w}`);
-  notes.push('hn-intr = share of queries (with a positive and a hard negative in the top 10) where a hard negative ranks above every positive; hn/q@10 = hard negatives per query in the top 10');
+  notes.push(
+    'hn-intr = share of queries (with a positive and a hard negative in the top 10) where a hard negative ranks above every positive; hn/q@10 = hard negatives per query in the top 10',
+  );
   return { title: `${r.name}: per task`, header, rows, note: notes.join('\n') };
 }
 
@@ -175,7 +183,10 @@ function isNumeric(cell: string): boolean {
 function plain(t: Table): string {
   const widths = t.header.map((h, i) => Math.max(h.length, ...t.rows.map((r) => r[i].length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i > 0 && isNumeric(c) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i > 0 && isNumeric(c) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [t.title, line(t.header), widths.map((w) => '-'.repeat(w)).join('  '), ...t.rows.map(line)];
   if (t.note) out.push(t.note);
   return out.join('\n') + '\n';

@@ -39,8 +39,8 @@ const SCIPY_T: Array<[number, number, number, number]> = [
   [2.228, 10, 0.05001177181711132, 0.9749941140914443],
   [-3.5, 29, 0.0015244463146546023, 0.0007622231573273012],
   [0.1, 2500, 0.9203523434835416, 0.5398238282582293],
-  [4.2, 2500, 2.7626180580087612e-05, 0.99998618690971],
-  [10, 7, 2.1394202890772802e-05, 0.9999893028985546],
+  [4.2, 2500, 2.7626180580087612e-5, 0.99998618690971],
+  [10, 7, 2.1394202890772802e-5, 0.9999893028985546],
   [1.96, 1e6, 0.04999606758526985, 0.9750019662073651],
 ];
 
@@ -92,7 +92,7 @@ function exactSignFlip(a: number[], b: number[]): number {
 /** ranx-style randomization (swap each pair with probability 1/2, compare |Δmean|), own PRNG. */
 function swapRandomization(a: number[], b: number[], rounds: number, seed: number): number {
   let x = seed;
-  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   const obs = Math.abs(a.reduce((s, v, i) => s + v - b[i], 0) / a.length);
   let hits = 0;
   for (let r = 0; r < rounds; r++) {

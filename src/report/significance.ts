@@ -11,8 +11,8 @@ import { createRng } from '../core/random.js';
 export { createRng };
 
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+  9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
 /** ln Γ(x) for x > 0 (Lanczos approximation, g = 7, n = 9; relative error ~1e-15). */
@@ -249,7 +249,8 @@ export function holmAdjust(pValues: readonly number[]): number[] {
  * @param c pairs passing only in the second condition (e.g. rewritten only)
  */
 export function mcnemarExactP(b: number, c: number): number {
-  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0) throw new RangeError(`McNemar counts must be non-negative integers, got ${b}, ${c}`);
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
+    throw new RangeError(`McNemar counts must be non-negative integers, got ${b}, ${c}`);
   const n = b + c;
   if (n === 0) return 1;
   const k = Math.min(b, c);

@@ -16,7 +16,10 @@ import type { JudgeBackend } from './backend.js';
 import { createLocalJudge } from './local-judge.js';
 
 const skip = toolchainSkipReason(['python', 'cpp']);
-const made = skip === undefined ? await createTestJudge({ timeLimitMs: 1000, wallTimeFactor: 1, jobs: 2, limits: { python: { addressSpaceMb: 384, memoryLimitMb: 256 } } }) : skip;
+const made =
+  skip === undefined
+    ? await createTestJudge({ timeLimitMs: 1000, wallTimeFactor: 1, jobs: 2, limits: { python: { addressSpaceMb: 384, memoryLimitMb: 256 } } })
+    : skip;
 const judge: JudgeBackend | undefined = typeof made === 'string' ? undefined : made;
 const skipReason = typeof made === 'string' ? made : false;
 /**
@@ -26,7 +29,15 @@ const skipReason = typeof made === 'string' ? made : false;
  * gradual hog touches little memory before it hits the limit.
  */
 const memoryJudge: JudgeBackend | undefined =
-  judge === undefined ? undefined : await createLocalJudge({ cacheDir: testCacheDir, timeLimitMs: 10_000, wallTimeFactor: 3, jobs: 2, limits: { python: { addressSpaceMb: 192, memoryLimitMb: 128 } } });
+  judge === undefined
+    ? undefined
+    : await createLocalJudge({
+        cacheDir: testCacheDir,
+        timeLimitMs: 10_000,
+        wallTimeFactor: 3,
+        jobs: 2,
+        limits: { python: { addressSpaceMb: 192, memoryLimitMb: 128 } },
+      });
 
 let counter = 0;
 function run(code: string, input = '', outputs: string[] = ['ok'], language: ExecLanguage = 'python', on = judge): Promise<ProgramResult> {
@@ -89,15 +100,17 @@ test('memory hogs get memory_limit (Python and C++)', { skip: skipReason }, asyn
     run('a = []\nwhile True:\n    a.append(b"x" * 10**7)\n', '', ['ok'], 'python', memoryJudge),
     run('int main(){ std::vector<char> v((size_t)3 << 30, 1); printf("%d\\n", v[12345]); }', '', ['ok'], 'cpp', memoryJudge),
   ]);
-  for (const [name, r] of [['python one block', py], ['python gradual', gradual], ['c++', cpp]] as const) {
+  for (const [name, r] of [
+    ['python one block', py],
+    ['python gradual', gradual],
+    ['c++', cpp],
+  ] as const) {
     assert.equal(r.verdict, 'memory_limit', `${name}: ${JSON.stringify(r.tests[0])}`);
   }
 });
 
 test('disk fill with many files stops at the work dir size: runtime_error, host untouched', { skip: skipReason }, async () => {
-  const r = await run(
-    'import os\nfor i in range(100000):\n    with open(f"f{i}", "wb") as f:\n        f.write(b"x" * 1024 * 1024)\n',
-  );
+  const r = await run('import os\nfor i in range(100000):\n    with open(f"f{i}", "wb") as f:\n        f.write(b"x" * 1024 * 1024)\n');
   assert.equal(r.verdict, 'runtime_error');
   assert.match(r.tests[0].detail ?? '', /No space left|OSError|File too large/);
   const tmpR = await run('with open("/tmp/big", "wb") as f:\n    f.write(b"x" * 100 * 1024 * 1024)\n');
@@ -144,7 +157,15 @@ test('no network: the host loopback and the outside are unreachable', { skip: sk
 
 test('writes outside the work dir fail and leave the host untouched', { skip: skipReason }, async () => {
   const hostDir = tempDir('coreb-attack-w-');
-  const targets = ['/usr/coreb-evil', '/etc/coreb-evil', '/coreb-evil', '/prog/main.py', '/prog/evil', `${hostDir}/evil`, '/proc/sys/kernel/hostname'];
+  const targets = [
+    '/usr/coreb-evil',
+    '/etc/coreb-evil',
+    '/coreb-evil',
+    '/prog/main.py',
+    '/prog/evil',
+    `${hostDir}/evil`,
+    '/proc/sys/kernel/hostname',
+  ];
   const code = probe(
     [],
     [

@@ -30,12 +30,7 @@ export interface CompareOutcome {
  *   `rcmp`-style rule for real-valued answers.
  * - `lines`: each line right-stripped, trailing empty lines dropped, then equal.
  */
-export function compareOutput(
-  comparator: ComparatorName,
-  actual: string,
-  expected: string,
-  options: CompareOptions = {},
-): CompareOutcome {
+export function compareOutput(comparator: ComparatorName, actual: string, expected: string, options: CompareOptions = {}): CompareOutcome {
   switch (comparator) {
     case 'exact':
       return compareExact(actual, expected);
@@ -47,12 +42,7 @@ export function compareOutput(
 }
 
 /** True when `actual` matches any of `expected` (several acceptable outputs). */
-export function compareAny(
-  comparator: ComparatorName,
-  actual: string,
-  expected: readonly string[],
-  options: CompareOptions = {},
-): CompareOutcome {
+export function compareAny(comparator: ComparatorName, actual: string, expected: readonly string[], options: CompareOptions = {}): CompareOutcome {
   let first: CompareOutcome = { ok: false, detail: 'no expected output' };
   for (let i = 0; i < expected.length; i++) {
     const r = compareOutput(comparator, actual, expected[i], options);

@@ -1,13 +1,31 @@
 /** Public API of `sandbox` (barrel; owned by that area): the execution judge. */
 export type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 export { compareAny, compareOutput, canonicalDecimal, jsonEqual, type CompareOptions, type CompareOutcome } from './compare.js';
-export { DEFAULT_LIMITS, LANGUAGE_TOOLS, TOOLS, findTool, missingPackages, requireTool, type RunLimits, type Tool, type ToolName } from './languages.js';
+export {
+  DEFAULT_LIMITS,
+  LANGUAGE_TOOLS,
+  TOOLS,
+  findTool,
+  missingPackages,
+  requireTool,
+  type RunLimits,
+  type Tool,
+  type ToolName,
+} from './languages.js';
 export { createLocalJudge, type LocalJudgeOptions } from './local-judge.js';
 export { CXX_FLAGS, buildPch } from './runners/cpp.js';
 export { RUNNERS, type BuildContext, type LanguageRunner } from './runners/index.js';
 export { classifyRun, createProgramResult, type ClassifyOptions, type ProgramOutcome } from './verdict.js';
 export { computeAgreement, renderAgreement, type AgreementRow, type JudgedProgram } from './judge-agreement.js';
-export { judgeKey, renderJudgeSummary, runJudging, toJudgeRecord, type JudgeRecord, type JudgeRunOptions, type JudgeRunSummary } from './judge-run.js';
+export {
+  judgeKey,
+  renderJudgeSummary,
+  runJudging,
+  toJudgeRecord,
+  type JudgeRecord,
+  type JudgeRunOptions,
+  type JudgeRunSummary,
+} from './judge-run.js';
 export { javaMainClass, javaPublicClass, prepareSource, type PreparedSource } from './normalise.js';
 export { createSlotPool, type SlotPool } from './pool.js';
 export { RUN_HELPER_SOURCE, buildRunHelper } from './run-helper.js';

@@ -40,7 +40,13 @@ function fakeJudge(settings: Record<string, unknown> = { comparator: 'tokens', j
 }
 
 const testsByProblem = new Map<string, TestCase[]>([
-  ['abc1_a', [{ kind: 'stdin', input: '1', outputs: ['1'] }, { kind: 'stdin', input: '2', outputs: ['2'] }]],
+  [
+    'abc1_a',
+    [
+      { kind: 'stdin', input: '1', outputs: ['1'] },
+      { kind: 'stdin', input: '2', outputs: ['2'] },
+    ],
+  ],
   ['abc2_a', []],
 ]);
 const testsOf = (problemId: string): readonly TestCase[] | undefined => testsByProblem.get(problemId);
@@ -53,13 +59,24 @@ const programs: Program[] = [
 test('writes one snake_case record per program; unknown problems and problems without tests are counted', async () => {
   const out = join(mkdtempSync(join(tmpdir(), 'coreb-jr-')), 'out.jsonl');
   const judge = fakeJudge();
-  const s = await runJudging({ judge, testsOf, programs: [...programs, { id: 'd', problemId: 'abc2_a', language: 'ruby', code: 'ok' }], outFile: out });
+  const s = await runJudging({
+    judge,
+    testsOf,
+    programs: [...programs, { id: 'd', problemId: 'abc2_a', language: 'ruby', code: 'ok' }],
+    outFile: out,
+  });
   assert.equal(s.judged, 2);
   assert.equal(s.missingProblem, 1);
   assert.equal(s.noTests, 1);
   assert.deepEqual(judge.calls.sort(), ['a', 'b']);
-  const recs = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JudgeRecord);
-  assert.deepEqual(recs.map((r) => [r.id, r.verdict, r.tests_total]).sort(), [['a', 'accepted', 2], ['b', 'wrong_answer', 2]]);
+  const recs = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as JudgeRecord);
+  assert.deepEqual(recs.map((r) => [r.id, r.verdict, r.tests_total]).sort(), [
+    ['a', 'accepted', 2],
+    ['b', 'wrong_answer', 2],
+  ]);
   for (const k of ['problem_id', 'pass_rate', 'tests_passed', 'compile_ms', 'max_run_ms', 'max_memory_kb', 'normalisations', 'key']) {
     assert.ok(k in recs[0], k);
   }
@@ -77,10 +94,26 @@ test('re-running skips programs judged with the same inputs and settings; change
   assert.equal(s.resumed, 2);
   assert.equal(s.byLanguage.python.accepted, 1);
   const changed = fakeJudge({ comparator: 'exact', jobs: 2 });
-  await runJudging({ judge: changed, testsOf, programs: [{ ...programs[0], code: 'ok' }, { ...programs[1], code: 'ok' }], outFile: out });
+  await runJudging({
+    judge: changed,
+    testsOf,
+    programs: [
+      { ...programs[0], code: 'ok' },
+      { ...programs[1], code: 'ok' },
+    ],
+    outFile: out,
+  });
   assert.deepEqual(changed.calls.sort(), ['a', 'b']);
   const edited = fakeJudge({ comparator: 'exact', jobs: 2 });
-  await runJudging({ judge: edited, testsOf, programs: [{ ...programs[0], code: 'ok' }, { ...programs[1], code: 'ok2' }], outFile: out });
+  await runJudging({
+    judge: edited,
+    testsOf,
+    programs: [
+      { ...programs[0], code: 'ok' },
+      { ...programs[1], code: 'ok2' },
+    ],
+    outFile: out,
+  });
   assert.deepEqual(edited.calls, ['b']);
 });
 
@@ -117,8 +150,13 @@ test('resume tolerates blank lines: a torn line after them is cut exactly, nothi
   const s = await runJudging({ judge: j, testsOf, programs: more, outFile: out });
   assert.deepEqual(j.calls, ['e']);
   assert.equal(s.resumed, 2);
-  const lines = readFileSync(out, 'utf8').split('\n').filter((l) => l.trim() !== '');
-  assert.deepEqual(lines.map((l) => (JSON.parse(l) as JudgeRecord).id), ['a', 'b', 'e']);
+  const lines = readFileSync(out, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+  assert.deepEqual(
+    lines.map((l) => (JSON.parse(l) as JudgeRecord).id),
+    ['a', 'b', 'e'],
+  );
   const third = fakeJudge();
   const again = await runJudging({ judge: third, testsOf, programs: more, outFile: out });
   assert.deepEqual(third.calls, []);

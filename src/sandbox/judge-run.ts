@@ -170,7 +170,10 @@ function lockOutput(file: string): () => void {
       return () => rmSync(lock, { force: true });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new CorebError('IO', `cannot create the lock ${lock} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file, cause: e });
+        throw new CorebError('IO', `cannot create the lock ${lock} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+          file,
+          cause: e,
+        });
       }
       let holder = Number.NaN;
       try {
@@ -269,10 +272,14 @@ async function judgeUnlocked(
         if (signal?.aborted) return;
         await fh.write(JSON.stringify(toJudgeRecord(r, item.key)) + '\n').catch((e: unknown) => {
           const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-          throw new CorebError('IO', `cannot write the output (${code}${code === 'ENOSPC' ? ': no space left on the device' : ''}); the programs judged so far are kept, re-run to resume`, {
-            file: outFile,
-            cause: e,
-          });
+          throw new CorebError(
+            'IO',
+            `cannot write the output (${code}${code === 'ENOSPC' ? ': no space left on the device' : ''}); the programs judged so far are kept, re-run to resume`,
+            {
+              file: outFile,
+              cause: e,
+            },
+          );
         });
         summary.judged++;
         count(r.language, r.verdict);

@@ -111,8 +111,7 @@ export function requireTool(tool: ToolName, forWhat: string): string {
     const t = TOOLS[tool];
     throw new CorebError(
       'TOOLCHAIN',
-      `${forWhat} needs \`${t.paths[0]}\`, which is not installed; install the Debian package ` +
-        `${t.package} (apt-get install -y ${t.package})`,
+      `${forWhat} needs \`${t.paths[0]}\`, which is not installed; install the Debian package ` + `${t.package} (apt-get install -y ${t.package})`,
       { details: { tool, package: t.package } },
     );
   }

@@ -31,7 +31,9 @@ const SOLUTIONS: Record<ExecLanguage, string> = {
 
 test('all five languages compile once and pass every test', { skip: skipReason }, async () => {
   const before = judge!.stats();
-  const results = await Promise.all(ALL.map((language) => judge!.judge({ id: language, problemId: 'sum', language, code: SOLUTIONS[language] }, SUM)));
+  const results = await Promise.all(
+    ALL.map((language) => judge!.judge({ id: language, problemId: 'sum', language, code: SOLUTIONS[language] }, SUM)),
+  );
   for (const r of results) {
     assert.equal(r.verdict, 'accepted', `${r.language}: ${JSON.stringify(r)}`);
     assert.equal(r.passRate, 1);
@@ -52,7 +54,10 @@ test('exact pass_rate counts every test; stop-early stops at the first failure',
   assert.equal(r.verdict, 'wrong_answer');
   assert.equal(r.testsPassed, 2);
   assert.equal(r.passRate, 2 / 3);
-  assert.deepEqual(r.tests.map((t) => t.verdict), ['accepted', 'wrong_answer', 'accepted']);
+  assert.deepEqual(
+    r.tests.map((t) => t.verdict),
+    ['accepted', 'wrong_answer', 'accepted'],
+  );
   const early = await createTestJudge({ stopEarly: true });
   assert.ok(typeof early !== 'string');
   const e = await early.judge({ id: 'half', problemId: 'sum', language: 'python', code }, SUM);
@@ -85,7 +90,10 @@ test('program tests (HumanEval-X style): pass means exit 0, one build per test p
     { kind: 'program', input: 'assert add(2, 2) == 5\n', outputs: [] },
   ];
   const r = await judge!.judge({ id: 'p', problemId: 'add', language: 'python', code: 'def add(a, b):\n    return a + b\n' }, tests);
-  assert.deepEqual(r.tests.map((t) => t.verdict), ['accepted', 'runtime_error']);
+  assert.deepEqual(
+    r.tests.map((t) => t.verdict),
+    ['accepted', 'runtime_error'],
+  );
   const cpp = await judge!.judge(
     { id: 'pc', problemId: 'add', language: 'cpp', code: '#include <cassert>\nint add(int a, int b) { return a + b; }\n' },
     [{ kind: 'program', input: 'int main() { assert(add(2, 3) == 5); }\n', outputs: [] }],
@@ -94,14 +102,18 @@ test('program tests (HumanEval-X style): pass means exit 0, one build per test p
 });
 
 test('functional tests (LiveCodeBench LeetCode style) call Solution with JSON arguments', { skip: skipReason }, async () => {
-  const code = 'class Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n        seen = {}\n        for i, x in enumerate(nums):\n            if target - x in seen:\n                return [seen[target - x], i]\n            seen[x] = i\n';
+  const code =
+    'class Solution:\n    def twoSum(self, nums: List[int], target: int) -> List[int]:\n        seen = {}\n        for i, x in enumerate(nums):\n            if target - x in seen:\n                return [seen[target - x], i]\n            seen[x] = i\n';
   const tests: TestCase[] = [
     { kind: 'functional', input: '[2, 7, 11, 15]\n9', outputs: ['[0, 1]'], funcName: 'twoSum' },
     { kind: 'functional', input: '[3, 2, 4]\n6', outputs: ['[1, 2]'], funcName: 'twoSum' },
     { kind: 'functional', input: '[3, 3]\n6', outputs: ['[1, 0]'], funcName: 'twoSum' },
   ];
   const r = await judge!.judge({ id: 'f', problemId: 'two-sum', language: 'python', code }, tests);
-  assert.deepEqual(r.tests.map((t) => t.verdict), ['accepted', 'accepted', 'wrong_answer']);
+  assert.deepEqual(
+    r.tests.map((t) => t.verdict),
+    ['accepted', 'accepted', 'wrong_answer'],
+  );
   const java = await judge!.judge({ id: 'fj', problemId: 'two-sum', language: 'java', code: 'class Solution {}' }, tests);
   assert.equal(java.verdict, 'sandbox_error');
   assert.match(java.compileOutput ?? '', /python only/);

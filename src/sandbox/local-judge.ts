@@ -146,9 +146,13 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     uid: dropPrivileges ? uid : isRoot || typeof process.getuid !== 'function' ? uid : process.getuid(),
   };
   const treeOption = options.treeLimits ?? 'auto';
-  const tree: TreeAccounting | undefined = treeOption === 'off' ? undefined : detectTreeAccounting(treeOption === 'auto' ? {} : { mechanism: treeOption });
+  const tree: TreeAccounting | undefined =
+    treeOption === 'off' ? undefined : detectTreeAccounting(treeOption === 'auto' ? {} : { mechanism: treeOption });
   if (tree === undefined && treeOption !== 'off') {
-    throw new CorebError('SANDBOX', `tree limits \`${treeOption}\` are not available on this machine (needs root and that cgroup hierarchy); use auto`);
+    throw new CorebError(
+      'SANDBOX',
+      `tree limits \`${treeOption}\` are not available on this machine (needs root and that cgroup hierarchy); use auto`,
+    );
   }
   const compileMemoryMb = options.compileMemoryMb ?? 2048;
   const goCacheMaxMb = options.goCacheMaxMb ?? 512;
@@ -274,7 +278,8 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     const treeMemoryMb = limits.memoryLimitMb + TREE_ALLOWANCE_MB[plan.language];
     // With the tree accounted, resident memory is limited, not address space (threads reserve
     // much more than they touch); /proc polling keeps a generous address-space backstop.
-    const addressSpaceMb = tree === undefined ? limits.addressSpaceMb : tree.mechanism === 'proc' ? Math.max(limits.addressSpaceMb, 4 * treeMemoryMb) : 0;
+    const addressSpaceMb =
+      tree === undefined ? limits.addressSpaceMb : tree.mechanism === 'proc' ? Math.max(limits.addressSpaceMb, 4 * treeMemoryMb) : 0;
     const plimits: ProcessLimits = {
       wallMs: Math.round(limits.timeLimitMs * wallTimeFactor + 1000),
       cpuS: Math.ceil(limits.timeLimitMs / 1000) + 1,

@@ -9,7 +9,18 @@ const spec: ProcessSpec = {
   env: { PATH: '/usr/bin' },
   stdin: '',
   mounts: [{ src: '/host/build', dest: '/prog' }],
-  limits: { wallMs: 1000, cpuS: 2, addressSpaceMb: 256, processes: 8, fileSizeMb: 4, openFiles: 32, stackMb: 16, workDirMb: 8, stdoutBytes: 100, stderrBytes: 100 },
+  limits: {
+    wallMs: 1000,
+    cpuS: 2,
+    addressSpaceMb: 256,
+    processes: 8,
+    fileSizeMb: 4,
+    openFiles: 32,
+    stackMb: 16,
+    workDirMb: 8,
+    stdoutBytes: 100,
+    stderrBytes: 100,
+  },
 };
 
 test('bwrap isolation flags: no network, no nested userns, read-only root and /dev, sized work dir', () => {
@@ -30,13 +41,27 @@ test('the command line runs the helper with the limits in bytes and the program 
   const c = createCommandLine(config, spec);
   assert.equal(c[0], '/usr/bin/bwrap');
   const h = c.lastIndexOf('/.coreb-run');
-  assert.deepEqual(c.slice(h + 1, h + 10), ['2', String(256 * 1048576), '8', String(4 * 1048576), '32', String(16 * 1048576), '3', '--', '/usr/bin/python3']);
+  assert.deepEqual(c.slice(h + 1, h + 10), [
+    '2',
+    String(256 * 1048576),
+    '8',
+    String(4 * 1048576),
+    '32',
+    String(16 * 1048576),
+    '3',
+    '--',
+    '/usr/bin/python3',
+  ]);
   const bare = createCommandLine({ ...config, enabled: false }, spec);
   assert.equal(bare[0], '/cache/bin/coreb-run');
 });
 
 test('with cgroups to join, coreb-run --enter joins them, drops to the sandbox uid, then starts bwrap', () => {
-  const group = { joinFiles: ['/cg/memory/r/cgroup.procs', '/cg/pids/r/cgroup.procs'], sample: () => ({ cpuMs: 0, peakKb: 0, memoryExceeded: false }), close() {} };
+  const group = {
+    joinFiles: ['/cg/memory/r/cgroup.procs', '/cg/pids/r/cgroup.procs'],
+    sample: () => ({ cpuMs: 0, peakKb: 0, memoryExceeded: false }),
+    close() {},
+  };
   const c = createCommandLine(config, { ...spec, tree: { group, cpuLimitMs: 1000, memoryLimitKb: 1024 } });
   assert.deepEqual(c.slice(0, 7), ['/cache/bin/coreb-run', '--enter', '65534', '2', '/cg/memory/r/cgroup.procs', '/cg/pids/r/cgroup.procs', '--']);
   assert.equal(c[7], '/usr/bin/bwrap');

@@ -46,7 +46,11 @@ test('default BM25 beats the third-party code-aware BM25 on release_v2602 under 
   const retriever = createBm25Retriever();
   const indexes = { code: await retriever.index(code), text: await retriever.index(text) };
   const sums = { ndcg: 0, recall: 0, map: 0, n: 0 };
-  for (const [file, corpus] of [['text2code', 'code'], ['code2text', 'text'], ['code2code', 'code']] as const) {
+  for (const [file, corpus] of [
+    ['text2code', 'code'],
+    ['code2text', 'text'],
+    ['code2code', 'code'],
+  ] as const) {
     const qrels: Qrels = new Map();
     for (const r of rows(`${file}_qrels.jsonl`)) {
       const q = String(r.query_id);

@@ -82,7 +82,10 @@ test('bm25 retriever describes its variant and parameters, and rejects bad ones'
   assert.doesNotThrow(() => JSON.stringify(d));
   const index = await r.index(docs);
   assert.equal(index.size, 3);
-  assert.throws(() => createBm25Retriever({ b: 2 }), (e) => isCorebError(e, 'USAGE'));
+  assert.throws(
+    () => createBm25Retriever({ b: 2 }),
+    (e) => isCorebError(e, 'USAGE'),
+  );
   await assert.rejects(index.search([q('q', 'apple')], 0), (e) => isCorebError(e, 'USAGE'));
   await assert.rejects(r.index([...docs, { id: 'd1', text: 'dup' }]), (e) => isCorebError(e, 'VALIDATION'));
 });

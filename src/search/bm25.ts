@@ -4,14 +4,7 @@
  */
 import type { Doc, Query } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
-import type {
-  IndexOptions,
-  RankedList,
-  Retriever,
-  RetrieverDescription,
-  RetrieverIndex,
-  SearchOptions,
-} from '../core/retrieval.js';
+import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
 import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
 import { createTokenizer, resolveTokenizerOptions, STOP_LISTS } from './tokenize.js';
@@ -457,16 +450,13 @@ export function describeBm25(options: ResolvedBm25Options): RetrieverDescription
   return {
     kind: 'bm25',
     variant: 'lucene',
-    formula:
-      'sum over query terms t of wq(qtf) * idf(t) * tf*(k1+1) / (tf + k1*(1-b+b*dl/avgdl)), idf = ln(1+(N-df+0.5)/(df+0.5))',
+    formula: 'sum over query terms t of wq(qtf) * idf(t) * tf*(k1+1) / (tf + k1*(1-b+b*dl/avgdl)), idf = ln(1+(N-df+0.5)/(df+0.5))',
     k1: options.k1,
     b: options.b,
     queryTf: options.queryTf,
     ...(options.queryTf === 'saturate' ? { k3: options.k3 } : {}),
     feedback:
-      options.feedbackDocs > 0
-        ? { method: 'rm3', docs: options.feedbackDocs, terms: options.feedbackTerms, weight: options.feedbackWeight }
-        : 'none',
+      options.feedbackDocs > 0 ? { method: 'rm3', docs: options.feedbackDocs, terms: options.feedbackTerms, weight: options.feedbackWeight } : 'none',
     fields: [...options.fields],
     tokenizer: {
       name: 'coreb-code',

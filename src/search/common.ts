@@ -17,10 +17,7 @@ export function validateDocIds(docIds: readonly string[]): Map<string, number> {
   for (let i = 0; i < docIds.length; i++) {
     const id = docIds[i];
     if (index.has(id)) {
-      throw new CorebError(
-        'VALIDATION',
-        `document id "${id}" occurs twice (positions ${index.get(id)} and ${i}); a corpus needs unique ids`,
-      );
+      throw new CorebError('VALIDATION', `document id "${id}" occurs twice (positions ${index.get(id)} and ${i}); a corpus needs unique ids`);
     }
     index.set(id, i);
   }

@@ -109,7 +109,13 @@ test('memory-bounded chunking gives identical results for any block sizes', () =
   const exclude = [[0, 5], undefined, [256]];
   for (const [kernel] of kernels) {
     const ref = denseTopK(queries, docs, 25, { tieRanks, exclude, kernel, queryBlockRows: 1000, docBlockRows: 100000 });
-    for (const [qb, db] of [[1, 1], [3, 7], [4, 64], [5, 256], [64, 512]]) {
+    for (const [qb, db] of [
+      [1, 1],
+      [3, 7],
+      [4, 64],
+      [5, 256],
+      [64, 512],
+    ]) {
       const r = denseTopK(queries, docs, 25, { tieRanks, exclude, kernel, queryBlockRows: qb, docBlockRows: db });
       assert.deepEqual(r.indices, ref.indices, `${kernel} blocks ${qb}x${db}`);
       assert.deepEqual(r.scores, ref.scores, `${kernel} blocks ${qb}x${db}`);
@@ -123,7 +129,10 @@ test('memory-bounded chunking gives identical results for any block sizes', () =
     const firstTwo = Array.from(top.indices.subarray(0, 2));
     const skipTop = denseTopK(queries, docs, 2, { tieRanks, kernel, exclude: [firstTwo] });
     assert.equal(skipTop.counts[0], 2);
-    assert.deepEqual(Array.from(skipTop.indices.subarray(0, 2)), Array.from(denseTopK(queries, docs, 4, { tieRanks, kernel }).indices.subarray(2, 4)));
+    assert.deepEqual(
+      Array.from(skipTop.indices.subarray(0, 2)),
+      Array.from(denseTopK(queries, docs, 4, { tieRanks, kernel }).indices.subarray(2, 4)),
+    );
   }
 });
 
@@ -146,9 +155,16 @@ test('dense retriever ranks by cosine, breaks ties by docid, honours exclusions 
   assert.equal(r.describe().kind, 'dense');
   const docs = ['a', 'b', 'c', 'd'].map((id) => ({ id, text: id }));
   const index = await r.index(docs);
-  const run = await index.search([{ id: 'q1', text: '' }, { id: 'q2', text: '' }], 3, {
-    exclude: new Map([['q2', ['c']]]),
-  });
+  const run = await index.search(
+    [
+      { id: 'q1', text: '' },
+      { id: 'q2', text: '' },
+    ],
+    3,
+    {
+      exclude: new Map([['q2', ['c']]]),
+    },
+  );
   // a and b are both at cosine 1 with q1: docid descending puts b first.
   assert.deepEqual(run.get('q1')?.docIds, ['b', 'a', 'd']);
   assert.deepEqual(run.get('q2')?.docIds, ['d', 'b', 'a']);

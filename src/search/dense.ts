@@ -5,14 +5,7 @@
 import type { Doc, Query } from '../core/dataset.js';
 import { normalizeMatrix, type Embedder, type EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
-import type {
-  IndexOptions,
-  RankedList,
-  Retriever,
-  RetrieverDescription,
-  RetrieverIndex,
-  SearchOptions,
-} from '../core/retrieval.js';
+import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
 import { createWasmDotKernel, hasWasmSimd } from './dense-wasm.js';
 import { createTieRanks, TopK } from './top-k.js';
@@ -90,12 +83,7 @@ export interface DenseTopKResult {
  * Scores: the `js` kernel accumulates in double over the float32 inputs, then rounds to float32;
  * the `wasm` kernel accumulates in float32 (see {@link DenseTopKOptions.kernel}).
  */
-export function denseTopK(
-  queries: EmbeddingMatrix,
-  docs: EmbeddingMatrix,
-  k: number,
-  options: DenseTopKOptions = {},
-): DenseTopKResult {
+export function denseTopK(queries: EmbeddingMatrix, docs: EmbeddingMatrix, k: number, options: DenseTopKOptions = {}): DenseTopKResult {
   validateDepth(k);
   if (queries.dim !== docs.dim) {
     throw new CorebError('VALIDATION', `query vectors have dim ${queries.dim} but document vectors have dim ${docs.dim}; use one model for both`);

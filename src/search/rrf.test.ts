@@ -29,9 +29,18 @@ test('RRF ties are broken by docid descending in code-point order', () => {
 });
 
 test('RRF rejects bad parameters', () => {
-  assert.throws(() => fuseRrf([list('a')], 1, { k: 0 }), (e) => isCorebError(e, 'USAGE'));
-  assert.throws(() => fuseRrf([list('a')], 1, { weights: [1, 2] }), (e) => isCorebError(e, 'USAGE'));
-  assert.throws(() => createRrfRetriever([]), (e) => isCorebError(e, 'USAGE'));
+  assert.throws(
+    () => fuseRrf([list('a')], 1, { k: 0 }),
+    (e) => isCorebError(e, 'USAGE'),
+  );
+  assert.throws(
+    () => fuseRrf([list('a')], 1, { weights: [1, 2] }),
+    (e) => isCorebError(e, 'USAGE'),
+  );
+  assert.throws(
+    () => createRrfRetriever([]),
+    (e) => isCorebError(e, 'USAGE'),
+  );
 });
 
 /** A retriever returning a fixed order for every query. */
@@ -59,7 +68,14 @@ test('rrf retriever fuses its members per query and passes exclusions down', asy
   assert.equal(d.k, 60);
   assert.equal((d.inputs as unknown[]).length, 2);
   const index = await r.index(['a', 'b', 'c', 'd'].map((id) => ({ id, text: id })));
-  const run = await index.search([{ id: 'q', text: '' }, { id: 'p', text: '' }], 3, { exclude: new Map([['p', ['a']]]) });
+  const run = await index.search(
+    [
+      { id: 'q', text: '' },
+      { id: 'p', text: '' },
+    ],
+    3,
+    { exclude: new Map([['p', ['a']]]) },
+  );
   assert.deepEqual(run.get('q')?.docIds, ['a', 'c', 'b']);
   assert.deepEqual(run.get('p')?.docIds, ['c', 'b', 'd']);
 });

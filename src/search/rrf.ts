@@ -5,14 +5,7 @@
 import type { Doc, Query } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { Interner } from '../core/ids.js';
-import type {
-  IndexOptions,
-  RankedList,
-  Retriever,
-  RetrieverDescription,
-  RetrieverIndex,
-  SearchOptions,
-} from '../core/retrieval.js';
+import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { validateDepth } from './common.js';
 import { createTieRanks, TopK } from './top-k.js';
 
@@ -114,7 +107,14 @@ export function createRrfRetriever(retrievers: readonly Retriever[], options: Rr
           const out = new Map<string, RankedList>();
           const empty: RankedList = { docIds: [], scores: new Float32Array(0) };
           for (const q of queries) {
-            out.set(q.id, fuseRrf(runs.map((run) => run.get(q.id) ?? empty), depth, { k, weights }));
+            out.set(
+              q.id,
+              fuseRrf(
+                runs.map((run) => run.get(q.id) ?? empty),
+                depth,
+                { k, weights },
+              ),
+            );
           }
           return out;
         },

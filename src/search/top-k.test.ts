@@ -24,7 +24,10 @@ test('TopK keeps the best k in trec order (float32 score desc, docid desc) for a
     const docs = new Int32Array(37);
     const out = new Float32Array(37);
     assert.equal(heap.drainInto(docs, out), 37);
-    assert.deepEqual(Array.from(docs, (d, i) => [ids[d], out[i]]), expected.map(([id, s]) => [id, s]));
+    assert.deepEqual(
+      Array.from(docs, (d, i) => [ids[d], out[i]]),
+      expected.map(([id, s]) => [id, s]),
+    );
     assert.equal(heap.size, 0, 'drained');
   }
 });

@@ -83,7 +83,7 @@ test('f16 conversion of doubles agrees bit for bit with numpy', (t) => {
   const skip = numpySkipReason();
   if (skip) return t.skip(skip);
   let s = 12345;
-  const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const xs: number[] = [];
   for (let i = 0; i < 4000; i++) {
     const e = Math.floor(rand() * 50) - 30; // 2^-30 .. 2^20: subnormal, normal and overflow ranges

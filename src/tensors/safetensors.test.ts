@@ -12,7 +12,7 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'coreb-st-'));
 function values(n: number, seed: number): Float64Array {
   let s = seed;
   const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) out[i] = Math.fround((((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32) - 0.5) * 4);
+  for (let i = 0; i < n; i++) out[i] = Math.fround(((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5) * 4);
   return out;
 }
 
@@ -24,7 +24,15 @@ const PLAN: TensorPlan[] = [
 ];
 
 async function writeSample(file: string): Promise<Map<string, Float64Array>> {
-  const data = new Map(PLAN.map((t, i) => [t.name, values(t.shape.reduce((a, b) => a * b, 1), i + 1)]));
+  const data = new Map(
+    PLAN.map((t, i) => [
+      t.name,
+      values(
+        t.shape.reduce((a, b) => a * b, 1),
+        i + 1,
+      ),
+    ]),
+  );
   await saveSafetensors(file, PLAN, (t) => encodeFloats(data.get(t.name)!, t.dtype as 'F32'), { metadata: { format: 'pt', note: 'x' } });
   return data;
 }
@@ -92,13 +100,19 @@ test('malformed files are PARSE errors naming the file and the tensor', async ()
   const cases: Array<[string, RegExp]> = [
     [make('dtype.st', '{"w":{"dtype":"F12","shape":[2],"data_offsets":[0,8]}}', 8), /field `w`: unknown dtype "F12"/],
     [make('size.st', '{"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}}', 8), /field `w`: data_offsets span 8 bytes but F32 \[3\] needs 12/],
-    [make('gap.st', '{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}}', 12), /field `b`: data_offsets start at 8 but the previous tensor ends at 4/],
+    [
+      make('gap.st', '{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}}', 12),
+      /field `b`: data_offsets start at 8 but the previous tensor ends at 4/,
+    ],
     [make('trunc.st', '{"w":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}}', 8), /tensors cover 16 bytes but the data buffer holds 8/],
     [make('json.st', '{"w": nope}', 0), /header is not JSON/],
     [make('meta.st', '{"__metadata__":{"a":1}}', 0), /`__metadata__.a` must be a string/],
   ];
   for (const [f, re] of cases) {
-    await assert.rejects(openSafetensors(f), (e: unknown) => isCorebError(e, 'PARSE') && (e as Error).message.includes(f) && re.test((e as Error).message));
+    await assert.rejects(
+      openSafetensors(f),
+      (e: unknown) => isCorebError(e, 'PARSE') && (e as Error).message.includes(f) && re.test((e as Error).message),
+    );
   }
   const huge = join(dir, 'huge.st');
   const len = Buffer.alloc(16);
@@ -112,10 +126,15 @@ test('an aborted write leaves no file', async () => {
   const dir = tmp();
   const ac = new AbortController();
   await assert.rejects(
-    saveSafetensors(join(dir, 'x.safetensors'), PLAN, (t) => {
-      ac.abort(new Error('stop'));
-      return new Uint8Array(t.dataOffsets[1] - t.dataOffsets[0]);
-    }, { signal: ac.signal }),
+    saveSafetensors(
+      join(dir, 'x.safetensors'),
+      PLAN,
+      (t) => {
+        ac.abort(new Error('stop'));
+        return new Uint8Array(t.dataOffsets[1] - t.dataOffsets[0]);
+      },
+      { signal: ac.signal },
+    ),
     /stop/,
   );
   assert.deepEqual(readdirSync(dir), []);
@@ -174,7 +193,10 @@ open(sys.argv[1], 'wb').write(struct.pack('<Q', len(h)) + h + b.tobytes() + a.to
   );
   const r = await openSafetensors(file);
   assert.deepEqual([...(await r.readFloats('zeta'))], [1.5, -2.25, 65504]);
-  assert.deepEqual([...(await r.readFloats('alpha'))], [0, 1, 2, 3, 4, 5].map((x) => Math.fround(x / 7)));
+  assert.deepEqual(
+    [...(await r.readFloats('alpha'))],
+    [0, 1, 2, 3, 4, 5].map((x) => Math.fround(x / 7)),
+  );
   assert.deepEqual(r.info('alpha')!.shape, [2, 3]);
   await r.close();
   assert.ok(readFileSync(file).length > 0);

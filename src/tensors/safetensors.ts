@@ -88,14 +88,16 @@ export function parseSafetensorsHeader(headerJson: Uint8Array, bufferBytes: numb
   } catch (e) {
     throw new CorebError('PARSE', 'safetensors header is not valid UTF-8', { file, cause: e });
   }
-  if (!text.startsWith('{')) throw new CorebError('PARSE', `safetensors header must start with \`{\`, got ${JSON.stringify(text.slice(0, 20))}`, { file });
+  if (!text.startsWith('{'))
+    throw new CorebError('PARSE', `safetensors header must start with \`{\`, got ${JSON.stringify(text.slice(0, 20))}`, { file });
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
     throw new CorebError('PARSE', `safetensors header is not JSON (${(e as Error).message})`, { file, cause: e });
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CorebError('PARSE', 'safetensors header must be a JSON object', { file });
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new CorebError('PARSE', 'safetensors header must be a JSON object', { file });
   const metadata: Record<string, string> = {};
   const tensors: TensorInfo[] = [];
   for (const [name, entry] of Object.entries(raw as Record<string, unknown>)) {
@@ -104,7 +106,8 @@ export function parseSafetensorsHeader(headerJson: Uint8Array, bufferBytes: numb
         throw new CorebError('PARSE', '`__metadata__` must be an object of strings', { file, field: '__metadata__' });
       }
       for (const [k, v] of Object.entries(entry)) {
-        if (typeof v !== 'string') throw new CorebError('PARSE', `\`__metadata__.${k}\` must be a string, got ${JSON.stringify(v)}`, { file, field: '__metadata__' });
+        if (typeof v !== 'string')
+          throw new CorebError('PARSE', `\`__metadata__.${k}\` must be a string, got ${JSON.stringify(v)}`, { file, field: '__metadata__' });
         metadata[k] = v;
       }
       continue;
@@ -132,7 +135,11 @@ export function parseSafetensorsHeader(headerJson: Uint8Array, bufferBytes: numb
   let at = 0;
   for (const t of tensors) {
     if (t.dataOffsets[0] !== at) {
-      throw new CorebError('PARSE', `data_offsets start at ${t.dataOffsets[0]} but the previous tensor ends at ${at}; tensors must cover the buffer without gaps or overlap`, { file, field: t.name });
+      throw new CorebError(
+        'PARSE',
+        `data_offsets start at ${t.dataOffsets[0]} but the previous tensor ends at ${at}; tensors must cover the buffer without gaps or overlap`,
+        { file, field: t.name },
+      );
     }
     at = t.dataOffsets[1];
   }
@@ -162,7 +169,8 @@ async function readExactly(fh: FileHandle, length: number, position: number, fil
   let got = 0;
   while (got < length) {
     const { bytesRead } = await fh.read(buf, got, length - got, position + got);
-    if (bytesRead === 0) throw new CorebError('PARSE', `unexpected end of file at byte ${position + got} (wanted ${length} bytes at ${position})`, { file });
+    if (bytesRead === 0)
+      throw new CorebError('PARSE', `unexpected end of file at byte ${position + got} (wanted ${length} bytes at ${position})`, { file });
     got += bytesRead;
   }
   return buf;
@@ -178,7 +186,10 @@ export async function openSafetensors(file: string): Promise<SafetensorsReader> 
     fh = await open(file, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CorebError(code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `cannot open safetensors file (${code ?? (e as Error).message})`, { file, cause: e });
+    throw new CorebError(code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `cannot open safetensors file (${code ?? (e as Error).message})`, {
+      file,
+      cause: e,
+    });
   }
   try {
     const size = (await fh.stat()).size;
@@ -186,7 +197,11 @@ export async function openSafetensors(file: string): Promise<SafetensorsReader> 
     const prefix = await readExactly(fh, 8, 0, file);
     const n = new DataView(prefix.buffer).getBigUint64(0, true);
     if (n > BigInt(Math.min(MAX_HEADER_BYTES, size - 8))) {
-      throw new CorebError('PARSE', `header length ${n} exceeds the file (${size} bytes) or the ${MAX_HEADER_BYTES}-byte limit; not a safetensors file?`, { file });
+      throw new CorebError(
+        'PARSE',
+        `header length ${n} exceeds the file (${size} bytes) or the ${MAX_HEADER_BYTES}-byte limit; not a safetensors file?`,
+        { file },
+      );
     }
     const headerBytes = await readExactly(fh, Number(n), 8, file);
     const header = parseSafetensorsHeader(headerBytes, size - 8 - Number(n), file);
@@ -296,7 +311,9 @@ export function layoutSafetensors(plan: readonly TensorPlan[], metadata: Record<
     if (t.name === '__metadata__' || seen.has(t.name)) throw new CorebError('USAGE', `tensor name \`${t.name}\` is reserved or repeated`);
     seen.add(t.name);
   }
-  const ordered = [...plan].sort((a, b) => SAFETENSORS_DTYPES[b.dtype] - SAFETENSORS_DTYPES[a.dtype] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const ordered = [...plan].sort(
+    (a, b) => SAFETENSORS_DTYPES[b.dtype] - SAFETENSORS_DTYPES[a.dtype] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   const header: Record<string, unknown> = {};
   if (Object.keys(metadata).length > 0) header.__metadata__ = metadata;
   const tensors: TensorInfo[] = [];
@@ -346,7 +363,8 @@ export async function saveSafetensors(
       if (options.signal?.aborted) throw options.signal.reason;
       const bytes = await produce(t);
       const want = t.dataOffsets[1] - t.dataOffsets[0];
-      if (bytes.length !== want) throw new CorebError('INTERNAL', `tensor \`${t.name}\`: producer returned ${bytes.length} bytes, expected ${want}`, { file });
+      if (bytes.length !== want)
+        throw new CorebError('INTERNAL', `tensor \`${t.name}\`: producer returned ${bytes.length} bytes, expected ${want}`, { file });
       await fh.write(bytes);
     }
     await fh.close();

@@ -122,7 +122,9 @@ export function checkExportable(records: readonly RerankTrainRecord[], format: E
 function instructionFor(t: YesNoLayout, r: RerankTrainRecord): string {
   const task = rerankRecordTask(r.task);
   if (task === undefined) {
-    throw new CorebError('VALIDATION', `record ${r.queryId}: task \`${r.task}\` is not T2C, C2T or C2C, so no instruction applies`, { field: 'task' });
+    throw new CorebError('VALIDATION', `record ${r.queryId}: task \`${r.task}\` is not T2C, C2T or C2C, so no instruction applies`, {
+      field: 'task',
+    });
   }
   return t.instructions[task];
 }
@@ -159,7 +161,12 @@ export function* exportLines(records: Iterable<RerankTrainRecord>, format: Expor
         break;
       }
       case 'flagembedding':
-        yield JSON.stringify({ query: r.query, pos: r.pos.map((p) => p.text), neg: [...r.hardNeg, ...r.easyNeg].map((p) => p.text), prompt: instructionFor(t, r) });
+        yield JSON.stringify({
+          query: r.query,
+          pos: r.pos.map((p) => p.text),
+          neg: [...r.hardNeg, ...r.easyNeg].map((p) => p.text),
+          prompt: instructionFor(t, r),
+        });
         break;
       case 'ms-swift': {
         const turn = (p: RerankPassage) => [{ role: 'assistant', content: p.text }];

@@ -41,7 +41,12 @@ test('one record per rel-2 qrel; positives rel 2; hard negatives qrels rel 1 or 
     for (const r of mine) {
       const q = queries.get(r.queryId)!;
       const qrels = task.qrels.get(r.queryId)!;
-      const rank = new Map(lists.get(name)!.get(r.queryId)!.docIds.map((id, i) => [id, i + 1]));
+      const rank = new Map(
+        lists
+          .get(name)!
+          .get(r.queryId)!
+          .docIds.map((id, i) => [id, i + 1]),
+      );
       assert.equal(r.pos.length, 1);
       assert.equal(qrels.get(r.pos[0].id), 2, `${r.queryId}: positive ${r.pos[0].id}`);
       assert.equal(r.pos[0].text, docs.get(r.pos[0].id)!.text);
@@ -62,8 +67,14 @@ test('one record per rel-2 qrel; positives rel 2; hard negatives qrels rel 1 or 
       }
       // judged hard negatives come first, best-ranked first
       const judged = r.hardNeg.filter((h) => qrels.get(h.id) === 1).map((h) => rank.get(h.id) ?? Infinity);
-      assert.deepEqual(judged, [...judged].sort((a, b) => a - b));
-      assert.deepEqual(r.hardNeg.slice(0, judged.length).map((h) => qrels.get(h.id)), judged.map(() => 1));
+      assert.deepEqual(
+        judged,
+        [...judged].sort((a, b) => a - b),
+      );
+      assert.deepEqual(
+        r.hardNeg.slice(0, judged.length).map((h) => qrels.get(h.id)),
+        judged.map(() => 1),
+      );
       for (const e of r.easyNeg) {
         assert.equal(qrels.get(e.id), undefined, `easy negative ${e.id} is judged`);
         assert.notEqual(docs.get(e.id)!.problemId, q.problemId);
@@ -79,8 +90,14 @@ test('easy negatives are seeded: same seed same records, another seed other easy
   const b = mineRerankRecords({ tasks, lists, seed: 7 }).records;
   const c = mineRerankRecords({ tasks, lists, seed: 8 }).records;
   assert.deepEqual(a, b);
-  assert.deepEqual(a.map((r) => r.hardNeg), c.map((r) => r.hardNeg));
-  assert.notDeepEqual(a.map((r) => r.easyNeg), c.map((r) => r.easyNeg));
+  assert.deepEqual(
+    a.map((r) => r.hardNeg),
+    c.map((r) => r.hardNeg),
+  );
+  assert.notDeepEqual(
+    a.map((r) => r.easyNeg),
+    c.map((r) => r.easyNeg),
+  );
   const few = mineRerankRecords({ tasks, lists, hardNegatives: 2, easyNegatives: 1, window: [1, 5] }).records;
   assert.ok(few.every((r) => r.hardNeg.length <= 2 && r.easyNeg.length === 1));
 });
@@ -91,7 +108,11 @@ test('excluded problems: overlap refused with the problems listed; --drop-overla
   const excluded = new Set([all[0], all[3], 'not_in_this_release']);
   assert.throws(
     () => mineRerankRecords({ tasks, lists, excludeProblems: excluded }),
-    (e: unknown) => isCorebError(e, 'VALIDATION') && (e as Error).message.includes(`shares 2 problem(s) with --exclude-problems, so its records would not be problem-disjoint: ${all[0]}, ${all[3]}.`),
+    (e: unknown) =>
+      isCorebError(e, 'VALIDATION') &&
+      (e as Error).message.includes(
+        `shares 2 problem(s) with --exclude-problems, so its records would not be problem-disjoint: ${all[0]}, ${all[3]}.`,
+      ),
   );
   const { records, overlap, stats } = mineRerankRecords({ tasks, lists, excludeProblems: excluded, dropOverlap: true });
   assert.deepEqual(overlap, [all[0], all[3]]);
@@ -107,7 +128,10 @@ test('excluded problems: overlap refused with the problems listed; --drop-overla
     }
   }
   // A disjoint exclusion set mines everything.
-  assert.equal(mineRerankRecords({ tasks, lists, excludeProblems: new Set(['x']) }).records.length, mineRerankRecords({ tasks, lists }).records.length);
+  assert.equal(
+    mineRerankRecords({ tasks, lists, excludeProblems: new Set(['x']) }).records.length,
+    mineRerankRecords({ tasks, lists }).records.length,
+  );
 });
 
 test('warnings and bad options', () => {

@@ -96,7 +96,9 @@ export function taskProblems(tasks: Iterable<RetrievalTask>): Set<string> {
  * The problem ids named by `--exclude-problems` values: a release directory (every problem of its
  * queries and corpora), a text file (one id per line, `#` comments), or a comma-separated list.
  */
-export async function loadProblemSet(values: readonly string[]): Promise<{ problems: Set<string>; sources: Array<{ value: string; kind: 'release' | 'file' | 'list'; problems: number }> }> {
+export async function loadProblemSet(
+  values: readonly string[],
+): Promise<{ problems: Set<string>; sources: Array<{ value: string; kind: 'release' | 'file' | 'list'; problems: number }> }> {
   const problems = new Set<string>();
   const sources: Array<{ value: string; kind: 'release' | 'file' | 'list'; problems: number }> = [];
   for (const v of values) {
@@ -109,12 +111,18 @@ export async function loadProblemSet(values: readonly string[]): Promise<{ probl
       if (bad) throw new CorebError('VALIDATION', `--exclude-problems ${v}: not a complete CoREB release (${bad.message})`, { file: v });
       ids = [...taskProblems(Object.values(releaseTasks(release)))];
       kind = 'release';
-      if (ids.length === 0) throw new CorebError('VALIDATION', `--exclude-problems ${v}: the release names no problems (meta.source_problem_id)`, { file: v });
+      if (ids.length === 0)
+        throw new CorebError('VALIDATION', `--exclude-problems ${v}: the release names no problems (meta.source_problem_id)`, { file: v });
     } else if (st?.isFile()) {
-      ids = splitLines((await loadTextFile(v)).text).map((l) => l.replace(/#.*/, '').trim()).filter((l) => l !== '');
+      ids = splitLines((await loadTextFile(v)).text)
+        .map((l) => l.replace(/#.*/, '').trim())
+        .filter((l) => l !== '');
       kind = 'file';
     } else {
-      ids = v.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      ids = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       kind = 'list';
       if (ids.length === 0 || (ids.length === 1 && /[/\\]/.test(ids[0]))) {
         throw new CorebError('NOT_FOUND', `--exclude-problems ${v}: no such release directory or file (or give problem ids separated by commas)`);
@@ -140,7 +148,18 @@ export function disjointnessWarning(split: string, excluded: boolean): string | 
 }
 
 function newStats(): MineTaskStats {
-  return { queries: 0, records: 0, queriesWithoutList: 0, missingPositives: 0, droppedQueries: 0, hardFromQrels: 0, hardFromRun: 0, easy: 0, shortHard: 0, shortEasy: 0 };
+  return {
+    queries: 0,
+    records: 0,
+    queriesWithoutList: 0,
+    missingPositives: 0,
+    droppedQueries: 0,
+    hardFromQrels: 0,
+    hardFromRun: 0,
+    easy: 0,
+    shortHard: 0,
+    shortEasy: 0,
+  };
 }
 
 /**

@@ -45,7 +45,10 @@ for (const dtype of ['F32', 'BF16'] as const) {
   test(`cat (${dtype}): the merged delta equals the weighted mean of the merged deltas`, async () => {
     const dir = tmp();
     const inputs = [await writeToyAdapter(join(dir, 'a'), { seed: 1, dtype }), await writeToyAdapter(join(dir, 'b'), { seed: 2, dtype })];
-    for (const weights of [[0.5, 0.5], [0.25, 0.75]]) {
+    for (const weights of [
+      [0.5, 0.5],
+      [0.25, 0.75],
+    ]) {
       const out = join(dir, `cat-${weights.join('-')}`);
       const res = await soupAdapters({ adapters: [join(dir, 'a'), join(dir, 'b')], outDir: out, method: 'cat', weights });
       assert.equal(res.r, 8);
@@ -54,7 +57,9 @@ for (const dtype of ['F32', 'BF16'] as const) {
       assert.deepEqual([...soup.dtypes], [dtype]);
       const sOut = (soup.config.lora_alpha as number) / (soup.config.r as number);
       for (const m of TOY_MODULES) {
-        const got = matmul(soup.tensors.get(`${m.name}.lora_B.weight`)!, soup.tensors.get(`${m.name}.lora_A.weight`)!, m.out, 8, m.in).map((x) => x * sOut);
+        const got = matmul(soup.tensors.get(`${m.name}.lora_B.weight`)!, soup.tensors.get(`${m.name}.lora_A.weight`)!, m.out, 8, m.in).map(
+          (x) => x * sOut,
+        );
         const { err, ref } = maxDiff(got, meanDelta(inputs, weights, 8 / 4, m, 4));
         // F32: B entries wᵢ·sᵢ·Bᵢ rounded to float32. BF16: exact when wᵢ·sᵢ is a power of two
         // (0.5·2), else each B entry is rounded to bf16 (8 significant bits).
@@ -71,7 +76,10 @@ for (const dtype of ['F32', 'BF16'] as const) {
 
 test('cat of BF16 adapters written as F32 is within 1e-6 for any weights', async () => {
   const dir = tmp();
-  const inputs = [await writeToyAdapter(join(dir, 'a'), { seed: 1, dtype: 'BF16' }), await writeToyAdapter(join(dir, 'b'), { seed: 2, dtype: 'BF16' })];
+  const inputs = [
+    await writeToyAdapter(join(dir, 'a'), { seed: 1, dtype: 'BF16' }),
+    await writeToyAdapter(join(dir, 'b'), { seed: 2, dtype: 'BF16' }),
+  ];
   await soupAdapters({ adapters: [join(dir, 'a'), join(dir, 'b')], outDir: join(dir, 'o'), method: 'cat', weights: [0.3, 0.7], dtype: 'F32' });
   const soup = await readAdapter(join(dir, 'o'));
   assert.deepEqual([...soup.dtypes], ['F32']);
@@ -103,9 +111,21 @@ test('outputs record method, weights, dtype and input hashes in the config and _
   const dir = tmp();
   await writeToyAdapter(join(dir, 'a'), { seed: 5 });
   await writeToyAdapter(join(dir, 'b'), { seed: 6 });
-  await soupAdapters({ adapters: [join(dir, 'a'), join(dir, 'b')], outDir: join(dir, 'o'), method: 'cat', weights: [0.4, 0.6], corebVersion: '9.9.9' });
+  await soupAdapters({
+    adapters: [join(dir, 'a'), join(dir, 'b')],
+    outDir: join(dir, 'o'),
+    method: 'cat',
+    weights: [0.4, 0.6],
+    corebVersion: '9.9.9',
+  });
   const soup = await readAdapter(join(dir, 'o'));
-  const rec = soup.config.coreb_soup as { method: string; weights: number[]; dtype: string; tool: string; inputs: Array<{ dir: string; adapter_model_sha256: string }> };
+  const rec = soup.config.coreb_soup as {
+    method: string;
+    weights: number[];
+    dtype: string;
+    tool: string;
+    inputs: Array<{ dir: string; adapter_model_sha256: string }>;
+  };
   assert.deepEqual([rec.method, rec.weights, rec.dtype, rec.tool], ['cat', [0.4, 0.6], 'F32', 'coreb 9.9.9']);
   assert.equal(rec.inputs.length, 2);
   assert.match(rec.inputs[0].adapter_model_sha256, /^[0-9a-f]{64}$/);
@@ -135,9 +155,15 @@ test('mismatched adapters: every mismatch is named with the value per folder', a
   );
   writeFileSync(join(dir, 'a', 'adapter_config.json'), JSON.stringify({ peft_type: 'LORA', r: 4, lora_alpha: 8, use_dora: true }));
   await assert.rejects(soupAdapters({ adapters: [join(dir, 'a'), join(dir, 'r8')], outDir: join(dir, 'o') }), /DoRA adapters/);
-  await assert.rejects(soupAdapters({ adapters: [join(dir, 'nope'), join(dir, 'r8')], outDir: join(dir, 'o') }), /not a PEFT adapter folder: adapter_config\.json missing/);
+  await assert.rejects(
+    soupAdapters({ adapters: [join(dir, 'nope'), join(dir, 'r8')], outDir: join(dir, 'o') }),
+    /not a PEFT adapter folder: adapter_config\.json missing/,
+  );
   await assert.rejects(soupAdapters({ adapters: [join(dir, 'r8')], outDir: join(dir, 'o') }), /at least two adapter folders/);
-  await assert.rejects(soupAdapters({ adapters: [join(dir, 'r8'), join(dir, 'r8')], outDir: join(dir, 'o'), weights: [1] }), /weights must be 2 finite numbers/);
+  await assert.rejects(
+    soupAdapters({ adapters: [join(dir, 'r8'), join(dir, 'r8')], outDir: join(dir, 'o'), weights: [1] }),
+    /weights must be 2 finite numbers/,
+  );
 });
 
 test('memory stays bounded by the tensors in flight, not the file', async () => {
@@ -165,9 +191,15 @@ test('checkSoup: cat within 1e-6 of the mean delta, linear reported as far off, 
   assert.ok(rep.overall.cat.maxRelError <= 1e-6, String(rep.overall.cat.maxRelError));
   assert.ok(rep.overall.written.maxRelError <= 1e-6);
   assert.ok(rep.overall.linear.relFrobeniusError > 1e-2, String(rep.overall.linear.relFrobeniusError));
-  assert.ok(rep.modules.every((m) => m.rowsChecked === m.shape[0]), 'small modules: every row');
+  assert.ok(
+    rep.modules.every((m) => m.rowsChecked === m.shape[0]),
+    'small modules: every row',
+  );
   const few = await checkSoup({ adapters: [join(dir, 'a'), join(dir, 'b')], sample: 2, rows: 3 });
-  assert.deepEqual(few.modules.map((m) => m.rowsChecked), [3, 3]);
+  assert.deepEqual(
+    few.modules.map((m) => m.rowsChecked),
+    [3, 3],
+  );
   assert.equal(few.ok, true);
   // A soup that is not the average fails the check: here the written one is replaced by one input.
   const bad = join(dir, 'bad');

@@ -58,24 +58,42 @@ export async function loadLoraAdapter(dir: string): Promise<LoraAdapter> {
   try {
     text = await readFile(configFile, 'utf8');
   } catch (e) {
-    throw new CorebError('NOT_FOUND', `not a PEFT adapter folder: ${ADAPTER_CONFIG_FILE} missing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: configFile, cause: e });
+    throw new CorebError(
+      'NOT_FOUND',
+      `not a PEFT adapter folder: ${ADAPTER_CONFIG_FILE} missing (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      { file: configFile, cause: e },
+    );
   }
   let config: Record<string, unknown>;
   try {
     config = JSON.parse(text) as Record<string, unknown>;
   } catch (e) {
-    throw new CorebError('PARSE', `malformed JSON (${(e as Error).message}); expected the PEFT adapter config object`, { file: configFile, cause: e });
+    throw new CorebError('PARSE', `malformed JSON (${(e as Error).message}); expected the PEFT adapter config object`, {
+      file: configFile,
+      cause: e,
+    });
   }
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new CorebError('PARSE', 'expected a JSON object', { file: configFile });
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    throw new CorebError('PARSE', 'expected a JSON object', { file: configFile });
   if (config.peft_type !== undefined && config.peft_type !== 'LORA') {
-    throw new CorebError('VALIDATION', `peft_type is ${JSON.stringify(config.peft_type)}; only LORA adapters can be souped`, { file: configFile, field: 'peft_type' });
+    throw new CorebError('VALIDATION', `peft_type is ${JSON.stringify(config.peft_type)}; only LORA adapters can be souped`, {
+      file: configFile,
+      field: 'peft_type',
+    });
   }
-  if (!Number.isInteger(config.r) || (config.r as number) < 1) throw new CorebError('VALIDATION', `r must be a positive integer, got ${JSON.stringify(config.r)}`, { file: configFile, field: 'r' });
+  if (!Number.isInteger(config.r) || (config.r as number) < 1)
+    throw new CorebError('VALIDATION', `r must be a positive integer, got ${JSON.stringify(config.r)}`, { file: configFile, field: 'r' });
   if (typeof config.lora_alpha !== 'number' || !Number.isFinite(config.lora_alpha)) {
-    throw new CorebError('VALIDATION', `lora_alpha must be a number, got ${JSON.stringify(config.lora_alpha)}`, { file: configFile, field: 'lora_alpha' });
+    throw new CorebError('VALIDATION', `lora_alpha must be a number, got ${JSON.stringify(config.lora_alpha)}`, {
+      file: configFile,
+      field: 'lora_alpha',
+    });
   }
   if (config.use_dora === true) {
-    throw new CorebError('UNSUPPORTED', 'DoRA adapters (use_dora: true) cannot be souped: their magnitude vectors do not combine linearly', { file: configFile, field: 'use_dora' });
+    throw new CorebError('UNSUPPORTED', 'DoRA adapters (use_dora: true) cannot be souped: their magnitude vectors do not combine linearly', {
+      file: configFile,
+      field: 'use_dora',
+    });
   }
   const modelFile = join(dir, ADAPTER_MODEL_FILE);
   let reader: SafetensorsReader;
@@ -83,7 +101,11 @@ export async function loadLoraAdapter(dir: string): Promise<LoraAdapter> {
     reader = await openSafetensors(modelFile);
   } catch (e) {
     if (e instanceof CorebError && e.code === 'NOT_FOUND') {
-      throw new CorebError('NOT_FOUND', `${ADAPTER_MODEL_FILE} missing (a pickled adapter_model.bin is not read; save with safe_serialization=True)`, { file: modelFile, cause: e });
+      throw new CorebError(
+        'NOT_FOUND',
+        `${ADAPTER_MODEL_FILE} missing (a pickled adapter_model.bin is not read; save with safe_serialization=True)`,
+        { file: modelFile, cause: e },
+      );
     }
     throw e;
   }
@@ -100,7 +122,11 @@ export function loraScaling(config: Record<string, unknown>): number {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return JSON.stringify([...v].map((x) => JSON.stringify(x)).sort());
   if (v !== null && typeof v === 'object') {
-    return JSON.stringify(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    return JSON.stringify(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   }
   return JSON.stringify(v ?? null);
 }
@@ -143,17 +169,22 @@ export function checkAdaptersAgree(adapters: readonly LoraAdapter[]): void {
     if (missing.length + extra.length > 0) {
       problems.push(
         `tensor names differ between ${first.dir} and ${a.dir}: ` +
-          [missing.length ? `only in the first: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (+${missing.length - 5} more)` : ''}` : '', extra.length ? `only in ${a.dir}: ${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ` (+${extra.length - 5} more)` : ''}` : '']
+          [
+            missing.length ? `only in the first: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` (+${missing.length - 5} more)` : ''}` : '',
+            extra.length ? `only in ${a.dir}: ${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ` (+${extra.length - 5} more)` : ''}` : '',
+          ]
             .filter(Boolean)
             .join('; '),
       );
     }
   }
   for (const t of first.reader.header.tensors) {
-    if (!(FLOAT_DTYPES as readonly string[]).includes(t.dtype)) problems.push(`tensor ${t.name} is ${t.dtype} in ${first.dir}; only ${FLOAT_DTYPES.join(', ')} tensors can be averaged`);
+    if (!(FLOAT_DTYPES as readonly string[]).includes(t.dtype))
+      problems.push(`tensor ${t.name} is ${t.dtype} in ${first.dir}; only ${FLOAT_DTYPES.join(', ')} tensors can be averaged`);
     for (const a of adapters.slice(1)) {
       const o = a.reader.info(t.name);
-      if (o !== undefined && o.shape.join('x') !== t.shape.join('x')) problems.push(`tensor ${t.name} has shape [${t.shape}] in ${first.dir} but [${o.shape}] in ${a.dir}`);
+      if (o !== undefined && o.shape.join('x') !== t.shape.join('x'))
+        problems.push(`tensor ${t.name} has shape [${t.shape}] in ${first.dir} but [${o.shape}] in ${a.dir}`);
     }
   }
   if (problems.length > 0) {
@@ -173,7 +204,12 @@ export function loraFactor(name: string): 'A' | 'B' | null {
 
 /** The B tensor name paired with an A tensor name (and vice versa). */
 export function loraPartner(name: string): string {
-  const swap: Record<string, string> = { lora_A: 'lora_B', lora_B: 'lora_A', lora_embedding_A: 'lora_embedding_B', lora_embedding_B: 'lora_embedding_A' };
+  const swap: Record<string, string> = {
+    lora_A: 'lora_B',
+    lora_B: 'lora_A',
+    lora_embedding_A: 'lora_embedding_B',
+    lora_embedding_B: 'lora_embedding_A',
+  };
   return name
     .split('.')
     .map((s) => swap[s] ?? s)
@@ -265,7 +301,8 @@ export function planSoup(adapters: readonly LoraAdapter[], method: SoupMethod, w
     if (method === 'cat' && factor !== null) {
       const shapes = adapters.map((a) => a.reader.info(t.name)!.shape);
       const axis = factor === 'A' ? 0 : 1;
-      if (shapes[0].length < 2 && axis === 1) throw new CorebError('VALIDATION', `LoRA B tensor ${t.name} has shape [${shapes[0]}]; expected [out, r, ...]`);
+      if (shapes[0].length < 2 && axis === 1)
+        throw new CorebError('VALIDATION', `LoRA B tensor ${t.name} has shape [${shapes[0]}]; expected [out, r, ...]`);
       const shape = [...shapes[0]];
       shape[axis] = shapes.reduce((s, sh) => s + sh[axis], 0);
       tensors.push({ name: t.name, dtype, shape });
@@ -277,7 +314,10 @@ export function planSoup(adapters: readonly LoraAdapter[], method: SoupMethod, w
   if (method === 'cat') {
     const hasPattern = (v: unknown) => v !== undefined && v !== null && typeof v === 'object' && Object.keys(v).length > 0;
     if (hasPattern(first.rank_pattern) || hasPattern(first.alpha_pattern)) {
-      throw new CorebError('UNSUPPORTED', '`cat` needs one rank for every module; these adapters set rank_pattern/alpha_pattern (use --method linear)');
+      throw new CorebError(
+        'UNSUPPORTED',
+        '`cat` needs one rank for every module; these adapters set rank_pattern/alpha_pattern (use --method linear)',
+      );
     }
     const r = adapters.reduce((s, a) => s + (a.config.r as number), 0);
     config.r = r;
@@ -301,7 +341,20 @@ export function planSoup(adapters: readonly LoraAdapter[], method: SoupMethod, w
       let out: Float64Array;
       if (method === 'cat' && factor !== null) {
         const shapes = adapters.map((a) => a.reader.info(name)!.shape);
-        out = factor === 'A' ? concatScaled(parts, shapes, 0, parts.map(() => 1)) : concatScaled(parts, shapes, 1, weights.map((w, i) => w * scaling[i]));
+        out =
+          factor === 'A'
+            ? concatScaled(
+                parts,
+                shapes,
+                0,
+                parts.map(() => 1),
+              )
+            : concatScaled(
+                parts,
+                shapes,
+                1,
+                weights.map((w, i) => w * scaling[i]),
+              );
       } else {
         out = weightedSum(parts, weights);
       }
@@ -401,7 +454,10 @@ export async function soupAdapters(options: SoupOptions): Promise<SoupResult> {
     try {
       await mkdir(options.outDir, { recursive: true });
     } catch (e) {
-      throw new CorebError('IO', `cannot create directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: options.outDir, cause: e });
+      throw new CorebError('IO', `cannot create directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+        file: options.outDir,
+        cause: e,
+      });
     }
     const progress = options.progress ?? silentProgress;
     progress.start(`soup (${method})`, plan.tensors.length);
@@ -417,7 +473,16 @@ export async function soupAdapters(options: SoupOptions): Promise<SoupResult> {
     );
     progress.done();
     await saveAtomic(join(options.outDir, ADAPTER_CONFIG_FILE), JSON.stringify({ ...plan.config, coreb_soup: provenance }, null, 2) + '\n');
-    return { outDir: options.outDir, method, weights, dtype, r: plan.config.r as number, tensors: plan.tensors.length, provenance, peakBytes: plan.peakBytes };
+    return {
+      outDir: options.outDir,
+      method,
+      weights,
+      dtype,
+      r: plan.config.r as number,
+      tensors: plan.tensors.length,
+      provenance,
+      peakBytes: plan.peakBytes,
+    };
   } finally {
     await closeAdapters(adapters);
   }
@@ -516,7 +581,8 @@ export async function checkSoup(options: SoupCheckOptions): Promise<SoupCheckRep
       if (options.signal?.aborted) throw options.signal.reason;
       const bName = loraPartner(aName);
       const inputs = [];
-      for (const a of adapters) inputs.push({ A: await a.reader.readFloats(aName), B: await a.reader.readFloats(bName), r: a.reader.info(aName)!.shape[0] });
+      for (const a of adapters)
+        inputs.push({ A: await a.reader.readFloats(aName), B: await a.reader.readFloats(bName), r: a.reader.info(aName)!.shape[0] });
       const [rows, inDim] = [adapters[0].reader.info(bName)!.shape[0], adapters[0].reader.info(aName)!.shape[1]];
       const cands: Array<{ label: string; A: Float64Array; B: Float64Array; r: number; s: number }> = [];
       for (const label of ['cat', 'linear']) {

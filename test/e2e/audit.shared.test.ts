@@ -37,12 +37,20 @@ test('coreb audit on CoREB v202602 agrees with counts taken straight from the JS
   const norm = new Map<string, number>();
   for (const c of code) norm.set((c.code as string).replace(/\s+/g, ' ').trim(), (norm.get((c.code as string).replace(/\s+/g, ' ').trim()) ?? 0) + 1);
   assert.equal(a.corpora.code.documents, code.length);
-  assert.equal(a.corpora.code.exactDuplicates, [...norm.values()].reduce((s, n) => s + n - 1, 0));
+  assert.equal(
+    a.corpora.code.exactDuplicates,
+    [...norm.values()].reduce((s, n) => s + n - 1, 0),
+  );
   assert.equal(a.corpora.text.documents, rows(join(dir, 'text_corpus.jsonl')).length);
   // Python programs filed as Ruby (e.g. code_v202601_00020 starts with `import json`): the detector says py.
   const lc = a.corpora.code.languageCheck!;
-  const rubyAsPython = code.filter((c) => c.language === 'ruby' && /^import \w+|^def \w+\(.*\):\s*$/m.test(c.code as string) && !/\bend\b/.test(c.code as string));
+  const rubyAsPython = code.filter(
+    (c) => c.language === 'ruby' && /^import \w+|^def \w+\(.*\):\s*$/m.test(c.code as string) && !/\bend\b/.test(c.code as string),
+  );
   assert.ok(rubyAsPython.length > 0);
-  assert.ok((lc.byLanguage.ruby.detectedAs.py ?? 0) >= rubyAsPython.length - 2, `${JSON.stringify(lc.byLanguage.ruby)} vs ${rubyAsPython.length} python-looking ruby rows`);
+  assert.ok(
+    (lc.byLanguage.ruby.detectedAs.py ?? 0) >= rubyAsPython.length - 2,
+    `${JSON.stringify(lc.byLanguage.ruby)} vs ${rubyAsPython.length} python-looking ruby rows`,
+  );
   assert.ok(lc.examples.some(([, declared, detected]) => declared === 'ruby' && detected === 'py'));
 });

@@ -26,7 +26,10 @@ test('coreb audit on a CoIR-like BEIR directory: JSON shape, the real offline la
   assert.match(lc.detector, /vscode-languagedetection/);
   assert.equal(lc.checked, 11);
   // guesslang reads the Java class as Java, not Python.
-  assert.ok(lc.examples.some(([id, declared, detected]) => id === 'd4' && declared === 'python' && detected === 'java'), JSON.stringify(lc));
+  assert.ok(
+    lc.examples.some(([id, declared, detected]) => id === 'd4' && declared === 'python' && detected === 'java'),
+    JSON.stringify(lc),
+  );
   // The five full Python programs (d1, d2, d3, d7, d8) read as Python; guesslang is unsure on 2-line snippets.
   assert.ok(lc.byLanguage.python.agree >= 5, JSON.stringify(lc.byLanguage));
   const table = runCli(['audit', dir, '--no-language-check', '--quiet']);

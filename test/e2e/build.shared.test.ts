@@ -54,16 +54,32 @@ after(async () => {
 const args = (): string[] => {
   const u = encodeURIComponent(server.baseUrl);
   return [
-    'build', '--problems', problemsFile, '--out', out,
-    '--rewriter', `openai:qwen-32b?baseUrl=${u}`,
+    'build',
+    '--problems',
+    problemsFile,
+    '--out',
+    out,
+    '--rewriter',
+    `openai:qwen-32b?baseUrl=${u}`,
     ...MODELS.flatMap((m) => ['--solver', `openai:${m}?baseUrl=${u}`]),
-    '--languages', LANGS.join(','), '--release-name', 'v202612', '--created-at', '2026-12-01T00:00:00Z', '--jobs', '2',
+    '--languages',
+    LANGS.join(','),
+    '--release-name',
+    'v202612',
+    '--created-at',
+    '2026-12-01T00:00:00Z',
+    '--jobs',
+    '2',
   ];
 };
 const tables = (): Record<string, string> =>
   Object.fromEntries([...RELEASE_TABLES.map((t) => `${t}.jsonl`), 'problems.jsonl'].map((f) => [f, readFileSync(join(out, f), 'utf8')]));
 // biome-ignore lint/suspicious/noExplicitAny: JSONL rows of the release tables, probed field by field
-const rows = (t: string): Array<Record<string, any>> => readFileSync(join(out, `${t}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const rows = (t: string): Array<Record<string, any>> =>
+  readFileSync(join(out, `${t}.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 let first: Record<string, string>;
 
 test('builds a release from 10 LCB v5 problems; labels equal the known verdicts', async (t) => {
@@ -82,10 +98,16 @@ test('builds a release from 10 LCB v5 problems; labels equal the known verdicts'
   // compile. (The release's own meta_passed refers to its rewritten tests, which v202602 does not
   // publish, so it is not a verdict on these tests.)
   const probs = new Map(
-    readFileSync(join(out, 'problems.jsonl'), 'utf8').trim().split('\n').map((l) => {
-      const p = JSON.parse(l) as Record<string, string>;
-      return [`lcb_${p.question_id}`, [...JSON.parse(p.public_test_cases), ...JSON.parse(p.private_test_cases)] as Array<{ input: string; output: string }>];
-    }),
+    readFileSync(join(out, 'problems.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const p = JSON.parse(l) as Record<string, string>;
+        return [
+          `lcb_${p.question_id}`,
+          [...JSON.parse(p.public_test_cases), ...JSON.parse(p.private_test_cases)] as Array<{ input: string; output: string }>,
+        ];
+      }),
   );
   const sameTokens = (a: string, b: string): boolean => {
     const x = a.trim().split(/\s+/);
@@ -107,7 +129,9 @@ test('builds a release from 10 LCB v5 problems; labels equal the known verdicts'
     }
   }
   assert.ok(known >= 20, `${known} programs with a known verdict`);
-  t.diagnostic(`tables ${JSON.stringify(m.tables)}; verified correct ${JSON.stringify(m.counts.a8_verified_correct)}; judgments ${JSON.stringify(m.counts.table5_judgments)}; ${server.calls.length} calls, tokens ${JSON.stringify(Object.fromEntries(Object.entries(m.stages as Record<string, { input_tokens: number; output_tokens: number }>).map(([k, u]) => [k, u.input_tokens + u.output_tokens])))}`);
+  t.diagnostic(
+    `tables ${JSON.stringify(m.tables)}; verified correct ${JSON.stringify(m.counts.a8_verified_correct)}; judgments ${JSON.stringify(m.counts.table5_judgments)}; ${server.calls.length} calls, tokens ${JSON.stringify(Object.fromEntries(Object.entries(m.stages as Record<string, { input_tokens: number; output_tokens: number }>).map(([k, u]) => [k, u.input_tokens + u.output_tokens])))}`,
+  );
   assert.ok(code.some((c) => c.meta_passed === true) && code.some((c) => c.meta_passed === false));
 });
 
@@ -124,7 +148,13 @@ test('labels agree with the judge run directly on the same programs', () => {
   const res = join(tmp, 'direct.jsonl');
   const r = runCli(['exec', '--problems', join(out, 'problems.jsonl'), '--candidates', join(out, 'code_corpus.jsonl'), '--out', res, '--jobs', '2']);
   assert.equal(r.status, 0, r.stderr);
-  const direct = new Map(readFileSync(res, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((x) => [x.id, x.passed]));
+  const direct = new Map(
+    readFileSync(res, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .map((x) => [x.id, x.passed]),
+  );
   for (const c of rows('code_corpus')) assert.equal(c.meta_passed, direct.get(c.code_id), c.code_id);
 });
 

@@ -51,14 +51,23 @@ const PROBLEMS = [
 ];
 const fakeProblems = new Map<string, FakeProblem>([
   ['tp_sum', { title: 'Sum of Pairs', statement: PROBLEMS[0].question_content }],
-  ['tp_rev', { title: 'Backwards Fruit', statement: PROBLEMS[1].question_content, rename: { apple: 'pear', elppa: 'raep', banana: 'cherry', ananab: 'yrrehc' } }],
+  [
+    'tp_rev',
+    {
+      title: 'Backwards Fruit',
+      statement: PROBLEMS[1].question_content,
+      rename: { apple: 'pear', elppa: 'raep', banana: 'cherry', ananab: 'yrrehc' },
+    },
+  ],
 ]);
 const SUM_PY = 'import sys\nd = sys.stdin.read().split()\nn = int(d[0])\nprint(sum(int(x) for x in d[1:1 + n]))\n';
-const SUM_CPP = '#include <iostream>\nint main() { int n; long long s = 0, x; std::cin >> n; while (n--) { std::cin >> x; s += x; } std::cout << s << "\\n"; }\n';
+const SUM_CPP =
+  '#include <iostream>\nint main() { int n; long long s = 0, x; std::cin >> n; while (n--) { std::cin >> x; s += x; } std::cout << s << "\\n"; }\n';
 const SUM_PY_WRONG = 'import sys\nd = sys.stdin.read().split()\nprint(sum(int(x) for x in d[1:]) + 1)\n';
 const SUM_CPP_BROKEN = '#include <iostream>\nint main() { std::cout << 6 << "\\n" }\n';
 const REV_PY = 'print(input().strip()[::-1])\n';
-const REV_CPP = '#include <bits/stdc++.h>\nusing namespace std;\nint main() { string s; cin >> s; reverse(s.begin(), s.end()); cout << s << "\\n"; }\n';
+const REV_CPP =
+  '#include <bits/stdc++.h>\nusing namespace std;\nint main() { string s; cin >> s; reverse(s.begin(), s.end()); cout << s << "\\n"; }\n';
 const solutions = new Map<string, string>([
   ['model-a|tp_sum/python', SUM_PY],
   ['model-a|tp_sum/cpp', SUM_CPP],
@@ -99,16 +108,26 @@ function args(out: string, extra: string[] = []): string[] {
   const a = encodeURIComponent(anthropic.baseUrl);
   return [
     'build',
-    '--problems', problemsFile,
-    '--out', out,
-    '--rewriter', `openai:rewriter-1?baseUrl=${o}&concurrency=1&backoffMs=5`,
-    '--solver', `openai:model-a?baseUrl=${o}&concurrency=1&backoffMs=5`,
-    '--solver', `anthropic:model-b?baseUrl=${a}&apiKeyEnv=FAKE_ANTHROPIC_KEY&backoffMs=5`,
-    '--languages', 'python,cpp',
-    '--release-name', 'v202612',
-    '--created-at', '2026-12-01T00:00:00Z',
-    '--concurrency', '1',
-    '--jobs', '2',
+    '--problems',
+    problemsFile,
+    '--out',
+    out,
+    '--rewriter',
+    `openai:rewriter-1?baseUrl=${o}&concurrency=1&backoffMs=5`,
+    '--solver',
+    `openai:model-a?baseUrl=${o}&concurrency=1&backoffMs=5`,
+    '--solver',
+    `anthropic:model-b?baseUrl=${a}&apiKeyEnv=FAKE_ANTHROPIC_KEY&backoffMs=5`,
+    '--languages',
+    'python,cpp',
+    '--release-name',
+    'v202612',
+    '--created-at',
+    '2026-12-01T00:00:00Z',
+    '--concurrency',
+    '1',
+    '--jobs',
+    '2',
     ...extra,
   ];
 }
@@ -117,7 +136,10 @@ const tables = (dir: string): Record<string, string> =>
   Object.fromEntries([...RELEASE_TABLES.map((t) => `${t}.jsonl`), 'problems.jsonl'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 // biome-ignore lint/suspicious/noExplicitAny: JSONL rows of the release tables, probed field by field
 const rows = (dir: string, t: string): Array<Record<string, any>> =>
-  readFileSync(join(dir, `${t}.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  readFileSync(join(dir, `${t}.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 const out1 = join(tmp, 'release');
 let first: Record<string, string>;
@@ -130,11 +152,18 @@ test('coreb build writes the 8 tables, problems.jsonl and a manifest; verdicts a
   first = tables(out1);
   const code = rows(out1, 'code_corpus');
   assert.equal(code.length, 7);
-  for (const c of code) assert.equal(c.meta_passed, KNOWN[`${c.meta_solution_key}@${c.meta_source_problem_id}`], `${c.meta_solution_key} ${c.meta_source_problem_id}`);
+  for (const c of code)
+    assert.equal(c.meta_passed, KNOWN[`${c.meta_solution_key}@${c.meta_source_problem_id}`], `${c.meta_solution_key} ${c.meta_source_problem_id}`);
   assert.ok(code.every((c) => /^code_v202612_\d{5}$/.test(c.code_id)));
-  assert.ok(code.every((c) => !c.code.includes('reads the input and prints the answer')), 'comments stripped');
+  assert.ok(
+    code.every((c) => !c.code.includes('reads the input and prints the answer')),
+    'comments stripped',
+  );
   // The tests stage adapted tp_rev's words and kept the numeric case.
-  const probs = readFileSync(join(out1, 'problems.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const probs = readFileSync(join(out1, 'problems.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const rev = probs.find((p) => p.question_id === 'tp_rev');
   assert.deepEqual(JSON.parse(rev.public_test_cases), [test_('pear\n', 'raep\n'), test_('3\n', '3\n')]);
   assert.deepEqual(JSON.parse(rev.private_test_cases), [test_('cherry\n', 'yrrehc\n')]);
@@ -150,8 +179,11 @@ test('coreb build writes the 8 tables, problems.jsonl and a manifest; verdicts a
   assert.equal(m.stages.tests.contract_retries, 1);
   assert.equal(m.stages.abbreviate.contract_retries, 1);
   assert.deepEqual(m.abbreviation_fallbacks, []);
-  // biome-ignore lint/suspicious/noExplicitAny: manifest JSON
-  assert.deepEqual(m.failures.map((f: any) => `${f.stage} ${f.item} ${f.model}`), ['solve tp_rev/cpp model-b']);
+  assert.deepEqual(
+    // biome-ignore lint/suspicious/noExplicitAny: manifest JSON
+    m.failures.map((f: any) => `${f.stage} ${f.item} ${f.model}`),
+    ['solve tp_rev/cpp model-b'],
+  );
   assert.equal(m.stages.solve.failed, 1);
   assert.equal(m.stages.solve.replies, 8 + 2, '8 solve items, 2 contract retries for the failed one');
   assert.ok(m.stages.rewrite.input_tokens > 0 && m.stages.solve.output_tokens > 0);
@@ -168,14 +200,18 @@ test('every request carried the stage and item headers of its contract; the retr
   for (const c of calls) {
     assert.ok(['rewrite', 'tests', 'abbreviate', 'solve', 'queries', 'negatives'].includes(c.stage), c.stage);
     if (c.stage === 'solve') assert.match(c.item, /^tp_(sum|rev)\/(python|cpp)$/);
-    else if (c.stage === 'negatives') assert.match(c.item, /^tp_(sum|rev)\/(operation_type|optimization_objective|algorithmic_approach|problem_domain)$/);
+    else if (c.stage === 'negatives')
+      assert.match(c.item, /^tp_(sum|rev)\/(operation_type|optimization_objective|algorithmic_approach|problem_domain)$/);
     else assert.match(c.item, /^tp_(sum|rev)$/);
   }
   const retry = openai.calls.find((c) => c.stage === 'tests' && c.messages.some((m) => m.role === 'assistant'));
   assert.ok(retry !== undefined);
   assert.match(retry.messages.at(-1)!.content, /"tests" has 1 cases; expected exactly 2/);
   const negTemps = openai.calls.filter((c) => c.stage === 'negatives').map((c) => (c.body as { temperature: number }).temperature);
-  assert.ok(negTemps.every((t) => t >= 0.85 && t <= 1.0), String(negTemps));
+  assert.ok(
+    negTemps.every((t) => t >= 0.85 && t <= 1.0),
+    String(negTemps),
+  );
   assert.equal(anthropic.calls.filter((c) => c.stage !== 'solve').length, 0, 'solver B only solves');
 });
 
@@ -189,11 +225,31 @@ test('coreb validate accepts the release and coreb eval scores it', () => {
 
 test('labels agree with the judge run directly on the same programs and rewritten tests', () => {
   const res = join(tmp, 'direct.jsonl');
-  const r = runCli(['exec', '--problems', join(out1, 'problems.jsonl'), '--candidates', join(out1, 'code_corpus.jsonl'), '--out', res, '--jobs', '2']);
+  const r = runCli([
+    'exec',
+    '--problems',
+    join(out1, 'problems.jsonl'),
+    '--candidates',
+    join(out1, 'code_corpus.jsonl'),
+    '--out',
+    res,
+    '--jobs',
+    '2',
+  ]);
   assert.equal(r.status, 0, r.stderr);
-  const direct = new Map(readFileSync(res, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((x) => [x.id, x.passed]));
+  const direct = new Map(
+    readFileSync(res, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .map((x) => [x.id, x.passed]),
+  );
   for (const c of rows(out1, 'code_corpus')) assert.equal(c.meta_passed, direct.get(c.code_id), c.code_id);
-  const compileError = readFileSync(res, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((x) => x.verdict === 'compile_error');
+  const compileError = readFileSync(res, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((x) => x.verdict === 'compile_error');
   assert.equal(compileError.length, 1, 'the broken C++ is a failed program, not an error');
 });
 

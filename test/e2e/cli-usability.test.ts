@@ -29,7 +29,11 @@ test('eval --quiet writes no progress or informational lines (warnings only) to 
     const r = runCli(['eval', '--quiet', '--out', join(out, 'res')]);
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stderr.split('\n').filter((l) => l !== '');
-    assert.deepEqual(lines.filter((l) => !l.startsWith('warning: ')), [], r.stderr);
+    assert.deepEqual(
+      lines.filter((l) => !l.startsWith('warning: ')),
+      [],
+      r.stderr,
+    );
     const loud = runCli(['eval', '--out', join(out, 'res2')]);
     assert.match(loud.stderr, /wrote .*results\.json/, 'without --quiet the informational line is there');
     assert.match(r.stdout, /bm25/);

@@ -10,7 +10,17 @@ import type { EvalResults } from '../../src/core/eval-results.js';
 interface CompareJson {
   baseline: string;
   measure: string;
-  comparisons: Array<{ retriever: string; scope: string; measure: string; test: string; delta: number; ci: [number, number] | null; pValue: number; pHolm: number; queries: number }>;
+  comparisons: Array<{
+    retriever: string;
+    scope: string;
+    measure: string;
+    test: string;
+    delta: number;
+    ci: [number, number] | null;
+    pValue: number;
+    pHolm: number;
+    queries: number;
+  }>;
 }
 
 test('coreb compare on two BM25 runs of the sample: JSON shape, deltas from the results, t-test p equal to scipy', (t) => {
@@ -44,10 +54,14 @@ test('coreb compare on two BM25 runs of the sample: JSON shape, deltas from the 
     }
     const probe = spawnSync('python3', ['-c', 'import scipy'], { encoding: 'utf8' });
     if (probe.status === 0) {
-      const py = spawnSync('python3', ['-c', 'import json,sys\nfrom scipy import stats\nd=json.load(sys.stdin)\nprint(stats.ttest_rel(d[0],d[1]).pvalue)'], {
-        input: JSON.stringify([a, z]),
-        encoding: 'utf8',
-      });
+      const py = spawnSync(
+        'python3',
+        ['-c', 'import json,sys\nfrom scipy import stats\nd=json.load(sys.stdin)\nprint(stats.ttest_rel(d[0],d[1]).pvalue)'],
+        {
+          input: JSON.stringify([a, z]),
+          encoding: 'utf8',
+        },
+      );
       const p = Number(py.stdout);
       const mine = out.comparisons.find((x) => x.scope === scope && x.test === 't-test')!.pValue;
       assert.ok(Math.abs(mine - p) <= 1e-9 * Math.max(p, 1e-300) || Math.abs(mine - p) < 1e-15, `${scope}: ${mine} vs scipy ${p}`);
@@ -55,7 +69,11 @@ test('coreb compare on two BM25 runs of the sample: JSON shape, deltas from the 
   }
   const again = runCli(['compare', file, '--format', 'json', '--seed', '7', '--test', 'randomization']);
   const rnd = (JSON.parse(again.stdout) as CompareJson).comparisons;
-  assert.deepEqual(rnd.map((x) => x.pValue), out.comparisons.filter((x) => x.test === 'randomization').map((x) => x.pValue), 'same seed, same p');
+  assert.deepEqual(
+    rnd.map((x) => x.pValue),
+    out.comparisons.filter((x) => x.test === 'randomization').map((x) => x.pValue),
+    'same seed, same p',
+  );
   const table = runCli(['compare', file, '--test', 't-test']);
   assert.match(table.stdout, /baseline bm25, measure ndcg@10/);
   const bad = runCli(['compare', file, '--baseline', 'dense']);

@@ -58,8 +58,22 @@ test('on 10 LCB v5 problems the study equals the table computed from the judge',
   const u = encodeURIComponent(server.baseUrl);
   const solverArgs = MODELS.flatMap((m) => ['--solver', `openai:${m}?baseUrl=${u}`]);
   const b = await runCliAsync([
-    'build', '--problems', problemsFile, '--out', out, '--rewriter', `openai:qwen-32b?baseUrl=${u}`, ...solverArgs,
-    '--languages', LANGS.join(','), '--release-name', 'v202612', '--created-at', '2026-12-01T00:00:00Z', '--jobs', '2',
+    'build',
+    '--problems',
+    problemsFile,
+    '--out',
+    out,
+    '--rewriter',
+    `openai:qwen-32b?baseUrl=${u}`,
+    ...solverArgs,
+    '--languages',
+    LANGS.join(','),
+    '--release-name',
+    'v202612',
+    '--created-at',
+    '2026-12-01T00:00:00Z',
+    '--jobs',
+    '2',
   ]);
   assert.equal(b.status, 0, b.stderr + b.stdout);
   const n0 = server.calls.length;
@@ -79,7 +93,9 @@ test('on 10 LCB v5 problems the study equals the table computed from the judge',
     return [...p.publicTests, ...p.privateTests];
   };
   const verdict = new Map<string, boolean>();
-  const jobs = MODELS.flatMap((model) => IDS.flatMap((id) => LANGS.flatMap((lang) => (['original', 'rewritten'] as const).map((arm) => ({ model, id, lang, arm })))));
+  const jobs = MODELS.flatMap((model) =>
+    IDS.flatMap((id) => LANGS.flatMap((lang) => (['original', 'rewritten'] as const).map((arm) => ({ model, id, lang, arm })))),
+  );
   try {
     let next = 0;
     await Promise.all(
@@ -87,7 +103,10 @@ test('on 10 LCB v5 problems the study equals the table computed from the judge',
         while (next < jobs.length) {
           const { model, id, lang, arm } = jobs[next++];
           const code = solutions.get(`${model}|${id}/${lang}${arm === 'original' ? '/original' : ''}`) as string;
-          const res = await judge.judge({ id: `${model}/${id}/${lang}/${arm}`, problemId: id, language: lang, code }, tests(arm === 'original' ? original : rewritten, id));
+          const res = await judge.judge(
+            { id: `${model}/${id}/${lang}/${arm}`, problemId: id, language: lang, code },
+            tests(arm === 'original' ? original : rewritten, id),
+          );
           verdict.set(`${model}|${id}|${lang}|${arm}`, res.passed);
         }
       }),

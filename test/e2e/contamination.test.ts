@@ -52,16 +52,25 @@ const PROBLEMS = [
 ];
 const fakeProblems = new Map<string, FakeProblem>([
   ['tq_sum', { title: 'Sum of Pairs', statement: PROBLEMS[0].question_content }],
-  ['tq_rev', { title: 'Backwards Fruit', statement: PROBLEMS[1].question_content, rename: { apple: 'pear', elppa: 'raep', banana: 'cherry', ananab: 'yrrehc' } }],
+  [
+    'tq_rev',
+    {
+      title: 'Backwards Fruit',
+      statement: PROBLEMS[1].question_content,
+      rename: { apple: 'pear', elppa: 'raep', banana: 'cherry', ananab: 'yrrehc' },
+    },
+  ],
 ]);
 const SUM_PY = 'import sys\nd = sys.stdin.read().split()\nn = int(d[0])\nprint(sum(int(x) for x in d[1:1 + n]))\n';
 const SUM_PY_WRONG = 'import sys\nd = sys.stdin.read().split()\nprint(sum(int(x) for x in d[1:]) + 1)\n';
-const SUM_CPP = '#include <iostream>\nint main() { int n; long long s = 0, x; std::cin >> n; while (n--) { std::cin >> x; s += x; } std::cout << s << "\\n"; }\n';
+const SUM_CPP =
+  '#include <iostream>\nint main() { int n; long long s = 0, x; std::cin >> n; while (n--) { std::cin >> x; s += x; } std::cout << s << "\\n"; }\n';
 const SUM_CPP_BROKEN = '#include <iostream>\nint main() { std::cout << 6 << "\\n" }\n';
 const REV_PY = 'print(input().strip()[::-1])\n';
 /** Answers the original tests from memory: passes the original, fails the rewrite. */
 const REV_PY_MEMORISED = 'print({"apple": "elppa", "3": "3", "banana": "ananab"}[input().strip()])\n';
-const REV_CPP = '#include <bits/stdc++.h>\nusing namespace std;\nint main() { string s; cin >> s; reverse(s.begin(), s.end()); cout << s << "\\n"; }\n';
+const REV_CPP =
+  '#include <bits/stdc++.h>\nusing namespace std;\nint main() { string s; cin >> s; reverse(s.begin(), s.end()); cout << s << "\\n"; }\n';
 
 /** `<model>|<X-Coreb-Item>` -> program. The build's solve items (`PID/LANG`) are the rewritten form. */
 const solutions = new Map<string, string>([
@@ -179,7 +188,11 @@ function checkSummary(json: string, v: Map<string, boolean>, samples: number): v
   const s = JSON.parse(json) as { models: Record<string, any> };
   assert.deepEqual(Object.keys(s.models), ['model-a', 'model-b']);
   for (const model of ['model-a', 'model-b']) {
-    const cells: Array<[unknown, string[]]> = [[s.models[model], ['python', 'cpp']], [s.models[model].languages.python, ['python']], [s.models[model].languages.cpp, ['cpp']]];
+    const cells: Array<[unknown, string[]]> = [
+      [s.models[model], ['python', 'cpp']],
+      [s.models[model].languages.python, ['python']],
+      [s.models[model].languages.cpp, ['cpp']],
+    ];
     for (const [got, langs] of cells) {
       const e = expectedCell(v, model, langs, samples);
       // biome-ignore lint/suspicious/noExplicitAny: as above
@@ -196,10 +209,25 @@ function checkSummary(json: string, v: Map<string, boolean>, samples: number): v
 test('the study of a build equals the table computed from the judge run directly', async () => {
   const b = await runCliAsync(
     [
-      'build', '--problems', problemsFile, '--out', buildDir,
-      '--rewriter', `openai:rewriter-1?baseUrl=${encodeURIComponent(openai.baseUrl)}&backoffMs=5`,
-      '--solver', solverA(), '--solver', solverB(),
-      '--languages', 'python,cpp', '--release-name', 'v202612', '--created-at', '2026-12-01T00:00:00Z', '--jobs', '2',
+      'build',
+      '--problems',
+      problemsFile,
+      '--out',
+      buildDir,
+      '--rewriter',
+      `openai:rewriter-1?baseUrl=${encodeURIComponent(openai.baseUrl)}&backoffMs=5`,
+      '--solver',
+      solverA(),
+      '--solver',
+      solverB(),
+      '--languages',
+      'python,cpp',
+      '--release-name',
+      'v202612',
+      '--created-at',
+      '2026-12-01T00:00:00Z',
+      '--jobs',
+      '2',
     ],
     { env },
   );
@@ -213,7 +241,10 @@ test('the study of a build equals the table computed from the judge run directly
   assert.equal(newCalls, 8, `requests sent: ${newCalls}`);
   const sent = [...openai.calls, ...anthropic.calls].filter((c) => c.item.endsWith('/original'));
   assert.equal(sent.length, 8);
-  assert.ok(sent.every((c) => c.stage === 'solve'), 'stage header solve');
+  assert.ok(
+    sent.every((c) => c.stage === 'solve'),
+    'stage header solve',
+  );
   const v = await judgeDirectly(1);
   // What the test's programs were written to show.
   assert.equal(v.get('model-a|tq_rev|python|original|0'), true);
@@ -244,7 +275,10 @@ test('--samples 2: second samples carry /1 items and a seed; pass@1 is the unbia
   assert.equal(r.status, 0, r.stderr + r.stdout);
   const sent = openai.calls.slice(n0);
   assert.equal(sent.length, 8, 'only the second samples are new');
-  assert.ok(sent.every((c) => /\/(original|rewritten)\/1$/.test(c.item) && c.body.seed === 1), JSON.stringify(sent.map((c) => [c.item, c.body.seed])));
+  assert.ok(
+    sent.every((c) => /\/(original|rewritten)\/1$/.test(c.item) && c.body.seed === 1),
+    JSON.stringify(sent.map((c) => [c.item, c.body.seed])),
+  );
   const v = await judgeDirectly(2);
   // biome-ignore lint/suspicious/noExplicitAny: contamination.json
   const s = JSON.parse(readFileSync(join(out, 'contamination.json'), 'utf8')) as { models: Record<string, any> };

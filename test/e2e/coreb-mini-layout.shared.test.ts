@@ -19,7 +19,10 @@ const TABLES = [
   'code2text_qrels',
 ] as const;
 
-const lines = (file: string): string[] => readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+const lines = (file: string): string[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
 
 /** JSON type of a raw value, telling integers from floats by their text (`1` vs `1.0`). */
 function typesByColumn(file: string): { columns: string[]; types: Map<string, Set<string>> } {

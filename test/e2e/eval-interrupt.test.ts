@@ -38,11 +38,18 @@ test('aborting mid-evaluation rejects with INTERRUPTED and leaves only complete 
     );
     assert.equal(existsSync(join(out, 'results.json')), false, 'no results.json after an interrupt');
     const runs = existsSync(join(out, 'runs')) ? readdirSync(join(out, 'runs')) : [];
-    assert.deepEqual(runs.filter((f) => !f.endsWith('.trec')), [], 'no temporary files');
+    assert.deepEqual(
+      runs.filter((f) => !f.endsWith('.trec')),
+      [],
+      'no temporary files',
+    );
     for (const f of runs) {
       const lines = readFileSync(join(out, 'runs', f), 'utf8').split('\n');
       assert.equal(lines.pop(), '', `${f} ends with a newline`);
-      assert.ok(lines.every((l) => l.split(' ').length === 6), `${f} has only whole lines`);
+      assert.ok(
+        lines.every((l) => l.split(' ').length === 6),
+        `${f} has only whole lines`,
+      );
     }
   }
 });
@@ -68,6 +75,10 @@ test('Ctrl-C on the CLI exits 130 and leaves neither results.json nor temporary 
   assert.equal(status, 130, stderr);
   assert.match(stderr, /SIGINT received, stopping cleanly/);
   assert.equal(existsSync(join(out, 'results.json')), false);
-  const leftovers = existsSync(out) ? readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.tmp')) : [];
+  const leftovers = existsSync(out)
+    ? readdirSync(out, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.tmp'))
+    : [];
   assert.deepEqual(leftovers, []);
 });

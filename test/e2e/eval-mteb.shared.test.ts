@@ -19,7 +19,10 @@ process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const release = sharedPath('data', 'coreb', 'release_v2602');
 
 const readJsonl = (file: string) =>
-  readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 /** Python's round(x, 5) for the values met here (no exact decimal ties at 5 places). */
 const round5 = (x: number) => Number(x.toFixed(5));
@@ -46,19 +49,25 @@ function trecOrder(entries: readonly Entry[]): Entry[] {
 function ndcgCut(ranked: readonly Entry[], qrels: ReadonlyMap<string, number>, k: number): number {
   let dcg = 0;
   ranked.slice(0, k).forEach((e, i) => (dcg += (qrels.get(e.doc) ?? 0) / Math.log2(i + 2)));
-  const ideal = [...qrels.values()].filter((v) => v > 0).sort((a, b) => b - a).slice(0, k);
+  const ideal = [...qrels.values()]
+    .filter((v) => v > 0)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   let idcg = 0;
   ideal.forEach((g, i) => (idcg += g / Math.log2(i + 2)));
   return idcg > 0 ? dcg / idcg : 0;
 }
 
-test('--protocol mteb on release_v2602: per-task nDCG@10, MRR@10 and hit rate equal an independent computation of MTEB\'s semantics over the same BM25 runs', () => {
+test("--protocol mteb on release_v2602: per-task nDCG@10, MRR@10 and hit rate equal an independent computation of MTEB's semantics over the same BM25 runs", () => {
   const out = join(tmp, 'mteb');
   const r = runCli(['eval', '--data', release, '--protocol', 'mteb', '--out', out, '--quiet']);
   assert.equal(r.status, 0, r.stderr);
   const res = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
     protocol: { name: string };
-    retrievers: Array<{ taskMean: { metrics: Record<string, number> }; tasks: Record<string, { queries: number; excludedQueries: number; emptyQueries: string[]; runFile: string; metrics: Record<string, number> }> }>;
+    retrievers: Array<{
+      taskMean: { metrics: Record<string, number> };
+      tasks: Record<string, { queries: number; excludedQueries: number; emptyQueries: string[]; runFile: string; metrics: Record<string, number> }>;
+    }>;
   };
   assert.equal(res.protocol.name, 'mteb');
   const bm25 = res.retrievers[0];
@@ -73,7 +82,9 @@ test('--protocol mteb on release_v2602: per-task nDCG@10, MRR@10 and hit rate eq
       if (!qrels.has(q)) qrels.set(q, new Map());
       qrels.get(q)!.set(String(row.doc_id), Number(row.relevance));
     }
-    const queryIds = readJsonl(join(release, `${task}_queries.jsonl`)).map((q) => String(q.query_id)).filter((id) => qrels.has(id));
+    const queryIds = readJsonl(join(release, `${task}_queries.jsonl`))
+      .map((q) => String(q.query_id))
+      .filter((id) => qrels.has(id));
     // MTEB's results dict: the run file in file order, plus the queries coreb lists with an empty
     // ranked list (a TREC run has no line for them; MTEB's dict holds them with no documents).
     const results = new Map<string, Entry[]>();
@@ -110,5 +121,7 @@ test('--protocol mteb on release_v2602: per-task nDCG@10, MRR@10 and hit rate eq
     report.push(`${task} ${got.metrics['ndcg@10'].toFixed(5)} (${n} queries)`);
   }
   assert.equal(bm25.tasks.code2text.excludedQueries, 206, 'the 206 c2t_match negative pairs have no rel-2 document');
-  process.stderr.write(`  bm25 --protocol mteb nDCG@10 on release_v2602: ${report.join(', ')}; task mean ${bm25.taskMean.metrics['ndcg@10'].toFixed(5)}\n`);
+  process.stderr.write(
+    `  bm25 --protocol mteb nDCG@10 on release_v2602: ${report.join(', ')}; task mean ${bm25.taskMean.metrics['ndcg@10'].toFixed(5)}\n`,
+  );
 });

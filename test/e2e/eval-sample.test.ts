@@ -28,7 +28,8 @@ test('coreb eval with no options prints the BM25 leaderboard on coreb-mini in un
     const header = board.findIndex((l) => l.startsWith('#  retriever'));
     assert.ok(header >= 0, r.stdout);
     assert.match(board[header + 2], /^1\s+bm25\s+0\.\d{4}/, 'one ranked row for bm25 with 4-decimal values');
-    for (const task of ['text2code', 'code2text', 'code2code']) assert.match(r.stdout, new RegExp(`^${task}\\s+[1-9]\\d*\\s`, 'm'), `${task} has queries`);
+    for (const task of ['text2code', 'code2text', 'code2code'])
+      assert.match(r.stdout, new RegExp(`^${task}\\s+[1-9]\\d*\\s`, 'm'), `${task} has queries`);
     assert.match(r.stdout, /protocol coreb: relevance level 2, nDCG strict, c2c anchors excluded/);
   } finally {
     rmSync(cwd, { recursive: true, force: true });

@@ -32,7 +32,11 @@ test('the scored third-party run, evaluated through run:, reproduces its code2co
   writeFileSync(run, lines.join('\n') + '\n');
   const r = runCli(['eval', '--data', release, '--tasks', 'c2c', '--retriever', `run:${run}`, '--format', 'json', '--no-per-query', '--quiet']);
   assert.equal(r.status, 0, r.stderr);
-  const got = (JSON.parse(r.stdout) as { retrievers: Array<{ tasks: Record<string, { queries: number; missingQueries: number; metrics: Record<string, number> }> }> }).retrievers[0].tasks.code2code;
+  const got = (
+    JSON.parse(r.stdout) as {
+      retrievers: Array<{ tasks: Record<string, { queries: number; missingQueries: number; metrics: Record<string, number> }> }>;
+    }
+  ).retrievers[0].tasks.code2code;
   const want = report.task_metrics.code2code;
   assert.equal(got.queries, want.queries);
   assert.equal(got.missingQueries, want.missing_queries);
@@ -55,7 +59,10 @@ test('coreb eval with no options reproduces the published protocol on release_v2
     retrievers: Array<{
       overall: { queries: number; metrics: Record<string, number> };
       taskMean: { queries: number; metrics: Record<string, number> };
-      tasks: Record<string, { queries: number; excludedQueries: number; zeroedQueries: number; emptyQueries: string[]; metrics: Record<string, number> }>;
+      tasks: Record<
+        string,
+        { queries: number; excludedQueries: number; zeroedQueries: number; emptyQueries: string[]; metrics: Record<string, number> }
+      >;
     }>;
   };
   assert.deepEqual(res.dataset.counts, {
@@ -69,7 +76,9 @@ test('coreb eval with no options reproduces the published protocol on release_v2
   assert.equal(bm25.tasks.code2text.queries, 1270);
   assert.equal(bm25.overall.queries, 1165 + 1270 + 169);
   for (const task of ['text2code', 'code2text', 'code2code']) {
-    const lines = readFileSync(join(out, 'runs', `bm25.${task}.trec`), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(out, 'runs', `bm25.${task}.trec`), 'utf8')
+      .trim()
+      .split('\n');
     assert.ok(lines.length >= (res.dataset.counts as Record<string, { queries: number }>)[task].queries * 100, `${task} run has full-depth lists`);
   }
   const m = bm25.overall.metrics;

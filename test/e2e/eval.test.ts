@@ -44,14 +44,22 @@ const close = (actual: number, expected: number, what: string) =>
 
 interface Results {
   schema: string;
-  dataset: { kind: string; sha256: string; files: Array<{ path: string; bytes: number; sha256: string }>; counts: Record<string, { corpus: number; queries: number }> };
+  dataset: {
+    kind: string;
+    sha256: string;
+    files: Array<{ path: string; bytes: number; sha256: string }>;
+    counts: Record<string, { corpus: number; queries: number }>;
+  };
   protocol: Record<string, unknown>;
   retrievers: Array<{
     name: string;
     description: Record<string, unknown>;
     overall: { queries: number; metrics: Record<string, number> };
     taskMean: { queries: number; metrics: Record<string, number> };
-    tasks: Record<string, { queries: number; missingQueries: number; excludedQueries: number; zeroedQueries: number; runFile?: string; metrics: Record<string, number> }>;
+    tasks: Record<
+      string,
+      { queries: number; missingQueries: number; excludedQueries: number; zeroedQueries: number; runFile?: string; metrics: Record<string, number> }
+    >;
     subtasks: Record<string, { task: string; queries: number }>;
     languages: Record<string, Record<string, { queries: number }>>;
     subQueryTypes: Record<string, Record<string, { queries: number }>>;
@@ -102,15 +110,33 @@ test('a run file is scored under the coreb protocol with hand-checked values, an
   assert.equal(cc.sha256, createHash('sha256').update(bytes).digest('hex'));
   assert.deepEqual(res.dataset.counts.code2code, { corpus: 6, queries: 1 });
   // Run files: TREC lines, the c2c anchor gone, no temporary files left.
-  const c2cRun = readFileSync(join(out, t2c.runFile!.replace('text2code', 'code2code')), 'utf8').trim().split('\n');
-  assert.deepEqual(c2cRun.map((l) => l.split(' ').slice(0, 4).join(' ')), ['q_c2c_1 Q0 c3 1', 'q_c2c_1 Q0 c2 2']);
+  const c2cRun = readFileSync(join(out, t2c.runFile!.replace('text2code', 'code2code')), 'utf8')
+    .trim()
+    .split('\n');
+  assert.deepEqual(
+    c2cRun.map((l) => l.split(' ').slice(0, 4).join(' ')),
+    ['q_c2c_1 Q0 c3 1', 'q_c2c_1 Q0 c2 2'],
+  );
   assert.ok(readFileSync(join(out, 'leaderboard.md'), 'utf8').includes('| # | retriever |'));
   const leftovers = [...readdirSync(out), ...readdirSync(join(out, 'runs'))].filter((f) => f.endsWith('.tmp'));
   assert.deepEqual(leftovers, []);
 });
 
 test('--c2t-match-negatives exclude leaves the negative pair out; the leaderboard states the population', () => {
-  const r = runCli(['eval', '--data', release, '--retriever', `run:${runFile}`, '--tasks', 'c2t', '--c2t-match-negatives', 'exclude', '--format', 'json', '--quiet']);
+  const r = runCli([
+    'eval',
+    '--data',
+    release,
+    '--retriever',
+    `run:${runFile}`,
+    '--tasks',
+    'c2t',
+    '--c2t-match-negatives',
+    'exclude',
+    '--format',
+    'json',
+    '--quiet',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const c2t = (JSON.parse(r.stdout) as Results).retrievers[0].tasks.code2text;
   assert.equal(c2t.queries, 2);
@@ -142,23 +168,46 @@ test('--protocol mteb: rel-2 qrels only, the negative pair dropped, the anchor k
   const c2c = run.tasks.code2code;
   close(c2c.metrics['mrr@10'], 1 / 3, 'MTEB MRR with the anchor kept');
   close(c2c.metrics['ndcg@10'], Math.round((1 / 2) * 1e5) / 1e5, 'nDCG@10 with the anchor kept');
-  close(run.taskMean.metrics['ndcg@10'], Math.round(((t2c.metrics['ndcg@10'] + c2t.metrics['ndcg@10'] + c2c.metrics['ndcg@10']) / 3) * 1e5) / 1e5, 'task mean');
+  close(
+    run.taskMean.metrics['ndcg@10'],
+    Math.round(((t2c.metrics['ndcg@10'] + c2t.metrics['ndcg@10'] + c2c.metrics['ndcg@10']) / 3) * 1e5) / 1e5,
+    'task mean',
+  );
 });
 
 test('a query with an empty ranked list stays in the population as 0 and is listed in results.json', () => {
   const dir = join(root, 'release_empty');
   writeTinyRelease(dir);
-  const extraQuery = { query_id: 'q_t2c_none', query: 'zyzzyva quokka', split: 'text2code', subtask: 't2c_search_any', query_type: 'language_agnostic', sub_query_type: 'description_search', language_constraint: 'none', meta_source_problem_id: 'P1' };
+  const extraQuery = {
+    query_id: 'q_t2c_none',
+    query: 'zyzzyva quokka',
+    split: 'text2code',
+    subtask: 't2c_search_any',
+    query_type: 'language_agnostic',
+    sub_query_type: 'description_search',
+    language_constraint: 'none',
+    meta_source_problem_id: 'P1',
+  };
   writeFileSync(join(dir, 'text2code_queries.jsonl'), readFileSync(join(dir, 'text2code_queries.jsonl'), 'utf8') + jsonl([extraQuery]));
-  writeFileSync(join(dir, 'text2code_qrels.jsonl'), readFileSync(join(dir, 'text2code_qrels.jsonl'), 'utf8') + jsonl([{ query_id: 'q_t2c_none', doc_id: 'c1', relevance: 2 }]));
+  writeFileSync(
+    join(dir, 'text2code_qrels.jsonl'),
+    readFileSync(join(dir, 'text2code_qrels.jsonl'), 'utf8') + jsonl([{ query_id: 'q_t2c_none', doc_id: 'c1', relevance: 2 }]),
+  );
   const out = join(root, 'out-empty');
   const r = runCli(['eval', '--data', dir, '--tasks', 't2c', '--out', out, '--format', 'json']);
   assert.equal(r.status, 0, r.stderr);
-  const t2c = (JSON.parse(r.stdout) as Results).retrievers[0].tasks.text2code as Results['retrievers'][0]['tasks'][string] & { emptyQueries: string[] };
+  const t2c = (JSON.parse(r.stdout) as Results).retrievers[0].tasks.text2code as Results['retrievers'][0]['tasks'][string] & {
+    emptyQueries: string[];
+  };
   assert.deepEqual(t2c.emptyQueries, ['q_t2c_none']);
   assert.equal(t2c.queries, 3, 'averaged with the others');
   assert.match(r.stderr, /1 text2code queries have an empty ranked list/);
-  const runQueries = new Set(readFileSync(join(out, 'runs', 'bm25.text2code.trec'), 'utf8').trim().split('\n').map((l) => l.split(' ')[0]));
+  const runQueries = new Set(
+    readFileSync(join(out, 'runs', 'bm25.text2code.trec'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')[0]),
+  );
   assert.equal(runQueries.has('q_t2c_none'), false, 'a TREC run cannot hold a query without documents');
   assert.equal(runQueries.size + t2c.emptyQueries.length, t2c.queries, 'run queries + listed empty queries = the population');
 });
@@ -170,17 +219,44 @@ test('bm25, embeddings and rrf run side by side and print a leaderboard', () => 
   writeFileSync(
     emb,
     jsonl([
-      vec('c1', 'doc', [1, 0.1]), vec('c2', 'doc', [1, 0.05]), vec('c3', 'doc', [0.6, 0.8]),
-      vec('c4', 'doc', [0.1, 1]), vec('c5', 'doc', [0.8, 0.6]), vec('c6', 'doc', [0.7, 0.7]),
-      vec('t1', 'doc', [1, 0]), vec('t2', 'doc', [0, 1]), vec('t1_noise1', 'doc', [0.7, 0.7]), vec('t2_noise1', 'doc', [0.6, 0.8]),
-      vec('q_t2c_1', 'query', [1, 0]), vec('q_t2c_2', 'query', [0, 1]), vec('q_c2t_1', 'query', [1, 0]),
-      vec('q_c2t_m1', 'query', [0, 1]), vec('q_c2t_m2', 'query', [0, 1]), vec('q_c2c_1', 'query', [1, 0.1]),
+      vec('c1', 'doc', [1, 0.1]),
+      vec('c2', 'doc', [1, 0.05]),
+      vec('c3', 'doc', [0.6, 0.8]),
+      vec('c4', 'doc', [0.1, 1]),
+      vec('c5', 'doc', [0.8, 0.6]),
+      vec('c6', 'doc', [0.7, 0.7]),
+      vec('t1', 'doc', [1, 0]),
+      vec('t2', 'doc', [0, 1]),
+      vec('t1_noise1', 'doc', [0.7, 0.7]),
+      vec('t2_noise1', 'doc', [0.6, 0.8]),
+      vec('q_t2c_1', 'query', [1, 0]),
+      vec('q_t2c_2', 'query', [0, 1]),
+      vec('q_c2t_1', 'query', [1, 0]),
+      vec('q_c2t_m1', 'query', [0, 1]),
+      vec('q_c2t_m2', 'query', [0, 1]),
+      vec('q_c2c_1', 'query', [1, 0.1]),
     ]),
   );
-  const r = runCli(['eval', '--data', release, '--retriever', 'bm25', '--retriever', `embeddings:${emb}`, '--retriever', `rrf:bm25,embeddings:${emb}`, '--format', 'json', '--quiet']);
+  const r = runCli([
+    'eval',
+    '--data',
+    release,
+    '--retriever',
+    'bm25',
+    '--retriever',
+    `embeddings:${emb}`,
+    '--retriever',
+    `rrf:bm25,embeddings:${emb}`,
+    '--format',
+    'json',
+    '--quiet',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const res = JSON.parse(r.stdout) as Results;
-  assert.deepEqual(res.retrievers.map((x) => x.description.kind), ['bm25', 'dense', 'rrf']);
+  assert.deepEqual(
+    res.retrievers.map((x) => x.description.kind),
+    ['bm25', 'dense', 'rrf'],
+  );
   const dense = res.retrievers[1];
   // Every positive is the nearest vector, so the embeddings retriever is perfect on nDCG@1 on the
   // 5 queries with a positive; the c2t_match negative pair (6th query) scores 0.
@@ -199,16 +275,22 @@ test('bm25, embeddings and rrf run side by side and print a leaderboard', () => 
 test('a BEIR directory is evaluated with BEIR semantics by default (level 1, 5 decimals)', () => {
   const dir = join(root, 'beir-tiny');
   mkdirSync(join(dir, 'qrels'), { recursive: true });
-  writeFileSync(join(dir, 'corpus.jsonl'), jsonl([
-    { _id: 'd1', title: 'binary search', text: 'find an item in a sorted array by halving' },
-    { _id: 'd2', title: 'bubble sort', text: 'swap adjacent items until sorted' },
-    { _id: 'd3', title: 'hash map', text: 'constant time lookup by key' },
-  ]));
-  writeFileSync(join(dir, 'queries.jsonl'), jsonl([
-    { _id: 'q1', text: 'search a sorted array' },
-    { _id: 'q2', text: 'sort by swapping adjacent items' },
-    { _id: 'q3', text: 'lookup by key' },
-  ]));
+  writeFileSync(
+    join(dir, 'corpus.jsonl'),
+    jsonl([
+      { _id: 'd1', title: 'binary search', text: 'find an item in a sorted array by halving' },
+      { _id: 'd2', title: 'bubble sort', text: 'swap adjacent items until sorted' },
+      { _id: 'd3', title: 'hash map', text: 'constant time lookup by key' },
+    ]),
+  );
+  writeFileSync(
+    join(dir, 'queries.jsonl'),
+    jsonl([
+      { _id: 'q1', text: 'search a sorted array' },
+      { _id: 'q2', text: 'sort by swapping adjacent items' },
+      { _id: 'q3', text: 'lookup by key' },
+    ]),
+  );
   writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\nq3\td1\t1\n');
   const brun = join(root, 'beir.trec');
   // q1 perfect, q2 at rank 2, q3 at rank 3: ndcg@10 mean = (1 + 1/log2 3 + 1/2) / 3.

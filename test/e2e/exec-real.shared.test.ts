@@ -27,7 +27,10 @@ function sample<T>(items: T[], step: number): T[] {
 }
 
 test('AtCoder programs vs LiveCodeBench public tests: agreement per language', { skip }, async (t) => {
-  const data = loadAtcoderData(sharedPath('data', 'coreb', 'release_v2602', 'code_corpus.jsonl'), sharedPath('data', 'coreb', 'xlang_release_v2602.json'));
+  const data = loadAtcoderData(
+    sharedPath('data', 'coreb', 'release_v2602', 'code_corpus.jsonl'),
+    sharedPath('data', 'coreb', 'xlang_release_v2602.json'),
+  );
   assert.equal(data.programs.length, 1050, 'v202602 has 1050 AtCoder-derived programs (210 per language)');
   const problems = await loadLcbProblems(sharedPath('data', 'lcb_v5_problems.jsonl'));
   const problemIds = [...new Set(data.programs.map((p) => p.problemId))].sort();
@@ -38,7 +41,10 @@ test('AtCoder programs vs LiveCodeBench public tests: agreement per language', {
   const out = join(tempDir('coreb-atcoder-'), 'out.jsonl');
   const summary = await runJudging({ judge, testsOf: createLcbTestLookup(problems, 'public'), programs, outFile: out });
   assert.equal(summary.missingProblem, 0, 'every CoREB AtCoder problem is in lcb_v5_problems.jsonl');
-  const recs = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JudgeRecord);
+  const recs = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as JudgeRecord);
   assert.equal(recs.length, programs.length);
   const judged = recs.map((r) => ({ id: r.id, language: r.language, passed: r.passed }));
   const xlang = computeAgreement(judged, data.xlangPassed);
@@ -91,7 +97,10 @@ test('codescope Codeforces programs (python, cpp) pass every test', { skip }, as
   t.diagnostic(`${items.length} programs, ${tests} tests`);
   const failed = results.filter((r) => !r.passed);
   assert.deepEqual(
-    failed.map((r) => `${r.id}: ${r.verdict} ${r.testsPassed}/${r.testsTotal} ${(r.compileOutput ?? r.tests.find((x) => x.verdict !== 'accepted')?.detail ?? '').slice(0, 200)}`),
+    failed.map(
+      (r) =>
+        `${r.id}: ${r.verdict} ${r.testsPassed}/${r.testsTotal} ${(r.compileOutput ?? r.tests.find((x) => x.verdict !== 'accepted')?.detail ?? '').slice(0, 200)}`,
+    ),
     [],
   );
 });

@@ -58,7 +58,10 @@ test('coreb exec judges, writes the JSONL contract and a table, then resumes', {
   const args = ['exec', '--problems', f.problems, '--candidates', f.candidates, '--out', f.out, '--jobs', '2'];
   const r = runCli(args, { env });
   assert.equal(r.status, 0, r.stderr);
-  const recs = readFileSync(f.out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const recs = readFileSync(f.out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const byId = new Map(recs.map((x) => [x.id, x]));
   assert.equal(recs.length, 4);
   assert.equal(byId.get('py-ok')!.verdict, 'accepted');
@@ -67,7 +70,21 @@ test('coreb exec judges, writes the JSONL contract and a table, then resumes', {
   assert.equal(byId.get('py-wa')!.pass_rate, 2 / 3);
   assert.equal(byId.get('cpp-ok')!.verdict, 'accepted');
   assert.equal(byId.get('cpp-ce')!.verdict, 'compile_error');
-  for (const k of ['id', 'problem_id', 'language', 'verdict', 'passed', 'pass_rate', 'tests_passed', 'tests_total', 'tests', 'compile_ms', 'max_run_ms', 'max_memory_kb', 'normalisations']) {
+  for (const k of [
+    'id',
+    'problem_id',
+    'language',
+    'verdict',
+    'passed',
+    'pass_rate',
+    'tests_passed',
+    'tests_total',
+    'tests',
+    'compile_ms',
+    'max_run_ms',
+    'max_memory_kb',
+    'normalisations',
+  ]) {
     assert.ok(k in recs[0], `field ${k}`);
   }
   assert.match(r.stdout, /language\s+accepted/);
@@ -153,9 +170,14 @@ test('SIGTERM stops coreb exec cleanly (exit 130, no sandbox left running), fini
   assert.match(stderr, /interrupted|re-run/);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(processesWith(marker), 0, 'sandboxed programs survived the interrupted judge');
-  const lines = readFileSync(f.out, 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(f.out, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   for (const l of lines) assert.equal((JSON.parse(l) as { verdict: string }).verdict === 'sandbox_error', false);
-  assert.ok(lines.some((l) => (JSON.parse(l) as { id: string }).id === 'fast'), 'finished programs are kept');
+  assert.ok(
+    lines.some((l) => (JSON.parse(l) as { id: string }).id === 'fast'),
+    'finished programs are kept',
+  );
 });
 
 test('coreb exec --explain-limits names the tree-limit mechanism of this machine', () => {

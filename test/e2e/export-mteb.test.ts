@@ -12,7 +12,17 @@ test('coreb export mteb refuses results of the coreb preset and says which prese
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const ev = runCli(['eval', '--out', join(dir, 'eval'), '--quiet']);
   assert.equal(ev.status, 0, ev.stderr);
-  const r = runCli(['export', 'mteb', join(dir, 'eval', 'results.json'), '--out', join(dir, 'mteb'), '--model-name', 'coreb/bm25', '--revision', 'v1']);
+  const r = runCli([
+    'export',
+    'mteb',
+    join(dir, 'eval', 'results.json'),
+    '--out',
+    join(dir, 'mteb'),
+    '--model-name',
+    'coreb/bm25',
+    '--revision',
+    'v1',
+  ]);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /computed with the `coreb` preset; MTEB's numbers need the `mteb` preset: re-run `coreb eval --protocol mteb`/);
   const missing = runCli(['export', 'mteb', join(dir, 'eval', 'results.json'), '--out', join(dir, 'mteb')]);
@@ -32,7 +42,17 @@ test('the MTEB export of an mteb-preset BM25 run on the sample has the exact key
   const ev = runCli(['eval', '--protocol', 'mteb', '--out', join(dir, 'eval'), '--quiet']);
   assert.equal(ev.status, 0, ev.stderr);
   const results = JSON.parse(readFileSync(join(dir, 'eval', 'results.json'), 'utf8')) as EvalResults;
-  const r = runCli(['export', 'mteb', join(dir, 'eval', 'results.json'), '--out', join(dir, 'mteb'), '--model-name', 'coreb/bm25', '--revision', 'v1']);
+  const r = runCli([
+    'export',
+    'mteb',
+    join(dir, 'eval', 'results.json'),
+    '--out',
+    join(dir, 'mteb'),
+    '--model-name',
+    'coreb/bm25',
+    '--revision',
+    'v1',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const files = r.stdout.trim().split('\n');
   assert.equal(files.length, 5);

@@ -22,7 +22,10 @@ function strippedCopy(): string {
   cpSync(sample, dir, { recursive: true });
   let stripped = 0;
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl'))) {
-    const rows = readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = readFileSync(join(dir, f), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     for (const r of rows) {
       if (r.abbreviated_text != null) stripped++;
       if ('abbreviated_text' in r) r.abbreviated_text = null;
@@ -38,7 +41,10 @@ test('stripping abbreviated_text from every row changes no line of the default r
   const stripped = strippedCopy();
   const outA = join(root, 'out-original');
   const outB = join(root, 'out-stripped');
-  for (const [data, out] of [[sample, outA], [stripped, outB]]) {
+  for (const [data, out] of [
+    [sample, outA],
+    [stripped, outB],
+  ]) {
     const r = runCli(['eval', '--data', data, '--out', out, '--quiet']);
     assert.equal(r.status, 0, r.stderr);
   }
@@ -60,7 +66,10 @@ test('coreb validate reports abbreviated_text as a label-proxy warning; eval war
   assert.ok(abbreviated !== undefined, JSON.stringify(proxies));
   assert.equal(abbreviated.severity, 'warning');
   assert.equal(abbreviated.file, 'text_corpus');
-  assert.match(abbreviated.message, /^code2text: `meta\.abbreviatedText` is present on 100% of the positive documents \(label 2\) and 0% of the hard negatives/);
+  assert.match(
+    abbreviated.message,
+    /^code2text: `meta\.abbreviatedText` is present on 100% of the positive documents \(label 2\) and 0% of the hard negatives/,
+  );
   const e = runCli(['eval', '--tasks', 'c2t', '--retriever', 'bm25?fields=title,text,meta.abbreviatedText', '--format', 'json', '--quiet']);
   assert.equal(e.status, 0, e.stderr);
   assert.match(e.stderr, /indexes a label proxy: code2text: `meta\.abbreviatedText` is present on 100%/);
@@ -68,5 +77,9 @@ test('coreb validate reports abbreviated_text as a label-proxy warning; eval war
   assert.equal(warnings.length, 1, JSON.stringify(warnings));
   const plain = runCli(['eval', '--tasks', 'c2t', '--format', 'json', '--quiet']);
   assert.equal(plain.status, 0, plain.stderr);
-  assert.equal((JSON.parse(plain.stdout) as { retrievers: Array<{ warnings?: string[] }> }).retrievers[0].warnings, undefined, 'the default spec reads no proxy');
+  assert.equal(
+    (JSON.parse(plain.stdout) as { retrievers: Array<{ warnings?: string[] }> }).retrievers[0].warnings,
+    undefined,
+    'the default spec reads no proxy',
+  );
 });

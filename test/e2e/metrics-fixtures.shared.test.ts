@@ -6,14 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  IdTable,
-  parseAnchorsTsv,
-  parseTrecQrels,
-  parseTrecRun,
-  trecQrelsToMap,
-  trecRunToMap,
-} from '../../src/dataset/index.js';
+import { IdTable, parseAnchorsTsv, parseTrecQrels, parseTrecRun, trecQrelsToMap, trecRunToMap } from '../../src/dataset/index.js';
 import { evaluate, evaluateColumns, parseMeasures, renderTrec, type ColumnarOptions } from '../../src/metrics/index.js';
 import { sharedPath } from '../support/shared.js';
 
@@ -54,7 +47,10 @@ for (const name of cases) {
     const q = trecQrelsToMap(qrels);
     const r = trecRunToMap(run);
     assert.deepEqual(trecRunToMap(load(dir, true).run), r, 'known-docs-only parse gives the same run');
-    for (const [file, level] of [['rl1.json', 1], ['rl2.json', 2]] as const) {
+    for (const [file, level] of [
+      ['rl1.json', 1],
+      ['rl2.json', 2],
+    ] as const) {
       const ref = JSON.parse(readFileSync(join(dir, 'pytrec_eval', file), 'utf8')) as Record<string, Record<string, number>>;
       const ev = evaluate(q, r, { measures: ['all'], relevanceLevel: level });
       assert.deepEqual([...ev.perQuery.keys()].sort(), Object.keys(ref).sort(), `${file}: evaluated queries`);
@@ -71,7 +67,12 @@ for (const name of cases) {
     }
   });
 
-  for (const [variant, fast] of [['q', false], ['q.l2', true], ['q.c', true], ['q.c.l2', false]] as const) {
+  for (const [variant, fast] of [
+    ['q', false],
+    ['q.l2', true],
+    ['q.c', true],
+    ['q.c.l2', false],
+  ] as const) {
     test(`${name}: trec-format output equals trec_eval 9.0.8 all_trec.${variant}${fast ? ' (known-docs-only parse)' : ''}`, () => {
       const { qrels, run } = load(dir, fast);
       const options: ColumnarOptions = {

@@ -31,7 +31,17 @@ function collection(): { qrels: string; run: string; anchors: Map<string, string
   // Interleave: move every 7th line to the end so queries are not contiguous.
   const moved = runLines.filter((_, i) => i % 7 === 0);
   const kept = runLines.filter((_, i) => i % 7 !== 0);
-  const uniqueQrels = [...new Map(qrelsLines.map((l) => [l.split(' ').filter((_, i) => i !== 1 && i !== 3).join(' '), l])).values()];
+  const uniqueQrels = [
+    ...new Map(
+      qrelsLines.map((l) => [
+        l
+          .split(' ')
+          .filter((_, i) => i !== 1 && i !== 3)
+          .join(' '),
+        l,
+      ]),
+    ).values(),
+  ];
   return { qrels: uniqueQrels.join('\n'), run: [...kept, ...moved].join('\n'), anchors };
 }
 

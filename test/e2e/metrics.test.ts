@@ -25,10 +25,23 @@ test('trec format: per-query blocks in qid order, then the summary, in trec_eval
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
   // trec_eval order: P before ndcg_cut whatever the command-line order; q4 (not in the run) skipped.
-  assert.deepEqual(lines.map((l) => l.split('\t').slice(0, 2).join(' ').replace(/ +/g, ' ')), [
-    'P_1 q1', 'P_3 q1', 'ndcg_cut_3 q1', 'P_1 q2', 'P_3 q2', 'ndcg_cut_3 q2', 'P_1 q3', 'P_3 q3', 'ndcg_cut_3 q3',
-    'P_1 all', 'P_3 all', 'ndcg_cut_3 all',
-  ]);
+  assert.deepEqual(
+    lines.map((l) => l.split('\t').slice(0, 2).join(' ').replace(/ +/g, ' ')),
+    [
+      'P_1 q1',
+      'P_3 q1',
+      'ndcg_cut_3 q1',
+      'P_1 q2',
+      'P_3 q2',
+      'ndcg_cut_3 q2',
+      'P_1 q3',
+      'P_3 q3',
+      'ndcg_cut_3 q3',
+      'P_1 all',
+      'P_3 all',
+      'ndcg_cut_3 all',
+    ],
+  );
   assert.match(lines[0], /^P_1 {19}\tq1\t1\.0000$/);
   // q1 ranks d1, d3, d2 (the d2/d3 tie goes to the larger docid): 2 of 3 relevant.
   assert.equal(lines[1].split('\t')[2], '0.6667');
@@ -48,14 +61,30 @@ test('json format: full precision values that match hand computation, and the se
   assert.equal(out.semantics.population, 'run-and-qrels');
   const complete = JSON.parse(runCli(['metrics', '--qrels', qrels, '--run', run, '-m', 'num_q', '-c', '--format', 'json']).stdout) as JsonOut;
   assert.equal(complete.aggregate.num_q, 4);
-  const capped = JSON.parse(runCli(['metrics', '--qrels', qrels, '--run', run, '-m', 'num_ret,P@3', '-M', '1', '--format', 'json']).stdout) as JsonOut;
+  const capped = JSON.parse(
+    runCli(['metrics', '--qrels', qrels, '--run', run, '-m', 'num_ret,P@3', '-M', '1', '--format', 'json']).stdout,
+  ) as JsonOut;
   assert.equal(capped.perQuery.q1.num_ret, 1); // trec_eval -M 1: only d1 is kept
   assert.equal(capped.perQuery.q1.P_3, 1 / 3);
   assert.equal(capped.semantics.maxDocs, 1);
 });
 
 test('protocol coreb: level 2, strict nDCG, anchors removed', () => {
-  const r = runCli(['metrics', '--qrels', qrels, '--run', run, '--protocol', 'coreb', '--anchors', anchors, '-m', 'recip_rank,num_ret', '--format', 'json']);
+  const r = runCli([
+    'metrics',
+    '--qrels',
+    qrels,
+    '--run',
+    run,
+    '--protocol',
+    'coreb',
+    '--anchors',
+    anchors,
+    '-m',
+    'recip_rank,num_ret',
+    '--format',
+    'json',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout) as JsonOut;
   assert.equal(out.semantics.relevanceLevel, 2);

@@ -17,9 +17,17 @@ import { sharedPath } from '../support/shared.js';
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-mine-shared-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
 const release = sharedPath('data', 'coreb', 'release_v2602');
-// biome-ignore lint/suspicious/noExplicitAny: rows of several JSONL tables, read loosely in assertions
-const jsonl = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>);
-const TASKS = [['text2code', 'T2C'], ['code2text', 'C2T'], ['code2code', 'C2C']] as const;
+const jsonl = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    // biome-ignore lint/suspicious/noExplicitAny: rows of several JSONL tables, read loosely in assertions
+    .map((l) => JSON.parse(l) as Record<string, any>);
+const TASKS = [
+  ['text2code', 'T2C'],
+  ['code2text', 'C2T'],
+  ['code2code', 'C2C'],
+] as const;
 
 interface WireRecord {
   query_id: string;
@@ -109,12 +117,28 @@ test('a release sharing problems with v202602, named in --exclude-problems, is r
   }
   const bad = runCli(['mine', '--data', release, '--retriever', 'bm25', '--exclude-problems', dir, '--out', join(tmp, 'x.jsonl'), '--quiet']);
   assert.equal(bad.status, 4, bad.stderr);
-  assert.match(bad.stderr, /shares 3 problem\(s\) with --exclude-problems, so its records would not be problem-disjoint: lcb_3487, lcb_3502, lcb_3562\./);
-  const ok = runCli(['mine', '--data', release, '--retriever', 'bm25', '--exclude-problems', dir, '--drop-overlap', '--out', join(tmp, 'ok.jsonl'), '--quiet']);
+  assert.match(
+    bad.stderr,
+    /shares 3 problem\(s\) with --exclude-problems, so its records would not be problem-disjoint: lcb_3487, lcb_3502, lcb_3562\./,
+  );
+  const ok = runCli([
+    'mine',
+    '--data',
+    release,
+    '--retriever',
+    'bm25',
+    '--exclude-problems',
+    dir,
+    '--drop-overlap',
+    '--out',
+    join(tmp, 'ok.jsonl'),
+    '--quiet',
+  ]);
   assert.equal(ok.status, 0, ok.stderr);
   const records = jsonl(join(tmp, 'ok.jsonl')) as unknown as WireRecord[];
   assert.ok(records.length < 4173 && records.length > 4000, String(records.length));
   for (const x of records) {
-    for (const id of [x.query_id, ...[...x.pos, ...x.hard_neg, ...x.easy_neg].map((p) => p.id)]) assert.ok(!shared.includes(problemOf.get(id)!), `${id}`);
+    for (const id of [x.query_id, ...[...x.pos, ...x.hard_neg, ...x.easy_neg].map((p) => p.id)])
+      assert.ok(!shared.includes(problemOf.get(id)!), `${id}`);
   }
 });

@@ -10,8 +10,12 @@ import { projectRoot } from '../support/shared.js';
 
 const MINI = join(projectRoot, 'data', 'coreb-mini', 'release');
 const tmp = () => mkdtempSync(join(tmpdir(), 'coreb-mine-e2e-'));
-// biome-ignore lint/suspicious/noExplicitAny: rows of several JSONL tables, read loosely in assertions
-const jsonl = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>);
+const jsonl = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    // biome-ignore lint/suspicious/noExplicitAny: rows of several JSONL tables, read loosely in assertions
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 interface WireRecord {
   query_id: string;
@@ -36,7 +40,11 @@ test('coreb mine: one record per rel-2 qrel, a manifest with counts and the run,
   assert.match(r.stderr, /without --exclude-problems/);
   const records = jsonl(out) as unknown as WireRecord[];
   const rel2 = { T2C: 0, C2T: 0, C2C: 0 } as Record<string, number>;
-  for (const [t, label] of [['text2code', 'T2C'], ['code2text', 'C2T'], ['code2code', 'C2C']]) {
+  for (const [t, label] of [
+    ['text2code', 'T2C'],
+    ['code2text', 'C2T'],
+    ['code2code', 'C2C'],
+  ]) {
     for (const q of jsonl(join(MINI, `${t}_qrels.jsonl`))) if (q.relevance === 2) rel2[label]++;
   }
   for (const t of Object.keys(rel2)) assert.equal(records.filter((x) => x.task === t).length, rel2[t], t);
@@ -74,7 +82,13 @@ function subsetRelease(dir: string, problems: Set<string>): string {
     writeFileSync(join(dir, f), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   }
   for (const f of readdirSync(MINI).filter((x) => x.endsWith('_qrels.jsonl'))) {
-    writeFileSync(join(dir, f), jsonl(join(MINI, f)).filter((r) => keepQueries.has(r.query_id)).map((r) => JSON.stringify(r)).join('\n') + '\n');
+    writeFileSync(
+      join(dir, f),
+      jsonl(join(MINI, f))
+        .filter((r) => keepQueries.has(r.query_id))
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n',
+    );
   }
   return dir;
 }
@@ -83,22 +97,42 @@ test('--exclude-problems RELEASE refuses overlap listing the problems; --drop-ov
   const dir = tmp();
   const problemOf = new Map<string, string>();
   for (const f of ['code_corpus', 'text_corpus', 'text2code_queries', 'code2text_queries', 'code2code_queries']) {
-    for (const r of jsonl(join(MINI, `${f}.jsonl`))) problemOf.set(f.endsWith('_queries') ? r.query_id : f === 'code_corpus' ? r.code_id : r.text_id, r.meta_source_problem_id ?? r.meta?.source_problem_id);
+    for (const r of jsonl(join(MINI, `${f}.jsonl`)))
+      problemOf.set(
+        f.endsWith('_queries') ? r.query_id : f === 'code_corpus' ? r.code_id : r.text_id,
+        r.meta_source_problem_id ?? r.meta?.source_problem_id,
+      );
   }
   const all = [...new Set(problemOf.values())].filter((p) => !p.includes('_noise')).sort();
   const shared = new Set([all[1], all[5]]);
   const test03 = subsetRelease(join(dir, 'release_v2603'), shared);
   const bad = runCli(['mine', '--data', MINI, '--retriever', 'bm25', '--exclude-problems', test03, '--out', join(dir, 'x.jsonl'), '--quiet']);
   assert.equal(bad.status, 4, bad.stderr);
-  assert.match(bad.stderr, new RegExp(`shares 2 problem\\(s\\) with --exclude-problems, so its records would not be problem-disjoint: ${[...shared].sort().join(', ')}\\. `));
+  assert.match(
+    bad.stderr,
+    new RegExp(`shares 2 problem\\(s\\) with --exclude-problems, so its records would not be problem-disjoint: ${[...shared].sort().join(', ')}\\. `),
+  );
   assert.equal(existsSync(join(dir, 'x.jsonl')), false);
-  const ok = runCli(['mine', '--data', MINI, '--retriever', 'bm25', '--exclude-problems', test03, '--drop-overlap', '--out', join(dir, 'ok.jsonl'), '--quiet']);
+  const ok = runCli([
+    'mine',
+    '--data',
+    MINI,
+    '--retriever',
+    'bm25',
+    '--exclude-problems',
+    test03,
+    '--drop-overlap',
+    '--out',
+    join(dir, 'ok.jsonl'),
+    '--quiet',
+  ]);
   assert.equal(ok.status, 0, ok.stderr);
   assert.doesNotMatch(ok.stderr, /without --exclude-problems/);
   const records = jsonl(join(dir, 'ok.jsonl')) as unknown as WireRecord[];
   assert.ok(records.length > 0 && records.length < jsonl(mined.out).length);
   for (const r of records) {
-    for (const id of [r.query_id, ...[...r.pos, ...r.hard_neg, ...r.easy_neg].map((p) => p.id)]) assert.ok(!shared.has(problemOf.get(id)!), `${id} is from an excluded problem`);
+    for (const id of [r.query_id, ...[...r.pos, ...r.hard_neg, ...r.easy_neg].map((p) => p.id)])
+      assert.ok(!shared.has(problemOf.get(id)!), `${id} is from an excluded problem`);
   }
   const manifest = JSON.parse(readFileSync(join(dir, 'ok.jsonl.manifest.json'), 'utf8'));
   assert.deepEqual(manifest.excludeProblems.overlap, [...shared].sort());
@@ -110,7 +144,18 @@ test('--exclude-problems RELEASE refuses overlap listing the problems; --drop-ov
     assert.equal(r.status, 4, v);
     assert.match(r.stderr, /shares 2 problem\(s\)/);
   }
-  const missing = runCli(['mine', '--data', MINI, '--retriever', 'bm25', '--exclude-problems', join(dir, 'nope'), '--out', join(dir, 'y.jsonl'), '--quiet']);
+  const missing = runCli([
+    'mine',
+    '--data',
+    MINI,
+    '--retriever',
+    'bm25',
+    '--exclude-problems',
+    join(dir, 'nope'),
+    '--out',
+    join(dir, 'y.jsonl'),
+    '--quiet',
+  ]);
   assert.equal(missing.status, 3);
   assert.match(missing.stderr, /no such release directory or file/);
 });
@@ -148,7 +193,7 @@ for line in open(path, encoding='utf-8'):
 print(json.dumps(out))
 `;
 
-test('exports read back by an independent python reader give the records\' (query, document, label) set', (t) => {
+test("exports read back by an independent python reader give the records' (query, document, label) set", (t) => {
   const skip = numpySkipReason();
   if (skip) return t.skip(skip);
   const records = jsonl(mined.out) as unknown as WireRecord[];
@@ -177,11 +222,20 @@ test('exports read back by an independent python reader give the records\' (quer
   assert.equal(yn.length, 4 * records.length);
   records.forEach((r, i) => {
     for (const rows of [lf.slice(4 * i, 4 * i + 4), yn.slice(4 * i, 4 * i + 4)]) {
-      assert.deepEqual(rows.map((x) => x[2]), [1, 1, 0, 0]);
+      assert.deepEqual(
+        rows.map((x) => x[2]),
+        [1, 1, 0, 0],
+      );
       assert.ok(rows.every((x) => x[0] === r.query));
       assert.deepEqual([rows[0][1], rows[1][1]], [r.pos[0].text, r.pos[0].text]);
-      assert.ok(r.hard_neg.some((h) => h.text === rows[2][1]), 'third row is a hard negative');
-      assert.ok(r.easy_neg.some((e) => e.text === rows[3][1]), 'fourth row is an easy negative');
+      assert.ok(
+        r.hard_neg.some((h) => h.text === rows[2][1]),
+        'third row is a hard negative',
+      );
+      assert.ok(
+        r.easy_neg.some((e) => e.text === rows[3][1]),
+        'fourth row is an easy negative',
+      );
     }
     // the prompt is the Qwen3-Reranker template around the pair, ending where yes/no goes
     const [q, d, , qid, , prompt, instruction] = yn[4 * i];
@@ -211,29 +265,79 @@ test('the published dataset shape (parquet with list<struct{id,text}> columns) i
       new Uint8Array(
         parquetWriteBuffer({
           columnData: cols.map((n) => ({ name: n, data: rows.map((r) => r[n] ?? null) as never })),
-          schema: [{ name: 'root', num_children: cols.length }, ...cols.flatMap((c) => (['pos', 'hard_neg', 'easy_neg'].includes(c) ? list(c) : str(c)))] as never,
+          schema: [
+            { name: 'root', num_children: cols.length },
+            ...cols.flatMap((c) => (['pos', 'hard_neg', 'easy_neg'].includes(c) ? list(c) : str(c))),
+          ] as never,
         }),
       ),
     );
   const rows = [
-    { query_id: 'q_t2c_1', task: 'T2C', subtask: 't2c_search_go', query: 'sum two numbers', pos: [{ id: 'c1', text: 'func add(a, b int) int { return a + b }' }], hard_neg: [{ id: 'c2', text: 'func add(a, b int) int { return a - b }' }], easy_neg: [{ id: 'c9', text: 'print("hi")' }] },
-    { query_id: 'q_c2t_1', task: 'C2T', subtask: 'c2t_match', query: 'def f(x): return x*x', pos: [{ id: 't1', text: 'Square a number.' }], hard_neg: [], easy_neg: [{ id: 't7', text: 'Sort a list.' }, { id: 't8', text: 'Reverse a string.' }] },
+    {
+      query_id: 'q_t2c_1',
+      task: 'T2C',
+      subtask: 't2c_search_go',
+      query: 'sum two numbers',
+      pos: [{ id: 'c1', text: 'func add(a, b int) int { return a + b }' }],
+      hard_neg: [{ id: 'c2', text: 'func add(a, b int) int { return a - b }' }],
+      easy_neg: [{ id: 'c9', text: 'print("hi")' }],
+    },
+    {
+      query_id: 'q_c2t_1',
+      task: 'C2T',
+      subtask: 'c2t_match',
+      query: 'def f(x): return x*x',
+      pos: [{ id: 't1', text: 'Square a number.' }],
+      hard_neg: [],
+      easy_neg: [
+        { id: 't7', text: 'Sort a list.' },
+        { id: 't8', text: 'Reverse a string.' },
+      ],
+    },
   ];
   write(join(dir, 'train-00000-of-00001.parquet'), rows);
   const out = join(dir, 'fe.jsonl');
   const r = runCli(['mine', '--from', join(dir, 'train-00000-of-00001.parquet'), '--export', 'flagembedding', '--out', out, '--quiet']);
   assert.equal(r.status, 0, r.stderr);
   const fe = jsonl(out);
-  assert.deepEqual(fe[0], { query: 'sum two numbers', pos: ['func add(a, b int) int { return a + b }'], neg: ['func add(a, b int) int { return a - b }', 'print("hi")'], prompt: fe[0].prompt });
+  assert.deepEqual(fe[0], {
+    query: 'sum two numbers',
+    pos: ['func add(a, b int) int { return a + b }'],
+    neg: ['func add(a, b int) int { return a - b }', 'print("hi")'],
+    prompt: fe[0].prompt,
+  });
   assert.match(fe[0].prompt as string, /programming task/);
   assert.match(fe[1].prompt as string, /problem statement/);
   const yn = join(dir, 'yn.jsonl');
-  assert.equal(runCli(['mine', '--from', join(dir, 'train-00000-of-00001.parquet'), '--export', 'yesno-examples', '--template', 'qwen3-nothink', '--out', yn, '--quiet']).status, 0);
+  assert.equal(
+    runCli([
+      'mine',
+      '--from',
+      join(dir, 'train-00000-of-00001.parquet'),
+      '--export',
+      'yesno-examples',
+      '--template',
+      'qwen3-nothink',
+      '--out',
+      yn,
+      '--quiet',
+    ]).status,
+    0,
+  );
   const y = jsonl(yn);
-  assert.deepEqual(y.map((x) => [x.query_id, x.doc_id, x.label]), [
-    ['q_t2c_1', 'c1', 'yes'], ['q_t2c_1', 'c1', 'yes'], ['q_t2c_1', 'c2', 'no'], ['q_t2c_1', 'c9', 'no'],
-    ['q_c2t_1', 't1', 'yes'], ['q_c2t_1', 't1', 'yes'], ['q_c2t_1', y[6].doc_id, 'no'], ['q_c2t_1', y[7].doc_id, 'no'],
-  ]);
+  assert.deepEqual(
+    y.map((x) => [x.query_id, x.doc_id, x.label]),
+    [
+      ['q_t2c_1', 'c1', 'yes'],
+      ['q_t2c_1', 'c1', 'yes'],
+      ['q_t2c_1', 'c2', 'no'],
+      ['q_t2c_1', 'c9', 'no'],
+      ['q_c2t_1', 't1', 'yes'],
+      ['q_c2t_1', 't1', 'yes'],
+      ['q_c2t_1', y[6].doc_id, 'no'],
+      ['q_c2t_1', y[7].doc_id, 'no'],
+    ],
+  );
   assert.deepEqual(new Set([y[6].doc_id, y[7].doc_id]), new Set(['t7', 't8']), 'no hard negative: two easy ones');
   assert.ok((y[0].prompt as string).endsWith('<|im_start|>assistant\n'), 'qwen3-nothink has no thinking block');
   write(join(dir, 'bad.parquet'), [rows[0], { ...rows[1], pos: null }]);

@@ -37,7 +37,11 @@ writeFileSync(input, TEXTS.map((text, i) => JSON.stringify({ id: `d${i}`, text }
  */
 function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -111,18 +115,25 @@ test('kill -9 mid-encoding, rerun: only unreceived texts are requested and the o
   assert.equal(rerun.status, 0, rerun.stderr);
   const asked = server.calls.slice(before).flatMap((c) => c.texts);
   assert.equal(asked.length, 40, 'exactly the 40 texts not received before the kill');
-  assert.ok(asked.every((t) => !received.has(t)), 'nothing received before the kill is requested again');
+  assert.ok(
+    asked.every((t) => !received.has(t)),
+    'nothing received before the kill is requested again',
+  );
   assert.deepEqual(JSON.parse(rerun.stdout).cache, { requested: 60, hits: 20, duplicates: 0, encoded: 40 });
 
   const fresh = join(root, 'fresh.jsonl');
-  const clean = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', fresh], { env: env(join(root, 'cache-fresh')) });
+  const clean = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', fresh], {
+    env: env(join(root, 'cache-fresh')),
+  });
   assert.equal(clean.status, 0, clean.stderr);
   assert.equal(readFileSync(out, 'utf8'), readFileSync(fresh, 'utf8'), 'resumed output = uninterrupted output');
   assert.equal(readFileSync(out, 'utf8').trim().split('\n').length, 60);
 
   // A second identical run makes zero embedding calls.
   const calls = server.calls.length;
-  const again = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', join(root, 'again.jsonl'), '--json'], { env: env(cache) });
+  const again = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', join(root, 'again.jsonl'), '--json'], {
+    env: env(cache),
+  });
   assert.equal(again.status, 0, again.stderr);
   assert.equal(server.calls.length, calls, 'zero requests');
   assert.equal(JSON.parse(again.stdout).cache.encoded, 0);
@@ -155,10 +166,9 @@ test('kill -9 mid-encoding, rerun: only unreceived texts are requested and the o
 test('provider failures exit 6 with the endpoint and status, never the key', async () => {
   const server = await startLoopbackServer({ format: 'openai', fault: () => ({ status: 503, echoAuth: true }) });
   servers.push(server);
-  const r = await runCli(
-    ['providers', 'embed', '--spec', `${spec(server)}&maxRetries=1`, '--input', input, '--out', join(root, 'x.jsonl')],
-    { env: env(join(root, 'cache-fail')) },
-  );
+  const r = await runCli(['providers', 'embed', '--spec', `${spec(server)}&maxRetries=1`, '--input', input, '--out', join(root, 'x.jsonl')], {
+    env: env(join(root, 'cache-fail')),
+  });
   assert.equal(r.status, 6);
   assert.match(r.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings: HTTP 503/);
   assert.ok(!r.stderr.includes(KEY));
@@ -168,7 +178,16 @@ test('coreb providers lists every provider and the presets with sources', async 
   const r = runCliSync(['providers']);
   assert.equal(r.status, 0, r.stderr);
   for (const p of ['openai', 'tei', 'ollama', 'voyage', 'gemini', 'jina', 'cohere', 'onnx']) assert.match(r.stdout, new RegExp(`^  ${p} `, 'm'));
-  for (const m of ['C2LLM-7B', 'F2LLM-4B', 'jina-code-embeddings-0.5b', 'Qwen3-Embedding-8B', 'jina-embeddings-v2-base-code', 'gemini-embedding-001', 'voyage-code-3', 'text-embedding-3-large']) {
+  for (const m of [
+    'C2LLM-7B',
+    'F2LLM-4B',
+    'jina-code-embeddings-0.5b',
+    'Qwen3-Embedding-8B',
+    'jina-embeddings-v2-base-code',
+    'gemini-embedding-001',
+    'voyage-code-3',
+    'text-embedding-3-large',
+  ]) {
     assert.ok(r.stdout.includes(m), m);
   }
   assert.match(r.stdout, /source: https:\/\//);
@@ -216,14 +235,23 @@ test('a named embedder from coreb.config.json, with spec parameters overriding t
     join(cwd, 'coreb.config.json'),
     JSON.stringify({ embedders: { mine: { provider: 'tei', model: 'local-model', baseUrl: [server.baseUrl], batchSize: 10 } } }),
   );
-  const r = await runCli(['providers', 'embed', '--spec', 'dense:mine?batchSize=25', '--input', input, '--out', join(cwd, 'v.jsonl'), '--json', '--no-cache'], {
+  const r = await runCli(
+    ['providers', 'embed', '--spec', 'dense:mine?batchSize=25', '--input', input, '--out', join(cwd, 'v.jsonl'), '--json', '--no-cache'],
+    {
+      env: env(join(root, 'cache-named')),
+      cwd,
+    },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(
+    server.calls.map((c) => c.texts.length),
+    [25, 25, 10],
+  );
+  assert.equal(JSON.parse(r.stdout).dim, 5);
+  const unknown = await runCli(['providers', 'embed', '--spec', 'dense:yours', '--input', input, '--out', join(cwd, 'w.jsonl')], {
     env: env(join(root, 'cache-named')),
     cwd,
   });
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(server.calls.map((c) => c.texts.length), [25, 25, 10]);
-  assert.equal(JSON.parse(r.stdout).dim, 5);
-  const unknown = await runCli(['providers', 'embed', '--spec', 'dense:yours', '--input', input, '--out', join(cwd, 'w.jsonl')], { env: env(join(root, 'cache-named')), cwd });
   assert.equal(unknown.status, 3);
   assert.match(unknown.stderr, /named embedder in .*coreb\.config\.json \(names: mine\)/);
 });
@@ -273,7 +301,8 @@ test('coreb eval --retriever dense: killed with -9 mid-encoding, rerun: nothing 
   for (const t of received) assert.ok(!asked.includes(t), `re-requested after the kill: ${t.slice(0, 40)}`);
   const fresh = await runCli(args(join(root, 'eval-fresh')), { env: env(join(root, 'cache-eval-fresh')) });
   assert.equal(fresh.status, 0, fresh.stderr);
-  const scores = (s: string): unknown => (JSON.parse(s) as { retrievers: { overall: unknown; tasks: unknown }[] }).retrievers.map((r) => [r.overall, r.tasks]);
+  const scores = (s: string): unknown =>
+    (JSON.parse(s) as { retrievers: { overall: unknown; tasks: unknown }[] }).retrievers.map((r) => [r.overall, r.tasks]);
   assert.deepEqual(scores(rerun.stdout), scores(fresh.stdout));
 });
 
@@ -314,19 +343,31 @@ test('providers embed reads its input like the dataset loaders: .gz and a BOM ac
   const rows = ['{"id": "a", "text": "def f(): pass"}', '{"id": "b", "text": "print(1)"}'];
   const gz = join(dir, 'texts.jsonl.gz');
   writeFileSync(gz, gzipSync(Buffer.from('\ufeff' + rows.join('\n') + '\n', 'utf8')));
-  const ok = await runCli(['providers', 'embed', '--spec', spec(server), '--input', gz, '--out', join(dir, 'v.jsonl'), '--no-cache'], { env: env(join(dir, 'c')) });
+  const ok = await runCli(['providers', 'embed', '--spec', spec(server), '--input', gz, '--out', join(dir, 'v.jsonl'), '--no-cache'], {
+    env: env(join(dir, 'c')),
+  });
   assert.equal(ok.status, 0, ok.stderr);
-  assert.deepEqual(readFileSync(join(dir, 'v.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id), ['a', 'b']);
+  assert.deepEqual(
+    readFileSync(join(dir, 'v.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { id: string }).id),
+    ['a', 'b'],
+  );
 
   const bad = join(dir, 'bad.jsonl');
   writeFileSync(bad, Buffer.concat([Buffer.from(rows[0] + '\n{"id": "b", "text": "caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]));
-  const b = await runCli(['providers', 'embed', '--spec', spec(server), '--input', bad, '--out', join(dir, 'w.jsonl'), '--no-cache'], { env: env(join(dir, 'c')) });
+  const b = await runCli(['providers', 'embed', '--spec', spec(server), '--input', bad, '--out', join(dir, 'w.jsonl'), '--no-cache'], {
+    env: env(join(dir, 'c')),
+  });
   assert.equal(b.status, 4, b.stderr);
   assert.match(b.stderr, /bad\.jsonl:2: not valid UTF-8/);
 
   const dup = join(dir, 'dup.jsonl');
   writeFileSync(dup, rows[0] + '\n' + rows[1] + '\n' + rows[0] + '\n');
-  const d = await runCli(['providers', 'embed', '--spec', spec(server), '--input', dup, '--out', join(dir, 'x.jsonl'), '--no-cache'], { env: env(join(dir, 'c')) });
+  const d = await runCli(['providers', 'embed', '--spec', spec(server), '--input', dup, '--out', join(dir, 'x.jsonl'), '--no-cache'], {
+    env: env(join(dir, 'c')),
+  });
   assert.equal(d.status, 4, d.stderr);
   assert.match(d.stderr, /dup\.jsonl:3: field `id`: duplicate id `a` \(first on line 1\)/);
 });

@@ -22,7 +22,12 @@ test('coreb report on two BM25 runs of the sample: files written, page opens in 
   assert.equal(/<script/i.test(html), false);
   for (const id of ['tasks-ndcg-0', 'languages-0', 'intrusion-0', 'recall-curve-0']) {
     assert.ok(existsSync(join(out, 'charts', `${id}.svg`)), id);
-    assert.ok(readFileSync(join(out, 'charts', `${id}.png`)).subarray(1, 4).toString() === 'PNG', id);
+    assert.ok(
+      readFileSync(join(out, 'charts', `${id}.png`))
+        .subarray(1, 4)
+        .toString() === 'PNG',
+      id,
+    );
   }
   if (!chromiumAvailable()) {
     t.diagnostic('chromium not installed: browser part skipped');
@@ -33,7 +38,8 @@ test('coreb report on two BM25 runs of the sample: files written, page opens in 
     const p = page.page;
     assert.ok((await p.locator('figure.chart svg').count()) >= 4);
     // Every chart has a text alternative the browser exposes.
-    for (const label of await p.locator('figure.chart svg').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))) assert.ok(label.length > 20);
+    for (const label of await p.locator('figure.chart svg').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? '')))
+      assert.ok(label.length > 20);
     const board = p.locator('#leaderboard-0 table').first();
     const text = (await board.textContent()) ?? '';
     for (const rr of results.retrievers) {

@@ -26,21 +26,44 @@ test('v202602: BM25 >> known yes/no answers equals the independent reordering; d
     const spec = `yesno:openai:known?baseUrl=${encodeURIComponent(server.baseUrl)}&maxTokens=100000000&batchSize=64&concurrency=4`;
     const out = join(tmp, 'out');
     const t0 = performance.now();
-    const { results } = await runEval({ data, retrievers: ['bm25'], rerankers: [spec], rerankDepth: 128, outDir: out, cacheDir: join(tmp, 'cache'), corebVersion: 'test', perQuery: false });
+    const { results } = await runEval({
+      data,
+      retrievers: ['bm25'],
+      rerankers: [spec],
+      rerankDepth: 128,
+      outDir: out,
+      cacheDir: join(tmp, 'cache'),
+      corebVersion: 'test',
+      perQuery: false,
+    });
     const [first, rer] = results.retrievers;
     assert.equal(rer.firstStage, 'bm25');
     assert.equal(rer.rerank!.depth, 128);
     const { release } = await loadRelease(data);
     const checked = verifyRerankedEval(out, first, rer, releaseTasks(release), 128, hashScore, (m) => assert.fail(m));
-    assert.equal(checked, Object.values(release.tasks).reduce((n, x) => n + x.queries.length, 0));
+    assert.equal(
+      checked,
+      Object.values(release.tasks).reduce((n, x) => n + x.queries.length, 0),
+    );
     t.diagnostic(
       `${checked} queries, ${rer.rerank!.pairs.requested} pairs (${rer.rerank!.pairs.sent} sent) in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
         `recall ceiling ${JSON.stringify(rer.rerank!.recallCeiling)}; overall delta ndcg@10 ${rer.rerank!.delta.overall['ndcg@10'].toFixed(4)}`,
     );
     const calls = server.calls.length;
-    const again = await runEval({ data, retrievers: ['bm25'], rerankers: [spec], rerankDepth: 128, cacheDir: join(tmp, 'cache'), corebVersion: 'test', perQuery: false });
+    const again = await runEval({
+      data,
+      retrievers: ['bm25'],
+      rerankers: [spec],
+      rerankDepth: 128,
+      cacheDir: join(tmp, 'cache'),
+      corebVersion: 'test',
+      perQuery: false,
+    });
     assert.equal(server.calls.length, calls, 'the second run sends nothing');
-    assert.deepEqual(again.results.retrievers[1].tasks, Object.fromEntries(Object.entries(rer.tasks).map(([k, v]) => [k, (({ runFile: _r, ...rest }) => rest)(v)])));
+    assert.deepEqual(
+      again.results.retrievers[1].tasks,
+      Object.fromEntries(Object.entries(rer.tasks).map(([k, v]) => [k, (({ runFile: _r, ...rest }) => rest)(v)])),
+    );
   } finally {
     await server.close();
   }

@@ -61,7 +61,10 @@ test('coreb eval --reranker: a row per (retriever, reranker) with its rerank blo
   assert.ok(rer.rerank!.recallCeiling.code2code > 0);
   assert.equal(typeof rer.rerank!.delta.code2code['ndcg@10'], 'number');
   assert.ok(existsSync(join(out, rer.tasks.code2code.runFile)));
-  const lines = readFileSync(join(out, 'runs', 'bm25.code2code.top_ranked.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = readFileSync(join(out, 'runs', 'bm25.code2code.top_ranked.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const firstRun = readTrecOrder(join(out, first.tasks.code2code.runFile));
   for (const l of lines) assert.deepEqual(l['corpus-ids'], firstRun.get(l['query-id'] as string)!.slice(0, 10));
   assert.ok(!readFileSync(join(out, 'results.json'), 'utf8').includes('Bearer'));
@@ -70,7 +73,22 @@ test('coreb eval --reranker: a row per (retriever, reranker) with its rerank blo
 test('coreb rerank --run: reranks an existing TREC run and scores it beside the original', async () => {
   const run = join(tmp, 'eval', 'runs', 'bm25.code2code.trec');
   const out = join(tmp, 'rerank');
-  const r = await cli(['rerank', '--data', MINI, '--run', run, '--tasks', 'c2c', '--reranker', spec, '--rerank-depth', '10', '--out', out, '--quiet']);
+  const r = await cli([
+    'rerank',
+    '--data',
+    MINI,
+    '--run',
+    run,
+    '--tasks',
+    'c2c',
+    '--reranker',
+    spec,
+    '--rerank-depth',
+    '10',
+    '--out',
+    out,
+    '--quiet',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { retrievers: Row[] };
   assert.equal(results.retrievers.length, 2);
@@ -92,11 +110,17 @@ test('an MTEB-style BEIR directory: the top_ranked candidate lists are reranked 
   writeFileSync(join(dir, 'qrels', 'test.tsv'), qrels.join('\n') + '\n');
   const candidates = new Map<string, string[]>();
   for (const q of task.queries.slice(0, 12)) {
-    const ids = task.corpus.filter((d) => d.id !== q.anchorId).slice(0, 7).map((d) => d.id);
+    const ids = task.corpus
+      .filter((d) => d.id !== q.anchorId)
+      .slice(0, 7)
+      .map((d) => d.id);
     for (const [d, l] of task.qrels.get(q.id) ?? []) if (l >= 2 && !ids.includes(d)) ids.push(d);
     candidates.set(q.id, ids);
   }
-  writeFileSync(join(dir, 'top_ranked.jsonl'), [...candidates].map(([q, ids]) => JSON.stringify({ 'query-id': q, 'corpus-ids': ids })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'top_ranked.jsonl'),
+    [...candidates].map(([q, ids]) => JSON.stringify({ 'query-id': q, 'corpus-ids': ids })).join('\n') + '\n',
+  );
   const out = join(tmp, 'mteb');
   const r = await cli(['eval', '--data', dir, '--retriever', 'top-ranked', '--reranker', spec, '--out', out, '--quiet']);
   assert.equal(r.status, 0, r.stderr);

@@ -50,14 +50,31 @@ test('coreb soup --method cat writes an adapter numpy reads as the mean of the m
   const dir = tmp();
   await writeToyAdapter(join(dir, 'a'), { seed: 21 });
   await writeToyAdapter(join(dir, 'b'), { seed: 22 });
-  const r = runCli(['soup', join(dir, 'a'), join(dir, 'b'), '--out', join(dir, 'o'), '--method', 'cat', '--weights', '0.5,0.5', '--check', '--sample', '3']);
+  const r = runCli([
+    'soup',
+    join(dir, 'a'),
+    join(dir, 'b'),
+    '--out',
+    join(dir, 'o'),
+    '--method',
+    'cat',
+    '--weights',
+    '0.5,0.5',
+    '--check',
+    '--sample',
+    '3',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /cat OK: max relative error \S+ \(tolerance 1\.000e-6\); linear is \S+ away/);
   assert.match(r.stdout, /^overall\t/m);
   assert.match(r.stderr, /wrote .*\/o \(cat, rank 8, 9 tensors, F32, weights 0\.5,0\.5\)/);
   const skip = numpySkipReason();
   if (skip) return t.skip(skip);
-  const py = JSON.parse(runPython(PY_CHECK, [join(dir, 'o'), join(dir, 'a'), join(dir, 'b'), '0.5,0.5'])) as { worst: number; method: string; r: number };
+  const py = JSON.parse(runPython(PY_CHECK, [join(dir, 'o'), join(dir, 'a'), join(dir, 'b'), '0.5,0.5'])) as {
+    worst: number;
+    method: string;
+    r: number;
+  };
   assert.equal(py.method, 'cat');
   assert.equal(py.r, 8);
   assert.ok(py.worst <= 1e-6, `numpy finds ${py.worst}`);

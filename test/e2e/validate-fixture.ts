@@ -62,7 +62,14 @@ const t2c = (id: string, subtask: string, constraint: string, sqt: string, probl
   meta_is_multi_model: null,
 });
 
-const c2t = (id: string, subtask: string, lang: string, anchor: string, problem: string, match: null | { textId: string; label: number; textType: string }): Record<string, unknown> => ({
+const c2t = (
+  id: string,
+  subtask: string,
+  lang: string,
+  anchor: string,
+  problem: string,
+  match: null | { textId: string; label: number; textType: string },
+): Record<string, unknown> => ({
   query_id: id,
   query: `// code of ${anchor}`,
   split: 'code2text',
@@ -177,7 +184,12 @@ function columnSchema(name: string, values: unknown[]): { schema: Schema; conver
   const first = present[0];
   if (first !== undefined && typeof first === 'object' && !Array.isArray(first)) {
     const keys = [...new Set(present.flatMap((v) => Object.keys(v as object)))];
-    const children = keys.map((k) => columnSchema(k, values.map((v) => (v == null ? null : (v as Record<string, unknown>)[k]))));
+    const children = keys.map((k) =>
+      columnSchema(
+        k,
+        values.map((v) => (v == null ? null : (v as Record<string, unknown>)[k])),
+      ),
+    );
     return {
       schema: [{ name, repetition_type: 'OPTIONAL', num_children: keys.length }, ...children.flatMap((c) => c.schema)],
       convert: (v) => {
@@ -211,7 +223,13 @@ function columnSchema(name: string, values: unknown[]): { schema: Schema; conver
 /** Encodes rows as a parquet file (schema inferred per column; ints as INT64, lists, structs). */
 export function parquetBytes(rows: Record<string, unknown>[]): Uint8Array {
   const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cols = names.map((n) => ({ n, ...columnSchema(n, rows.map((r) => r[n] ?? null)) }));
+  const cols = names.map((n) => ({
+    n,
+    ...columnSchema(
+      n,
+      rows.map((r) => r[n] ?? null),
+    ),
+  }));
   const buf = parquetWriteBuffer({
     columnData: cols.map((c) => ({ name: c.n, data: rows.map((r) => c.convert(r[c.n] ?? null)) })),
     schema: [{ name: 'root', num_children: cols.length }, ...cols.flatMap((c) => c.schema)] as never,

@@ -20,17 +20,33 @@ test('coreb validate on release_v2602 reports the real counts and no dangling id
   // (abbreviated_text) or on near-miss texts only (is_noise_sample, noise_type, ...).
   assert.match(r.stdout, /0 error\(s\), 8 warning\(s\): valid/);
   assert.match(r.stdout, /by kind: warning label-proxy 8\n/);
-  assert.match(r.stdout, /warning text_corpus: field `meta\.abbreviatedText`: code2text: `meta\.abbreviatedText` is present on 100% of the positive documents \(label 2\) and 0% of the hard negatives/);
+  assert.match(
+    r.stdout,
+    /warning text_corpus: field `meta\.abbreviatedText`: code2text: `meta\.abbreviatedText` is present on 100% of the positive documents \(label 2\) and 0% of the hard negatives/,
+  );
 });
 
 test('coreb validate --format json on release_v2602', () => {
   const r = runCli(['validate', DIR, '--format', 'json']);
   assert.equal(r.status, 0);
-  const out = JSON.parse(r.stdout) as { ok: boolean; issues: Array<{ severity: string; kind: string; field: string }>; stats: { queries: number; tables: Record<string, number> } };
+  const out = JSON.parse(r.stdout) as {
+    ok: boolean;
+    issues: Array<{ severity: string; kind: string; field: string }>;
+    stats: { queries: number; tables: Record<string, number> };
+  };
   assert.equal(out.ok, true);
   assert.deepEqual(
     out.issues.map((i) => `${i.severity} ${i.kind} ${i.field}`),
-    ['abbreviatedText', 'abbreviatedTextLength', 'isNoiseSample', 'noiseType', 'noiseVariation', 'originalProblemId', 'originalTextId', 'textStyle'].map((f) => `warning label-proxy meta.${f}`),
+    [
+      'abbreviatedText',
+      'abbreviatedTextLength',
+      'isNoiseSample',
+      'noiseType',
+      'noiseVariation',
+      'originalProblemId',
+      'originalTextId',
+      'textStyle',
+    ].map((f) => `warning label-proxy meta.${f}`),
   );
   assert.equal(out.stats.queries, 1165 + 169 + 1270);
   assert.equal(out.stats.tables.code_corpus, 1670);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { fixtureTables, tempDir, writeJsonlRelease, writeParquetRelease } from './validate-fixture.js';
 
-test('coreb validate prints a valid release\'s statistics and exits 0', () => {
+test("coreb validate prints a valid release's statistics and exits 0", () => {
   const dir = writeJsonlRelease(tempDir());
   const r = runCli(['validate', dir]);
   assert.equal(r.status, 0, r.stderr);

@@ -25,7 +25,10 @@ function execFixtures(): { problems: string; candidates: string } {
       metadata: '{}',
     }) + '\n',
   );
-  writeFileSync(candidates, JSON.stringify({ id: 'p', problem_id: 'abc900_a', language: 'python', code: 'print(sum(map(int, input().split())))' }) + '\n');
+  writeFileSync(
+    candidates,
+    JSON.stringify({ id: 'p', problem_id: 'abc900_a', language: 'python', code: 'print(sum(map(int, input().split())))' }) + '\n',
+  );
   return { problems, candidates };
 }
 
@@ -83,7 +86,17 @@ test('providers embed on a full disk: exit 3 naming the file, no temp file left'
     writeFileSync(input, Array.from({ length: 50 }, (_, i) => JSON.stringify({ id: `t${i}`, text: `text ${i}` })).join('\n') + '\n');
     mkdirSync(join(disk.dir, 'sub'), { recursive: true });
     const out = join(disk.dir, 'sub', 'vectors.jsonl');
-    const r = await runCliAsync(['providers', 'embed', '--spec', `dense:openai:m?baseUrl=${server.baseUrl}`, '--input', input, '--out', out, '--no-cache']);
+    const r = await runCliAsync([
+      'providers',
+      'embed',
+      '--spec',
+      `dense:openai:m?baseUrl=${server.baseUrl}`,
+      '--input',
+      input,
+      '--out',
+      out,
+      '--no-cache',
+    ]);
     assert.equal(r.status, 3, r.stderr);
     assert.match(r.stderr, /vectors\.jsonl.*ENOSPC/);
     noStack(r);
@@ -102,10 +115,13 @@ test('providers embed with its cache on a full disk: exit 7 naming the cache fil
     const dir = tempDir('coreb-e2e-cache-full-');
     const input = join(dir, 'texts.jsonl');
     writeFileSync(input, '{"id": "a", "text": "x"}\n');
-    const r = await runCliAsync(['providers', 'embed', '--spec', `dense:openai:m?baseUrl=${server.baseUrl}`, '--input', input, '--out', join(dir, 'v.jsonl')], {
-      ...process.env,
-      COREB_CACHE_DIR: join(disk.dir, 'cache'),
-    });
+    const r = await runCliAsync(
+      ['providers', 'embed', '--spec', `dense:openai:m?baseUrl=${server.baseUrl}`, '--input', input, '--out', join(dir, 'v.jsonl')],
+      {
+        ...process.env,
+        COREB_CACHE_DIR: join(disk.dir, 'cache'),
+      },
+    );
     assert.equal(r.status, 7, r.stderr);
     assert.match(r.stderr, /cache.*(namespaces\.jsonl|segment).*ENOSPC/);
     noStack(r);

@@ -72,7 +72,9 @@ export function createBuildFake(o: BuildFakeOptions): (call: ChatCall) => ChatAn
         return `Sure. Here is the program:\n\n\`\`\`${sub}\n${comment}\n${code.trimEnd()}\n\`\`\`\n\nIt runs in linear time.`;
       }
       case 'queries':
-        return JSON.stringify({ queries: [`find ${words(6, pid)}`, `efficient ${words(8, pid + 'x')}`, `${p.title.toLowerCase()} algorithm ${words(4, pid + 'y')}`] });
+        return JSON.stringify({
+          queries: [`find ${words(6, pid)}`, `efficient ${words(8, pid + 'x')}`, `${p.title.toLowerCase()} algorithm ${words(4, pid + 'y')}`],
+        });
       case 'negatives':
         return `Modified Problem Description:\n## ${sub}\nA different task (${sub}) about ${p.title}: ${words(40, pid + sub)}.`;
       default:

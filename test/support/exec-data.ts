@@ -47,7 +47,10 @@ export interface ProgramWithTests {
 
 /** HumanEval-X canonical solutions as `program` tests: prompt + canonical solution, test program appended. */
 export function loadHumanEvalX(file: string, language: ExecLanguage): ProgramWithTests[] {
-  const rows = gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter((l) => l.trim() !== '');
+  const rows = gunzipSync(readFileSync(file))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   return rows.map((l) => {
     const r = JSON.parse(l) as { task_id: string; prompt: string; canonical_solution: string; test: string };
     return {

@@ -69,7 +69,13 @@ export async function startHubServer(o: HubServerOptions): Promise<HubServer> {
     const tree = `/api/datasets/${o.dataset}/tree/main`;
     if (url.pathname === tree) {
       const cursor = Number(url.searchParams.get('cursor') ?? '0');
-      const page = files.slice(cursor, cursor + pageSize).map((f) => ({ type: 'file', oid: f.sha.slice(0, 40), size: f.bytes.length, path: f.path, lfs: { oid: f.sha, size: f.bytes.length, pointerSize: 134 } }));
+      const page = files.slice(cursor, cursor + pageSize).map((f) => ({
+        type: 'file',
+        oid: f.sha.slice(0, 40),
+        size: f.bytes.length,
+        path: f.path,
+        lfs: { oid: f.sha, size: f.bytes.length, pointerSize: 134 },
+      }));
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (cursor + pageSize < files.length) headers.link = `<${tree}?recursive=true&expand=false&cursor=${cursor + pageSize}>; rel="next"`;
       res.writeHead(200, headers).end(JSON.stringify(page));

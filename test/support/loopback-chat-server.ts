@@ -181,7 +181,11 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     }
     if (typeof answer === 'object' && 'fault' in answer) {
       const f = answer.fault;
-      return send(f.status, f.body ?? JSON.stringify({ error: { message: 'injected fault' } }), f.retryAfter !== undefined ? { 'retry-after': f.retryAfter } : {});
+      return send(
+        f.status,
+        f.body ?? JSON.stringify({ error: { message: 'injected fault' } }),
+        f.retryAfter !== undefined ? { 'retry-after': f.retryAfter } : {},
+      );
     }
     if (typeof answer === 'object') return send(200, '{"choices": [');
     const promptChars = call.messages.reduce((s, m) => s + m.content.length, 0);

@@ -119,7 +119,7 @@ function texts(format: LoopbackFormat, body: Record<string, unknown>): string[] 
       return body.texts as string[];
     case 'gemini': {
       const reqs = (body.requests as Record<string, unknown>[] | undefined) ?? [body];
-      return reqs.map((r) => ((r.content as { parts: { text: string }[] }).parts[0].text));
+      return reqs.map((r) => (r.content as { parts: { text: string }[] }).parts[0].text);
     }
   }
 }
@@ -251,7 +251,7 @@ export async function startLoopbackServer(options: LoopbackOptions): Promise<Loo
         return;
       }
       const requested = (body.dimensions ?? body.output_dimension ?? body.outputDimensionality) as number | undefined;
-      const dim = requested ?? ((body.requests as { outputDimensionality?: number }[] | undefined)?.[0]?.outputDimensionality ?? options.dim ?? 8);
+      const dim = requested ?? (body.requests as { outputDimensionality?: number }[] | undefined)?.[0]?.outputDimensionality ?? options.dim ?? 8;
       let vectors = call.texts.map((t) => memoVector(t, dim));
       if (fault?.wrongCount) vectors = vectors.slice(0, -1);
       if (fault?.wrongDim) vectors[vectors.length - 1] = vectors[vectors.length - 1].slice(0, -1);

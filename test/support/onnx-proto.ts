@@ -108,7 +108,10 @@ export function encodeOnnxModel(model: OnnxModel): Uint8Array {
   for (const t of model.initializers) {
     const tensor = new Msg();
     for (const d of t.dims) tensor.int(1, d);
-    tensor.int(2, t.data instanceof BigInt64Array ? ONNX_TYPES.int64 : ONNX_TYPES.float).str(8, t.name).bytes(9, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+    tensor
+      .int(2, t.data instanceof BigInt64Array ? ONNX_TYPES.int64 : ONNX_TYPES.float)
+      .str(8, t.name)
+      .bytes(9, new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
     graph.msg(5, tensor);
   }
   for (const v of model.inputs) graph.msg(11, valueInfo(v));

@@ -35,7 +35,8 @@ export function checkQrelsRules(dir: string, maxHardNegatives = 3): { violations
     }
     return m;
   };
-  const rel = (q: Map<string, number> | undefined, level: number): string[] => [...(q ?? new Map()).entries()].filter(([, r]) => r === level).map(([d]) => d);
+  const rel = (q: Map<string, number> | undefined, level: number): string[] =>
+    [...(q ?? new Map()).entries()].filter(([, r]) => r === level).map(([d]) => d);
   const expectHn = (failed: Row[], nonQualifying: Row[]): string[] =>
     [...sortIds(failed.map((r) => String(r.code_id))), ...sortIds(nonQualifying.map((r) => String(r.code_id)))].slice(0, maxHardNegatives);
 
@@ -48,7 +49,10 @@ export function checkQrelsRules(dir: string, maxHardNegatives = 3): { violations
     const own = codeOf(pid);
     const fits = (r: Row): boolean => lang === 'none' || r.language === lang;
     const pos = own.filter((r) => r.meta_passed === true && fits(r)).map((r) => String(r.code_id));
-    const hn = expectHn(own.filter((r) => r.meta_passed !== true), own.filter((r) => r.meta_passed === true && !fits(r)));
+    const hn = expectHn(
+      own.filter((r) => r.meta_passed !== true),
+      own.filter((r) => r.meta_passed === true && !fits(r)),
+    );
     const qr = t2c.get(id);
     if (pos.length === 0) v.push(`${id}: a t2c query without a passing program was emitted`);
     if (!same(rel(qr, 2), pos)) v.push(`${id}: t2c positives ${rel(qr, 2)} != passing programs of ${pid} in ${lang} ${pos}`);
@@ -68,10 +72,16 @@ export function checkQrelsRules(dir: string, maxHardNegatives = 3): { violations
     if (q.query !== anchor.code) v.push(`${id}: c2c query text is not the anchor's code`);
     const pid = String(anchor.meta_source_problem_id);
     const others = codeOf(pid).filter((r) => r.code_id !== anchor.code_id);
-    const targets = sortIds([...new Set(others.filter((r) => r.meta_passed === true && String(r.language) > String(anchor.language)).map((r) => String(r.language)))]);
-    if (!same(targets, (q.meta_target_languages as string[]) ?? [])) v.push(`${id}: c2c targets ${q.meta_target_languages} != later passing languages ${targets}`);
+    const targets = sortIds([
+      ...new Set(others.filter((r) => r.meta_passed === true && String(r.language) > String(anchor.language)).map((r) => String(r.language))),
+    ]);
+    if (!same(targets, (q.meta_target_languages as string[]) ?? []))
+      v.push(`${id}: c2c targets ${q.meta_target_languages} != later passing languages ${targets}`);
     const pos = others.filter((r) => r.meta_passed === true && targets.includes(String(r.language))).map((r) => String(r.code_id));
-    const hn = expectHn(others.filter((r) => r.meta_passed !== true), others.filter((r) => r.meta_passed === true && !targets.includes(String(r.language))));
+    const hn = expectHn(
+      others.filter((r) => r.meta_passed !== true),
+      others.filter((r) => r.meta_passed === true && !targets.includes(String(r.language))),
+    );
     const qr = c2c.get(id);
     if (pos.length === 0) v.push(`${id}: c2c query without positives`);
     if (!same(rel(qr, 2), pos)) v.push(`${id}: c2c positives ${rel(qr, 2)} != ${pos}`);
@@ -105,7 +115,8 @@ export function checkQrelsRules(dir: string, maxHardNegatives = 3): { violations
         if (q.text_id !== original.text_id) v.push(`${id}: positive pair text_id is not the problem's text`);
       } else {
         if (rel(qr, 2).length !== 0) v.push(`${id}: negative match pair has a positive`);
-        if (q.meta_negative_problem_id === pid || textById.get(String(q.text_id))?.meta_source_problem_id === pid) v.push(`${id}: negative pair uses its own problem`);
+        if (q.meta_negative_problem_id === pid || textById.get(String(q.text_id))?.meta_source_problem_id === pid)
+          v.push(`${id}: negative pair uses its own problem`);
       }
       tick('c2t_match');
     } else {
@@ -117,7 +128,11 @@ export function checkQrelsRules(dir: string, maxHardNegatives = 3): { violations
     if (!same(rel(qr, 1), noise)) v.push(`${id}: c2t hard negatives ${rel(qr, 1)} != the 4 near-miss texts ${noise}`);
   }
   // Every judged document exists.
-  for (const [t, corpus] of [['text2code_qrels', codeById], ['code2code_qrels', codeById], ['code2text_qrels', textById]] as const) {
+  for (const [t, corpus] of [
+    ['text2code_qrels', codeById],
+    ['code2code_qrels', codeById],
+    ['code2text_qrels', textById],
+  ] as const) {
     for (const r of read(dir, t)) if (!corpus.has(String(r.doc_id))) v.push(`${t}: ${r.query_id} judges unknown doc ${r.doc_id}`);
   }
   return { violations: v, checked };

@@ -33,7 +33,10 @@ export function strictNdcg(ranked: readonly string[], labels: ReadonlyMap<string
   const gain = (l: number | undefined): number => (l !== undefined && l >= level ? l : 0);
   let dcg = 0;
   ranked.slice(0, k).forEach((d, i) => (dcg += gain(labels.get(d)) / Math.log2(i + 2)));
-  const ideal = [...labels.values()].map(gain).sort((a, b) => b - a).slice(0, k);
+  const ideal = [...labels.values()]
+    .map(gain)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   const idcg = ideal.reduce((s, g, i) => s + g / Math.log2(i + 2), 0);
   return idcg === 0 ? 0 : dcg / idcg;
 }
@@ -96,7 +99,8 @@ export function verifyRerankedEval(
     for (const q of task.queries) {
       const want = expectedOrder(firstRun.get(q.id) ?? [], name === 'code2code' ? q.anchorId : undefined, depth, (d) => score(q.text, text.get(d)!));
       const got = rer.get(q.id) ?? [];
-      if (got.length !== want.length || got.some((d, i) => d !== want[i])) fail(`${name} ${q.id}: reranked run ${got.slice(0, 5).join(',')}… differs from ${want.slice(0, 5).join(',')}…`);
+      if (got.length !== want.length || got.some((d, i) => d !== want[i]))
+        fail(`${name} ${q.id}: reranked run ${got.slice(0, 5).join(',')}… differs from ${want.slice(0, 5).join(',')}…`);
       checked++;
       const labels = task.qrels.get(q.id);
       if (labels === undefined) continue;
@@ -104,9 +108,21 @@ export function verifyRerankedEval(
       population.push(q.id);
     }
     const labels = (id: string): ReadonlyMap<string, number> => task.qrels.get(id)!;
-    near(reranked.rerank!.delta[name]['ndcg@10'], mean(population, (id) => strictNdcg(rer.get(id) ?? [], labels(id), 10) - strictNdcg(firstRun.get(id) ?? [], labels(id), 10)), `${name} delta ndcg@10`);
-    near(reranked.rerank!.delta[name]['recall@10'], mean(population, (id) => recallAt(rer.get(id) ?? [], labels(id), 10) - recallAt(firstRun.get(id) ?? [], labels(id), 10)), `${name} delta recall@10`);
-    near(reranked.rerank!.recallCeiling[name], mean(population, (id) => recallAt(firstRun.get(id) ?? [], labels(id), depth)), `${name} recall ceiling`);
+    near(
+      reranked.rerank!.delta[name]['ndcg@10'],
+      mean(population, (id) => strictNdcg(rer.get(id) ?? [], labels(id), 10) - strictNdcg(firstRun.get(id) ?? [], labels(id), 10)),
+      `${name} delta ndcg@10`,
+    );
+    near(
+      reranked.rerank!.delta[name]['recall@10'],
+      mean(population, (id) => recallAt(rer.get(id) ?? [], labels(id), 10) - recallAt(firstRun.get(id) ?? [], labels(id), 10)),
+      `${name} delta recall@10`,
+    );
+    near(
+      reranked.rerank!.recallCeiling[name],
+      mean(population, (id) => recallAt(firstRun.get(id) ?? [], labels(id), depth)),
+      `${name} recall ceiling`,
+    );
   }
   return checked;
 }

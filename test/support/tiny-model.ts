@@ -33,8 +33,35 @@ export function tinyTokenWeight(id: number): number {
 
 const SPECIAL = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]'];
 const WORDS = [
-  'def', 'return', 'for', 'in', 'if', 'else', 'while', 'int', 'sum', 'print', 'the', 'a', 'of', 'to', 'and', 'is',
-  'array', 'list', 'sort', 'find', 'given', 'number', 'numbers', 'string', 'count', 'max', 'min', 'pairs', 'main',
+  'def',
+  'return',
+  'for',
+  'in',
+  'if',
+  'else',
+  'while',
+  'int',
+  'sum',
+  'print',
+  'the',
+  'a',
+  'of',
+  'to',
+  'and',
+  'is',
+  'array',
+  'list',
+  'sort',
+  'find',
+  'given',
+  'number',
+  'numbers',
+  'string',
+  'count',
+  'max',
+  'min',
+  'pairs',
+  'main',
 ];
 
 /** The vocabulary: special tokens, words, single characters and `##` continuations. */
@@ -65,28 +92,31 @@ export function writeTinyModel(dir: string, options: TinyModelOptions = {}): str
   const emb = new Float32Array(vocab.length * hidden).map(() => rand());
   const pos = new Float32Array(maxPos * hidden).map(() => rand() * 0.1);
   const labels = options.classifierLabels;
-  const model = labels !== undefined ? classifierGraph(vocab.length, labels) : encodeOnnxModel({
-    inputs: [
-      { name: 'input_ids', type: 'int64', shape: ['batch', 'sequence'] },
-      { name: 'attention_mask', type: 'int64', shape: ['batch', 'sequence'] },
-    ],
-    outputs: [{ name: 'last_hidden_state', type: 'float', shape: ['batch', 'sequence', hidden] }],
-    initializers: [
-      { name: 'word_embeddings', dims: [vocab.length, hidden], data: emb },
-      { name: 'position_embeddings', dims: [maxPos, hidden], data: pos },
-      { name: 'one', dims: [], data: BigInt64Array.of(1n) },
-    ],
-    nodes: [
-      // last_hidden_state[b, t] = word_embeddings[input_ids[b, t]] + position_embeddings[p(b, t)] where
-      // p counts real tokens before t (CumSum(mask) - mask), so padding on either side leaves the
-      // states of real tokens unchanged, as in a real encoder.
-      { op: 'Gather', inputs: ['word_embeddings', 'input_ids'], outputs: ['words'], intAttrs: { axis: 0 } },
-      { op: 'CumSum', inputs: ['attention_mask', 'one'], outputs: ['mask_cumsum'] },
-      { op: 'Sub', inputs: ['mask_cumsum', 'attention_mask'], outputs: ['positions'] },
-      { op: 'Gather', inputs: ['position_embeddings', 'positions'], outputs: ['pos_rows'], intAttrs: { axis: 0 } },
-      { op: 'Add', inputs: ['words', 'pos_rows'], outputs: ['last_hidden_state'] },
-    ],
-  });
+  const model =
+    labels !== undefined
+      ? classifierGraph(vocab.length, labels)
+      : encodeOnnxModel({
+          inputs: [
+            { name: 'input_ids', type: 'int64', shape: ['batch', 'sequence'] },
+            { name: 'attention_mask', type: 'int64', shape: ['batch', 'sequence'] },
+          ],
+          outputs: [{ name: 'last_hidden_state', type: 'float', shape: ['batch', 'sequence', hidden] }],
+          initializers: [
+            { name: 'word_embeddings', dims: [vocab.length, hidden], data: emb },
+            { name: 'position_embeddings', dims: [maxPos, hidden], data: pos },
+            { name: 'one', dims: [], data: BigInt64Array.of(1n) },
+          ],
+          nodes: [
+            // last_hidden_state[b, t] = word_embeddings[input_ids[b, t]] + position_embeddings[p(b, t)] where
+            // p counts real tokens before t (CumSum(mask) - mask), so padding on either side leaves the
+            // states of real tokens unchanged, as in a real encoder.
+            { op: 'Gather', inputs: ['word_embeddings', 'input_ids'], outputs: ['words'], intAttrs: { axis: 0 } },
+            { op: 'CumSum', inputs: ['attention_mask', 'one'], outputs: ['mask_cumsum'] },
+            { op: 'Sub', inputs: ['mask_cumsum', 'attention_mask'], outputs: ['positions'] },
+            { op: 'Gather', inputs: ['position_embeddings', 'positions'], outputs: ['pos_rows'], intAttrs: { axis: 0 } },
+            { op: 'Add', inputs: ['words', 'pos_rows'], outputs: ['last_hidden_state'] },
+          ],
+        });
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   writeFileSync(join(dir, 'onnx', 'model.onnx'), model);
   const id = (t: string): number => vocab.indexOf(t);
@@ -149,7 +179,9 @@ export function writeTinyModel(dir: string, options: TinyModelOptions = {}): str
     JSON.stringify({
       model_type: 'bert',
       architectures: [labels !== undefined ? 'BertForSequenceClassification' : 'BertModel'],
-      ...(labels !== undefined ? { num_labels: labels, id2label: Object.fromEntries(Array.from({ length: labels }, (_, i) => [i, `LABEL_${i}`])) } : {}),
+      ...(labels !== undefined
+        ? { num_labels: labels, id2label: Object.fromEntries(Array.from({ length: labels }, (_, i) => [i, `LABEL_${i}`])) }
+        : {}),
       hidden_size: hidden,
       vocab_size: vocab.length,
       max_position_embeddings: maxPos,

@@ -52,7 +52,8 @@ const command: Command = {
       },
       true,
     );
-    if (positionals.length !== 1) throw new CorebError('USAGE', `coreb audit takes one DATA directory, got ${positionals.length}; see \`coreb audit --help\``);
+    if (positionals.length !== 1)
+      throw new CorebError('USAGE', `coreb audit takes one DATA directory, got ${positionals.length}; see \`coreb audit --help\``);
     const data = resolve(ctx.cwd, positionals[0]);
     if (!existsSync(data)) throw new CorebError('NOT_FOUND', `${data}: no such directory`);
     const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'json'] as const, 'table');

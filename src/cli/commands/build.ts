@@ -82,8 +82,22 @@ interface FileConfig {
 }
 
 const CONFIG_KEYS = [
-  'problems', 'out', 'rewriter', 'abbreviator', 'solvers', 'queryWriter', 'negativeWriter', 'languages', 'releaseName',
-  'seed', 'concurrency', 'limit', 'prompts', 'stages', 'until', 'createdAt',
+  'problems',
+  'out',
+  'rewriter',
+  'abbreviator',
+  'solvers',
+  'queryWriter',
+  'negativeWriter',
+  'languages',
+  'releaseName',
+  'seed',
+  'concurrency',
+  'limit',
+  'prompts',
+  'stages',
+  'until',
+  'createdAt',
 ];
 
 function readConfig(file: string): FileConfig {
@@ -92,9 +106,14 @@ function readConfig(file: string): FileConfig {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CorebError(code === 'ENOENT' ? 'NOT_FOUND' : 'PARSE', code === 'ENOENT' ? 'config file does not exist' : `not valid JSON: ${(e as Error).message}`, { file, cause: e });
+    throw new CorebError(
+      code === 'ENOENT' ? 'NOT_FOUND' : 'PARSE',
+      code === 'ENOENT' ? 'config file does not exist' : `not valid JSON: ${(e as Error).message}`,
+      { file, cause: e },
+    );
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new CorebError('CONFIG', 'must be a JSON object of build settings', { file });
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new CorebError('CONFIG', 'must be a JSON object of build settings', { file });
   for (const k of Object.keys(raw)) {
     if (!CONFIG_KEYS.includes(k)) throw new CorebError('CONFIG', `unknown key; valid keys: ${CONFIG_KEYS.join(', ')}`, { file, field: k });
   }
@@ -116,7 +135,14 @@ function list(v: string | string[] | undefined): string[] | undefined {
 /** Versions of the toolchains of `languages` (first line of each tool's version output). */
 function toolVersions(languages: readonly ExecLanguage[]): Record<string, string> {
   const out: Record<string, string> = {};
-  const flags: Record<string, string[]> = { python3: ['--version'], gxx: ['--version'], javac: ['-version'], go: ['version'], ruby: ['--version'], bwrap: ['--version'] };
+  const flags: Record<string, string[]> = {
+    python3: ['--version'],
+    gxx: ['--version'],
+    javac: ['-version'],
+    go: ['version'],
+    ruby: ['--version'],
+    bwrap: ['--version'],
+  };
   const tools = new Set(['bwrap', ...languages.flatMap((l) => LANGUAGE_TOOLS[l])]);
   for (const t of tools) {
     if (!(t in flags)) continue;
@@ -181,26 +207,34 @@ const command: Command = {
       cli !== undefined ? parseChatSpec(cli) : fromCfg !== undefined ? modelConfig(fromCfg, `${cfgFile}: ${where}`) : undefined;
     const rewriterCfg = specOf(str('rewriter'), cfg.rewriter, 'rewriter');
     if (rewriterCfg === undefined) throw new CorebError('USAGE', 'coreb build: --rewriter SPEC is required; see `coreb build --help`');
-    const solverSpecs = (values.solver as string[] | undefined)?.map(parseChatSpec) ?? (cfg.solvers ?? []).map((s, i) => modelConfig(s, `${cfgFile}: solvers[${i}]`));
+    const solverSpecs =
+      (values.solver as string[] | undefined)?.map(parseChatSpec) ?? (cfg.solvers ?? []).map((s, i) => modelConfig(s, `${cfgFile}: solvers[${i}]`));
     if (solverSpecs.length === 0) throw new CorebError('USAGE', 'coreb build: at least one --solver SPEC is required; see `coreb build --help`');
 
     const languages = list(str('languages') ?? cfg.languages) ?? [...EXEC_LANGUAGES];
     for (const l of languages) {
-      if (!(EXEC_LANGUAGES as readonly string[]).includes(l)) throw new CorebError('USAGE', `--languages: \`${l}\` is not one of ${EXEC_LANGUAGES.join(', ')}`);
+      if (!(EXEC_LANGUAGES as readonly string[]).includes(l))
+        throw new CorebError('USAGE', `--languages: \`${l}\` is not one of ${EXEC_LANGUAGES.join(', ')}`);
     }
     let stages: BuildStage[] | undefined;
     const stageList = list(str('stages') ?? cfg.stages);
     const until = str('until') ?? cfg.until;
     if (stageList !== undefined && until !== undefined) throw new CorebError('USAGE', 'give --stages or --until, not both');
     for (const s of [...(stageList ?? []), ...(until !== undefined ? [until] : [])]) {
-      if (!(BUILD_STAGES as readonly string[]).includes(s)) throw new CorebError('USAGE', `unknown stage \`${s}\`; stages: ${BUILD_STAGES.join(', ')}`);
+      if (!(BUILD_STAGES as readonly string[]).includes(s))
+        throw new CorebError('USAGE', `unknown stage \`${s}\`; stages: ${BUILD_STAGES.join(', ')}`);
     }
     if (stageList !== undefined) stages = stageList as BuildStage[];
     if (until !== undefined) stages = BUILD_STAGES.slice(0, BUILD_STAGES.indexOf(until as BuildStage) + 1);
 
     const num = (name: string, fromCfg: number | undefined, min: number): number | undefined =>
       str(name) !== undefined ? parseIntOption(name, str(name), 0, min) : fromCfg;
-    const promptsDir = str('prompts') !== undefined ? resolve(ctx.cwd, str('prompts') as string) : cfg.prompts !== undefined ? resolve(cfgDir, cfg.prompts) : undefined;
+    const promptsDir =
+      str('prompts') !== undefined
+        ? resolve(ctx.cwd, str('prompts') as string)
+        : cfg.prompts !== undefined
+          ? resolve(cfgDir, cfg.prompts)
+          : undefined;
 
     // One model object per distinct spec, so a model used in several roles shares its concurrency.
     const models = new Map<string, Promise<ChatModel>>();
@@ -250,8 +284,14 @@ const command: Command = {
       rows.push(['qrels, release', '-', '0', '', '', 'local']);
       const head = ['stage', 'model', 'calls', 'in tokens~', 'out tokens~', 'note'];
       const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-      const fmt = (r: string[]): string => r.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ').trimEnd();
-      ctx.stdout.write(`coreb build --dry-run: ${plan.problems} problem(s), ${languages.length} language(s), ${solverSpecs.length} solver(s); no request sent\n`);
+      const fmt = (r: string[]): string =>
+        r
+          .map((c, i) => (i >= 2 && i <= 4 ? c.padStart(w[i]) : c.padEnd(w[i])))
+          .join('  ')
+          .trimEnd();
+      ctx.stdout.write(
+        `coreb build --dry-run: ${plan.problems} problem(s), ${languages.length} language(s), ${solverSpecs.length} solver(s); no request sent\n`,
+      );
       ctx.stdout.write([fmt(head), ...rows.map(fmt)].join('\n') + '\n');
       const byModel = new Map<string, { calls: number; inT: number; outT: number }>();
       for (const s of plan.stages) {
@@ -269,7 +309,10 @@ const command: Command = {
     if (runsJudge) {
       const missing = missingPackages(languages as ExecLanguage[], true);
       if (missing.length > 0) {
-        throw new CorebError('TOOLCHAIN', `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with apt-get install -y ${missing.join(' ')}`);
+        throw new CorebError(
+          'TOOLCHAIN',
+          `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with apt-get install -y ${missing.join(' ')}`,
+        );
       }
       options.judge = () => createLocalJudge({ cacheDir: judgeCache, jobs, timeLimitMs });
       options.toolVersions = { coreb: coreVersion(), ...toolVersions(languages as ExecLanguage[]) };
@@ -278,10 +321,18 @@ const command: Command = {
     const calls = r.calls;
     ctx.stdout.write(`coreb build: ${calls} request(s) sent this run\n`);
     for (const [stage, u] of Object.entries(r.usage)) {
-      ctx.stdout.write(`  ${stage.padEnd(11)} ${String(u.replies).padStart(6)} replies  ${String(u.calls).padStart(6)} new  ${String(u.inputTokens).padStart(9)} in  ${String(u.outputTokens).padStart(8)} out tokens  ${u.failed} failed\n`);
+      ctx.stdout.write(
+        `  ${stage.padEnd(11)} ${String(u.replies).padStart(6)} replies  ${String(u.calls).padStart(6)} new  ${String(u.inputTokens).padStart(9)} in  ${String(u.outputTokens).padStart(8)} out tokens  ${u.failed} failed\n`,
+      );
     }
     if (r.counts !== undefined) {
-      ctx.stdout.write(`release: ${r.problemsReleased} problem(s); ` + Object.entries(r.counts.tables).map(([t, n]) => `${t} ${n}`).join(', ') + '\n');
+      ctx.stdout.write(
+        `release: ${r.problemsReleased} problem(s); ` +
+          Object.entries(r.counts.tables)
+            .map(([t, n]) => `${t} ${n}`)
+            .join(', ') +
+          '\n',
+      );
       ctx.stdout.write(`wrote ${outDir} (8 tables, problems.jsonl, manifest.json)\n`);
     }
     if (r.failures.length > 0) {

@@ -47,7 +47,9 @@ function mb(bytes: number): string {
 
 /** The store folder a `--store` value names (undefined: the embeddings). */
 function layoutOf(v: unknown): string | undefined {
-  return parseChoiceOption('store', v as string | undefined, ['embeddings', 'rerank'] as const, 'embeddings') === 'rerank' ? RERANK_STORE_LAYOUT : undefined;
+  return parseChoiceOption('store', v as string | undefined, ['embeddings', 'rerank'] as const, 'embeddings') === 'rerank'
+    ? RERANK_STORE_LAYOUT
+    : undefined;
 }
 
 function root(ctx: CommandContext, dir: string | undefined): string {
@@ -60,7 +62,11 @@ const command: Command = {
   async run(ctx) {
     const [sub, ...rest] = ctx.argv;
     if (sub === 'stats') {
-      const { values } = parseCommandArgs('cache stats', rest, { 'cache-dir': { type: 'string' }, store: { type: 'string' }, json: { type: 'boolean' } });
+      const { values } = parseCommandArgs('cache stats', rest, {
+        'cache-dir': { type: 'string' },
+        store: { type: 'string' },
+        json: { type: 'boolean' },
+      });
       const dir = root(ctx, values['cache-dir'] as string | undefined);
       const layout = layoutOf(values.store);
       const unit = layout === undefined ? 'vectors' : 'scores';
@@ -126,7 +132,10 @@ const command: Command = {
       }
       return 0;
     }
-    throw new CorebError('USAGE', `coreb cache: expected \`stats\` or \`prune\`, got ${sub === undefined ? 'nothing' : `\`${sub}\``}; see \`coreb cache --help\``);
+    throw new CorebError(
+      'USAGE',
+      `coreb cache: expected \`stats\` or \`prune\`, got ${sub === undefined ? 'nothing' : `\`${sub}\``}; see \`coreb cache --help\``,
+    );
   },
 };
 export default command;

@@ -49,7 +49,8 @@ const command: Command = {
       },
       true,
     );
-    if (positionals.length !== 1) throw new CorebError('USAGE', `coreb compare takes one RESULTS.json, got ${positionals.length}; see \`coreb compare --help\``);
+    if (positionals.length !== 1)
+      throw new CorebError('USAGE', `coreb compare takes one RESULTS.json, got ${positionals.length}; see \`coreb compare --help\``);
     const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'json'] as const, 'table');
     const test = parseChoiceOption('test', values.test as string | undefined, [...COMPARE_TESTS, 'all'] as const, 'all');
     const { results } = await loadEvalResults(resolve(ctx.cwd, positionals[0]));

@@ -49,28 +49,38 @@ const command: Command = {
   summary: 'contamination study: Pass@1 on original vs rewritten problems of a build, McNemar exact p',
   usage: USAGE,
   async run(ctx: CommandContext) {
-    const { values, positionals } = parseCommandArgs('contamination', ctx.argv, {
-      solver: { type: 'string', multiple: true },
-      samples: { type: 'string' },
-      out: { type: 'string' },
-      problems: { type: 'string' },
-      languages: { type: 'string' },
-      concurrency: { type: 'string' },
-      prompts: { type: 'string' },
-      jobs: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-      'judge-cache': { type: 'string' },
-    }, true);
+    const { values, positionals } = parseCommandArgs(
+      'contamination',
+      ctx.argv,
+      {
+        solver: { type: 'string', multiple: true },
+        samples: { type: 'string' },
+        out: { type: 'string' },
+        problems: { type: 'string' },
+        languages: { type: 'string' },
+        concurrency: { type: 'string' },
+        prompts: { type: 'string' },
+        jobs: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        'judge-cache': { type: 'string' },
+      },
+      true,
+    );
     const str = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
     if (positionals.length !== 1) throw new CorebError('USAGE', 'coreb contamination: give exactly one BUILD_DIR; see `coreb contamination --help`');
     const buildDir = resolve(ctx.cwd, positionals[0]);
     const specs = ((values.solver as string[] | undefined) ?? []).map(parseChatSpec);
-    if (specs.length === 0) throw new CorebError('USAGE', 'coreb contamination: at least one --solver SPEC is required; see `coreb contamination --help`');
+    if (specs.length === 0)
+      throw new CorebError('USAGE', 'coreb contamination: at least one --solver SPEC is required; see `coreb contamination --help`');
     let languages: ExecLanguage[] | undefined;
     if (str('languages') !== undefined) {
-      languages = (str('languages') as string).split(',').map((s) => s.trim()).filter(Boolean) as ExecLanguage[];
+      languages = (str('languages') as string)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) as ExecLanguage[];
       for (const l of languages) {
-        if (!(EXEC_LANGUAGES as readonly string[]).includes(l)) throw new CorebError('USAGE', `--languages: \`${l}\` is not one of ${EXEC_LANGUAGES.join(', ')}`);
+        if (!(EXEC_LANGUAGES as readonly string[]).includes(l))
+          throw new CorebError('USAGE', `--languages: \`${l}\` is not one of ${EXEC_LANGUAGES.join(', ')}`);
       }
     }
     const samples = parseIntOption('samples', str('samples'), 1, 1);
@@ -80,7 +90,10 @@ const command: Command = {
     const judgeCache = str('judge-cache') !== undefined ? resolve(ctx.cwd, str('judge-cache') as string) : ctx.env.COREB_JUDGE_CACHE;
     const missing = missingPackages(languages ?? [...EXEC_LANGUAGES], true);
     if (languages !== undefined && missing.length > 0) {
-      throw new CorebError('TOOLCHAIN', `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with apt-get install -y ${missing.join(' ')}`);
+      throw new CorebError(
+        'TOOLCHAIN',
+        `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with apt-get install -y ${missing.join(' ')}`,
+      );
     }
     const r = await runContamination({
       buildDir,
@@ -100,15 +113,26 @@ const command: Command = {
     try {
       await mkdir(outDir, { recursive: true });
     } catch (e) {
-      throw new CorebError('IO', `cannot create the output directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: outDir, cause: e });
+      throw new CorebError('IO', `cannot create the output directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+        file: outDir,
+        cause: e,
+      });
     }
     await saveFileAtomic(join(outDir, 'contamination.json'), JSON.stringify(summary, null, 2) + '\n');
     await saveFileAtomic(join(outDir, 'contamination.txt'), table);
-    await saveLinesAtomic(join(outDir, 'contamination-programs.jsonl'), r.rows.map((x) => JSON.stringify(x)), ctx.signal);
-    ctx.stdout.write(`coreb contamination: ${r.problems} problem(s) x ${r.languages.length} language(s) x ${specs.length} solver(s) x ${r.samples} sample(s) x 2 forms; ${r.usage.replies} replies, ${r.calls} request(s) sent this run\n`);
+    await saveLinesAtomic(
+      join(outDir, 'contamination-programs.jsonl'),
+      r.rows.map((x) => JSON.stringify(x)),
+      ctx.signal,
+    );
+    ctx.stdout.write(
+      `coreb contamination: ${r.problems} problem(s) x ${r.languages.length} language(s) x ${specs.length} solver(s) x ${r.samples} sample(s) x 2 forms; ${r.usage.replies} replies, ${r.calls} request(s) sent this run\n`,
+    );
     ctx.stdout.write(table);
     if (r.failures.length > 0) {
-      ctx.stdout.write(`${r.failures.length} request(s) gave no program after retries (counted as failing), e.g. ${r.failures[0].item}: ${r.failures[0].error}\n`);
+      ctx.stdout.write(
+        `${r.failures.length} request(s) gave no program after retries (counted as failing), e.g. ${r.failures[0].item}: ${r.failures[0].error}\n`,
+      );
     }
     ctx.stdout.write(`wrote ${join(outDir, 'contamination.json')}, contamination.txt, contamination-programs.jsonl\n`);
     return 0;

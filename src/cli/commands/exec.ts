@@ -70,9 +70,11 @@ function explainLimits(choice: TreeMechanism | 'auto' | 'off'): string {
   }
   lines.push('', 'per test (defaults; --timeout-ms and --memory-mb override):');
   for (const [lang, l] of Object.entries(DEFAULT_LIMITS)) {
-    lines.push(`  ${lang.padEnd(7)} CPU ${l.timeLimitMs} ms (whole tree), memory ${l.memoryLimitMb} MiB (resident, whole tree), ${l.processes} processes/threads, work dir ${l.workDirMb} MiB`);
+    lines.push(
+      `  ${lang.padEnd(7)} CPU ${l.timeLimitMs} ms (whole tree), memory ${l.memoryLimitMb} MiB (resident, whole tree), ${l.processes} processes/threads, work dir ${l.workDirMb} MiB`,
+    );
   }
-  lines.push('  The wall clock kills a run after 3x its CPU limit + 1 s. Java\'s heap is -Xmx = the memory limit; the');
+  lines.push("  The wall clock kills a run after 3x its CPU limit + 1 s. Java's heap is -Xmx = the memory limit; the");
   lines.push('  tree may use 384 MiB more for the JVM itself (64 MiB for the other runtimes). Compiles: 60 s, 2048 MiB.');
   return lines.join('\n') + '\n';
 }
@@ -98,7 +100,12 @@ const command: Command = {
       'tree-limits': { type: 'string' },
       'explain-limits': { type: 'boolean' },
     });
-    const treeLimits = parseChoiceOption('tree-limits', values['tree-limits'] as string | undefined, ['auto', ...TREE_MECHANISMS, 'off'] as const, 'auto');
+    const treeLimits = parseChoiceOption(
+      'tree-limits',
+      values['tree-limits'] as string | undefined,
+      ['auto', ...TREE_MECHANISMS, 'off'] as const,
+      'auto',
+    );
     if (values['explain-limits'] === true) {
       ctx.stdout.write(explainLimits(treeLimits));
       return 0;
@@ -112,7 +119,10 @@ const command: Command = {
     const candidatesFile = need('candidates');
     const outFile = need('out');
     if (statSync(outFile, { throwIfNoEntry: false })?.isDirectory() === true) {
-      throw new CorebError('USAGE', `coreb exec: --out ${outFile} is a directory; --out names the JSONL file to write (e.g. ${outFile}/verdicts.jsonl)`);
+      throw new CorebError(
+        'USAGE',
+        `coreb exec: --out ${outFile} is a directory; --out names the JSONL file to write (e.g. ${outFile}/verdicts.jsonl)`,
+      );
     }
     const comparator = (values.comparator ?? 'tokens') as string;
     if (!(COMPARATORS as readonly string[]).includes(comparator)) {
@@ -125,7 +135,8 @@ const command: Command = {
     let tolerance: number | undefined;
     if (values.tolerance !== undefined) {
       tolerance = Number(values.tolerance);
-      if (!Number.isFinite(tolerance) || tolerance < 0) throw new CorebError('USAGE', `--tolerance must be a number >= 0, got \`${String(values.tolerance)}\``);
+      if (!Number.isFinite(tolerance) || tolerance < 0)
+        throw new CorebError('USAGE', `--tolerance must be a number >= 0, got \`${String(values.tolerance)}\``);
     }
     const jobs = parseIntOption('jobs', values.jobs as string | undefined, availableParallelism(), 1);
     const timeLimitMs = values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'] as string, 6000, 1);
@@ -184,10 +195,7 @@ const command: Command = {
         `${stats.compiles} compile(s), ${stats.runs} run(s)\n`,
     );
     if (typeof values['summary-json'] === 'string') {
-      writeFileSync(
-        resolve(ctx.cwd, values['summary-json']),
-        JSON.stringify({ ...summary, judge: judge.describe(), stats }, null, 2) + '\n',
-      );
+      writeFileSync(resolve(ctx.cwd, values['summary-json']), JSON.stringify({ ...summary, judge: judge.describe(), stats }, null, 2) + '\n');
     }
     return 0;
   },

@@ -32,11 +32,12 @@ See docs/report.md for what else a submission needs.
 `;
 
 const command: Command = {
-  summary: 'export mteb: results of the mteb preset in MTEB\'s results format (for a submission)',
+  summary: "export mteb: results of the mteb preset in MTEB's results format (for a submission)",
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
     const [format, ...rest] = ctx.argv;
-    if (format !== 'mteb') throw new CorebError('USAGE', `coreb export supports one format, \`mteb\`; got \`${format ?? ''}\`. See \`coreb export --help\``);
+    if (format !== 'mteb')
+      throw new CorebError('USAGE', `coreb export supports one format, \`mteb\`; got \`${format ?? ''}\`. See \`coreb export --help\``);
     const { values, positionals } = parseCommandArgs(
       'export',
       rest,

@@ -116,12 +116,7 @@ const command: Command = {
     }
     const protocol = parseChoiceOption('protocol', values.protocol as string | undefined, ['trec', 'coreb'] as const, 'trec');
     const preset = resolveProtocol(protocol);
-    const relevanceLevel = parseIntOption(
-      'relevance-level',
-      values['relevance-level'] as string | undefined,
-      preset.relevanceLevel ?? 1,
-      1,
-    );
+    const relevanceLevel = parseIntOption('relevance-level', values['relevance-level'] as string | undefined, preset.relevanceLevel ?? 1, 1);
     const ndcg = parseChoiceOption<NdcgMode>('ndcg', values.ndcg as string | undefined, ['trec', 'strict'], preset.ndcg ?? 'trec');
     const scores = parseChoiceOption<ScorePrecision>('scores', values.scores as string | undefined, ['float32', 'float64'], 'float32');
     const format = parseChoiceOption('format', values.format as string | undefined, ['trec', 'json'] as const, 'trec');
@@ -155,9 +150,7 @@ const command: Command = {
       ctx.logger.debug(`measures not in trec_eval (printed in its layout anyway): ${nonTrec.join(', ')}`);
     }
     const text =
-      format === 'json'
-        ? renderJson(result, run.runTag)
-        : renderTrecBytes(result, { perQuery: Boolean(values['per-query']), runId: run.runTag });
+      format === 'json' ? renderJson(result, run.runTag) : renderTrecBytes(result, { perQuery: Boolean(values['per-query']), runId: run.runTag });
     await new Promise<void>((done, fail) => ctx.stdout.write(text, (e) => (e ? fail(e) : done())));
     return 0;
   },

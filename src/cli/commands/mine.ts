@@ -9,7 +9,17 @@ import { CorebError } from '../../core/errors.js';
 import type { RerankTrainRecord } from '../../core/rerank-training.js';
 import { loadRelease, loadRerankRecords, releaseTasks, saveAtomic, saveLinesAtomic, saveRerankRecords } from '../../dataset/index.js';
 import { resolveTasks, retrieveTasks } from '../../eval/index.js';
-import { checkExportable, disjointnessWarning, EXPORT_FORMATS, EXPORT_TEMPLATES, exportLines, loadProblemSet, mineRerankRecords, resolveYesNoLayout, type ExportFormat } from '../../train/index.js';
+import {
+  checkExportable,
+  disjointnessWarning,
+  EXPORT_FORMATS,
+  EXPORT_TEMPLATES,
+  exportLines,
+  loadProblemSet,
+  mineRerankRecords,
+  resolveYesNoLayout,
+  type ExportFormat,
+} from '../../train/index.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -54,7 +64,8 @@ See docs/train.md for each format and the trainer command line that reads it.
 function parseWindow(text: string | undefined): [number, number] {
   if (text === undefined) return [10, 100];
   const m = /^(\d+)-(\d+)$/.exec(text.trim());
-  if (m === null || Number(m[1]) < 1 || Number(m[2]) < Number(m[1])) throw new CorebError('USAGE', `--window must be FROM-TO ranks with 1 <= FROM <= TO, e.g. 10-100; got \`${text}\``);
+  if (m === null || Number(m[1]) < 1 || Number(m[2]) < Number(m[1]))
+    throw new CorebError('USAGE', `--window must be FROM-TO ranks with 1 <= FROM <= TO, e.g. 10-100; got \`${text}\``);
   return [Number(m[1]), Number(m[2])];
 }
 
@@ -101,16 +112,22 @@ const command: Command = {
       manifest.source = { records: from, count: records.length };
     } else {
       if (values.data === undefined) throw new CorebError('USAGE', 'coreb mine needs --data DIR (or --from RECORDS); see `coreb mine --help`');
-      if ((values.run === undefined) === (values.retriever === undefined)) throw new CorebError('USAGE', 'give exactly one of --run FILE and --retriever SPEC');
+      if ((values.run === undefined) === (values.retriever === undefined))
+        throw new CorebError('USAGE', 'give exactly one of --run FILE and --retriever SPEC');
       const spec = values.run !== undefined ? `run:${values.run as string}` : (values.retriever as string);
       const window = parseWindow(values.window as string | undefined);
       const data = resolve(ctx.cwd, values.data as string);
       const { release, issues } = await loadRelease(data, values.split !== undefined ? { split: values.split as string } : {});
       const errors = issues.filter((i) => i.severity === 'error');
-      if (errors.length > 0) throw new CorebError('VALIDATION', `${data}: ${errors.length} problem(s), first: ${errors[0].message}. Run \`coreb validate ${data}\``, { file: data });
+      if (errors.length > 0)
+        throw new CorebError('VALIDATION', `${data}: ${errors.length} problem(s), first: ${errors[0].message}. Run \`coreb validate ${data}\``, {
+          file: data,
+        });
       const all = releaseTasks(release);
       const tasks = new Map<TaskName, RetrievalTask>(resolveTasks(values.tasks as string[] | undefined).map((t) => [t, all[t]]));
-      const excludeValues = ((values['exclude-problems'] as string[] | undefined) ?? []).map((v) => (/[/\\]/.test(v) || v.startsWith('.') ? resolve(ctx.cwd, v) : v));
+      const excludeValues = ((values['exclude-problems'] as string[] | undefined) ?? []).map((v) =>
+        /[/\\]/.test(v) || v.startsWith('.') ? resolve(ctx.cwd, v) : v,
+      );
       const excluded = excludeValues.length > 0 ? await loadProblemSet(excludeValues) : undefined;
       const warning = disjointnessWarning(release.split, excluded !== undefined);
       if (warning) ctx.logger.warn(warning);
@@ -142,15 +159,22 @@ const command: Command = {
       });
       records = mined.records;
       for (const [t, s] of Object.entries(mined.stats)) {
-        if (s.queriesWithoutList > 0) ctx.logger.warn(`${t}: ${s.queriesWithoutList} queries have no ranked list in the run (qrels hard negatives only)`);
+        if (s.queriesWithoutList > 0)
+          ctx.logger.warn(`${t}: ${s.queriesWithoutList} queries have no ranked list in the run (qrels hard negatives only)`);
         if (s.missingPositives > 0) ctx.logger.warn(`${t}: ${s.missingPositives} positives are not in the corpus (left out)`);
       }
       manifest.dataset = { dir: data, split: release.split };
       manifest.retriever = { spec, description: retrieved.description, depth };
       manifest.options = { hardNegatives, window, easyNegatives, seed, positiveLevel: 2, tasks: [...tasks.keys()].map((t) => TASK_SHORT_NAME[t]) };
-      manifest.excludeProblems = excluded ? { sources: excluded.sources, problems: excluded.problems.size, overlap: mined.overlap, dropOverlap: Boolean(values['drop-overlap']) } : null;
+      manifest.excludeProblems = excluded
+        ? { sources: excluded.sources, problems: excluded.problems.size, overlap: mined.overlap, dropOverlap: Boolean(values['drop-overlap']) }
+        : null;
       manifest.counts = { records: records.length, byTask: mined.stats };
-      ctx.logger.info(`mined ${records.length} records: ${Object.entries(mined.stats).map(([t, s]) => `${t} ${s.records}`).join(', ')}`);
+      ctx.logger.info(
+        `mined ${records.length} records: ${Object.entries(mined.stats)
+          .map(([t, s]) => `${t} ${s.records}`)
+          .join(', ')}`,
+      );
     }
 
     if (format === undefined) {
@@ -169,7 +193,13 @@ const command: Command = {
         })(),
         ctx.signal,
       );
-      manifest.export = { format, template: { ...layout.template, instructions: layout.instructions }, seed, allPairs: Boolean(values['all-pairs']), lines };
+      manifest.export = {
+        format,
+        template: { ...layout.template, instructions: layout.instructions },
+        seed,
+        allPairs: Boolean(values['all-pairs']),
+        lines,
+      };
       ctx.logger.info(`wrote ${lines} ${format} lines`);
     }
     await saveAtomic(`${out}.manifest.json`, JSON.stringify(manifest, null, 2) + '\n');

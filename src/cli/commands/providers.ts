@@ -104,7 +104,11 @@ async function readTexts(file: string): Promise<{ ids: string[]; texts: string[]
     const id = String(typeof v === 'object' && v !== null ? (rec.id ?? rec._id ?? texts.length) : texts.length);
     const first = seen.get(id);
     if (first !== undefined) {
-      throw new CorebError('VALIDATION', `duplicate id \`${id}\` (first on line ${first}); every text needs its own id`, { file, line: n, field: rec.id !== undefined ? 'id' : '_id' });
+      throw new CorebError('VALIDATION', `duplicate id \`${id}\` (first on line ${first}); every text needs its own id`, {
+        file,
+        line: n,
+        field: rec.id !== undefined ? 'id' : '_id',
+      });
     }
     seen.set(id, n);
     ids.push(id);
@@ -189,9 +193,13 @@ const command: Command = {
     if (values.json) {
       ctx.stdout.write(
         JSON.stringify({
-          providers: Object.fromEntries(Object.entries(PROVIDERS).map(([k, p]) => [k, { summary: p.summary, kind: p.kind, apiKeyEnv: 'apiKeyEnv' in p ? p.apiKeyEnv : null }])),
+          providers: Object.fromEntries(
+            Object.entries(PROVIDERS).map(([k, p]) => [k, { summary: p.summary, kind: p.kind, apiKeyEnv: 'apiKeyEnv' in p ? p.apiKeyEnv : null }]),
+          ),
           specParams: Object.keys(SPEC_PARAMS),
-          chatProviders: Object.fromEntries(Object.entries(CHAT_PROVIDERS).map(([k, p]) => [k, { summary: p.summary, apiKeyEnv: 'apiKeyEnv' in p ? p.apiKeyEnv : null }])),
+          chatProviders: Object.fromEntries(
+            Object.entries(CHAT_PROVIDERS).map(([k, p]) => [k, { summary: p.summary, apiKeyEnv: 'apiKeyEnv' in p ? p.apiKeyEnv : null }]),
+          ),
           chatSpecParams: Object.keys(CHAT_SPEC_PARAMS),
           rerankers: Object.fromEntries(Object.entries(RERANKERS).map(([k, r]) => [k, { summary: r.summary, kind: r.kind }])),
           presets: MODEL_PRESETS,

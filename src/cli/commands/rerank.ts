@@ -43,7 +43,8 @@ const command: Command = {
         if (run === undefined || run === '') throw new CorebError('USAGE', '--run needs a TREC run file');
         continue;
       }
-      if (a === '--retriever' || a.startsWith('--retriever=')) throw new CorebError('USAGE', 'coreb rerank takes --run FILE, not --retriever; use coreb eval for retrievers');
+      if (a === '--retriever' || a.startsWith('--retriever='))
+        throw new CorebError('USAGE', 'coreb rerank takes --run FILE, not --retriever; use coreb eval for retrievers');
       if (a === '--data' || a.startsWith('--data=')) data = true;
       if (a === '--reranker' || a.startsWith('--reranker=')) reranker = true;
       argv.push(a);

@@ -48,7 +48,8 @@ function parseWeights(text: string | undefined): number[] | undefined {
   if (text === undefined) return undefined;
   const parts = text.split(',').map((s) => s.trim());
   const out = parts.map(Number);
-  if (parts.some((p) => p === '') || !out.every(Number.isFinite)) throw new CorebError('USAGE', `--weights must be comma-separated numbers, got \`${text}\``);
+  if (parts.some((p) => p === '') || !out.every(Number.isFinite))
+    throw new CorebError('USAGE', `--weights must be comma-separated numbers, got \`${text}\``);
   return out;
 }
 
@@ -58,13 +59,17 @@ function fmt(x: number): string {
 
 function renderCheck(r: SoupCheckReport): string {
   const labels = Object.keys(r.overall);
-  const lines = [`soup check (${r.modules.length} modules, ${r.modules.reduce((n, m) => n + m.rowsChecked, 0)} rows of delta, dtype ${r.dtype}, weights ${r.weights.join(',')}); error of each candidate's merged delta against the weighted mean of the inputs' merged deltas`];
+  const lines = [
+    `soup check (${r.modules.length} modules, ${r.modules.reduce((n, m) => n + m.rowsChecked, 0)} rows of delta, dtype ${r.dtype}, weights ${r.weights.join(',')}); error of each candidate's merged delta against the weighted mean of the inputs' merged deltas`,
+  ];
   lines.push(['module', 'max|delta|', ...labels.flatMap((l) => [`${l} max rel`, `${l} rel Frob`])].join('\t'));
   for (const m of r.modules) {
     lines.push([m.name, fmt(m.maxAbsDelta), ...labels.flatMap((l) => [fmt(m.errors[l].maxRelError), fmt(m.errors[l].relFrobeniusError)])].join('\t'));
   }
   lines.push(['overall', '', ...labels.flatMap((l) => [fmt(r.overall[l].maxRelError), fmt(r.overall[l].relFrobeniusError)])].join('\t'));
-  lines.push(`cat ${r.ok ? 'OK' : 'FAILED'}: max relative error ${fmt(r.overall.cat.maxRelError)} (tolerance ${fmt(r.tolerance)}); linear is ${fmt(r.overall.linear.relFrobeniusError)} away (relative Frobenius)`);
+  lines.push(
+    `cat ${r.ok ? 'OK' : 'FAILED'}: max relative error ${fmt(r.overall.cat.maxRelError)} (tolerance ${fmt(r.tolerance)}); linear is ${fmt(r.overall.linear.relFrobeniusError)} away (relative Frobenius)`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -88,7 +93,8 @@ const command: Command = {
       },
       true,
     );
-    if (positionals.length < 2) throw new CorebError('USAGE', `coreb soup needs at least two adapter folders, got ${positionals.length}; see \`coreb soup --help\``);
+    if (positionals.length < 2)
+      throw new CorebError('USAGE', `coreb soup needs at least two adapter folders, got ${positionals.length}; see \`coreb soup --help\``);
     if (values.out === undefined && !values.check) throw new CorebError('USAGE', 'coreb soup needs --out DIR (or --check); see `coreb soup --help`');
     const method = parseChoiceOption('method', values.method as string | undefined, SOUP_METHODS, 'linear');
     const dtype = parseChoiceOption<FloatDtype | 'same'>('dtype', values.dtype as string | undefined, ['same', ...FLOAT_DTYPES], 'same');

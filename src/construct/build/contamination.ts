@@ -18,7 +18,18 @@ import { loadLcbProblems, type LcbProblem } from '../../dataset/lcb.js';
 import type { JudgeBackend } from '../../sandbox/backend.js';
 import { runJudging } from '../../sandbox/judge-run.js';
 import { extractProgram } from './contracts.js';
-import { ask, checkModels, executeRecords, modelLabel, pool, programId, resolveCtx, solveMessages, type BuildFailure, type StageUsage } from './pipeline.js';
+import {
+  ask,
+  checkModels,
+  executeRecords,
+  modelLabel,
+  pool,
+  programId,
+  resolveCtx,
+  solveMessages,
+  type BuildFailure,
+  type StageUsage,
+} from './pipeline.js';
 import type { PromptSet } from './prompts.js';
 
 /** The two forms of a problem. */
@@ -97,7 +108,9 @@ export async function runContamination(o: ContaminationOptions): Promise<Contami
   if (!Number.isInteger(samples) || samples < 1) throw new CorebError('USAGE', `--samples must be a positive integer, got ${samples}`);
   const releasedFile = join(o.buildDir, 'problems.jsonl');
   if (!existsSync(releasedFile)) {
-    throw new CorebError('NOT_FOUND', 'not a finished build (no problems.jsonl); run `coreb build` through the release stage first', { file: releasedFile });
+    throw new CorebError('NOT_FOUND', 'not a finished build (no problems.jsonl); run `coreb build` through the release stage first', {
+      file: releasedFile,
+    });
   }
   const manifestFile = join(o.buildDir, 'manifest.json');
   let manifest: Manifest = {};
@@ -109,7 +122,10 @@ export async function runContamination(o: ContaminationOptions): Promise<Contami
     }
   }
   const source = o.problemsFile ?? manifest.source?.problems_file;
-  if (source === undefined) throw new CorebError('USAGE', 'the build manifest names no source problems file; give --problems FILE (the original problems)', { file: manifestFile });
+  if (source === undefined)
+    throw new CorebError('USAGE', 'the build manifest names no source problems file; give --problems FILE (the original problems)', {
+      file: manifestFile,
+    });
   const sourceFile = isAbsolute(source) ? source : resolve(o.buildDir, source);
   if (!existsSync(sourceFile)) {
     throw new CorebError('NOT_FOUND', 'the original problems file of the build is not there; give --problems FILE', { file: sourceFile });
@@ -120,7 +136,8 @@ export async function runContamination(o: ContaminationOptions): Promise<Contami
   const pairs: Array<{ id: string; forms: Record<ContaminationArm, LcbProblem> }> = [];
   for (const r of rewritten) {
     const orig = originals.get(r.questionId);
-    if (orig === undefined) throw new CorebError('NOT_FOUND', `problem \`${r.questionId}\` of the build is not in the original problems file`, { file: sourceFile });
+    if (orig === undefined)
+      throw new CorebError('NOT_FOUND', `problem \`${r.questionId}\` of the build is not in the original problems file`, { file: sourceFile });
     pairs.push({ id: r.questionId, forms: { original: orig, rewritten: r } });
   }
 
@@ -140,11 +157,21 @@ export async function runContamination(o: ContaminationOptions): Promise<Contami
   checkModels(ctx.o.models);
   const jobs = pairs.flatMap((p) =>
     o.solvers.flatMap((solver) =>
-      languages.flatMap((language) => CONTAMINATION_ARMS.flatMap((arm) => Array.from({ length: samples }, (_, sample) => ({ p, solver, language, arm, sample })))),
+      languages.flatMap((language) =>
+        CONTAMINATION_ARMS.flatMap((arm) => Array.from({ length: samples }, (_, sample) => ({ p, solver, language, arm, sample }))),
+      ),
     ),
   );
   ctx.progress.start('contamination: solve', jobs.length);
-  let solved: Array<{ model: string; problem: string; language: ExecLanguage; arm: ContaminationArm; sample: number; program?: Program; error?: string }>;
+  let solved: Array<{
+    model: string;
+    problem: string;
+    language: ExecLanguage;
+    arm: ContaminationArm;
+    sample: number;
+    program?: Program;
+    error?: string;
+  }>;
   try {
     solved = await pool(
       jobs,
@@ -157,13 +184,18 @@ export async function runContamination(o: ContaminationOptions): Promise<Contami
           language,
         );
         const seed = sample > 0 ? (solver.resolve({ messages }).seed ?? 0) + sample : undefined;
-        const r = await ask(ctx, 'solve', contaminationItem(p.id, language, arm, sample), solver, messages, (t) => extractProgram(t, language), { seed });
+        const r = await ask(ctx, 'solve', contaminationItem(p.id, language, arm, sample), solver, messages, (t) => extractProgram(t, language), {
+          seed,
+        });
         ctx.progress.tick();
         const model = modelLabel(solver);
         const base = { model, problem: p.id, language, arm, sample };
         if ('error' in r) return { ...base, error: r.error };
         // The rewritten arm's first sample has the build's program id and problem, so the build's verdict is reused.
-        const id = arm === 'rewritten' && sample === 0 ? programId({ id: p.id, model, language }) : `${programId({ id: p.id, model, language })}/${arm}${sample > 0 ? `/${sample}` : ''}`;
+        const id =
+          arm === 'rewritten' && sample === 0
+            ? programId({ id: p.id, model, language })
+            : `${programId({ id: p.id, model, language })}/${arm}${sample > 0 ? `/${sample}` : ''}`;
         return { ...base, program: { id, problemId: arm === 'rewritten' ? p.id : `${p.id}/original`, language, code: r.value } };
       },
       ctx.signal,

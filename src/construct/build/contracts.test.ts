@@ -60,7 +60,10 @@ test('comment stripping respects strings and each language', () => {
   assert.equal(stripComments('def f():\n    """Docstring."""\n    return 1', 'python'), 'def f():\n    return 1');
   assert.equal(stripComments('def f():\n    """Only a docstring."""', 'python'), 'def f():\n    pass');
   assert.equal(stripComments('s = """keep # this"""\nt = 1', 'python'), 's = """keep # this"""\nt = 1');
-  assert.equal(stripComments('int a = 1; // one\n/* block\n comment */\nchar c = \'/\'; string s = "//x";', 'cpp'), 'int a = 1;\nchar c = \'/\'; string s = "//x";');
+  assert.equal(
+    stripComments('int a = 1; // one\n/* block\n comment */\nchar c = \'/\'; string s = "//x";', 'cpp'),
+    'int a = 1;\nchar c = \'/\'; string s = "//x";',
+  );
   assert.equal(stripComments('s := `raw // kept`\n// gone\nx := 1', 'go'), 's := `raw // kept`\nx := 1');
   assert.equal(stripComments('puts "#{x} # in string" # gone\n=begin\nblock\n=end\ny = 2', 'ruby'), 'puts "#{x} # in string"\ny = 2');
 });

@@ -113,7 +113,8 @@ export function parseAbbreviation(text: string, min = 50, max = 150): string {
 }
 
 /** LLM preambles and markdown headers stripped from hard-negative texts (paper §A.2). */
-const HEADER_LINE = /^\s*(#{1,6}\s.*|\*\*[^*\n]{0,80}\*\*:?\s*|(?:modified|new|rewritten|revised|alternative)?\s*problem(?:\s+(?:description|statement))?\s*:\s*)$/i;
+const HEADER_LINE =
+  /^\s*(#{1,6}\s.*|\*\*[^*\n]{0,80}\*\*:?\s*|(?:modified|new|rewritten|revised|alternative)?\s*problem(?:\s+(?:description|statement))?\s*:\s*)$/i;
 const HEADER_PREFIX = /^\s*\**\s*(?:modified|new|rewritten|revised|alternative)\s+problem(?:\s+(?:description|statement))?\s*:\**\s*/i;
 
 /** A hard-negative description: one fence removed, header lines and preambles stripped. */

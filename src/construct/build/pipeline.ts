@@ -23,13 +23,7 @@ import { saveFileAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
 import { loadLcbProblems, type LcbProblem } from '../../dataset/lcb.js';
 import type { JudgeBackend } from '../../sandbox/backend.js';
 import { judgeKey, runJudging, type JudgeRecord } from '../../sandbox/judge-run.js';
-import {
-  HARD_NEGATIVE_STRATEGIES,
-  SEARCH_QUERY_TYPES,
-  outcomeKey,
-  type AuthoredProblem,
-  type SolutionOutcome,
-} from '../mini-authored.js';
+import { HARD_NEGATIVE_STRATEGIES, SEARCH_QUERY_TYPES, outcomeKey, type AuthoredProblem, type SolutionOutcome } from '../mini-authored.js';
 import { planMiniRelease, type PlannedRelease } from '../mini-release.js';
 import { hash32 } from '../seeded-choice.js';
 import { renderWireRow } from '../wire-row.js';
@@ -256,7 +250,11 @@ function readWork<T>(outDir: string, stage: BuildStage): T[] {
     });
 }
 async function writeWork(outDir: string, stage: string, rows: readonly unknown[], signal?: AbortSignal): Promise<void> {
-  await saveLinesAtomic(workFile(outDir, stage), rows.map((r) => JSON.stringify(r)), signal);
+  await saveLinesAtomic(
+    workFile(outDir, stage),
+    rows.map((r) => JSON.stringify(r)),
+    signal,
+  );
 }
 
 /** Runs `fn` over `items` with `width` in flight; stops starting new items once `signal` aborts. */
@@ -441,7 +439,13 @@ async function stageRewrite(ctx: Ctx, problems: LcbProblem[]): Promise<RewriteRo
         const r = await ask(ctx, 'rewrite', p.questionId, model, messages, (t) => parseRewriteReply(t, (p.starterCode ?? '').trim() !== ''));
         ctx.progress.tick();
         if ('error' in r) return { id: p.questionId, failed: r.error };
-        return { id: p.questionId, title: r.value.title, statement: r.value.statement, starter_code: r.value.starterCode, io_changed: r.value.ioChanged };
+        return {
+          id: p.questionId,
+          title: r.value.title,
+          statement: r.value.statement,
+          starter_code: r.value.starterCode,
+          io_changed: r.value.ioChanged,
+        };
       },
       ctx.signal,
     );
@@ -474,7 +478,11 @@ async function stageTests(ctx: Ctx, problems: LcbProblem[], rewrites: Map<string
               originalTitle: p.title,
               title: rw.title ?? '',
               statement: rw.statement ?? '',
-              tests: JSON.stringify(batch.map(({ t }) => ({ input: t.input, output: t.output })), null, 1),
+              tests: JSON.stringify(
+                batch.map(({ t }) => ({ input: t.input, output: t.output })),
+                null,
+                1,
+              ),
               count: String(batch.length),
             });
             const r = await ask(ctx, 'tests', p.questionId, model, messages, (t) => parseTestsReply(t, batch.length));
@@ -507,7 +515,9 @@ async function stageAbbreviate(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: Rewri
         const title = rw.title ?? '';
         const statement = rw.statement ?? '';
         const messages = renderMessages(ctx.prompts, 'abbreviate', { title, statement });
-        const r = await ask(ctx, 'abbreviate', p.questionId, model, messages, (t) => parseAbbreviation(t), { retries: Math.min(1, ctx.contractRetries) });
+        const r = await ask(ctx, 'abbreviate', p.questionId, model, messages, (t) => parseAbbreviation(t), {
+          retries: Math.min(1, ctx.contractRetries),
+        });
         ctx.progress.tick();
         const abbreviated = 'value' in r ? r.value : fallbackAbbreviation(title, statement);
         return { id: p.questionId, abbreviated, fallback: !('value' in r), words: wordCount(abbreviated) };
@@ -532,9 +542,10 @@ export function solveMessages(
   return renderMessages(prompts, 'solve', {
     languageName: info.name,
     fence: info.fence,
-    ioRule: problem.functional && language === 'python'
-      ? 'Complete the starter code\'s `class Solution` method; do not read input or print.'
-      : 'Read all input from standard input and write the answer to standard output.',
+    ioRule:
+      problem.functional && language === 'python'
+        ? "Complete the starter code's `class Solution` method; do not read input or print."
+        : 'Read all input from standard input and write the answer to standard output.',
     starterCode: language === 'python' ? problem.starterCode : '',
     title: problem.title,
     statement: problem.statement,
@@ -542,9 +553,7 @@ export function solveMessages(
 }
 
 async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<SolveRow[]> {
-  const jobs = ready.flatMap(({ p, rw }) =>
-    ctx.o.models.solvers.flatMap((solver) => ctx.languages.map((language) => ({ p, rw, solver, language }))),
-  );
+  const jobs = ready.flatMap(({ p, rw }) => ctx.o.models.solvers.flatMap((solver) => ctx.languages.map((language) => ({ p, rw, solver, language }))));
   begin(ctx, 'solve', jobs.length);
   try {
     return await pool(
@@ -552,7 +561,11 @@ async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow
       ctx.concurrency * ctx.o.models.solvers.length,
       async ({ p, rw, solver, language }): Promise<SolveRow> => {
         const functional = p.publicTests.some((t) => t.kind === 'functional');
-        const messages = solveMessages(ctx.prompts, { title: rw.title ?? '', statement: rw.statement ?? '', starterCode: rw.starter_code ?? '', functional }, language);
+        const messages = solveMessages(
+          ctx.prompts,
+          { title: rw.title ?? '', statement: rw.statement ?? '', starterCode: rw.starter_code ?? '', functional },
+          language,
+        );
         const r = await ask(ctx, 'solve', `${p.questionId}/${language}`, solver, messages, (t) => extractProgram(t, language));
         ctx.progress.tick();
         const base = { id: p.questionId, model: modelLabel(solver), language };
@@ -595,7 +608,12 @@ async function stageExecute(ctx: Ctx, solutions: SolveRow[], testsOf: Map<string
 }
 
 /** The judge's records of `programs`, matched by their resume key (code, tests, judge settings). */
-export function executeRecords(outDir: string, programs: Program[], testsOf: Map<string, TestCase[]>, settings: Record<string, unknown>): Map<string, JudgeRecord> {
+export function executeRecords(
+  outDir: string,
+  programs: Program[],
+  testsOf: Map<string, TestCase[]>,
+  settings: Record<string, unknown>,
+): Map<string, JudgeRecord> {
   const { jobs: _jobs, ...keySettings } = settings;
   const byKey = new Map<string, JudgeRecord>();
   const file = join(outDir, 'work', 'execute.jsonl');
@@ -653,7 +671,9 @@ async function stageNegatives(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: Rewrit
         });
         const r = await ask(ctx, 'negatives', `${p.questionId}/${strategy}`, model, messages, parseNegative, { temperature });
         ctx.progress.tick();
-        return 'value' in r ? { id: p.questionId, strategy, temperature, text: r.value } : { id: p.questionId, strategy, temperature, failed: r.error };
+        return 'value' in r
+          ? { id: p.questionId, strategy, temperature, text: r.value }
+          : { id: p.questionId, strategy, temperature, failed: r.error };
       },
       ctx.signal,
     );
@@ -766,7 +786,11 @@ export async function planBuild(o: BuildOptions): Promise<BuildPlan> {
     return s + Math.ceil(n / TESTS_BATCH);
   }, 0);
   const testChars = problems.reduce(
-    (s, p) => s + [...p.publicTests, ...p.privateTests].filter((x) => !isContextIndependent(x.input, x.outputs[0] ?? '')).reduce((a, x) => a + tok(x.input + (x.outputs[0] ?? '')), 0),
+    (s, p) =>
+      s +
+      [...p.publicTests, ...p.privateTests]
+        .filter((x) => !isContextIndependent(x.input, x.outputs[0] ?? ''))
+        .reduce((a, x) => a + tok(x.input + (x.outputs[0] ?? '')), 0),
     0,
   );
   add('tests', rewriter, batches, batches * tok(t('tests')) + stmt + testChars, testChars, 'at most: only problems whose rewrite changes I/O');
@@ -797,7 +821,10 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   try {
     await mkdir(join(o.outDir, 'work'), { recursive: true });
   } catch (e) {
-    throw new CorebError('IO', `cannot create the output directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: o.outDir, cause: e });
+    throw new CorebError('IO', `cannot create the output directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+      file: o.outDir,
+      cause: e,
+    });
   }
   let state = readState(o.outDir);
   if (state === undefined || (o.createdAt !== undefined && state.created_at !== o.createdAt)) {
@@ -813,7 +840,13 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   await writeWork(
     o.outDir,
     'load',
-    problems.map((p) => ({ id: p.questionId, title: p.title, platform: p.platform, public_tests: p.publicTests.length, private_tests: p.privateTests.length })),
+    problems.map((p) => ({
+      id: p.questionId,
+      title: p.title,
+      platform: p.platform,
+      public_tests: p.publicTests.length,
+      private_tests: p.privateTests.length,
+    })),
   );
   ctx.logger.info(`load: ${problems.length} problem(s) from ${o.problemsFile}`);
 
@@ -823,7 +856,9 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     await writeWork(o.outDir, stage, rows, o.signal);
     const u = ctx.usage[stage];
     if (u !== undefined) {
-      ctx.logger.info(`${stage}: ${u.replies} repl${u.replies === 1 ? 'y' : 'ies'} (${u.calls} new call${u.calls === 1 ? '' : 's'}), ${u.inputTokens}+${u.outputTokens} tokens, ${u.failed} failed`);
+      ctx.logger.info(
+        `${stage}: ${u.replies} repl${u.replies === 1 ? 'y' : 'ies'} (${u.calls} new call${u.calls === 1 ? '' : 's'}), ${u.inputTokens}+${u.outputTokens} tokens, ${u.failed} failed`,
+      );
     }
     return rows;
   };
@@ -910,10 +945,22 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       tests: [],
       hardNegatives: negs.map((n) => ({ strategy: n.strategy, text: n.text as string })),
       searchQueries: qs.map((text, i) => ({ type: SEARCH_QUERY_TYPES[(SEARCH_QUERY_TYPES.length - 1 + i) % SEARCH_QUERY_TYPES.length], text })),
-      solutions: sols.map((s) => ({ file: `${s.model}_${s.language}`, language: s.language, author: s.model, intent: 'correct', code: s.code as string })),
+      solutions: sols.map((s) => ({
+        file: `${s.model}_${s.language}`,
+        language: s.language,
+        author: s.model,
+        intent: 'correct',
+        code: s.code as string,
+      })),
     });
   }
-  const plan = planMiniRelease(authored, outcomes, { idTag: releaseName, createdAt, version: releaseName, seed: ctx.seed, maxHardNegatives: o.maxHardNegatives });
+  const plan = planMiniRelease(authored, outcomes, {
+    idTag: releaseName,
+    createdAt,
+    version: releaseName,
+    seed: ctx.seed,
+    maxHardNegatives: o.maxHardNegatives,
+  });
   // The official solution key is `{model}_{language}` (one solution per model and language).
   for (const row of plan.tables.code_corpus) row.meta_solution_key = `${String(row.model)}_${String(row.language)}`;
   await saveFileAtomic(join(o.outDir, 'work', 'qrels.json'), JSON.stringify({ counts: plan.counts, dropped }, null, 2) + '\n');
@@ -932,20 +979,29 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   );
   const labels = o.models.solvers.map(modelLabel);
   const describe = (m: ChatModel | undefined): Record<string, unknown> | null => (m === undefined ? null : m.describe());
-  const judgeSettings = o.judge !== undefined ? await (async () => {
-    const j = await o.judge!();
-    const d = j.describe();
-    await j.close();
-    return d;
-  })() : null;
+  const judgeSettings =
+    o.judge !== undefined
+      ? await (async () => {
+          const j = await o.judge!();
+          const d = j.describe();
+          await j.close();
+          return d;
+        })()
+      : null;
   const manifest = {
     name: releaseName,
     split: `release_${releaseName}`,
-    description: 'A CoREB-format release built by `coreb build` from LiveCodeBench-format problems: counterfactual rewrites, LLM solutions judged in the sandbox, LLM queries and hard-negative descriptions, v2 qrels.',
+    description:
+      'A CoREB-format release built by `coreb build` from LiveCodeBench-format problems: counterfactual rewrites, LLM solutions judged in the sandbox, LLM queries and hard-negative descriptions, v2 qrels.',
     created_at: createdAt,
     generated_by: o.command ?? 'coreb build',
     dates: { first_run: createdAt, this_run_started: started, this_run_finished: now().toISOString() },
-    source: { problems_file: o.problemsFile, problems_sha256: sha256(readFileSync(o.problemsFile, 'utf8')), problems_read: problems.length, limit: o.limit ?? null },
+    source: {
+      problems_file: o.problemsFile,
+      problems_sha256: sha256(readFileSync(o.problemsFile, 'utf8')),
+      problems_read: problems.length,
+      limit: o.limit ?? null,
+    },
     models: {
       rewriter: describe(o.models.rewriter),
       abbreviator: describe(o.models.abbreviator ?? o.models.rewriter),
@@ -956,13 +1012,28 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     prompts: { dir: o.prompts.isDefault ? 'default (coreb prompts/build)' : o.prompts.dir, sha256: o.prompts.hashes },
     seeds: { build: ctx.seed, negative_temperature_range: [0.85, 1.0] },
     languages: ctx.languages,
-    settings: { contract_retries: ctx.contractRetries, queries_per_problem: o.queriesPerProblem ?? 3, max_code_hard_negatives: o.maxHardNegatives ?? 3, tests_batch: TESTS_BATCH },
+    settings: {
+      contract_retries: ctx.contractRetries,
+      queries_per_problem: o.queriesPerProblem ?? 3,
+      max_code_hard_negatives: o.maxHardNegatives ?? 3,
+      tests_batch: TESTS_BATCH,
+    },
     judge: judgeSettings,
     tools: { node: process.version, ...(o.toolVersions ?? {}) },
     stages: Object.fromEntries(
       BUILD_STAGES.filter((s) => ctx.usage[s] !== undefined).map((s) => {
         const u = ctx.usage[s] as StageUsage;
-        return [s, { replies: u.replies, calls_this_run: u.calls, input_tokens: u.inputTokens, output_tokens: u.outputTokens, contract_retries: u.contractRetries, failed: u.failed }];
+        return [
+          s,
+          {
+            replies: u.replies,
+            calls_this_run: u.calls,
+            input_tokens: u.inputTokens,
+            output_tokens: u.outputTokens,
+            contract_retries: u.contractRetries,
+            failed: u.failed,
+          },
+        ];
       }),
     ),
     counts: paperCounts(plan, authored.length, labels, ctx.languages),
@@ -971,8 +1042,12 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     dropped_problems: dropped,
     failures: [
       ...[...rewrites.values()].filter((r) => r.failed !== undefined).map((r) => ({ stage: 'rewrite', item: r.id, error: r.failed })),
-      ...[...tests.values()].filter((r) => r.failed !== undefined && r.failed !== 'rewrite failed').map((r) => ({ stage: 'tests', item: r.id, error: r.failed })),
-      ...solutions.filter((r) => r.failed !== undefined).map((r) => ({ stage: 'solve', item: `${r.id}/${r.language}`, model: r.model, error: r.failed })),
+      ...[...tests.values()]
+        .filter((r) => r.failed !== undefined && r.failed !== 'rewrite failed')
+        .map((r) => ({ stage: 'tests', item: r.id, error: r.failed })),
+      ...solutions
+        .filter((r) => r.failed !== undefined)
+        .map((r) => ({ stage: 'solve', item: `${r.id}/${r.language}`, model: r.model, error: r.failed })),
       ...[...queries.values()].filter((r) => r.failed !== undefined).map((r) => ({ stage: 'queries', item: r.id, error: r.failed })),
       ...negatives.filter((r) => r.failed !== undefined).map((r) => ({ stage: 'negatives', item: `${r.id}/${r.strategy}`, error: r.failed })),
     ],

@@ -48,7 +48,11 @@ export function loadPromptSet(dir?: string): PromptSet {
   for (const name of PROMPT_NAMES) {
     const user = join(d, `${name}.md`);
     if (!existsSync(user)) {
-      throw new CorebError('NOT_FOUND', `prompt template \`${name}.md\` missing; a prompt set needs ${PROMPT_NAMES.map((n) => n + '.md').join(', ')}`, { file: user });
+      throw new CorebError(
+        'NOT_FOUND',
+        `prompt template \`${name}.md\` missing; a prompt set needs ${PROMPT_NAMES.map((n) => n + '.md').join(', ')}`,
+        { file: user },
+      );
     }
     templates[name] = { user: read(`${name}.md`) };
     if (existsSync(join(d, `${name}.system.md`))) templates[name].system = read(`${name}.system.md`);

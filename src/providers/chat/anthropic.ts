@@ -17,7 +17,10 @@ export const ANTHROPIC_CHAT: ChatWireSpec = {
   keyRequired: true,
   auth: (key) => ({ 'x-api-key': key, 'anthropic-version': '2023-06-01' }),
   request: (model, r) => {
-    const system = r.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+    const system = r.messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n\n');
     return {
       path: '/messages',
       body: {

@@ -50,7 +50,10 @@ function headerValue(s: string): string {
 export function createHttpChatModel(spec: ChatWireSpec, config: ChatModelConfig, context: ProviderContext): ChatModel {
   const endpoints = config.baseUrl ?? (spec.defaultBaseUrl !== undefined ? [spec.defaultBaseUrl] : []);
   if (endpoints.length === 0) {
-    throw new CorebError('CONFIG', `chat provider \`${spec.name}\` needs baseUrl, e.g. ${spec.name}:${config.model}?baseUrl=http://127.0.0.1:8000/v1`);
+    throw new CorebError(
+      'CONFIG',
+      `chat provider \`${spec.name}\` needs baseUrl, e.g. ${spec.name}:${config.model}?baseUrl=http://127.0.0.1:8000/v1`,
+    );
   }
   const keyEnv = config.apiKeyEnv ?? spec.defaultApiKeyEnv;
   const key = keyEnv !== undefined ? context.env[keyEnv] : undefined;

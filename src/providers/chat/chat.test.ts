@@ -25,11 +25,20 @@ const KEY = 'sk-chat-secret-123456';
 for (const format of CHAT_FORMATS) {
   test(`${format}: reply text, usage, system message, parameters and tracing headers on the wire`, async () => {
     const s = await serve({ format, key: KEY, answer: (c) => `echo:${c.messages.map((m) => `${m.role}=${m.content}`).join('|')}` });
-    const m = await createChatModel(parseChatSpec(`${format}:m-1?baseUrl=${encodeURIComponent(s.baseUrl)}&apiKeyEnv=K&temperature=0.3&maxTokens=99&${FAST}`), {
-      env: { K: KEY },
-    });
+    const m = await createChatModel(
+      parseChatSpec(`${format}:m-1?baseUrl=${encodeURIComponent(s.baseUrl)}&apiKeyEnv=K&temperature=0.3&maxTokens=99&${FAST}`),
+      {
+        env: { K: KEY },
+      },
+    );
     const r = await m.complete(
-      { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }], seed: 7 },
+      {
+        messages: [
+          { role: 'system', content: 'be brief' },
+          { role: 'user', content: 'hi' },
+        ],
+        seed: 7,
+      },
       { trace: { stage: 'solve', item: 'abc387_a/python' } },
     );
     assert.equal(r.text, 'echo:system=be brief|user=hi');
@@ -44,7 +53,8 @@ for (const format of CHAT_FORMATS) {
     const b = c.body as Record<string, any>;
     if (format === 'openai') assert.deepEqual([b.temperature, b.max_tokens, b.seed], [0.3, 99, 7]);
     if (format === 'anthropic') assert.deepEqual([b.temperature, b.max_tokens, b.system], [0.3, 99, 'be brief']);
-    if (format === 'gemini') assert.deepEqual([b.generationConfig.temperature, b.generationConfig.maxOutputTokens, b.generationConfig.seed], [0.3, 99, 7]);
+    if (format === 'gemini')
+      assert.deepEqual([b.generationConfig.temperature, b.generationConfig.maxOutputTokens, b.generationConfig.seed], [0.3, 99, 7]);
     if (format === 'ollama') assert.deepEqual([b.options.temperature, b.options.num_predict, b.options.seed, b.stream], [0.3, 99, 7, false]);
   });
 
@@ -120,7 +130,16 @@ test('chat specs: parameters checked, model may contain colons, unknown paramete
   assert.throws(() => parseChatSpec('openai:m?temp=1'), /unknown parameter `temp`; valid parameters: baseUrl/);
   assert.throws(() => parseChatSpec('openai:m?maxTokens=0'), /`maxTokens` must be an integer >= 1, got `0`/);
   assert.throws(() => parseChatSpec('openai:m?baseUrl=http://u:p@h'), /credentials/);
-  await assert.rejects(createChatModel(parseChatSpec('mistral:m'), { env: {} }), /unknown chat provider `mistral`; valid chat providers: openai, anthropic, gemini, ollama/);
-  await assert.rejects(createChatModel(parseChatSpec('anthropic:claude'), { env: {} }), /needs an API key: set the environment variable ANTHROPIC_API_KEY/);
-  await assert.rejects(createChatModel(parseChatSpec('openai:m?apiKeyEnv=NOPE'), { env: {} }), /apiKeyEnv=NOPE names an environment variable that is not set/);
+  await assert.rejects(
+    createChatModel(parseChatSpec('mistral:m'), { env: {} }),
+    /unknown chat provider `mistral`; valid chat providers: openai, anthropic, gemini, ollama/,
+  );
+  await assert.rejects(
+    createChatModel(parseChatSpec('anthropic:claude'), { env: {} }),
+    /needs an API key: set the environment variable ANTHROPIC_API_KEY/,
+  );
+  await assert.rejects(
+    createChatModel(parseChatSpec('openai:m?apiKeyEnv=NOPE'), { env: {} }),
+    /apiKeyEnv=NOPE names an environment variable that is not set/,
+  );
 });

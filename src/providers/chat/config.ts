@@ -54,10 +54,12 @@ export const CHAT_SPEC_PARAMS: Readonly<Record<string, Kind>> = {
 
 function parseParam(key: string, kind: Kind, raw: unknown, where: string): unknown {
   const values = (Array.isArray(raw) ? raw : [raw]).map((v) => String(v));
-  const bad = (valid: string): CorebError =>
-    new CorebError('USAGE', `${where}: parameter \`${key}\` must be ${valid}, got \`${values.join(',')}\``);
+  const bad = (valid: string): CorebError => new CorebError('USAGE', `${where}: parameter \`${key}\` must be ${valid}, got \`${values.join(',')}\``);
   if (kind === 'urls') {
-    const urls = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+    const urls = values
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
     if (urls.length === 0) throw bad('at least one http(s) URL');
     for (const u of urls) {
       let p: URL;
@@ -68,7 +70,10 @@ function parseParam(key: string, kind: Kind, raw: unknown, where: string): unkno
       }
       if (p.protocol !== 'http:' && p.protocol !== 'https:') throw bad('an http(s) URL');
       if (p.username || p.password || p.search) {
-        throw new CorebError('USAGE', `${where}: \`baseUrl\` must not carry credentials or a query string; name the key's environment variable with apiKeyEnv`);
+        throw new CorebError(
+          'USAGE',
+          `${where}: \`baseUrl\` must not carry credentials or a query string; name the key's environment variable with apiKeyEnv`,
+        );
       }
     }
     return urls.map((u) => u.replace(/\/+$/, ''));
@@ -118,7 +123,10 @@ export function normalizeChatConfig(input: Record<string, unknown>, where: strin
 export function parseChatSpec(spec: string): ChatModelConfig {
   const { provider, model, params } = splitEmbedderSpec(spec);
   if (!provider || !model || spec.startsWith('dense:')) {
-    throw new CorebError('USAGE', `chat model spec \`${spec}\` must look like PROVIDER:MODEL[?key=value&...], e.g. \`ollama:qwen2.5-coder:7b?temperature=0.2\``);
+    throw new CorebError(
+      'USAGE',
+      `chat model spec \`${spec}\` must look like PROVIDER:MODEL[?key=value&...], e.g. \`ollama:qwen2.5-coder:7b?temperature=0.2\``,
+    );
   }
   return normalizeChatConfig({ provider, model, ...params }, `chat model spec \`${provider}:${model}\``);
 }

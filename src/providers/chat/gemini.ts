@@ -18,7 +18,10 @@ export const GEMINI_CHAT: ChatWireSpec = {
   keyRequired: true,
   auth: (key) => ({ 'x-goog-api-key': key }),
   request: (model, r) => {
-    const system = r.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+    const system = r.messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n\n');
     const name = model.startsWith('models/') ? model.slice(7) : model;
     return {
       path: `/models/${encodeURIComponent(name)}:generateContent`,
@@ -36,12 +39,18 @@ export const GEMINI_CHAT: ChatWireSpec = {
     };
   },
   reply: (json) => {
-    const j = json as { candidates?: Array<{ content?: { parts?: unknown }; finishReason?: unknown }>; usageMetadata?: Record<string, unknown> } | null;
+    const j = json as {
+      candidates?: Array<{ content?: { parts?: unknown }; finishReason?: unknown }>;
+      usageMetadata?: Record<string, unknown>;
+    } | null;
     const c = Array.isArray(j?.candidates) ? j.candidates[0] : undefined;
     if (c === undefined) throw new ResponseShapeError('no `candidates` in the reply (blocked prompt or empty answer)');
     const parts = c.content?.parts;
     const text = Array.isArray(parts)
-      ? (parts as Array<{ text?: unknown; thought?: unknown }>).filter((p) => typeof p?.text === 'string' && p.thought !== true).map((p) => p.text as string).join('')
+      ? (parts as Array<{ text?: unknown; thought?: unknown }>)
+          .filter((p) => typeof p?.text === 'string' && p.thought !== true)
+          .map((p) => p.text as string)
+          .join('')
       : '';
     return {
       text,

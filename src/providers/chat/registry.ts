@@ -40,7 +40,10 @@ export type ChatProviderName = keyof typeof CHAT_PROVIDERS;
 export async function createChatModel(config: ChatModelConfig, context: ProviderContext): Promise<ChatModel> {
   const entry = (CHAT_PROVIDERS as Record<string, ChatProviderEntry>)[config.provider];
   if (entry === undefined) {
-    throw new CorebError('NOT_FOUND', `unknown chat provider \`${config.provider}\`; valid chat providers: ${Object.keys(CHAT_PROVIDERS).join(', ')}`);
+    throw new CorebError(
+      'NOT_FOUND',
+      `unknown chat provider \`${config.provider}\`; valid chat providers: ${Object.keys(CHAT_PROVIDERS).join(', ')}`,
+    );
   }
   return (await entry.load()).create(config, context);
 }

@@ -300,7 +300,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         const { value: r, endpoint: e } = await send(path, JSON.stringify(body), (json) => toRows(wire.vectors(json, count), count, dim), {}, signal);
         if (dim === undefined) dim = r.dim;
         else if (r.dim !== dim) {
-          throw new CorebError('PROVIDER', `${where(options.endpoints[e], path)}: bad response: vectors have ${r.dim} values, earlier batches had ${dim}`);
+          throw new CorebError(
+            'PROVIDER',
+            `${where(options.endpoints[e], path)}: bad response: vectors have ${r.dim} values, earlier batches had ${dim}`,
+          );
         }
         parts[bi] = r;
         embedOptions.onBatch?.(b.start, b.end, r.data, r.dim);

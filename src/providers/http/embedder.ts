@@ -57,7 +57,10 @@ export interface HttpAccessConfig extends HttpTransportSettings {
 }
 
 /** What distinguishes one HTTP provider's access: name, public URL, key variable, batch defaults, auth. */
-export type HttpAccessSpec = Pick<HttpProviderSpec, 'name' | 'defaultBaseUrl' | 'defaultApiKeyEnv' | 'keyRequired' | 'batchSize' | 'maxBatchTokens' | 'auth'>;
+export type HttpAccessSpec = Pick<
+  HttpProviderSpec,
+  'name' | 'defaultBaseUrl' | 'defaultApiKeyEnv' | 'keyRequired' | 'batchSize' | 'maxBatchTokens' | 'auth'
+>;
 
 /** A configured client plus what describes it (endpoints without secrets, the key variable). */
 export interface HttpAccess {
@@ -77,7 +80,10 @@ export interface HttpAccess {
 export function createHttpAccess(spec: HttpAccessSpec, cfg: HttpAccessConfig, context: ProviderContext, specForm = 'dense:'): HttpAccess {
   const endpoints = cfg.baseUrl ?? (spec.defaultBaseUrl !== undefined ? [spec.defaultBaseUrl] : []);
   if (endpoints.length === 0) {
-    throw new CorebError('CONFIG', `provider \`${spec.name}\` needs baseUrl, e.g. ${specForm}${spec.name}:${cfg.model}?baseUrl=http://127.0.0.1:8080`);
+    throw new CorebError(
+      'CONFIG',
+      `provider \`${spec.name}\` needs baseUrl, e.g. ${specForm}${spec.name}:${cfg.model}?baseUrl=http://127.0.0.1:8080`,
+    );
   }
   const keyEnv = cfg.apiKeyEnv ?? spec.defaultApiKeyEnv;
   const key = keyEnv !== undefined ? context.env[keyEnv] : undefined;

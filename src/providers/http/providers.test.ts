@@ -9,7 +9,13 @@ import { isCorebError } from '../../core/errors.js';
 import type { Embedder } from '../../core/embedding.js';
 import { parseEmbedderSpec } from '../config.js';
 import { createEmbedder } from '../registry.js';
-import { LOOPBACK_FORMATS, loopbackVector, startLoopbackServer, type LoopbackOptions, type LoopbackServer } from '../../../test/support/loopback-server.js';
+import {
+  LOOPBACK_FORMATS,
+  loopbackVector,
+  startLoopbackServer,
+  type LoopbackOptions,
+  type LoopbackServer,
+} from '../../../test/support/loopback-server.js';
 
 const servers: LoopbackServer[] = [];
 after(async () => {
@@ -58,7 +64,10 @@ for (const format of LOOPBACK_FORMATS) {
     assert.equal(m.dim, 6);
     assert.deepEqual(rows(m), expected(TEXTS, 6));
     assert.equal(s.calls.length, 3);
-    assert.deepEqual(s.calls.flatMap((c) => c.texts), TEXTS);
+    assert.deepEqual(
+      s.calls.flatMap((c) => c.texts),
+      TEXTS,
+    );
   });
 }
 
@@ -266,9 +275,7 @@ test('least-busy sends more work to the faster replica; a dead replica is routed
   assert.ok(fast.calls.length > 2 * slow.calls.length, `fast ${fast.calls.length} vs slow ${slow.calls.length}`);
 
   const alive = await serve({ format: 'openai' });
-  const e2 = await embedder(
-    `dense:openai:m?baseUrl=http://127.0.0.1:9/v1,${encodeURIComponent(alive.baseUrl)}&batchSize=1&concurrency=1&${FAST}`,
-  );
+  const e2 = await embedder(`dense:openai:m?baseUrl=http://127.0.0.1:9/v1,${encodeURIComponent(alive.baseUrl)}&batchSize=1&concurrency=1&${FAST}`);
   assert.deepEqual(rows(await e2.embed(['x', 'y', 'z'], { role: 'document' })), expected(['x', 'y', 'z'], 8));
 });
 
@@ -286,7 +293,10 @@ test('batches respect the token budget as well as the count', async () => {
 test('concurrency is bounded: never more requests in flight than asked', async () => {
   const s = await serve({ format: 'openai', latencyMs: 30 });
   const e = await embedder(`dense:openai:m?baseUrl=${encodeURIComponent(s.baseUrl)}&batchSize=1&concurrency=3`);
-  await e.embed(Array.from({ length: 12 }, (_, i) => `t${i}`), { role: 'document' });
+  await e.embed(
+    Array.from({ length: 12 }, (_, i) => `t${i}`),
+    { role: 'document' },
+  );
   assert.equal(s.peakConcurrency(), 3);
 });
 

@@ -45,7 +45,10 @@ export function toRows(vectors: unknown, count: number, dim: number | undefined)
   for (let i = 0; i < count; i++) {
     const v = vectors[i] as unknown;
     if (!Array.isArray(v)) throw new ResponseShapeError(`vector ${i} is ${v === null ? 'null' : typeof v}, not an array of numbers`);
-    if (v.length !== d) throw new ResponseShapeError(`vector ${i} has ${v.length} values, expected ${d} (dimension of ${dim === undefined ? 'vector 0' : 'this embedder'})`);
+    if (v.length !== d)
+      throw new ResponseShapeError(
+        `vector ${i} has ${v.length} values, expected ${d} (dimension of ${dim === undefined ? 'vector 0' : 'this embedder'})`,
+      );
     for (let j = 0; j < d; j++) {
       const x = v[j] as unknown;
       if (typeof x !== 'number' || !Number.isFinite(x)) {

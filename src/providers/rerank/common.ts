@@ -12,15 +12,17 @@ import type { RerankerConfig } from './config.js';
 import { DEFAULT_INSTRUCTIONS, resolveTemplate, type PromptTemplate, type TemplateName } from './template.js';
 
 /** The template and instruction table of a config (`plain` takes no instruction). */
-export function resolvePrompting(cfg: RerankerConfig, defaultTemplate: TemplateName): {
+export function resolvePrompting(
+  cfg: RerankerConfig,
+  defaultTemplate: TemplateName,
+): {
   template: PromptTemplate;
   instructions: Record<TaskName | 'default', string>;
   instruction: (task?: TaskName) => string;
 } {
   const template = resolveTemplate(cfg.template ?? defaultTemplate, cfg.system);
   const instructions = { ...DEFAULT_INSTRUCTIONS, ...(cfg.instructions ?? {}) };
-  const instruction = (task?: TaskName): string =>
-    template.name === 'plain' ? '' : task !== undefined ? instructions[task] : instructions.default;
+  const instruction = (task?: TaskName): string => (template.name === 'plain' ? '' : task !== undefined ? instructions[task] : instructions.default);
   return { template, instructions, instruction };
 }
 

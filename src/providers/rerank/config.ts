@@ -42,7 +42,22 @@ export interface RerankerConfig extends HttpTransportSettings {
 }
 
 /** Query parameters a reranker spec may carry. `instruction` sets every task; `t2cInstruction` etc. one task. */
-const SHARED = ['revision', 'baseUrl', 'apiKeyEnv', 'maxTokens', 'batchSize', 'maxBatchTokens', 'concurrency', 'requestsPerMinute', 'balance', 'timeoutMs', 'maxRetries', 'backoffMs', 'maxBackoffMs', 'dtype'] as const;
+const SHARED = [
+  'revision',
+  'baseUrl',
+  'apiKeyEnv',
+  'maxTokens',
+  'batchSize',
+  'maxBatchTokens',
+  'concurrency',
+  'requestsPerMinute',
+  'balance',
+  'timeoutMs',
+  'maxRetries',
+  'backoffMs',
+  'maxBackoffMs',
+  'dtype',
+] as const;
 const PARAMS: Readonly<Record<string, ParamKind | 'template' | 'instruction'>> = {
   ...Object.fromEntries(SHARED.map((k) => [k, SPEC_PARAMS[k]])),
   template: 'template',
@@ -88,9 +103,11 @@ export function normalizeRerankerConfig(input: Record<string, unknown>, where: s
   const o = out as unknown as Record<string, unknown>;
   const table: Partial<Record<TaskName | 'default', string>> = {};
   if (instructions !== undefined) {
-    if (typeof instructions !== 'object' || instructions === null) throw new CorebError('CONFIG', `${where}: \`instructions\` must be an object keyed by task`);
+    if (typeof instructions !== 'object' || instructions === null)
+      throw new CorebError('CONFIG', `${where}: \`instructions\` must be an object keyed by task`);
     for (const [k, v] of Object.entries(instructions as Record<string, unknown>)) {
-      if (![...TASKS, 'default'].includes(k)) throw new CorebError('CONFIG', `${where}: \`instructions\` has unknown task \`${k}\`; valid: ${[...TASKS, 'default'].join(', ')}`);
+      if (![...TASKS, 'default'].includes(k))
+        throw new CorebError('CONFIG', `${where}: \`instructions\` has unknown task \`${k}\`; valid: ${[...TASKS, 'default'].join(', ')}`);
       if (typeof v !== 'string') throw new CorebError('CONFIG', `${where}: \`instructions.${k}\` must be a string`);
       table[k as TaskName] = v;
     }
@@ -98,7 +115,8 @@ export function normalizeRerankerConfig(input: Record<string, unknown>, where: s
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     const kind = PARAMS[key];
-    if (kind === undefined) throw new CorebError('USAGE', `${where}: unknown parameter \`${key}\`; valid parameters: ${Object.keys(PARAMS).join(', ')}`);
+    if (kind === undefined)
+      throw new CorebError('USAGE', `${where}: unknown parameter \`${key}\`; valid parameters: ${Object.keys(PARAMS).join(', ')}`);
     const values = (Array.isArray(value) ? value : [value]).map(String);
     if (kind === 'template') {
       if (values.length !== 1 || !(TEMPLATE_NAMES as readonly string[]).includes(values[0])) {

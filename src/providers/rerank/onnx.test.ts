@@ -43,7 +43,9 @@ const sig = (x: number): number => 1 / (1 + Math.exp(-x));
 test('onnx cross-encoder: sigmoid of the single logit, same in mixed-length batches as alone', async () => {
   const r = await createReranker({ provider: 'onnx', model: join(root, 'ce1'), batchSize: 2 }, { env: {} });
   const scores = await r.score(PAIRS);
-  PAIRS.forEach((p, i) => assert.ok(Math.abs(scores[i] - sig(logit(p.query, p.doc))) < 1e-5, `pair ${i}: ${scores[i]} vs ${sig(logit(p.query, p.doc))}`));
+  PAIRS.forEach((p, i) =>
+    assert.ok(Math.abs(scores[i] - sig(logit(p.query, p.doc))) < 1e-5, `pair ${i}: ${scores[i]} vs ${sig(logit(p.query, p.doc))}`),
+  );
   assert.ok(new Set(scores).size === 3 && scores.every((s) => s < 1), 'not the pipeline mistake (every pair 1.0)');
   for (let i = 0; i < PAIRS.length; i++) assert.ok(Math.abs((await r.score([PAIRS[i]]))[0] - scores[i]) < 1e-6);
   assert.equal(r.describe().score, 'sigmoid(logit)');

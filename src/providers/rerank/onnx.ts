@@ -76,7 +76,9 @@ export async function create(cfg: RerankerConfig, context: ProviderContext): Pro
     async score(pairs: readonly RerankPair[], options: RerankOptions = {}): Promise<Float64Array> {
       const out = new Float64Array(pairs.length);
       // Longest first, so each batch pads to similar lengths; scores go back by position.
-      const order = pairs.map((_, i) => i).sort((a, b) => pairs[b].query.length + pairs[b].doc.length - pairs[a].query.length - pairs[a].doc.length || a - b);
+      const order = pairs
+        .map((_, i) => i)
+        .sort((a, b) => pairs[b].query.length + pairs[b].doc.length - pairs[a].query.length - pairs[a].doc.length || a - b);
       options.progress?.start(`reranking ${pairs.length} pairs with ${id}`, pairs.length);
       try {
         for (let s = 0; s < order.length; s += batchSize) {
@@ -87,21 +89,31 @@ export async function create(cfg: RerankerConfig, context: ProviderContext): Pro
           for (let k = 0; k < idx.length; k++) {
             if (tokenizer.encode(queries[k], { text_pair: docs[k] }).length > maxTokens) stats.truncated++;
           }
-          const inputs = tokenizer(queries, { text_pair: docs, padding: true, truncation: true, max_length: maxTokens }) as unknown as Record<string, TensorLike>;
+          const inputs = tokenizer(queries, { text_pair: docs, padding: true, truncation: true, max_length: maxTokens }) as unknown as Record<
+            string,
+            TensorLike
+          >;
           const result = (await model(inputs)) as Record<string, TensorLike>;
           const logits = result.logits;
           try {
             if (logits === undefined || logits.dims.length !== 2 || logits.dims[0] !== idx.length) {
-              throw new CorebError('PROVIDER', `onnx cross-encoder \`${cfg.model}\` has no [batch, labels] logits output (outputs: ${Object.keys(result).join(', ')})`);
+              throw new CorebError(
+                'PROVIDER',
+                `onnx cross-encoder \`${cfg.model}\` has no [batch, labels] logits output (outputs: ${Object.keys(result).join(', ')})`,
+              );
             }
             const labels = logits.dims[1];
             if (labels !== 1 && labels !== 2) {
-              throw new CorebError('PROVIDER', `onnx cross-encoder \`${cfg.model}\` has ${labels} labels; a reranker has 1 (relevance logit) or 2 (not relevant, relevant)`);
+              throw new CorebError(
+                'PROVIDER',
+                `onnx cross-encoder \`${cfg.model}\` has ${labels} labels; a reranker has 1 (relevance logit) or 2 (not relevant, relevant)`,
+              );
             }
             const scores = new Float64Array(idx.length);
             for (let k = 0; k < idx.length; k++) {
               const l = Number(logits.data[k * labels + labels - 1]) - (labels === 2 ? Number(logits.data[k * labels]) : 0);
-              if (!Number.isFinite(l)) throw new CorebError('PROVIDER', `onnx cross-encoder \`${cfg.model}\` gave a non-finite logit for pair ${idx[k]}`);
+              if (!Number.isFinite(l))
+                throw new CorebError('PROVIDER', `onnx cross-encoder \`${cfg.model}\` gave a non-finite logit for pair ${idx[k]}`);
               scores[k] = sigmoid(l);
               out[idx[k]] = scores[k];
             }

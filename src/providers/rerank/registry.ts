@@ -31,9 +31,17 @@ export const RERANKERS = {
   jina: { summary: 'Jina AI POST /v1/rerank (JINA_API_KEY)', kind: 'http', load: api },
   cohere: { summary: 'Cohere POST /v2/rerank (COHERE_API_KEY)', kind: 'http', load: api },
   voyage: { summary: 'Voyage AI POST /v1/rerank (top_k, data; VOYAGE_API_KEY)', kind: 'http', load: api },
-  'yesno:openai': { summary: 'causal LLM judged by log P(yes) - log P(no) via OpenAI-compatible POST /completions with logprobs', kind: 'http', load: yesno },
+  'yesno:openai': {
+    summary: 'causal LLM judged by log P(yes) - log P(no) via OpenAI-compatible POST /completions with logprobs',
+    kind: 'http',
+    load: yesno,
+  },
   'yesno:ollama': { summary: 'causal LLM judged by log P(yes) - log P(no) via Ollama POST /api/generate with logprobs', kind: 'http', load: yesno },
-  onnx: { summary: 'local cross-encoder (sequence classification) through transformers.js; sigmoid of the logit', kind: 'local', load: () => import('./onnx.js') },
+  onnx: {
+    summary: 'local cross-encoder (sequence classification) through transformers.js; sigmoid of the logit',
+    kind: 'local',
+    load: () => import('./onnx.js'),
+  },
 } as const satisfies Record<string, RerankerEntry>;
 
 /** A registered reranker provider name. */

@@ -7,11 +7,27 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { RerankPair, Reranker } from '../../core/rerank.js';
-import { RERANK_FORMATS, hashScore, parseQwen3Prompt, startRerankServer, yesNoLogprobs, type RerankServer, type RerankServerOptions } from '../../../test/support/rerank-server.js';
+import {
+  RERANK_FORMATS,
+  hashScore,
+  parseQwen3Prompt,
+  startRerankServer,
+  yesNoLogprobs,
+  type RerankServer,
+  type RerankServerOptions,
+} from '../../../test/support/rerank-server.js';
 import { batchByQuery, batchPrompts } from './common.js';
 import { parseRerankerSpec } from './config.js';
 import { createReranker } from './registry.js';
-import { DEFAULT_INSTRUCTIONS, QWEN3_SUFFIX_NOTHINK, QWEN3_SUFFIX_THINK, QWEN3_SYSTEM, formatPrompt, resolveTemplate, truncatePair } from './template.js';
+import {
+  DEFAULT_INSTRUCTIONS,
+  QWEN3_SUFFIX_NOTHINK,
+  QWEN3_SUFFIX_THINK,
+  QWEN3_SYSTEM,
+  formatPrompt,
+  resolveTemplate,
+  truncatePair,
+} from './template.js';
 import { yesNoScore } from './yesno.js';
 
 const servers: RerankServer[] = [];
@@ -166,8 +182,28 @@ test('yes/no: neither token in the top log-probs is a clear error; one missing i
 });
 
 test('yesNoScore: OpenAI -9999 marks an absent token; the score is the log-prob difference', () => {
-  assert.equal(yesNoScore(new Map([['yes', -0.5], ['no', -2]]), 'yes', 'no', 'x').score, 1.5);
-  const r = yesNoScore(new Map([['yes', -0.1], ['no', -9999], ['Yes', -4]]), 'yes', 'no', 'x');
+  assert.equal(
+    yesNoScore(
+      new Map([
+        ['yes', -0.5],
+        ['no', -2],
+      ]),
+      'yes',
+      'no',
+      'x',
+    ).score,
+    1.5,
+  );
+  const r = yesNoScore(
+    new Map([
+      ['yes', -0.1],
+      ['no', -9999],
+      ['Yes', -4],
+    ]),
+    'yes',
+    'no',
+    'x',
+  );
   assert.deepEqual(r, { score: -0.1 + 4, floored: true });
 });
 
@@ -199,8 +235,14 @@ test('vllm with template=qwen3: the query carries prefix and instruction, each d
   const r = await reranker(`vllm:Qwen/Qwen3-Reranker-4B?baseUrl=${url(s)}&template=qwen3`);
   await r.score(PAIRS.slice(0, 2), { task: 'text2code' });
   const b = s.calls[0].body;
-  assert.equal(b.query, `<|im_start|>system\n${QWEN3_SYSTEM}<|im_end|>\n<|im_start|>user\n<Instruct>: ${DEFAULT_INSTRUCTIONS.text2code}\n<Query>: sum of a list\n`);
-  assert.deepEqual(b.documents, PAIRS.slice(0, 2).map((p) => `<Document>: ${p.doc}${QWEN3_SUFFIX_THINK}`));
+  assert.equal(
+    b.query,
+    `<|im_start|>system\n${QWEN3_SYSTEM}<|im_end|>\n<|im_start|>user\n<Instruct>: ${DEFAULT_INSTRUCTIONS.text2code}\n<Query>: sum of a list\n`,
+  );
+  assert.deepEqual(
+    b.documents,
+    PAIRS.slice(0, 2).map((p) => `<Document>: ${p.doc}${QWEN3_SUFFIX_THINK}`),
+  );
 });
 
 test('truncation cuts the pair, never the prefix or the suffix', () => {
@@ -260,8 +302,14 @@ test('batching: documents per request and the token budget cut requests, never a
     { query: 'r', doc: 'd' },
   ];
   // query 1 token + 10 per doc: a budget of 21 holds two docs of q
-  assert.deepEqual(batchByQuery(pairs, 10, 21).map((b) => b.positions), [[0, 1], [2], [3]]);
-  assert.deepEqual(batchByQuery(pairs, 1, 1_000).map((b) => b.positions), [[0], [1], [2], [3]]);
+  assert.deepEqual(
+    batchByQuery(pairs, 10, 21).map((b) => b.positions),
+    [[0, 1], [2], [3]],
+  );
+  assert.deepEqual(
+    batchByQuery(pairs, 1, 1_000).map((b) => b.positions),
+    [[0], [1], [2], [3]],
+  );
   assert.deepEqual(batchPrompts(['x'.repeat(30), 'y'.repeat(30), 'z'], 5, 11), [[0], [1, 2]]);
 });
 

@@ -38,7 +38,8 @@ function readTop(raw: unknown, where: string): TopLogprobs {
   const m: TopLogprobs = new Map();
   const put = (tok: unknown, lp: unknown): void => {
     if (typeof tok !== 'string') throw new ResponseShapeError(`${where}: a top log-prob has token ${JSON.stringify(tok)}, not a string`);
-    if (typeof lp !== 'number' || Number.isNaN(lp)) throw new ResponseShapeError(`${where}: log-prob of ${JSON.stringify(tok)} is ${JSON.stringify(lp) ?? String(lp)}, not a number`);
+    if (typeof lp !== 'number' || Number.isNaN(lp))
+      throw new ResponseShapeError(`${where}: log-prob of ${JSON.stringify(tok)} is ${JSON.stringify(lp) ?? String(lp)}, not a number`);
     if (!m.has(tok)) m.set(tok, lp);
   };
   if (Array.isArray(raw)) {
@@ -66,7 +67,10 @@ export function yesNoScore(top: TopLogprobs, yes: string, no: string, where: str
   const y = present(yes);
   const n = present(no);
   if (y === undefined && n === undefined) {
-    const seen = [...top.keys()].slice(0, 8).map((t) => JSON.stringify(t)).join(', ');
+    const seen = [...top.keys()]
+      .slice(0, 8)
+      .map((t) => JSON.stringify(t))
+      .join(', ');
     throw new ResponseShapeError(
       `${where}: neither ${JSON.stringify(yes)} nor ${JSON.stringify(no)} is among the ${top.size} top log-probs (got ${seen}); ` +
         'is this a yes/no reranker, with the template it was trained on (template=qwen3|qwen3-nothink)?',
@@ -80,7 +84,8 @@ export function yesNoScore(top: TopLogprobs, yes: string, no: string, where: str
 /** The top log-probs of the first generated token of a completions choice (legacy or chat-style logprobs). */
 function choiceTop(choice: Record<string, unknown>, where: string): TopLogprobs {
   const lp = choice.logprobs as Record<string, unknown> | null | undefined;
-  if (lp === null || typeof lp !== 'object') throw new ResponseShapeError(`${where}: no \`logprobs\`; the server must return log-probs (send logprobs > 0)`);
+  if (lp === null || typeof lp !== 'object')
+    throw new ResponseShapeError(`${where}: no \`logprobs\`; the server must return log-probs (send logprobs > 0)`);
   if (Array.isArray(lp.top_logprobs)) return readTop(lp.top_logprobs[0], where);
   if (Array.isArray(lp.content)) return readTop((lp.content[0] as Record<string, unknown> | undefined)?.top_logprobs, where);
   throw new ResponseShapeError(`${where}: \`logprobs\` has neither top_logprobs nor content`);
@@ -191,7 +196,11 @@ function createYesNo(variant: Variant, cfg: RerankerConfig, context: ProviderCon
       const batches = batchPrompts(prompts, batchSize, cfg.maxBatchTokens ?? variant.maxBatchTokens);
       // Scores are computed in `parse`, so a reply without the answer tokens is a PROVIDER error naming the endpoint.
       const jobs = batches.map((b): RerankJob<{ scores: Float64Array; floored: number }> => {
-        const j = variant.job(cfg.model, b.map((i) => prompts[i]), topLogprobs);
+        const j = variant.job(
+          cfg.model,
+          b.map((i) => prompts[i]),
+          topLogprobs,
+        );
         return {
           path: j.path,
           body: j.body,
@@ -222,7 +231,8 @@ function createYesNo(variant: Variant, cfg: RerankerConfig, context: ProviderCon
         options.progress?.done();
       }
       stats.pairs += pairs.length;
-      if (stats.floored > 0) context.logger?.debug(`${id}: ${stats.floored} pairs had only one of ${yes}/${no} in the top ${topLogprobs} log-probs (floored)`);
+      if (stats.floored > 0)
+        context.logger?.debug(`${id}: ${stats.floored} pairs had only one of ${yes}/${no} in the top ${topLogprobs} log-probs (floored)`);
       return out;
     },
   };

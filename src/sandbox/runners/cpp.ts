@@ -34,7 +34,10 @@ export const cppRunner: LanguageRunner = {
  */
 export function buildPch(cacheDir: string, gxx: string): string {
   const version = spawnSync(gxx, ['-dumpfullversion'], { encoding: 'utf8' }).stdout.trim();
-  const key = createHash('sha256').update(`${gxx} ${version} ${CXX_FLAGS.join(' ')}`).digest('hex').slice(0, 12);
+  const key = createHash('sha256')
+    .update(`${gxx} ${version} ${CXX_FLAGS.join(' ')}`)
+    .digest('hex')
+    .slice(0, 12);
   const dir = join(cacheDir, `pch-${key}`);
   if (existsSync(join(dir, 'bits', 'stdc++.h.gch'))) return dir;
   const tmp = mkdtempSync(join(cacheDir, 'pch-tmp-'));

@@ -21,5 +21,11 @@ export const javaRunner: LanguageRunner = {
       `${ctx.box}/${ctx.fileName}`,
     ];
   },
-  runArgv: (prog, prepared, limits) => [requireTool('java', 'Java'), ...javaRunFlags(limits.memoryLimitMb), '-cp', `${prog}/out`, prepared.mainClass ?? 'Main'],
+  runArgv: (prog, prepared, limits) => [
+    requireTool('java', 'Java'),
+    ...javaRunFlags(limits.memoryLimitMb),
+    '-cp',
+    `${prog}/out`,
+    prepared.mainClass ?? 'Main',
+  ],
 };

@@ -25,7 +25,10 @@ function context(sandbox: boolean): BuildContext {
 const prepared = (fileName: string, mainClass?: string): PreparedSource => ({ fileName, text: '', normalisations: [], mainClass });
 
 test('python and ruby run from source: no compile command, the interpreter on the file', { skip: missing(['python3', 'ruby']) }, async () => {
-  for (const [lang, tool] of [['python', 'python3'], ['ruby', 'ruby']] as const) {
+  for (const [lang, tool] of [
+    ['python', 'python3'],
+    ['ruby', 'ruby'],
+  ] as const) {
     const ctx = context(true);
     assert.equal(await RUNNERS[lang].compileArgv(ctx), undefined);
     assert.deepEqual(ctx.mounts, []);
@@ -62,6 +65,12 @@ test('java compiles to out/ and runs the main class with the heap flags of its m
   assert.equal(argv[0], findTool('javac'));
   assert.deepEqual(argv.slice(-4), ['-nowarn', '-d', '/box/out', '/box/main.x']);
   const limits = { ...DEFAULT_LIMITS.java, memoryLimitMb: 300 };
-  assert.deepEqual(RUNNERS.java.runArgv('/prog', prepared('Main.java', 'Solution'), limits), [findTool('java'), ...javaRunFlags(300), '-cp', '/prog/out', 'Solution']);
+  assert.deepEqual(RUNNERS.java.runArgv('/prog', prepared('Main.java', 'Solution'), limits), [
+    findTool('java'),
+    ...javaRunFlags(300),
+    '-cp',
+    '/prog/out',
+    'Solution',
+  ]);
   assert.equal(RUNNERS.java.runArgv('/prog', prepared('Main.java'), limits).at(-1), 'Main');
 });
