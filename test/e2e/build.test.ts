@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { RELEASE_TABLES } from '../../src/core/dataset.js';
-import { createBuildFake, type FakeProblem } from '../support/build-fake.js';
+import { createBuildFake } from '../support/build-fake.js';
 import { cliPath, runCli, runCliAsync } from '../support/cli.js';
+import { authoredBuildProblems, PROGRAMS, stdinTest } from '../support/build-problems.js';
 import { startChatServer, type ChatServer } from '../support/loopback-chat-server.js';
 import { checkQrelsRules } from '../support/qrels-rules.js';
 
@@ -26,48 +27,9 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const test_ = (input: string, output: string): Record<string, string> => ({ input, output, testtype: 'stdin' });
-const PROBLEMS = [
-  {
-    question_id: 'tp_sum',
-    question_title: 'Sum of Pairs',
-    question_content: 'Alice has N integers. Print their sum.\n\nConstraints: 1 <= N <= 100.',
-    platform: 'atcoder',
-    starter_code: '',
-    metadata: '{}',
-    public_test_cases: JSON.stringify([test_('3\n1 2 3\n', '6\n')]),
-    private_test_cases: JSON.stringify([test_('2\n10 -4\n', '6\n'), test_('1\n7\n', '7\n')]),
-  },
-  {
-    question_id: 'tp_rev',
-    question_title: 'Backwards Fruit',
-    question_content: 'Bob writes the name of a fruit backwards. Given the word, print it reversed.',
-    platform: 'atcoder',
-    starter_code: '',
-    metadata: '{}',
-    public_test_cases: JSON.stringify([test_('apple\n', 'elppa\n'), test_('3\n', '3\n')]),
-    private_test_cases: JSON.stringify([test_('banana\n', 'ananab\n')]),
-  },
-];
-const fakeProblems = new Map<string, FakeProblem>([
-  ['tp_sum', { title: 'Sum of Pairs', statement: PROBLEMS[0].question_content }],
-  [
-    'tp_rev',
-    {
-      title: 'Backwards Fruit',
-      statement: PROBLEMS[1].question_content,
-      rename: { apple: 'pear', elppa: 'raep', banana: 'cherry', ananab: 'yrrehc' },
-    },
-  ],
-]);
-const SUM_PY = 'import sys\nd = sys.stdin.read().split()\nn = int(d[0])\nprint(sum(int(x) for x in d[1:1 + n]))\n';
-const SUM_CPP =
-  '#include <iostream>\nint main() { int n; long long s = 0, x; std::cin >> n; while (n--) { std::cin >> x; s += x; } std::cout << s << "\\n"; }\n';
-const SUM_PY_WRONG = 'import sys\nd = sys.stdin.read().split()\nprint(sum(int(x) for x in d[1:]) + 1)\n';
-const SUM_CPP_BROKEN = '#include <iostream>\nint main() { std::cout << 6 << "\\n" }\n';
-const REV_PY = 'print(input().strip()[::-1])\n';
-const REV_CPP =
-  '#include <bits/stdc++.h>\nusing namespace std;\nint main() { string s; cin >> s; reverse(s.begin(), s.end()); cout << s << "\\n"; }\n';
+const { problems: PROBLEMS, fakeProblems } = authoredBuildProblems('tp');
+const test_ = stdinTest;
+const { SUM_PY, SUM_PY_WRONG, SUM_CPP, SUM_CPP_BROKEN, REV_PY, REV_CPP } = PROGRAMS;
 const solutions = new Map<string, string>([
   ['model-a|tp_sum/python', SUM_PY],
   ['model-a|tp_sum/cpp', SUM_CPP],

@@ -14,9 +14,10 @@ import { after, before, test } from 'node:test';
 import type { TestCase } from '../../src/core/execution.js';
 import { loadLcbProblems } from '../../src/dataset/lcb.js';
 import { mcnemarExactP } from '../../src/report/significance.js';
-import { createBuildFake, type FakeProblem } from '../support/build-fake.js';
+import { createBuildFake } from '../support/build-fake.js';
 import { runCliAsync } from '../support/cli.js';
 import { createTestJudge } from '../support/judge.js';
+import { authoredBuildProblems, PROGRAMS } from '../support/build-problems.js';
 import { startChatServer, type ChatServer } from '../support/loopback-chat-server.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-contamination-e2e-'));
@@ -27,50 +28,10 @@ after(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const tc = (input: string, output: string): Record<string, string> => ({ input, output, testtype: 'stdin' });
-const PROBLEMS = [
-  {
-    question_id: 'tq_sum',
-    question_title: 'Sum of Pairs',
-    question_content: 'Alice has N integers. Print their sum.\n\nConstraints: 1 <= N <= 100.',
-    platform: 'atcoder',
-    starter_code: '',
-    metadata: '{}',
-    public_test_cases: JSON.stringify([tc('3\n1 2 3\n', '6\n')]),
-    private_test_cases: JSON.stringify([tc('2\n10 -4\n', '6\n'), tc('1\n7\n', '7\n')]),
-  },
-  {
-    question_id: 'tq_rev',
-    question_title: 'Backwards Fruit',
-    question_content: 'Bob writes the name of a fruit backwards. Given the word, print it reversed.',
-    platform: 'atcoder',
-    starter_code: '',
-    metadata: '{}',
-    public_test_cases: JSON.stringify([tc('apple\n', 'elppa\n'), tc('3\n', '3\n')]),
-    private_test_cases: JSON.stringify([tc('banana\n', 'ananab\n')]),
-  },
-];
-const fakeProblems = new Map<string, FakeProblem>([
-  ['tq_sum', { title: 'Sum of Pairs', statement: PROBLEMS[0].question_content }],
-  [
-    'tq_rev',
-    {
-      title: 'Backwards Fruit',
-      statement: PROBLEMS[1].question_content,
-      rename: { apple: 'pear', elppa: 'raep', banana: 'cherry', ananab: 'yrrehc' },
-    },
-  ],
-]);
-const SUM_PY = 'import sys\nd = sys.stdin.read().split()\nn = int(d[0])\nprint(sum(int(x) for x in d[1:1 + n]))\n';
-const SUM_PY_WRONG = 'import sys\nd = sys.stdin.read().split()\nprint(sum(int(x) for x in d[1:]) + 1)\n';
-const SUM_CPP =
-  '#include <iostream>\nint main() { int n; long long s = 0, x; std::cin >> n; while (n--) { std::cin >> x; s += x; } std::cout << s << "\\n"; }\n';
-const SUM_CPP_BROKEN = '#include <iostream>\nint main() { std::cout << 6 << "\\n" }\n';
-const REV_PY = 'print(input().strip()[::-1])\n';
+const { problems: PROBLEMS, fakeProblems } = authoredBuildProblems('tq');
+const { SUM_PY, SUM_PY_WRONG, SUM_CPP, SUM_CPP_BROKEN, REV_PY, REV_CPP } = PROGRAMS;
 /** Answers the original tests from memory: passes the original, fails the rewrite. */
 const REV_PY_MEMORISED = 'print({"apple": "elppa", "3": "3", "banana": "ananab"}[input().strip()])\n';
-const REV_CPP =
-  '#include <bits/stdc++.h>\nusing namespace std;\nint main() { string s; cin >> s; reverse(s.begin(), s.end()); cout << s << "\\n"; }\n';
 
 /** `<model>|<X-Coreb-Item>` -> program. The build's solve items (`PID/LANG`) are the rewritten form. */
 const solutions = new Map<string, string>([
