@@ -4,9 +4,9 @@
  * Retry-After, concurrency, timeouts), adds the `X-Coreb-Stage` / `X-Coreb-Item` tracing headers.
  */
 import type { ChatCallOptions, ChatModel, ChatReply, ChatRequest } from '../../core/chat.js';
-import { CorebError } from '../../core/errors.js';
 import type { ProviderContext } from '../types.js';
-import { createHttpClient, redact, type HttpClient } from '../http/client.js';
+import { redact } from '../http/client.js';
+import { createHttpAccess } from '../http/embedder.js';
 import type { ChatModelConfig } from './config.js';
 
 /** A request with every default applied (what is sent and what the cache key covers). */
@@ -48,37 +48,27 @@ function headerValue(s: string): string {
 
 /** Creates a chat model for an HTTP provider; reads the key once; no I/O until `complete`. */
 export function createHttpChatModel(spec: ChatWireSpec, config: ChatModelConfig, context: ProviderContext): ChatModel {
-  const endpoints = config.baseUrl ?? (spec.defaultBaseUrl !== undefined ? [spec.defaultBaseUrl] : []);
-  if (endpoints.length === 0) {
-    throw new CorebError(
-      'CONFIG',
-      `chat provider \`${spec.name}\` needs baseUrl, e.g. ${spec.name}:${config.model}?baseUrl=http://127.0.0.1:8000/v1`,
-    );
-  }
-  const keyEnv = config.apiKeyEnv ?? spec.defaultApiKeyEnv;
-  const key = keyEnv !== undefined ? context.env[keyEnv] : undefined;
-  if (!key && config.apiKeyEnv !== undefined) {
-    throw new CorebError('CONFIG', `apiKeyEnv=${config.apiKeyEnv} names an environment variable that is not set; export it or drop apiKeyEnv`);
-  }
-  if (!key && spec.keyRequired && config.baseUrl === undefined) {
-    throw new CorebError('CONFIG', `chat provider \`${spec.name}\` needs an API key: set the environment variable ${keyEnv}`);
-  }
-  const secrets = key ? [key] : [];
-  const client: HttpClient = createHttpClient({
-    endpoints,
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...(key ? spec.auth(key) : {}) },
-    secrets,
-    batchSize: 1,
-    maxBatchTokens: Number.MAX_SAFE_INTEGER,
-    concurrency: config.concurrency ?? CHAT_DEFAULTS.concurrency,
-    requestsPerMinute: config.requestsPerMinute,
-    balance: 'least-busy',
-    timeoutMs: config.timeoutMs ?? CHAT_DEFAULTS.timeoutMs,
-    maxRetries: config.maxRetries ?? CHAT_DEFAULTS.maxRetries,
-    backoffMs: config.backoffMs ?? CHAT_DEFAULTS.backoffMs,
-    maxBackoffMs: config.maxBackoffMs ?? CHAT_DEFAULTS.maxBackoffMs,
-    logger: context.logger,
-  });
+  const { name, defaultBaseUrl, defaultApiKeyEnv, keyRequired, auth } = spec;
+  // One request per call: chat is never batched, so batch size 1 and no token budget.
+  const access = createHttpAccess(
+    { name, defaultBaseUrl, defaultApiKeyEnv, keyRequired, auth, batchSize: 1, maxBatchTokens: Number.MAX_SAFE_INTEGER },
+    {
+      model: config.model,
+      baseUrl: config.baseUrl,
+      apiKeyEnv: config.apiKeyEnv,
+      concurrency: config.concurrency ?? CHAT_DEFAULTS.concurrency,
+      requestsPerMinute: config.requestsPerMinute,
+      balance: 'least-busy',
+      timeoutMs: config.timeoutMs ?? CHAT_DEFAULTS.timeoutMs,
+      maxRetries: config.maxRetries ?? CHAT_DEFAULTS.maxRetries,
+      backoffMs: config.backoffMs ?? CHAT_DEFAULTS.backoffMs,
+      maxBackoffMs: config.maxBackoffMs ?? CHAT_DEFAULTS.maxBackoffMs,
+    },
+    context,
+    '',
+    'http://127.0.0.1:8000/v1',
+  );
+  const { client, endpoints, keyEnv, secrets } = access;
   const identity = (): Record<string, unknown> => ({ provider: spec.name, model: config.model });
   const resolve = (r: ChatRequest): ResolvedChatRequest => {
     const out: ResolvedChatRequest = { messages: r.messages, maxTokens: r.maxTokens ?? config.maxTokens ?? CHAT_DEFAULTS.maxTokens };

@@ -75,15 +75,20 @@ export interface HttpAccess {
 /**
  * Resolves endpoints and the API key (from the environment variable the config names, else the
  * provider's default) and creates the shared client. No I/O.
+ * `specForm` prefixes the spec in the missing-baseUrl message (`dense:` for embedders, `''` for
+ * rerankers and chat models); `exampleBaseUrl` is the URL that message suggests.
  * @throws CorebError `CONFIG` when no endpoint is known, or a named/required key is missing.
  */
-export function createHttpAccess(spec: HttpAccessSpec, cfg: HttpAccessConfig, context: ProviderContext, specForm = 'dense:'): HttpAccess {
+export function createHttpAccess(
+  spec: HttpAccessSpec,
+  cfg: HttpAccessConfig,
+  context: ProviderContext,
+  specForm = 'dense:',
+  exampleBaseUrl = 'http://127.0.0.1:8080',
+): HttpAccess {
   const endpoints = cfg.baseUrl ?? (spec.defaultBaseUrl !== undefined ? [spec.defaultBaseUrl] : []);
   if (endpoints.length === 0) {
-    throw new CorebError(
-      'CONFIG',
-      `provider \`${spec.name}\` needs baseUrl, e.g. ${specForm}${spec.name}:${cfg.model}?baseUrl=http://127.0.0.1:8080`,
-    );
+    throw new CorebError('CONFIG', `provider \`${spec.name}\` needs baseUrl, e.g. ${specForm}${spec.name}:${cfg.model}?baseUrl=${exampleBaseUrl}`);
   }
   const keyEnv = cfg.apiKeyEnv ?? spec.defaultApiKeyEnv;
   const key = keyEnv !== undefined ? context.env[keyEnv] : undefined;
