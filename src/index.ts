@@ -229,6 +229,9 @@ export {
   type TemplateName,
 } from './providers/index.js';
 
+// Elasticsearch/OpenSearch as a retriever (`es:INDEX`): BM25 at scale from an existing index over HTTP.
+export { ES_DEFAULTS, createEsRetriever, resolveEsOptions, type EsRetrieverContext, type EsRetrieverOptions } from './providers/index.js';
+
 // The persistent caches: embeddings, rerank scores, and chat replies keyed by the full request.
 export {
   createCachedReranker,

@@ -87,6 +87,15 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
       const r = createRunRetriever(f, run, spec.text, await hashFile(f));
       return { name: spec.text, describe: () => ({ ...r.describe(), kind: 'top-ranked' }), index: (docs, o) => r.index(docs, o) };
     }
+    case 'es': {
+      // Loaded only when chosen, like live embedders (BM25 runs load no provider code).
+      const { createEsRetriever, resolveEsOptions } = await import('../providers/es/es-retriever.js');
+      return createEsRetriever(
+        resolveEsOptions(spec.text, spec.index, spec.params),
+        { env: ctx.env, ...(ctx.logger ? { logger: ctx.logger } : {}) },
+        spec.text,
+      );
+    }
     case 'rrf': {
       const members: Retriever[] = [];
       for (const m of spec.members) members.push(await createRetriever(m, ctx));

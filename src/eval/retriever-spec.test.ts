@@ -58,3 +58,19 @@ test('rrf splits members at top-level commas, reads k and one weight per member'
     (e) => isCorebError(e, 'USAGE') && /1 weights for 2 members/.test(e.message),
   );
 });
+
+test('es specs keep the index and every URL-decoded parameter value; an index is required', () => {
+  const s = parseRetrieverSpec('es:coreb-{task}?url=http://a:9200&url=http%3A%2F%2Fb%3A9200&fields=title^2,text');
+  assert.equal(s.kind, 'es');
+  assert.equal(s.kind === 'es' && s.index, 'coreb-{task}');
+  assert.deepEqual(s.kind === 'es' && [...s.params], [
+    ['url', ['http://a:9200', 'http://b:9200']],
+    ['fields', ['title^2,text']],
+  ]);
+  assert.throws(
+    () => parseRetrieverSpec('es:?url=http://a:9200'),
+    (e) => isCorebError(e, 'USAGE') && /needs an index/.test(e.message),
+  );
+  const r = parseRetrieverSpec('rrf:bm25,(es:code?fields=title,text)');
+  assert.equal(r.kind === 'rrf' && r.members[1].kind, 'es');
+});

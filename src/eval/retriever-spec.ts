@@ -12,7 +12,8 @@ export type RetrieverSpec =
   | { kind: 'run'; text: string; file: string }
   | { kind: 'rrf'; text: string; members: RetrieverSpec[]; k: number; weights: number[] | null }
   | { kind: 'dense'; text: string; spec: string }
-  | { kind: 'top-ranked'; text: string; file: string | null };
+  | { kind: 'top-ranked'; text: string; file: string | null }
+  | { kind: 'es'; text: string; index: string; params: Map<string, string[]> };
 
 /** A BM25 parameter value from a spec's query string. */
 export type Bm25ParamValue = number | boolean | string | string[];
@@ -48,7 +49,8 @@ function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValu
 }
 
 /** Spec kinds, for messages. */
-const KINDS = 'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE]';
+const KINDS =
+  'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..]';
 
 /**
  * Parses one retriever spec.
@@ -61,6 +63,8 @@ const KINDS = 'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60
  * - `dense:...`: a live embedding model, resolved by the providers' `createDenseEmbedder`.
  * - `top-ranked[:FILE]`: fixed MTEB candidate lists (`{"query-id", "corpus-ids"}` JSONL), in file
  *   order; without FILE, the data directory's `top_ranked.jsonl` (or `top_ranked/<split>.jsonl`).
+ * - `es:INDEX[?url=..&fields=..]`: an Elasticsearch/OpenSearch index searched over HTTP; the
+ *   parameters (URL-decoded, a repeated key keeps all values) are checked when it is created.
  * @throws CorebError `USAGE` naming the spec and the valid forms.
  */
 export function parseRetrieverSpec(text: string): RetrieverSpec {
@@ -89,6 +93,14 @@ export function parseRetrieverSpec(text: string): RetrieverSpec {
       return parseRrf(spec, rest);
     case 'top-ranked':
       return { kind: 'top-ranked', text: spec, file: rest === '' ? null : rest };
+    case 'es': {
+      const q = rest.indexOf('?');
+      const params = new Map<string, string[]>();
+      for (const [key, value] of new URLSearchParams(q < 0 ? '' : rest.slice(q + 1))) params.set(key, [...(params.get(key) ?? []), value]);
+      const index = q < 0 ? rest : rest.slice(0, q);
+      if (index === '') throw new CorebError('USAGE', `retriever \`${spec}\` needs an index: \`es:INDEX[?url=http://127.0.0.1:9200&fields=text]\``);
+      return { kind: 'es', text: spec, index, params };
+    }
     default:
       throw new CorebError('USAGE', `unknown retriever \`${spec}\`; valid forms: ${KINDS}`);
   }

@@ -362,6 +362,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   };
   const assemble = (
     name: string,
+    spec: string,
     description: Record<string, unknown>,
     tasks: Record<string, TaskResult>,
     perQuery: Map<string, QueryResult>,
@@ -384,7 +385,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     }
     const result: RetrieverResult = {
       name,
-      spec: name,
+      spec,
       description,
       overall: aggregateQueries(perQuery.values(), protocol),
       taskMean: aggregateGroups(Object.values(tasks), protocol),
@@ -435,7 +436,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         }
         for (const w of warnings) logger.warn(`${spec.text}: ${w}`);
       }
-      const slug = uniqueSlug(spec.text);
+      const slug = uniqueSlug(retriever.name);
       const indexes = new Map<string, RetrieverIndex>();
       const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
       // A fixed candidate list (MTEB `top_ranked`) is reranked whole unless told otherwise.
@@ -488,14 +489,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       const first = await scoreRow(stage, (st) => (searchDepth > depth ? cutLists(st.lists, depth) : st.lists), slug, retriever.name);
       timings.evaluateMs += performance.now() - te;
       timings.totalMs = performance.now() - tr;
-      const firstRow = assemble(spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
+      const firstRow = assemble(retriever.name, spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
       if (warnings.length > 0) firstRow.warnings = warnings;
       retrieverResults.push(firstRow);
       for (const { spec: rspec, label, reranker } of rerankers) {
         checkAborted(signal);
         const t0 = performance.now();
         const before = reranker.counters();
-        const name = `${spec.text} >> ${label}`;
+        const name = `${retriever.name} >> ${label}`;
         const reranked = new Map<string, Map<string, RankedList>>();
         for (const st of stage) {
           reranked.set(
@@ -519,13 +520,20 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         const row = await scoreRow(stage, (st) => reranked.get(st.name)!, uniqueSlug(name), name);
         const evaluateMs = performance.now() - tEval;
         const after = reranker.counters();
-        const result = assemble(name, { kind: 'rerank', firstStage: firstRow.description, reranker: reranker.describe() }, row.tasks, row.perQuery, {
-          indexMs: timings.indexMs,
-          searchMs: timings.searchMs,
-          rerankMs,
-          evaluateMs,
-          totalMs: timings.totalMs + rerankMs + evaluateMs,
-        });
+        const result = assemble(
+          name,
+          `${spec.text} >> ${label}`,
+          { kind: 'rerank', firstStage: firstRow.description, reranker: reranker.describe() },
+          row.tasks,
+          row.perQuery,
+          {
+            indexMs: timings.indexMs,
+            searchMs: timings.searchMs,
+            rerankMs,
+            evaluateMs,
+            totalMs: timings.totalMs + rerankMs + evaluateMs,
+          },
+        );
         const shownDepth = Math.min(rerankDepth, Math.max(0, ...stage.flatMap((st) => [...st.lists.values()].map((l) => l.docIds.length))));
         const recallCeiling: Record<string, number | null> = {};
         const delta: Record<string, MetricValues> = {};

@@ -21,3 +21,7 @@ export * from './rerank/template.js';
 export { RERANK_APIS } from './rerank/http-rerank.js';
 export type { RerankApi, RerankApiName } from './rerank/http-rerank.js';
 export { yesNoScore, YESNO_DEFAULTS } from './rerank/yesno.js';
+export { ES_DEFAULTS, createEsRetriever, rankHits, resolveEsOptions } from './es/es-retriever.js';
+export type { EsRetrieverContext, EsRetrieverOptions } from './es/es-retriever.js';
+export { readEsError, readEsHits, readEsMsearch, renderEsMsearchBody, renderEsSearchBody } from './es/es-wire.js';
+export type { EsErrorInfo, EsHit, EsQueryShape, EsSearchOutcome } from './es/es-wire.js';

@@ -42,6 +42,11 @@ Options:
                             dense:PROVIDER:MODEL[?...]      a live embedding model (see coreb providers)
                             top-ranked[:FILE]               fixed MTEB candidate lists (default: the
                                                             data dir's top_ranked.jsonl)
+                            es:INDEX[?url=..&fields=..]     an existing Elasticsearch/OpenSearch index
+                                                            (BM25 at scale) over HTTP _msearch; INDEX may
+                                                            use {task} or {corpus}; apiKeyEnv=VAR or
+                                                            userEnv=VAR&passwordEnv=VAR; idField, size,
+                                                            batch, name (docs/scale.md)
   --reranker SPEC         Repeatable. Reranks each retriever's top --rerank-depth; every
                           (retriever, reranker) pair is its own row. Specs (docs/rerank.md):
                             vllm|tei|llamacpp|jina|cohere|voyage:MODEL[?baseUrl=..&apiKeyEnv=..]

@@ -69,8 +69,18 @@ export interface HttpClientStats {
 /** Options of one {@link HttpClient.request} call. */
 export interface HttpRequestOptions {
   signal?: AbortSignal;
-  /** Extra headers for this request only (e.g. tracing headers); never secrets. */
+  /** Extra headers for this request only (e.g. tracing headers, a content type); never secrets. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Send `body` (then a string) as it is instead of as JSON, e.g. NDJSON for Elasticsearch's
+   * `_msearch`; give its content type in `headers`. Default false.
+   */
+  rawBody?: boolean;
+  /**
+   * Turns a non-2xx reply into the message of the error (e.g. a server's own error `type` and
+   * `reason`); undefined keeps the default (status and body excerpt). Secrets are scrubbed from it.
+   */
+  describeError?: (status: number, body: string) => string | undefined;
 }
 
 /** A configured client. */
@@ -156,6 +166,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     parse: (json: unknown) => T,
     headers: Readonly<Record<string, string>>,
     signal: AbortSignal,
+    describeError?: (status: number, body: string) => string | undefined,
   ): Promise<{ value: T } | Failure> => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const both = AbortSignal.any([signal, timeout]);
@@ -176,10 +187,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     }
     if (!res.ok) {
       const hint = res.status === 401 || res.status === 403 ? ' (check the API key named by apiKeyEnv)' : '';
+      const described = describeError?.(res.status, text);
       return {
         retryable: isRetryableStatus(res.status),
         code: 'HTTP',
-        message: `HTTP ${res.status}${hint}; body: ${JSON.stringify(redact(text, options.secrets))}`,
+        message:
+          described !== undefined
+            ? `HTTP ${res.status}${hint}: ${redact(described, options.secrets, 600)}`
+            : `HTTP ${res.status}${hint}; body: ${JSON.stringify(redact(text, options.secrets))}`,
         retryAfterMs: parseRetryAfterMs(res.headers) ?? parseRetryDelayBody(text),
       };
     }
@@ -211,6 +226,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     parse: (json: unknown) => T,
     headers: Readonly<Record<string, string>>,
     signal: AbortSignal,
+    describeError?: (status: number, body: string) => string | undefined,
   ): Promise<{ value: T; endpoint: number }> => {
     let last = -1;
     for (let a = 0; ; a++) {
@@ -221,7 +237,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       stats.requests++;
       let r: { value: T } | Failure;
       try {
-        r = await attempt(options.endpoints[e], path, payload, parse, headers, signal);
+        r = await attempt(options.endpoints[e], path, payload, parse, headers, signal, describeError);
       } finally {
         inflight[e]--;
       }
@@ -278,7 +294,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (signal.aborted) throw abortReason(signal);
       await acquire();
       try {
-        return (await send(path, JSON.stringify(body), parse, requestOptions.headers ?? {}, signal)).value;
+        const payload = requestOptions.rawBody === true ? String(body) : JSON.stringify(body);
+        return (await send(path, payload, parse, requestOptions.headers ?? {}, signal, requestOptions.describeError)).value;
       } finally {
         release();
       }
