@@ -5,7 +5,8 @@ import { normalizeMatrix, type EmbeddingMatrix } from '../core/embedding.js';
 import { isCorebError } from '../core/errors.js';
 import { compareCodePoints } from '../core/ids.js';
 import type { DenseEncoder } from './dense.js';
-import { createDenseRetriever, denseTopK } from './dense.js';
+import { createDenseRetriever, denseTopK, denseTopKParallel } from './dense.js';
+import { isShared, normalizedStore, readRow } from './dense-store.js';
 import { createTieRanks } from './top-k.js';
 import { createUniform } from '../core/random.js';
 
@@ -178,4 +179,89 @@ test('dense search rejects mismatched dimensions and non-finite vectors', async 
     () => denseTopK({ rows: 1, dim: 2, data: new Float32Array(2) }, { rows: 1, dim: 3, data: new Float32Array(3) }, 1),
     (e) => isCorebError(e, 'VALIDATION'),
   );
+});
+
+test('parallel dense top-k (worker threads) equals the single-thread result bit for bit', async () => {
+  const r = rng(11);
+  const docs = tieHeavyMatrix(1037, 24, 7, 4);
+  for (let i = 0; i < docs.data.length; i += 5) docs.data[i] = Math.fround(r() - 0.5);
+  const queries = tieHeavyMatrix(61, 24, 8);
+  const ids = docIdsFor(1037);
+  const tieRanks = createTieRanks(ids);
+  const exclude = [[0, 5, 1036], undefined, [3]];
+  for (const [kernel, dot] of kernels) {
+    const ref = denseTopK(queries, docs, 30, { tieRanks, exclude, kernel });
+    for (const [threads, qb, db] of [
+      [2, 256, 512],
+      [3, 7, 33],
+      [2, 64, 1],
+    ]) {
+      let progress = 0;
+      const got = await denseTopKParallel(queries, docs, 30, {
+        tieRanks,
+        exclude,
+        kernel,
+        threads,
+        minWork: 0,
+        queryBlockRows: qb,
+        docBlockRows: db,
+        onProgress: (n) => {
+          progress = n;
+        },
+      });
+      assert.equal(got.threads > 1, true, `${kernel}: ran on threads`);
+      assert.deepEqual(got.indices, ref.indices, `${kernel} threads ${threads} blocks ${qb}x${db}`);
+      assert.deepEqual(got.scores, ref.scores);
+      assert.deepEqual(got.counts, ref.counts);
+      assert.equal(progress, 61);
+    }
+    const noEx = await denseTopKParallel(queries, docs, 30, { tieRanks, kernel, threads: 2, minWork: 0 });
+    assert.deepEqual(collect(noEx, ids), bruteForce(queries, docs, ids, 30, dot), kernel);
+  }
+});
+
+test('a chunked, row-mapped or float16 store ranks like the float32 matrix it holds', async () => {
+  const r = rng(12);
+  const raw = { rows: 700, dim: 19, data: Float32Array.from({ length: 700 * 19 }, () => r() * 2 - 1) };
+  const queries = normalizeMatrix({ rows: 13, dim: 19, data: Float32Array.from({ length: 13 * 19 }, () => r() * 2 - 1) });
+  const ids = docIdsFor(700);
+  const tieRanks = createTieRanks(ids);
+  const dense = normalizeMatrix(raw);
+  const ref = denseTopK(queries, dense, 25, { tieRanks });
+  // Chunks of 64 rows: the same values in 11 shared buffers.
+  const chunked = normalizedStore(raw, 'float32', 64 * 19 * 4);
+  assert.equal(chunked.chunks.length, 11);
+  assert.ok(isShared(chunked));
+  const viaChunks = await denseTopKParallel(queries, chunked, 25, { tieRanks, threads: 2, minWork: 0, docBlockRows: 50 });
+  assert.deepEqual(viaChunks.indices, ref.indices);
+  assert.deepEqual(viaChunks.scores, ref.scores);
+  // A row map selecting every other row, reversed, equals a packed copy of those rows.
+  const pick = Array.from({ length: 350 }, (_, i) => 699 - 2 * i);
+  const packed = { rows: 350, dim: 19, data: new Float32Array(350 * 19) };
+  pick.forEach((row, i) => packed.data.set(dense.data.subarray(row * 19, (row + 1) * 19), i * 19));
+  const subTies = createTieRanks(pick.map((i) => ids[i]));
+  const mapped = { ...chunked, rows: 350, rowMap: Int32Array.from(pick) };
+  const a = denseTopK(queries, packed, 25, { tieRanks: subTies });
+  const b = await denseTopKParallel(queries, mapped, 25, { tieRanks: subTies, threads: 2, minWork: 0 });
+  assert.deepEqual(b.indices, a.indices);
+  assert.deepEqual(b.scores, a.scores);
+  // float16: scores are the float32 dot products of the decoded float16 values.
+  const half = normalizedStore(raw, 'float16');
+  assert.equal(half.dtype, 'float16');
+  const decoded = { rows: 700, dim: 19, data: new Float32Array(700 * 19) };
+  for (let i = 0; i < 700; i++) decoded.data.set(readRow(half, i), i * 19);
+  for (let i = 0; i < decoded.data.length; i++) assert.ok(Math.abs(decoded.data[i] - dense.data[i]) <= 2 ** -11 * Math.abs(dense.data[i]) + 2 ** -25);
+  const h1 = await denseTopKParallel(queries, half, 25, { tieRanks, threads: 2, minWork: 0 });
+  const h2 = denseTopK(queries, decoded, 25, { tieRanks });
+  assert.deepEqual(h1.indices, h2.indices);
+  assert.deepEqual(h1.scores, h2.scores);
+});
+
+test('parallel dense search stops when aborted', async () => {
+  const docs = tieHeavyMatrix(4000, 64, 9);
+  const queries = tieHeavyMatrix(200, 64, 10);
+  const ac = new AbortController();
+  const p = denseTopKParallel(queries, docs, 10, { threads: 2, minWork: 0, signal: ac.signal, queryBlockRows: 4, docBlockRows: 64 });
+  ac.abort();
+  await assert.rejects(p, (e) => isCorebError(e, 'INTERRUPTED'));
 });

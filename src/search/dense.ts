@@ -6,8 +6,13 @@ import type { Doc, Query } from '../core/dataset.js';
 import { normalizeMatrix, type Embedder, type EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
-import { createWasmDotKernel, hasWasmSimd } from './dense-wasm.js';
+import { createBlockKernel, scanRange, type DenseKernel, type ScanScratch } from './dense-scan.js';
+import { normalizedStore, storeOfMatrix, type DenseStore } from './dense-store.js';
+import { hasWasmSimd } from './dense-wasm.js';
+import type { DenseWorkerData, DenseWorkerMessage } from './dense-worker.js';
 import { createTieRanks, TopK } from './top-k.js';
 
 /** Throws `VALIDATION` unless `m` is a consistent matrix of finite values. */
@@ -54,8 +59,7 @@ export interface DenseTopKOptions {
   onProgress?: (queriesDone: number) => void;
 }
 
-/** A dot-product kernel name. */
-export type DenseKernel = 'wasm' | 'js';
+export type { DenseKernel } from './dense-scan.js';
 
 /** The kernel used when none is asked for: `wasm` when WebAssembly SIMD is available. */
 export function defaultDenseKernel(): DenseKernel {
@@ -72,168 +76,238 @@ export interface DenseTopKResult {
   counts: Int32Array;
   /** The kernel that computed the scores. */
   kernel: DenseKernel;
+  /** Threads that scored (1 = the calling thread). */
+  threads: number;
+}
+
+/** The checked, resolved parameters shared by {@link denseTopK} and {@link denseTopKParallel}. */
+interface Plan {
+  Q: Float32Array;
+  nq: number;
+  store: DenseStore;
+  kk: number;
+  capacity: number;
+  tieRanks: Int32Array;
+  qb: number;
+  db: number;
+  kernel: DenseKernel;
+}
+
+function plan(queries: EmbeddingMatrix, docs: EmbeddingMatrix | DenseStore, k: number, options: DenseTopKOptions): Plan {
+  validateDepth(k);
+  const store = 'chunks' in docs ? docs : storeOfMatrix(docs);
+  if (queries.dim !== store.dim) {
+    throw new CorebError('VALIDATION', `query vectors have dim ${queries.dim} but document vectors have dim ${store.dim}; use one model for both`);
+  }
+  const nd = store.rows;
+  const kk = Math.min(k, Math.max(nd, 1));
+  const tieRanks = options.tieRanks ?? Int32Array.from({ length: nd }, (_, i) => i);
+  if (tieRanks.length !== nd) throw new CorebError('VALIDATION', `tieRanks has ${tieRanks.length} entries for ${nd} documents`);
+  // Excluded documents are dropped after the heap, so each heap keeps that many extra entries.
+  let maxExcluded = 0;
+  for (const e of options.exclude ?? []) if (e !== undefined) maxExcluded = Math.max(maxExcluded, e.length);
+  const kernel = options.kernel ?? defaultDenseKernel();
+  if (kernel === 'wasm' && !hasWasmSimd()) {
+    throw new CorebError('UNSUPPORTED', 'dense search: this runtime has no WebAssembly SIMD; use kernel "js"');
+  }
+  return {
+    Q: queries.data,
+    nq: queries.rows,
+    store,
+    kk,
+    capacity: Math.min(kk + maxExcluded, Math.max(nd, 1)),
+    tieRanks,
+    qb: Math.max(1, Math.floor(options.queryBlockRows ?? 256)),
+    db: Math.max(1, Math.floor(options.docBlockRows ?? 512)),
+    kernel,
+  };
+}
+
+/** Writes query q's drained heap (best first) into the result, skipping its excluded documents. */
+class Output {
+  readonly indices: Int32Array;
+  readonly scores: Float32Array;
+  readonly counts: Int32Array;
+  private readonly excludedMask: Uint8Array;
+  private readonly outDocs: Int32Array;
+  private readonly outScores: Float32Array;
+
+  constructor(
+    private readonly p: Plan,
+    private readonly exclude: DenseTopKOptions['exclude'],
+  ) {
+    this.indices = new Int32Array(p.nq * p.kk);
+    this.scores = new Float32Array(p.nq * p.kk);
+    this.counts = new Int32Array(p.nq);
+    this.excludedMask = new Uint8Array(p.store.rows);
+    this.outDocs = new Int32Array(p.capacity);
+    this.outScores = new Float32Array(p.capacity);
+  }
+
+  take(q: number, h: TopK): void {
+    const { kk } = this.p;
+    const ex = this.exclude?.[q];
+    if (ex !== undefined) for (const d of ex) this.excludedMask[d] = 1;
+    const m = h.drainInto(this.outDocs, this.outScores);
+    let c = 0;
+    for (let i = 0; i < m && c < kk; i++) {
+      if (this.excludedMask[this.outDocs[i]] === 1) continue;
+      this.indices[q * kk + c] = this.outDocs[i];
+      this.scores[q * kk + c] = this.outScores[i];
+      c++;
+    }
+    this.counts[q] = c;
+    if (ex !== undefined) for (const d of ex) this.excludedMask[d] = 0;
+  }
 }
 
 /**
  * Exact top-k by dot product of every query row with every document row (inputs already normalised
- * when cosine is wanted; use {@link normalizeMatrix}). Working memory is one heap of `k` entries per
- * query of the current query block, independent of the corpus size; the output is `rows x k`.
- * Results do not depend on the block sizes: each score is the same sum in the same order, and the
- * heap order is total (float32 score desc, then tie rank desc).
+ * when cosine is wanted; use {@link normalizeMatrix} or {@link normalizedStore}), on the calling
+ * thread. `docs` is a float32 matrix or a {@link DenseStore} (float32 or float16, chunked, maybe
+ * row-mapped). Working memory is one heap of `k` entries per query of the current query block,
+ * independent of the corpus size; the output is `rows x k`. Results do not depend on the block
+ * sizes (nor on threads, see {@link denseTopKParallel}): each score is the same sum in the same
+ * order, and the heap order is total (float32 score desc, then tie rank desc).
  * Scores: the `js` kernel accumulates in double over the float32 inputs, then rounds to float32;
- * the `wasm` kernel accumulates in float32 (see {@link DenseTopKOptions.kernel}).
+ * the `wasm` kernel accumulates in float32 (see {@link DenseTopKOptions.kernel}). float16 values
+ * are decoded exactly to float32 first.
  */
-export function denseTopK(queries: EmbeddingMatrix, docs: EmbeddingMatrix, k: number, options: DenseTopKOptions = {}): DenseTopKResult {
-  validateDepth(k);
-  if (queries.dim !== docs.dim) {
-    throw new CorebError('VALIDATION', `query vectors have dim ${queries.dim} but document vectors have dim ${docs.dim}; use one model for both`);
-  }
-  const nq = queries.rows;
-  const nd = docs.rows;
-  const dim = docs.dim;
-  const kk = Math.min(k, Math.max(nd, 1));
-  const tieRanks = options.tieRanks ?? Int32Array.from({ length: nd }, (_, i) => i);
-  if (tieRanks.length !== nd) throw new CorebError('VALIDATION', `tieRanks has ${tieRanks.length} entries for ${nd} documents`);
-  const qb = Math.max(1, Math.floor(options.queryBlockRows ?? 256));
-  const db = Math.max(1, Math.floor(options.docBlockRows ?? 512));
-  const indices = new Int32Array(nq * kk);
-  const scores = new Float32Array(nq * kk);
-  const counts = new Int32Array(nq);
+export function denseTopK(queries: EmbeddingMatrix, docs: EmbeddingMatrix | DenseStore, k: number, options: DenseTopKOptions = {}): DenseTopKResult {
+  const p = plan(queries, docs, k, options);
+  const { nq, qb } = p;
+  const out = new Output(p, options.exclude);
   const heaps: TopK[] = [];
-  // Excluded documents are dropped after the heap, so each heap keeps that many extra entries.
-  let maxExcluded = 0;
-  for (const e of options.exclude ?? []) if (e !== undefined) maxExcluded = Math.max(maxExcluded, e.length);
-  const capacity = Math.min(kk + maxExcluded, Math.max(nd, 1));
-  for (let i = 0; i < Math.min(qb, nq); i++) heaps.push(new TopK(capacity, tieRanks));
-  const excludedMask = new Uint8Array(nd);
-  const Q = queries.data;
-  const D = docs.data;
-  const outDocs = new Int32Array(capacity);
-  const outScores = new Float32Array(capacity);
-  const wasm = options.kernel === 'js' ? undefined : createWasmDotKernel();
-  if (options.kernel === 'wasm' && wasm === undefined) {
-    throw new CorebError('UNSUPPORTED', 'dense search: this runtime has no WebAssembly SIMD; use kernel "js"');
-  }
-
+  for (let i = 0; i < Math.min(qb, nq); i++) heaps.push(new TopK(p.capacity, p.tieRanks));
+  const scratch: ScanScratch = { kernel: createBlockKernel(p.kernel), block: new Float32Array(0) };
   for (let q0 = 0; q0 < nq; q0 += qb) {
     checkAborted(options.signal);
     const q1 = Math.min(nq, q0 + qb);
-    for (let d0 = 0; wasm !== undefined && d0 < nd; d0 += db) {
-      const d1 = Math.min(nd, d0 + db);
-      const w = d1 - d0;
-      const { out: block, stride } = wasm.scores(Q.subarray(q0 * dim, q1 * dim), q1 - q0, D.subarray(d0 * dim, d1 * dim), w, dim);
-      for (let q = q0; q < q1; q++) {
-        const h = heaps[q - q0];
-        const o = (q - q0) * stride;
-        let bar = h.threshold;
-        for (let i = 0; i < w; i++) {
-          const v = block[o + i];
-          if (v >= bar) {
-            h.push(d0 + i, v);
-            bar = h.threshold;
-          }
-        }
-      }
-    }
-    for (let d0 = 0; wasm === undefined && d0 < nd; d0 += db) {
-      const d1 = Math.min(nd, d0 + db);
-      let q = q0;
-      // Four queries at a time share each document load.
-      for (; q + 3 < q1; q += 4) {
-        const a0 = q * dim;
-        const a1 = a0 + dim;
-        const a2 = a1 + dim;
-        const a3 = a2 + dim;
-        const h0 = heaps[q - q0];
-        const h1 = heaps[q + 1 - q0];
-        const h2 = heaps[q + 2 - q0];
-        const h3 = heaps[q + 3 - q0];
-        let d = d0;
-        // Two documents per pass: 8 accumulators, 6 loads per 8 multiply-adds.
-        for (; d + 1 < d1; d += 2) {
-          const o = d * dim;
-          const p = o + dim;
-          let s0 = 0;
-          let s1 = 0;
-          let s2 = 0;
-          let s3 = 0;
-          let t0 = 0;
-          let t1 = 0;
-          let t2 = 0;
-          let t3 = 0;
-          for (let j = 0; j < dim; j++) {
-            const x = D[o + j];
-            const y = D[p + j];
-            const u0 = Q[a0 + j];
-            const u1 = Q[a1 + j];
-            const u2 = Q[a2 + j];
-            const u3 = Q[a3 + j];
-            s0 += u0 * x;
-            s1 += u1 * x;
-            s2 += u2 * x;
-            s3 += u3 * x;
-            t0 += u0 * y;
-            t1 += u1 * y;
-            t2 += u2 * y;
-            t3 += u3 * y;
-          }
-          h0.push(d, s0);
-          h1.push(d, s1);
-          h2.push(d, s2);
-          h3.push(d, s3);
-          h0.push(d + 1, t0);
-          h1.push(d + 1, t1);
-          h2.push(d + 1, t2);
-          h3.push(d + 1, t3);
-        }
-        for (; d < d1; d++) {
-          const o = d * dim;
-          let s0 = 0;
-          let s1 = 0;
-          let s2 = 0;
-          let s3 = 0;
-          for (let j = 0; j < dim; j++) {
-            const x = D[o + j];
-            s0 += Q[a0 + j] * x;
-            s1 += Q[a1 + j] * x;
-            s2 += Q[a2 + j] * x;
-            s3 += Q[a3 + j] * x;
-          }
-          h0.push(d, s0);
-          h1.push(d, s1);
-          h2.push(d, s2);
-          h3.push(d, s3);
-        }
-      }
-      for (; q < q1; q++) {
-        const a = q * dim;
-        const h = heaps[q - q0];
-        for (let d = d0; d < d1; d++) {
-          const o = d * dim;
-          let s = 0;
-          for (let j = 0; j < dim; j++) s += Q[a + j] * D[o + j];
-          h.push(d, s);
-        }
-      }
-    }
-    for (let q = q0; q < q1; q++) {
-      const h = heaps[q - q0];
-      const ex = options.exclude?.[q];
-      if (ex !== undefined) for (const d of ex) excludedMask[d] = 1;
-      const m = h.drainInto(outDocs, outScores);
-      let c = 0;
-      for (let i = 0; i < m && c < kk; i++) {
-        if (excludedMask[outDocs[i]] === 1) continue;
-        indices[q * kk + c] = outDocs[i];
-        scores[q * kk + c] = outScores[i];
-        c++;
-      }
-      counts[q] = c;
-      if (ex !== undefined) for (const d of ex) excludedMask[d] = 0;
-    }
+    scanRange(p.Q, q0, q1, p.store, 0, p.store.rows, heaps, q0, p.db, scratch);
+    for (let q = q0; q < q1; q++) out.take(q, heaps[q - q0]);
     options.onProgress?.(q1);
   }
-  return { k: kk, indices, scores, counts, kernel: wasm !== undefined ? 'wasm' : 'js' };
+  return { k: p.kk, indices: out.indices, scores: out.scores, counts: out.counts, kernel: p.kernel, threads: 1 };
+}
+
+/** Options of {@link denseTopKParallel}. */
+export interface DenseTopKParallelOptions extends DenseTopKOptions {
+  /**
+   * Worker threads. Default: `os.availableParallelism()`. With 1, or when the work is small (fewer
+   * than {@link PARALLEL_MIN_WORK} multiply-adds), the calling thread does it all.
+   */
+  threads?: number;
+  /** Multiply-adds below which the calling thread works alone. Default {@link PARALLEL_MIN_WORK}. */
+  minWork?: number;
+  /**
+   * Called as tasks finish with the approximate number of queries finished (threads work on
+   * several query blocks at once, so this is the finished share of the work times the queries).
+   */
+  onProgress?: (queriesDone: number) => void;
+}
+
+/** Multiply-adds (queries x documents x dim) below which threads cost more than they save: 2^26. */
+export const PARALLEL_MIN_WORK = 1 << 26;
+
+/** `data` itself when it is in shared memory, else a shared copy. */
+function shared<T extends Float32Array | Int32Array>(data: T): T {
+  if (data.buffer instanceof SharedArrayBuffer) return data;
+  const copy = new (data.constructor as { new (b: SharedArrayBuffer): T })(new SharedArrayBuffer(data.byteLength));
+  copy.set(data as never);
+  return copy;
+}
+
+/**
+ * {@link denseTopK} on worker threads: the documents are cut into ranges, each (query block, range)
+ * is a task the threads claim from a shared counter (a slow thread does fewer), each thread keeps a
+ * heap per query, and the heaps are merged in the same total order, so the result is identical to
+ * {@link denseTopK}'s, bit for bit. The document vectors are read in place when the store is in
+ * shared memory ({@link allocateStore}, {@link normalizedStore}); a store that is not is copied
+ * into shared memory once for the call. Aborting `signal` terminates the threads.
+ */
+export async function denseTopKParallel(
+  queries: EmbeddingMatrix,
+  docs: EmbeddingMatrix | DenseStore,
+  k: number,
+  options: DenseTopKParallelOptions = {},
+): Promise<DenseTopKResult> {
+  const p = plan(queries, docs, k, options);
+  const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+  const work = p.nq * p.store.rows * p.store.dim;
+  if (threads === 1 || work < (options.minWork ?? PARALLEL_MIN_WORK) || p.nq === 0 || p.store.rows === 0) return denseTopK(queries, docs, k, options);
+  checkAborted(options.signal);
+  const store: DenseStore = {
+    ...p.store,
+    chunks: p.store.chunks.map((c) => (c.buffer instanceof SharedArrayBuffer ? c : c instanceof Float32Array ? shared(c) : sharedU16(c))),
+    ...(p.store.rowMap !== undefined ? { rowMap: shared(p.store.rowMap) } : {}),
+  };
+  // About 4 tasks per thread and query block, each a whole number of document blocks.
+  const per = Math.ceil(store.rows / (threads * 4));
+  const taskRows = Math.max(p.db, Math.ceil(per / p.db) * p.db);
+  const docTasks = Math.ceil(store.rows / taskRows);
+  const totalTasks = docTasks * Math.ceil(p.nq / p.qb);
+  const data: DenseWorkerData = {
+    queries: shared(p.Q.subarray(0, p.nq * store.dim)),
+    nq: p.nq,
+    store,
+    tieRanks: shared(p.tieRanks),
+    capacity: p.capacity,
+    kernel: p.kernel,
+    queryBlockRows: p.qb,
+    docBlockRows: p.db,
+    taskRows,
+    counter: new Int32Array(new SharedArrayBuffer(4)),
+  };
+  const n = Math.min(threads, totalTasks);
+  const workers = Array.from({ length: n }, () => new Worker(new URL('./dense-worker.js', import.meta.url), { workerData: data }));
+  const results: Array<Extract<DenseWorkerMessage, { type: 'done' }>> = [];
+  let tasksDone = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(new CorebError('INTERRUPTED', 'search interrupted', { cause: options.signal?.reason }));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      let pending = n;
+      for (const w of workers) {
+        w.on('message', (m: DenseWorkerMessage) => {
+          if (m.type === 'task') {
+            tasksDone++;
+            options.onProgress?.(Math.floor((p.nq * tasksDone) / totalTasks));
+          } else if (m.type === 'error') {
+            reject(new CorebError(m.code === 'UNSUPPORTED' ? 'UNSUPPORTED' : 'INTERNAL', `dense search worker: ${m.message}`));
+          } else {
+            results.push(m);
+            if (--pending === 0) {
+              options.signal?.removeEventListener('abort', onAbort);
+              resolve();
+            }
+          }
+        });
+        w.on('error', (e) => reject(new CorebError('INTERNAL', `dense search worker failed: ${e.message}`, { cause: e })));
+        w.on('exit', (code) => {
+          if (code !== 0) reject(new CorebError('INTERNAL', `dense search worker exited with code ${code}`));
+        });
+      }
+    });
+  } finally {
+    for (const w of workers) void w.terminate();
+  }
+  const out = new Output(p, options.exclude);
+  const h = new TopK(p.capacity, p.tieRanks);
+  for (let q = 0; q < p.nq; q++) {
+    for (const r of results) {
+      const base = q * p.capacity;
+      for (let i = 0; i < r.counts[q]; i++) h.push(r.indices[base + i], r.scores[base + i]);
+    }
+    out.take(q, h);
+  }
+  return { k: p.kk, indices: out.indices, scores: out.scores, counts: out.counts, kernel: p.kernel, threads: n };
+}
+
+/** A Uint16Array in shared memory (itself when it already is). */
+function sharedU16(c: Uint16Array): Uint16Array {
+  const copy = new Uint16Array(new SharedArrayBuffer(c.byteLength));
+  copy.set(c);
+  return copy;
 }
 
 /** Produces the vectors of a dense retriever: a live embedder, a file of precomputed vectors, ... */
@@ -277,6 +351,8 @@ export interface DenseRetrieverOptions {
   docBlockRows?: number;
   /** See {@link DenseTopKOptions.kernel}. Default {@link defaultDenseKernel}. */
   kernel?: DenseKernel;
+  /** See {@link DenseTopKParallelOptions.threads}. Default: all cores. */
+  threads?: number;
 }
 
 /** Turns a {@link denseTopK} result into ranked lists keyed by query id. */
@@ -320,7 +396,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
       if (raw.rows !== docs.length) {
         throw new CorebError('VALIDATION', `document vectors have ${raw.rows} rows for ${docs.length} documents`);
       }
-      const matrix = normalizeMatrix(raw);
+      const matrix = normalizedStore(raw);
       const tieRanks = createTieRanks(docIds);
       return {
         size: docs.length,
@@ -334,8 +410,9 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
           const exclude = queries.map((q) => resolveExcluded(searchOptions.exclude?.get(q.id), docIndex));
           searchOptions.progress?.start('dense search', queries.length);
           let reported = 0;
-          const r = denseTopK(normalizeMatrix(qraw), matrix, depth, {
+          const r = await denseTopKParallel(normalizeMatrix(qraw), matrix, depth, {
             ...blocks,
+            ...(options.threads !== undefined ? { threads: options.threads } : {}),
             tieRanks,
             exclude,
             signal: searchOptions.signal,

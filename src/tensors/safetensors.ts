@@ -13,7 +13,7 @@ import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CorebError } from '../core/errors.js';
-import { bf16ToFloat64, f16ToFloat64, float64ToBf16, float64ToF16 } from './float-format.js';
+import { bf16ToFloat64, f16ToFloat64, float64ToBf16, float64ToF16 } from '../core/float-format.js';
 
 /** Element size in bytes of every safetensors dtype (safetensors `src/tensor.rs` `Dtype`). */
 export const SAFETENSORS_DTYPES = {

@@ -1,0 +1,185 @@
+/**
+ * Document vectors as dense search holds them: one copy, in chunks of rows that may live in
+ * SharedArrayBuffers (so worker threads read them without a copy), stored as float32 or float16
+ * (IEEE binary16, decoded exactly to float32 before the float32 dot products).
+ */
+import { normalizeRows, type EmbeddingMatrix } from '../core/embedding.js';
+import { CorebError } from '../core/errors.js';
+import { f16ToFloat64, float64ToF16 } from '../core/float-format.js';
+
+/** Storage type of document vectors. */
+export type DenseDtype = 'float32' | 'float16';
+
+/**
+ * Document vectors for {@link denseTopK}: `rows` logical documents of `dim` values. Row `r` of the
+ * store is in `chunks[Math.floor(r / chunkRows)]` at row `r % chunkRows`; every chunk but the last
+ * holds exactly `chunkRows` rows. With `rowMap`, logical document `i` is store row `rowMap[i]` (a
+ * subset or reordering of a larger store, without copying it).
+ */
+export interface DenseStore {
+  rows: number;
+  dim: number;
+  dtype: DenseDtype;
+  chunkRows: number;
+  /** float32 chunks are Float32Arrays, float16 chunks Uint16Arrays (binary16 bit patterns). */
+  chunks: Array<Float32Array | Uint16Array>;
+  rowMap?: Int32Array;
+}
+
+/** Bytes per value of a dtype. */
+export function dtypeBytes(dtype: DenseDtype): number {
+  return dtype === 'float16' ? 2 : 4;
+}
+
+/** Largest chunk, in bytes, {@link allocateStore} creates by default (1 GiB). */
+export const DEFAULT_CHUNK_BYTES = 1 << 30;
+
+/**
+ * Allocates an empty store of `rows x dim` (zeros) in SharedArrayBuffers, in chunks of at most
+ * `chunkBytes` bytes (default {@link DEFAULT_CHUNK_BYTES}), so no single buffer nears the 2 GiB-4 GiB
+ * limits of typed arrays and WebAssembly.
+ */
+export function allocateStore(rows: number, dim: number, dtype: DenseDtype = 'float32', chunkBytes = DEFAULT_CHUNK_BYTES): DenseStore {
+  const rowBytes = dim * dtypeBytes(dtype);
+  const chunkRows = Math.max(1, Math.floor(chunkBytes / rowBytes));
+  const chunks: Array<Float32Array | Uint16Array> = [];
+  for (let r = 0; r < rows; r += chunkRows) {
+    const n = Math.min(chunkRows, rows - r);
+    const sab = new SharedArrayBuffer(n * rowBytes);
+    chunks.push(dtype === 'float16' ? new Uint16Array(sab) : new Float32Array(sab));
+  }
+  return { rows, dim, dtype, chunkRows, chunks };
+}
+
+/** A float32 store over `m` itself (no copy; one chunk). */
+export function storeOfMatrix(m: EmbeddingMatrix): DenseStore {
+  return { rows: m.rows, dim: m.dim, dtype: 'float32', chunkRows: Math.max(1, m.rows), chunks: [m.data] };
+}
+
+/** True when every chunk lives in a SharedArrayBuffer (worker threads can read it without a copy). */
+export function isShared(store: DenseStore): boolean {
+  return store.chunks.every((c) => c.buffer instanceof SharedArrayBuffer);
+}
+
+let f16Table: Float32Array | undefined;
+
+/** The float32 value of every binary16 bit pattern (65,536 entries, built once; exact). */
+export function float16Table(): Float32Array {
+  if (f16Table === undefined) {
+    f16Table = new Float32Array(65536);
+    for (let h = 0; h < 65536; h++) f16Table[h] = f16ToFloat64(h);
+  }
+  return f16Table;
+}
+
+/**
+ * Writes `values` (float32, `dim` per row) as store rows `row0, row0 + 1, ...`, rounding to the
+ * store's dtype (binary16: nearest, ties to even; values past 65504 become infinity, which
+ * validation rejects earlier for normalised rows).
+ */
+export function writeRows(store: DenseStore, row0: number, values: Float32Array): void {
+  const dim = store.dim;
+  const n = values.length / dim;
+  if (!Number.isInteger(n) || row0 < 0 || row0 + n > store.rows) {
+    throw new CorebError('VALIDATION', `writeRows: ${values.length} values at row ${row0} do not fit a ${store.rows} x ${dim} store`);
+  }
+  let r = 0;
+  while (r < n) {
+    const row = row0 + r;
+    const c = Math.floor(row / store.chunkRows);
+    const inChunk = row - c * store.chunkRows;
+    const chunk = store.chunks[c];
+    const take = Math.min(n - r, store.chunkRows - inChunk);
+    const src = values.subarray(r * dim, (r + take) * dim);
+    if (chunk instanceof Float32Array) chunk.set(src, inChunk * dim);
+    else for (let i = 0; i < src.length; i++) chunk[inChunk * dim + i] = float64ToF16(src[i]);
+    r += take;
+  }
+}
+
+/**
+ * Reads logical documents `[d0, d1)` as float32 rows. Returns a view of the store itself when the
+ * rows are contiguous float32 in one chunk, else fills `scratch` (at least `(d1 - d0) * dim` long).
+ */
+export function readBlock(store: DenseStore, d0: number, d1: number, scratch: Float32Array): Float32Array {
+  const dim = store.dim;
+  const map = store.rowMap;
+  const cr = store.chunkRows;
+  if (map === undefined && store.dtype === 'float32') {
+    const c0 = Math.floor(d0 / cr);
+    if (Math.floor((d1 - 1) / cr) === c0) {
+      const off = (d0 - c0 * cr) * dim;
+      return (store.chunks[c0] as Float32Array).subarray(off, off + (d1 - d0) * dim);
+    }
+  }
+  const table = store.dtype === 'float16' ? float16Table() : undefined;
+  for (let d = d0; d < d1; d++) {
+    const row = map === undefined ? d : map[d];
+    const c = Math.floor(row / cr);
+    const off = (row - c * cr) * dim;
+    const out = (d - d0) * dim;
+    const chunk = store.chunks[c];
+    if (table === undefined) scratch.set((chunk as Float32Array).subarray(off, off + dim), out);
+    else for (let j = 0; j < dim; j++) scratch[out + j] = table[chunk[off + j]];
+  }
+  return scratch.subarray(0, (d1 - d0) * dim);
+}
+
+/** Store row `r` (a logical document index when `rowMap` is set) as a new float32 array. */
+export function readRow(store: DenseStore, d: number): Float32Array {
+  return readBlock(store, d, d + 1, new Float32Array(store.dim)).slice();
+}
+
+/**
+ * Scales every row of the store to unit L2 norm in place (like `normalizeRows`: the norm summed in
+ * double over the stored values, each value multiplied by `1 / sqrt(sum)`, then stored in the
+ * dtype). All-zero rows stay zero. Ignores `rowMap` (normalises every stored row).
+ * @throws CorebError `VALIDATION` naming `what` and the first row holding a non-finite value.
+ */
+export function normalizeStore(store: DenseStore, what: string): void {
+  const dim = store.dim;
+  const table = store.dtype === 'float16' ? float16Table() : undefined;
+  let base = 0;
+  for (const chunk of store.chunks) {
+    const rows = chunk.length / dim;
+    for (let r = 0; r < rows; r++) {
+      const off = r * dim;
+      let s = 0;
+      for (let j = 0; j < dim; j++) {
+        const x = table === undefined ? chunk[off + j] : table[chunk[off + j]];
+        s += x * x;
+      }
+      if (!Number.isFinite(s)) {
+        let j = 0;
+        while (j < dim && Number.isFinite(table === undefined ? chunk[off + j] : table[chunk[off + j]])) j++;
+        const v = table === undefined ? chunk[off + j] : table[chunk[off + j]];
+        throw new CorebError('VALIDATION', `${what}: row ${base + r} has a non-finite value (${v}) at column ${j}`);
+      }
+      if (s > 0) {
+        const inv = 1 / Math.sqrt(s);
+        if (table === undefined) for (let j = 0; j < dim; j++) chunk[off + j] *= inv;
+        else for (let j = 0; j < dim; j++) chunk[off + j] = float64ToF16(Math.fround(table[chunk[off + j]] * inv));
+      }
+    }
+    base += rows;
+  }
+}
+
+/**
+ * A new shared store holding the rows of `m`, each scaled to unit L2 norm (`normalizeRows`: the
+ * same float32 values `normalizeMatrix` gives), then stored in `dtype`. Works through a scratch of
+ * at most 1,024 rows, so memory is one store plus the input.
+ */
+export function normalizedStore(m: EmbeddingMatrix, dtype: DenseDtype = 'float32', chunkBytes = DEFAULT_CHUNK_BYTES): DenseStore {
+  const store = allocateStore(m.rows, m.dim, dtype, chunkBytes);
+  const step = 1024;
+  const scratch = new Float32Array(Math.min(step, Math.max(m.rows, 1)) * m.dim);
+  for (let r = 0; r < m.rows; r += step) {
+    const n = Math.min(step, m.rows - r);
+    const block = scratch.subarray(0, n * m.dim);
+    block.set(m.data.subarray(r * m.dim, (r + n) * m.dim));
+    normalizeRows(block, m.dim);
+    writeRows(store, r, block);
+  }
+  return store;
+}
