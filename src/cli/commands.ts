@@ -17,6 +17,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   mine: () => import('./commands/mine.js'),
   build: () => import('./commands/build.js'),
   contamination: () => import('./commands/contamination.js'),
+  review: () => import('./commands/review.js'),
   soup: () => import('./commands/soup.js'),
   audit: () => import('./commands/audit.js'),
   rerank: () => import('./commands/rerank.js'),

@@ -59,3 +59,41 @@ export {
   type ContaminationResult,
   type ContaminationRow,
 } from './build/contamination.js';
+export { diffWords, type DiffSegment, type WordDiffOptions } from './review/word-diff.js';
+export {
+  REVIEW_CHECKS,
+  missingNumbers,
+  nearMissScores,
+  numbersIn,
+  queryLeak,
+  runReviewChecks,
+  samplesKept,
+  textSimilarity,
+  type CheckedProblem,
+  type NearMissScore,
+  type ReviewCheck,
+  type ReviewCheckName,
+  type ReviewCheckThresholds,
+} from './review/checks.js';
+export {
+  REVIEW_DECISIONS,
+  REVIEW_FILE,
+  appendReviewDecision,
+  applyReviewInPlace,
+  createReviewState,
+  loadReviewDecisions,
+  loadReviewState,
+  parseReviewItem,
+  reviewStatus,
+  summarizeReview,
+  validateReviewDecision,
+  type ProblemReview,
+  type ReviewDecision,
+  type ReviewDecisionInput,
+  type ReviewItemRef,
+  type ReviewRecord,
+  type ReviewState,
+  type ReviewStatus,
+} from './review/decisions.js';
+export { createReviewItems, loadBuildWork, type BuildWork, type ReviewItem } from './review/items.js';
+export { startReviewServer, type ReviewServer, type ReviewServerOptions } from './review/server.js';

@@ -1,6 +1,6 @@
 /**
  * Opens a local page in headless Chromium (Debian's /usr/bin/chromium driven by playwright-core,
- * never a downloaded browser) and collects console errors, for the HTML report tests.
+ * never a downloaded browser) and collects console errors, for the HTML report and review tests.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,11 @@ export interface OpenedPage {
 
 /** Opens `file` (a local HTML file) in a fresh headless Chromium profile. */
 export async function openInChromium(file: string, viewport = { width: 1280, height: 900 }): Promise<OpenedPage> {
+  return openUrlInChromium(pathToFileURL(file).href, viewport);
+}
+
+/** Opens `url` (a file: URL or a loopback server's page) in a fresh headless Chromium profile. */
+export async function openUrlInChromium(url: string, viewport = { width: 1280, height: 900 }): Promise<OpenedPage> {
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'coreb-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -51,7 +56,7 @@ export async function openInChromium(file: string, viewport = { width: 1280, hei
   });
   page.on('pageerror', (e) => errors.push(`pageerror: ${String(e)}`));
   page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()}`));
-  await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  await page.goto(url, { waitUntil: 'load' });
   return {
     page,
     errors,

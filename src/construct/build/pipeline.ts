@@ -39,6 +39,7 @@ import {
   wordCount,
 } from './contracts.js';
 import { renderMessages, renderTemplate, type PromptName, type PromptSet } from './prompts.js';
+import { applyReviewInPlace, loadReviewState, REVIEW_FILE, reviewStatus, summarizeReview } from '../review/decisions.js';
 
 /** The stages, in order. `tests` adapts the test cases a rewrite changed (part of rewriting). */
 export const BUILD_STAGES = ['load', 'rewrite', 'tests', 'abbreviate', 'solve', 'execute', 'queries', 'negatives', 'qrels', 'release'] as const;
@@ -846,6 +847,10 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       platform: p.platform,
       public_tests: p.publicTests.length,
       private_tests: p.privateTests.length,
+      // The originals, for `coreb review` (which reads only this folder).
+      statement: p.content,
+      starter_code: p.starterCode ?? '',
+      samples: p.publicTests.map((t) => ({ input: t.input, output: t.outputs[0] ?? '' })),
     })),
   );
   ctx.logger.info(`load: ${problems.length} problem(s) from ${o.problemsFile}`);
@@ -908,6 +913,9 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   if (!upTo('negatives')) return result();
   const negatives = await step('negatives', () => stageNegatives(ctx, ready));
   if (!upTo('qrels')) return result();
+  // The reviewer's decisions (`coreb review`): edits replace the texts, rejected problems are left out.
+  const review = loadReviewState(o.outDir);
+  applyReviewInPlace(review, { rewrites, abbreviations: abbrevs, queries, negatives });
 
   // qrels: the problems with everything needed, through the shared v2 rules.
   const authored: AuthoredProblem[] = [];
@@ -922,6 +930,10 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     }
     if (tr?.failed !== undefined) {
       dropped.push({ id: p.questionId, reason: 'test adaptation failed' });
+      continue;
+    }
+    if (reviewStatus(review, p.questionId) === 'rejected') {
+      dropped.push({ id: p.questionId, reason: 'rejected in review' });
       continue;
     }
     const negs = negatives.filter((n) => n.id === p.questionId);
@@ -1038,6 +1050,13 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     ),
     counts: paperCounts(plan, authored.length, labels, ctx.languages),
     tables: plan.counts.tables,
+    review: {
+      file: REVIEW_FILE,
+      ...summarizeReview(
+        review,
+        problems.map((p) => p.questionId),
+      ),
+    },
     abbreviation_fallbacks: [...abbrevs.values()].filter((a) => a.fallback).map((a) => a.id),
     dropped_problems: dropped,
     failures: [
