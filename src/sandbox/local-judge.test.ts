@@ -115,8 +115,9 @@ test('functional tests (LiveCodeBench LeetCode style) call Solution with JSON ar
     ['accepted', 'accepted', 'wrong_answer'],
   );
   const java = await judge!.judge({ id: 'fj', problemId: 'two-sum', language: 'java', code: 'class Solution {}' }, tests);
-  assert.equal(java.verdict, 'sandbox_error');
-  assert.match(java.compileOutput ?? '', /python only/);
+  // other languages get a driver (functional.test.ts); a program without the method is a compile_error
+  assert.equal(java.verdict, 'compile_error');
+  assert.match(java.compileOutput ?? '', /defines no method of class Solution named twoSum/);
 });
 
 test('float output: tokens passes within 1e-6 where exact fails', { skip: skipReason }, async () => {

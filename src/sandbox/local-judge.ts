@@ -20,6 +20,7 @@ import {
 import type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 import { COMPARATOR_RULES_VERSION } from './compare.js';
 import { DEFAULT_LIMITS, requireTool, type RunLimits } from './languages.js';
+import { checkFunctional } from './functional.js';
 import { prepareSource, type PreparedSource } from './normalise.js';
 import { createSlotPool } from './pool.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
@@ -222,6 +223,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   async function build(language: ExecLanguage, prepared: PreparedSource, signal?: AbortSignal): Promise<Build> {
     const dir = makeDir('p-');
     writeFileSync(join(dir, prepared.fileName), prepared.text, { mode: 0o644 });
+    for (const f of prepared.extraFiles ?? []) writeFileSync(join(dir, f.name), f.text, { mode: 0o644 });
     const result: Build = { dir, compileMs: 0, prepared };
     const env: Record<string, string> = { PATH: '/usr/bin:/bin', HOME: '/box', TMPDIR: '/box', LANG: 'C.UTF-8' };
     const box = sandbox ? '/box' : dir;
@@ -230,7 +232,16 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       env.TMPDIR = dir;
     }
     const mounts: Mount[] = [];
-    const ctx: BuildContext = { box, fileName: prepared.fileName, sandbox, env, mounts, pch: ensurePch, goCache: ensureGoCache };
+    const ctx: BuildContext = {
+      box,
+      fileName: prepared.fileName,
+      extraFiles: prepared.extraFiles?.map((f) => f.name),
+      sandbox,
+      env,
+      mounts,
+      pch: ensurePch,
+      goCache: ensureGoCache,
+    };
     const argv = await RUNNERS[language].compileArgv(ctx);
     if (argv === undefined) return result;
     const r = await pool.run(async () => {
@@ -329,9 +340,10 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       const programKind = tests.length > 0 && tests[0].kind === 'program';
       if (!programKind) {
         const kind = tests[0]?.kind ?? 'stdin';
-        if (kind === 'functional' && program.language !== 'python') {
-          failedBuild = 'sandbox_error';
-          compileOutput = `functional (LeetCode-style) tests run for python only, not ${program.language}`;
+        const refusal = kind === 'functional' ? checkFunctional(program.language, program.code, tests[0]?.funcName ?? '') : undefined;
+        if (refusal !== undefined) {
+          failedBuild = refusal.verdict;
+          compileOutput = refusal.reason;
         }
         const prepared = prepareSource(program.language, program.code, kind, tests[0]?.funcName ?? '');
         prepared.normalisations.forEach((n) => normalisations.add(n));

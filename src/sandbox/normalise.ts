@@ -5,6 +5,7 @@
  * driver. Nothing else is "fixed": code that does not compile is a `compile_error`.
  */
 import type { ExecLanguage, TestKind } from '../core/execution.js';
+import { functionalSource } from './functional.js';
 
 /** A source file ready to build. */
 export interface PreparedSource {
@@ -16,6 +17,8 @@ export interface PreparedSource {
   mainClass?: string;
   /** Changes made, in words, for the result's `normalisations`. */
   normalisations: string[];
+  /** Other files written beside `fileName` (functional drivers in Go and Ruby); Go builds them all. */
+  extraFiles?: Array<{ name: string; text: string }>;
 }
 
 const FILE_NAMES: Readonly<Record<ExecLanguage, string>> = {
@@ -84,6 +87,7 @@ const PYTHON_FUNCTIONAL_PRELUDE =
 export function prepareSource(language: ExecLanguage, code: string, kind: TestKind, extra = ''): PreparedSource {
   const notes: string[] = [];
   let text = code;
+  let driver: ReturnType<typeof functionalSource> | undefined;
   if (kind === 'program') {
     text = `${code.replace(/\s+$/, '')}\n\n${extra}\n`;
     notes.push(`${language}: test program appended`);
@@ -91,10 +95,15 @@ export function prepareSource(language: ExecLanguage, code: string, kind: TestKi
     if (language === 'python') {
       text = PYTHON_FUNCTIONAL_PRELUDE + code + '\n' + pythonFunctionalDriver(extra);
       notes.push(`python: LiveCodeBench imports and a driver calling Solution().${extra} added`);
+    } else {
+      driver = functionalSource(language, code, extra);
+      text = driver.text;
+      notes.push(driver.note);
     }
   }
-  let fileName = FILE_NAMES[language];
+  let fileName = driver?.fileName ?? FILE_NAMES[language];
   let mainClass: string | undefined;
+  // (a functional driver brings <bits/stdc++.h> itself)
   if (language === 'cpp' && !/^\s*#\s*include\b/m.test(text)) {
     text = '#include <bits/stdc++.h>\n' + text;
     notes.push('cpp: added #include <bits/stdc++.h> (snippet had no #include)');
@@ -109,5 +118,8 @@ export function prepareSource(language: ExecLanguage, code: string, kind: TestKi
     text = 'package main\n\n' + text;
     notes.push('go: added `package main` (no package clause)');
   }
-  return { fileName, text, mainClass, normalisations: notes };
+  if (driver?.mainClass !== undefined) mainClass = driver.mainClass;
+  const out: PreparedSource = { fileName, text, mainClass, normalisations: notes };
+  if (driver !== undefined && driver.extraFiles.length > 0) out.extraFiles = driver.extraFiles;
+  return out;
 }

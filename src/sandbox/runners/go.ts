@@ -16,7 +16,14 @@ export const goRunner: LanguageRunner = {
       GOPATH: `${ctx.box}/.gopath`,
       GOTOOLCHAIN: 'local',
     });
-    return [go, 'build', '-o', `${ctx.box}/prog`, `${ctx.box}/${ctx.fileName}`];
+    return [
+      go,
+      'build',
+      '-o',
+      `${ctx.box}/prog`,
+      `${ctx.box}/${ctx.fileName}`,
+      ...(ctx.extraFiles ?? []).filter((f) => f.endsWith('.go')).map((f) => `${ctx.box}/${f}`),
+    ];
   },
   runArgv: (prog) => [`${prog}/prog`],
 };

@@ -14,6 +14,8 @@ export interface BuildContext {
   box: string;
   /** Source file name inside `box`. */
   fileName: string;
+  /** Other source files beside it (a functional driver's), names inside `box`. */
+  extraFiles?: string[];
   /** True when the compiler runs in bubblewrap (paths of mounts are then sandbox paths). */
   sandbox: boolean;
   /** Environment of the compiler; a runner may add variables. */
