@@ -7,7 +7,7 @@ import { CorebError } from '../core/errors.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
 import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
-import { createTokenizer, resolveTokenizerOptions, STOP_LISTS } from './tokenize.js';
+import { createTokenizer, resolveTokenizerOptions, STOP_LISTS, TermInterner } from './tokenize.js';
 import { createTieRanks, TopK } from './top-k.js';
 
 /**
@@ -195,25 +195,126 @@ function queryTermWeight(qtf: number, mode: QueryTfMode, k3: number): number {
   return (qtf * (k3 + 1)) / (k3 + qtf);
 }
 
-/** Reads the configured fields of a document and joins them. */
-function docText(doc: Doc, fields: readonly string[]): string {
-  const parts: string[] = [];
+/** Calls `visit` with each configured, non-empty string field of a document, in field order. */
+function forEachField(doc: Doc, fields: readonly string[], visit: (text: string) => void): void {
   for (const f of fields) {
     let v: unknown;
     if (f === 'text') v = doc.text;
     else if (f === 'title') v = doc.title;
     else if (f.startsWith('meta.')) v = doc.meta?.[f.slice(5)];
     else throw new CorebError('USAGE', `bm25: unknown field "${f}"; use title, text or meta.<key>`);
-    if (typeof v === 'string' && v.length > 0) parts.push(v);
+    if (typeof v === 'string' && v.length > 0) visit(v);
   }
-  return parts.join('\n\n');
+}
+
+/** Returns a typed array of at least `need` elements holding `a`'s first `used` elements (grows by half). */
+function ensure<T extends Int32Array>(a: T, need: number, used: number, fill = 0): T {
+  if (need <= a.length) return a;
+  const size = Math.max(need, Math.ceil(a.length * 1.5), 1024);
+  if (size > 0x7fffffff) throw new CorebError('USAGE', `bm25: the index needs more than 2^31 entries (${need}); split the corpus`);
+  const out = new (a.constructor as new (n: number) => T)(size);
+  out.set(a.subarray(0, used));
+  if (fill !== 0) out.fill(fill, used);
+  return out;
+}
+
+/** The parts of an index that are computed from the corpus (what an on-disk index stores). */
+export interface Bm25IndexData {
+  docIds: readonly string[];
+  /** Terms by id. */
+  terms: readonly string[];
+  /** term -> id, the inverse of `terms` (optional: built from `terms` when missing). */
+  vocabulary?: ReadonlyMap<string, number>;
+  documentFrequency: Int32Array;
+  docLengths: Int32Array;
+  termStart: Int32Array;
+  postingDocs: Int32Array;
+  /** Term frequency of each posting. */
+  postingTf: Int32Array;
+}
+
+/**
+ * Builds the index data in one pass over the corpus: each document's text goes through a
+ * {@link TermInterner} (integer term ids, no per-token strings), its distinct terms and their
+ * frequencies are appended to a forward list (typed arrays grown by half), then a counting sort
+ * by term turns the forward list into postings in increasing document order. Time and memory are
+ * linear in the number of postings (16 bytes each at the peak) plus the vocabulary.
+ */
+export function buildBm25IndexData(docs: readonly Doc[], options: ResolvedBm25Options): Bm25IndexData {
+  const n = docs.length;
+  const interner = new TermInterner(options);
+  const docLengths = new Int32Array(n);
+  const fwdStart = new Int32Array(n + 1);
+  let fwdTerms = new Int32Array(1024);
+  let fwdTf = new Int32Array(1024);
+  let df = new Int32Array(1024);
+  let lastDoc = new Int32Array(1024).fill(-1);
+  let slot = new Int32Array(1024);
+  let f = 0;
+  const scan = (text: string) => interner.scan(text);
+  for (let d = 0; d < n; d++) {
+    interner.reset();
+    forEachField(docs[d], options.fields, scan);
+    const v = interner.vocabulary.size;
+    if (v > df.length) {
+      const used = df.length;
+      df = ensure(df, v, used);
+      lastDoc = ensure(lastDoc, v, used, -1);
+      slot = ensure(slot, v, used);
+    }
+    const ids = interner.ids;
+    const count = interner.length;
+    if (f + count > fwdTerms.length) {
+      fwdTerms = ensure(fwdTerms, f + count, f);
+      fwdTf = ensure(fwdTf, f + count, f);
+    }
+    for (let i = 0; i < count; i++) {
+      const t = ids[i];
+      if (lastDoc[t] !== d) {
+        lastDoc[t] = d;
+        slot[t] = f;
+        fwdTerms[f] = t;
+        fwdTf[f++] = 1;
+        df[t]++;
+      } else {
+        fwdTf[slot[t]]++;
+      }
+    }
+    docLengths[d] = count;
+    fwdStart[d + 1] = f;
+  }
+  const v = interner.vocabulary.size;
+  const termStart = new Int32Array(v + 1);
+  for (let t = 0; t < v; t++) termStart[t + 1] = termStart[t] + df[t];
+  const fill = termStart.slice(0, v);
+  const postingDocs = new Int32Array(f);
+  const postingTf = new Int32Array(f);
+  for (let d = 0; d < n; d++) {
+    for (let i = fwdStart[d], end = fwdStart[d + 1]; i < end; i++) {
+      const p = fill[fwdTerms[i]]++;
+      postingDocs[p] = d;
+      postingTf[p] = fwdTf[i];
+    }
+  }
+  return {
+    docIds: docs.map((doc) => doc.id),
+    terms: [...interner.vocabulary.keys()],
+    vocabulary: interner.vocabulary,
+    documentFrequency: df.slice(0, v),
+    docLengths,
+    termStart,
+    postingDocs,
+    postingTf,
+  };
 }
 
 /**
  * An inverted index over one corpus. Postings are stored CSR-style: the documents of term t are
  * `postingDocs[termStart[t] .. termStart[t + 1])`, in increasing document order, with their BM25
  * term weights precomputed in `postingWeights` (float32), so a query costs one multiply-add per
- * posting of its terms and never touches documents that share no term with it.
+ * posting of its terms and never touches documents that share no term with it. Built by
+ * {@link buildBm25IndexData} (one pass, integer term ids); memory after the build: 12 bytes per
+ * posting (doc id, term frequency, weight; 8 more with RM3's forward index) plus the vocabulary.
  */
 export class Bm25Index implements RetrieverIndex {
   /** Number of documents. */
@@ -230,8 +331,10 @@ export class Bm25Index implements RetrieverIndex {
   readonly docLengths: Int32Array;
   /** Mean indexed document length. */
   readonly avgDocLength: number;
+  /** The corpus-derived arrays (what {@link Bm25Index.fromData} takes back). */
+  readonly data: Bm25IndexData;
   private readonly termStart: Int32Array;
-  /** Forward index: the distinct terms of doc d are `fwdTerms[fwdStart[d] .. fwdStart[d + 1])`. */
+  /** Forward index for RM3 (built only with `feedbackDocs > 0`): the distinct terms of doc d are `fwdTerms[fwdStart[d] .. fwdStart[d + 1])`. */
   private readonly fwdStart: Int32Array;
   private readonly fwdTerms: Int32Array;
   private readonly fwdTf: Int32Array;
@@ -242,66 +345,52 @@ export class Bm25Index implements RetrieverIndex {
   private readonly docIndex: Map<string, number>;
 
   /** Builds the index. Use {@link createBm25Index}. */
-  constructor(docs: readonly Doc[], options: ResolvedBm25Options) {
+  constructor(docs: readonly Doc[], options: ResolvedBm25Options);
+  /** Takes back index data built (or stored) for these options. */
+  constructor(data: Bm25IndexData, options: ResolvedBm25Options);
+  constructor(source: readonly Doc[] | Bm25IndexData, options: ResolvedBm25Options) {
+    const data = Array.isArray(source) ? buildBm25IndexData(source as readonly Doc[], options) : (source as Bm25IndexData);
+    this.data = data;
     this.options = options;
-    this.size = docs.length;
-    this.docIds = docs.map((d) => d.id);
+    this.size = data.docIds.length;
+    this.docIds = data.docIds;
     this.docIndex = validateDocIds(this.docIds);
     this.tokenize = createTokenizer(options);
-    const vocab = new Map<string, number>();
-    const docTerms: Int32Array[] = [];
-    const docLengths = new Int32Array(docs.length);
+    const n = this.size;
+    const { docLengths, documentFrequency: df, termStart, postingDocs, postingTf } = data;
+    const v = df.length;
     let totalLength = 0;
-    for (let d = 0; d < docs.length; d++) {
-      const terms = this.tokenize(docText(docs[d], options.fields));
-      const ids = new Int32Array(terms.length);
-      for (let i = 0; i < terms.length; i++) {
-        let id = vocab.get(terms[i]);
-        if (id === undefined) {
-          id = vocab.size;
-          vocab.set(terms[i], id);
-        }
-        ids[i] = id;
-      }
-      ids.sort();
-      docTerms.push(ids);
-      docLengths[d] = ids.length;
-      totalLength += ids.length;
-    }
-    const v = vocab.size;
-    const df = new Int32Array(v);
-    for (const ids of docTerms) {
-      for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[i - 1]) df[ids[i]]++;
-    }
-    let distinct = 0;
-    for (let t = 0; t < v; t++) distinct += df[t];
-    const fwdStart = new Int32Array(docs.length + 1);
-    const fwdTerms = new Int32Array(distinct);
-    const fwdTf = new Int32Array(distinct);
-    const termStart = new Int32Array(v + 1);
-    for (let t = 0; t < v; t++) termStart[t + 1] = termStart[t] + df[t];
-    const fill = termStart.slice(0, v);
-    const postingDocs = new Int32Array(termStart[v]);
-    const postingWeights = new Float32Array(termStart[v]);
-    const n = docs.length;
+    for (let d = 0; d < n; d++) totalLength += docLengths[d];
     const avgdl = n > 0 && totalLength > 0 ? totalLength / n : 1;
     const { k1, b } = options;
-    for (let d = 0; d < n; d++) {
-      const ids = docTerms[d];
-      fwdStart[d + 1] = fwdStart[d];
-      let i = 0;
-      while (i < ids.length) {
-        const t = ids[i];
-        let j = i + 1;
-        while (j < ids.length && ids[j] === t) j++;
-        const f = fwdStart[d + 1]++;
-        fwdTerms[f] = t;
-        fwdTf[f] = j - i;
-        const p = fill[t]++;
-        postingDocs[p] = d;
-        postingWeights[p] = bm25TermWeight(bm25Idf(n, df[t]), j - i, docLengths[d], avgdl, k1, b);
-        i = j;
+    const postingWeights = new Float32Array(postingDocs.length);
+    for (let t = 0; t < v; t++) {
+      const idf = bm25Idf(n, df[t]);
+      for (let p = termStart[t], end = termStart[t + 1]; p < end; p++) {
+        postingWeights[p] = bm25TermWeight(idf, postingTf[p], docLengths[postingDocs[p]], avgdl, k1, b);
       }
+    }
+    // RM3 reads documents' terms: a forward index by a counting sort of the postings by document.
+    const fwdStart = new Int32Array(options.feedbackDocs > 0 ? n + 1 : 1);
+    const fwdTerms = new Int32Array(options.feedbackDocs > 0 ? postingDocs.length : 0);
+    const fwdTf = new Int32Array(fwdTerms.length);
+    if (options.feedbackDocs > 0) {
+      for (let p = 0; p < postingDocs.length; p++) fwdStart[postingDocs[p] + 1]++;
+      for (let d = 0; d < n; d++) fwdStart[d + 1] += fwdStart[d];
+      const fill = fwdStart.slice(0, n);
+      for (let t = 0; t < v; t++) {
+        for (let p = termStart[t], end = termStart[t + 1]; p < end; p++) {
+          const i = fill[postingDocs[p]]++;
+          fwdTerms[i] = t;
+          fwdTf[i] = postingTf[p];
+        }
+      }
+    }
+    let vocab = data.vocabulary;
+    if (vocab === undefined) {
+      const built = new Map<string, number>();
+      for (let t = 0; t < data.terms.length; t++) built.set(data.terms[t], t);
+      vocab = built;
     }
     this.vocabulary = vocab;
     this.documentFrequency = df;

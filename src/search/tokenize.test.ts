@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTokenizer, sStem } from './tokenize.js';
+import { createTokenizer, sStem, TermInterner } from './tokenize.js';
 
 const keepAll = createTokenizer({ stopwords: 'none', stem: false, minLength: 1, keepNumbers: true });
 
@@ -40,4 +40,62 @@ test('S-stemmer conflates plurals only', () => {
   assert.equal(sStem('class'), 'class');
   assert.equal(sStem('status'), 'status');
   assert.equal(sStem('is'), 'is');
+});
+
+test('TermInterner gives the terms of the string tokeniser as interned ids, on code, Unicode, surrogates and random text', () => {
+  const texts = [
+    'int favoriteSequence; maxRemovals(x) HTTPServer2 __init__ max_value maxValue',
+    'Größe café naïve ÉTÉ résumé İstanbul ǅemal 1 ≤ n ≤ 10^5 ٣٤ x²',
+    'emoji 😀 math 𝐱𝐲 mixed a𝐱b 𝟙𝟚 lone \ud800 x\udc00y end\ud83d',
+    'std::vector<int> a{1,2}; a->b << 3; queries Indices classes the THE The',
+  ];
+  const alphabet = ['a', 'B', 'z', '_', '1', ' ', '\n', '.', 'é', 'Ä', '𝐱', '\ud800', '\udc00', '٣', 'ß', 'İ', 'x'];
+  let seed = 7;
+  for (let i = 0; i < 300; i++) {
+    let t = '';
+    const len = seed % 40;
+    for (let k = 0; k < len; k++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      t += alphabet[(seed >>> 8) % alphabet.length];
+    }
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    texts.push(t);
+  }
+  for (const options of [
+    {},
+    { stopwords: 'none', stem: false, keepNumbers: true },
+    { splitIdentifiers: false, minLength: 3 },
+    { keepWhole: false },
+  ] as const) {
+    const tokenize = createTokenizer(options);
+    const interner = new TermInterner(options);
+    for (const pass of [0, 1]) {
+      for (const text of texts) {
+        interner.reset();
+        interner.scan(text);
+        const terms = [...interner.vocabulary.keys()];
+        const got = Array.from(interner.ids.subarray(0, interner.length), (id) => terms[id]);
+        assert.deepEqual(got, tokenize(text), `pass ${pass}, options ${JSON.stringify(options)}: ${JSON.stringify(text)}`);
+      }
+    }
+    // Ids are dense, in order of first occurrence.
+    assert.deepEqual([...interner.vocabulary.values()], [...Array(interner.vocabulary.size).keys()]);
+  }
+});
+
+test('TermInterner keeps words apart across hash-table growth and appends several texts', () => {
+  const interner = new TermInterner({ stopwords: 'none', stem: false });
+  const letters = (i: number): string => (i < 26 ? '' : letters(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26));
+  const words = Array.from({ length: 40_000 }, (_, i) => `w${letters(i)}`);
+  interner.scan(words.join(' '));
+  assert.equal(interner.length, 40_000);
+  assert.equal(interner.wordCount, 40_000);
+  interner.reset();
+  interner.scan('wa wzz');
+  interner.scan(' wb');
+  const terms = [...interner.vocabulary.keys()];
+  assert.deepEqual(
+    Array.from(interner.ids.subarray(0, interner.length), (id) => terms[id]),
+    ['wa', 'wzz', 'wb'],
+  );
 });

@@ -366,10 +366,28 @@ export type Tokenizer = (text: string) => string[];
  * alphabetic terms are S-stemmed.
  */
 export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
+  const wordTerms = createWordTerms(options);
+  const cache = new Map<string, string[]>();
+  const cachedWordTerms = (word: string): string[] => {
+    const hit = cache.get(word);
+    if (hit !== undefined) return hit;
+    const out = wordTerms(word);
+    if (cache.size < 200_000) cache.set(word, out);
+    return out;
+  };
+  return (text: string): string[] => {
+    const terms: string[] = [];
+    for (const m of text.matchAll(WORD)) {
+      for (const t of cachedWordTerms(m[0])) terms.push(t);
+    }
+    return terms;
+  };
+}
+
+/** The terms of one word (a maximal run of letters, digits and `_`), uncached; see {@link createTokenizer}. */
+function createWordTerms(options: TokenizerOptions): (word: string) => string[] {
   const o = resolveTokenizerOptions(options);
   const stop = new Set(STOP_LISTS[o.stopwords]);
-  const cache = new Map<string, string[]>();
-
   const normalise = (raw: string): string | undefined => {
     const isNumber = DIGITS.test(raw);
     if (isNumber) return o.keepNumbers ? raw : undefined;
@@ -378,10 +396,7 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
     if (o.stem) t = sStem(t);
     return t;
   };
-
-  const wordTerms = (word: string): string[] => {
-    const hit = cache.get(word);
-    if (hit !== undefined) return hit;
+  return (word: string): string[] => {
     const out: string[] = [];
     const parts = o.splitIdentifiers ? (word.match(PART) ?? []) : [word];
     if (parts.length <= 1) {
@@ -397,15 +412,174 @@ export function createTokenizer(options: TokenizerOptions = {}): Tokenizer {
         if (!stop.has(whole)) out.push(whole);
       }
     }
-    if (cache.size < 200_000) cache.set(word, out);
     return out;
   };
+}
 
-  return (text: string): string[] => {
-    const terms: string[] = [];
-    for (const m of text.matchAll(WORD)) {
-      for (const t of wordTerms(m[0])) terms.push(t);
+/** One code point that may be part of a word (letter or number; `_` is handled separately). */
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+
+/** Returns a typed array of at least `need` elements holding `a`'s first `used` elements (doubling). */
+function grown<T extends Int32Array | Uint16Array>(a: T, need: number, used: number): T {
+  if (need <= a.length) return a;
+  let size = Math.max(16, a.length);
+  while (size < need) size *= 2;
+  const out = new (a.constructor as new (n: number) => T)(size);
+  out.set(a.subarray(0, used));
+  return out;
+}
+
+/**
+ * The tokeniser of {@link createTokenizer} as an interner of integer term ids, for indexing large
+ * corpora: {@link scan} finds the words of a text by their UTF-16 code units (exactly the words of
+ * `[\p{L}\p{N}_]+`), looks each word up in an open-addressing hash table keyed by its code units
+ * (no substring, no string hashing), and appends the ids of its terms to {@link ids}. Only a word
+ * seen for the first time is cut into terms as a string (by the same rules as
+ * {@link createTokenizer}, so the terms are identical) and its new terms get the next free ids, in
+ * order of first occurrence. Memory: the distinct words (2 bytes per code unit plus 16 bytes each)
+ * and the term vocabulary, independent of the number of tokens.
+ */
+export class TermInterner {
+  /** term -> id, ids dense from 0 in order of first occurrence. */
+  readonly vocabulary = new Map<string, number>();
+  /** Term ids of the scanned texts since the last {@link reset}: `ids[0 .. length)`. */
+  ids = new Int32Array(1024);
+  /** Number of ids in {@link ids}. */
+  length = 0;
+  private readonly wordTerms: (word: string) => string[];
+  private slots = new Int32Array(1 << 16); // word id + 1, 0 = empty
+  private words = 0;
+  private wordHash = new Int32Array(1024);
+  private wordCharStart = new Int32Array(1025);
+  private chars = new Uint16Array(1 << 16);
+  private wordTermStart = new Int32Array(1025);
+  private wordTermIds = new Int32Array(4096);
+  /** BMP code unit -> 0 unknown, 1 word character, 2 not; ASCII prefilled. */
+  private readonly charClass = new Uint8Array(65536);
+
+  constructor(options: TokenizerOptions = {}) {
+    this.wordTerms = createWordTerms(options);
+    for (let c = 0; c < 128; c++) {
+      const w = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+      this.charClass[c] = w ? 1 : 2;
     }
-    return terms;
-  };
+  }
+
+  /** Forgets the ids of previous texts (the vocabulary and the word table stay). */
+  reset(): void {
+    this.length = 0;
+  }
+
+  /** Number of distinct words seen. */
+  get wordCount(): number {
+    return this.words;
+  }
+
+  /** Code units of the word character at `i` of `text` (1 or 2), or 0 when it is not one. */
+  private wordCharWidth(text: string, i: number, c: number): number {
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) return WORD_CHAR.test(text.slice(i, i + 2)) ? 2 : 0;
+    }
+    let k = this.charClass[c];
+    if (k === 0) {
+      k = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 2;
+      this.charClass[c] = k;
+    }
+    return k === 1 ? 1 : 0;
+  }
+
+  /** Appends the term ids of `text` to {@link ids} (interning new terms). */
+  scan(text: string): void {
+    const n = text.length;
+    const charClass = this.charClass;
+    let i = 0;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      let w = c < 128 ? (charClass[c] === 1 ? 1 : 0) : this.wordCharWidth(text, i, c);
+      if (w === 0) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = -2128831035; // FNV-1a offset basis
+      do {
+        h = Math.imul(h ^ c, 16777619);
+        if (w === 2) h = Math.imul(h ^ text.charCodeAt(i + 1), 16777619);
+        i += w;
+        if (i >= n) break;
+        c = text.charCodeAt(i);
+        w = c < 128 ? (charClass[c] === 1 ? 1 : 0) : this.wordCharWidth(text, i, c);
+      } while (w !== 0);
+      const word = this.findWord(text, start, i, h);
+      const from = this.wordTermStart[word];
+      const to = this.wordTermStart[word + 1];
+      if (this.length + (to - from) > this.ids.length) this.ids = grown(this.ids, this.length + (to - from), this.length);
+      const ids = this.ids;
+      const termIds = this.wordTermIds;
+      for (let k = from; k < to; k++) ids[this.length++] = termIds[k];
+    }
+  }
+
+  /** The id of the word `text[start .. end)` with hash `h`, added (and cut into terms) when new. */
+  private findWord(text: string, start: number, end: number, h: number): number {
+    const len = end - start;
+    let mask = this.slots.length - 1;
+    let s = h & mask;
+    for (;;) {
+      const e = this.slots[s];
+      if (e === 0) break;
+      const word = e - 1;
+      if (this.wordHash[word] === h) {
+        const cs = this.wordCharStart[word];
+        if (this.wordCharStart[word + 1] - cs === len) {
+          let k = 0;
+          while (k < len && this.chars[cs + k] === text.charCodeAt(start + k)) k++;
+          if (k === len) return word;
+        }
+      }
+      s = (s + 1) & mask;
+    }
+    const word = this.words++;
+    if (this.words * 2 > this.slots.length) {
+      this.rehash();
+      mask = this.slots.length - 1;
+      s = h & mask;
+      while (this.slots[s] !== 0) s = (s + 1) & mask;
+    }
+    this.slots[s] = word + 1;
+    this.wordHash = grown(this.wordHash, word + 1, word);
+    this.wordCharStart = grown(this.wordCharStart, word + 2, word + 1);
+    this.wordTermStart = grown(this.wordTermStart, word + 2, word + 1);
+    const cs = this.wordCharStart[word];
+    this.chars = grown(this.chars, cs + len, cs);
+    for (let k = 0; k < len; k++) this.chars[cs + k] = text.charCodeAt(start + k);
+    this.wordHash[word] = h;
+    this.wordCharStart[word + 1] = cs + len;
+    const terms = this.wordTerms(text.slice(start, end));
+    const ts = this.wordTermStart[word];
+    this.wordTermIds = grown(this.wordTermIds, ts + terms.length, ts);
+    for (let k = 0; k < terms.length; k++) {
+      let id = this.vocabulary.get(terms[k]);
+      if (id === undefined) {
+        id = this.vocabulary.size;
+        this.vocabulary.set(terms[k], id);
+      }
+      this.wordTermIds[ts + k] = id;
+    }
+    this.wordTermStart[word + 1] = ts + terms.length;
+    return word;
+  }
+
+  /** Doubles the hash table. */
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let word = 0; word < this.words - 1; word++) {
+      let s = this.wordHash[word] & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = word + 1;
+    }
+    this.slots = slots;
+  }
 }
