@@ -156,6 +156,7 @@ export {
   QUERY_TF_MODES,
   RRF_DEFAULT_K,
   STOP_LISTS,
+  bm25IndexKey,
   createBm25Index,
   createBm25Retriever,
   createDenseRetriever,
@@ -167,8 +168,11 @@ export {
   normalizedStore,
   allocateStore,
   fuseRrf,
+  loadOrBuildBm25Index,
   type Bm25Index,
+  type Bm25IndexStore,
   type Bm25Options,
+  type Bm25RetrieverContext,
   type DenseEncoder,
   type DenseRetrieverOptions,
   type DenseTopKOptions,
@@ -249,6 +253,7 @@ export {
   createCachedChatModel,
   type CachedChatModel,
 } from './cache/index.js';
+export { openIndexFileStore, type IndexFileStore } from './cache/index.js';
 export {
   createCachedEmbedder,
   openEmbeddingStore,

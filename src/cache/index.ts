@@ -4,3 +4,4 @@ export * from './cached-embedder.js';
 export * from './cache-dir.js';
 export * from './chat-cache.js';
 export * from './cached-reranker.js';
+export * from './index-file-store.js';

@@ -19,6 +19,7 @@ import {
   type EmbeddingsFile,
 } from '../dataset/index.js';
 import { CorebError } from '../core/errors.js';
+import { openIndexFileStore } from '../cache/index.js';
 import { createBm25Retriever, createDenseRetriever, createEmbedderEncoder, createRrfRetriever, type DenseEncoder } from '../search/index.js';
 import type { RetrieverSpec } from './retriever-spec.js';
 import { createRunRetriever } from './run-retriever.js';
@@ -31,6 +32,11 @@ export interface CreateRetrieverContext {
   env: Record<string, string | undefined>;
   /** Embedding cache directory for `dense:` specs. Default: the providers' (from `env`). */
   cacheDir?: string;
+  /**
+   * Folder of the on-disk BM25 index store (files under `bm25-index-v1/`, keyed by corpus hash and
+   * tokeniser parameters): `bm25` specs reuse an index built by an earlier run. Default: none.
+   */
+  indexCacheDir?: string;
   /** The evaluated data directory (where `top-ranked` finds `top_ranked.jsonl`). */
   dataDir?: string;
   /** The qrels split read (picks `top_ranked/<split>.jsonl`). Default `test`. */
@@ -50,7 +56,13 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
   const file = (f: string) => (isAbsolute(f) ? f : resolve(ctx.baseDir, f));
   switch (spec.kind) {
     case 'bm25':
-      return named(createBm25Retriever(spec.params as Parameters<typeof createBm25Retriever>[0]), spec.text);
+      return named(
+        createBm25Retriever(spec.params as Parameters<typeof createBm25Retriever>[0], {
+          ...(ctx.indexCacheDir !== undefined ? { store: openIndexFileStore(ctx.indexCacheDir) } : {}),
+          ...(ctx.logger !== undefined ? { logger: ctx.logger } : {}),
+        }),
+        spec.text,
+      );
     case 'run':
       return createRunRetriever(file(spec.file), await loadTrecRunMap(file(spec.file)), spec.text, await hashFile(file(spec.file)));
     case 'embeddings': {

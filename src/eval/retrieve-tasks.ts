@@ -24,6 +24,8 @@ export interface RetrieveTasksOptions {
   /** Environment for `dense:` providers. */
   env?: Record<string, string | undefined>;
   cacheDir?: string;
+  /** On-disk BM25 index store folder (see `CreateRetrieverContext.indexCacheDir`). Default: none. */
+  indexCacheDir?: string;
   signal?: AbortSignal;
   progress?: Progress;
   logger?: Logger;
@@ -44,6 +46,7 @@ export async function retrieveTasks(o: RetrieveTasksOptions): Promise<RetrievedT
       baseDir: o.baseDir,
       env: o.env ?? {},
       ...(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {}),
+      ...(o.indexCacheDir !== undefined ? { indexCacheDir: o.indexCacheDir } : {}),
       ...(o.logger !== undefined ? { logger: o.logger } : {}),
       progress,
       onClose: (c) => closers.push(c),

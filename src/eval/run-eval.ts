@@ -78,6 +78,8 @@ export interface EvalOptions {
   env?: Record<string, string | undefined>;
   /** Embedding cache directory for `dense:` providers. */
   cacheDir?: string;
+  /** On-disk BM25 index store folder (see `CreateRetrieverContext.indexCacheDir`). Default: none. */
+  indexCacheDir?: string;
   signal?: AbortSignal;
   progress?: Progress;
   logger?: Logger;
@@ -420,6 +422,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         baseDir,
         env: options.env ?? {},
         ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+        ...(options.indexCacheDir !== undefined ? { indexCacheDir: options.indexCacheDir } : {}),
         dataDir: dir,
         ...(options.split !== undefined ? { split: options.split } : {}),
         logger,

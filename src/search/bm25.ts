@@ -4,7 +4,9 @@
  */
 import type { Doc, Query } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
+import type { Logger } from '../core/progress.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
+import { type Bm25IndexStore, bm25IndexKey, decodeBm25IndexData, encodeBm25IndexData } from './bm25-store.js';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
 import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
 import { createTokenizer, resolveTokenizerOptions, STOP_LISTS, TermInterner } from './tokenize.js';
@@ -560,6 +562,51 @@ export function describeBm25(options: ResolvedBm25Options): RetrieverDescription
   };
 }
 
+/** Where {@link createBm25Retriever} keeps indexes across runs, and who hears about it. */
+export interface Bm25RetrieverContext {
+  /**
+   * On-disk index store (see `openBm25IndexFileStore` in the cache layer). When given, an index is
+   * looked up by {@link bm25IndexKey} before it is built and saved after; a stored index that cannot
+   * be read (corrupt, truncated, another format or key) is rebuilt with a warning. Default: none.
+   */
+  store?: Bm25IndexStore;
+  /** Receives the store's warnings and hits. */
+  logger?: Logger;
+}
+
+/**
+ * Indexes `docs`, through `store` when given: returns the stored index of the same corpus and
+ * parameters, else builds it and stores it (a failed save is a warning, never a failed index).
+ */
+export function loadOrBuildBm25Index(docs: readonly Doc[], options: ResolvedBm25Options, context: Bm25RetrieverContext = {}): Bm25Index {
+  const { store, logger } = context;
+  if (store === undefined) return new Bm25Index(docs, options);
+  const key = bm25IndexKey(docs, options);
+  let found: ReturnType<Bm25IndexStore['load']>;
+  try {
+    found = store.load(key);
+  } catch (e) {
+    logger?.warn(`bm25: ${(e as Error).message}; rebuilding the index`);
+  }
+  if (found !== undefined) {
+    try {
+      const index = new Bm25Index(decodeBm25IndexData(found.bytes, key), options);
+      logger?.info(`bm25: index of ${docs.length} documents read from ${found.where}`);
+      return index;
+    } catch (e) {
+      logger?.warn(`bm25: ${found.where}: ${(e as Error).message}; rebuilding the index`);
+    }
+  }
+  const index = new Bm25Index(docs, options);
+  try {
+    const where = store.save(key, encodeBm25IndexData(index.data, key));
+    logger?.info(`bm25: index of ${docs.length} documents saved to ${where}`);
+  } catch (e) {
+    logger?.warn(`bm25: the index could not be saved (${(e as Error).message}); it is rebuilt next time`);
+  }
+  return index;
+}
+
 /**
  * The `bm25` retriever: indexes each corpus with {@link createBm25Index}. Its description names
  * the variant (Lucene BM25), k1, b, the query-tf handling and every tokeniser choice.
@@ -571,7 +618,7 @@ export function describeBm25(options: ResolvedBm25Options): RetrieverDescription
  * const lists = await index.search(task.queries, 10); // query id -> { docIds, scores }, best first
  * ```
  */
-export function createBm25Retriever(options: Bm25Options = {}): Retriever {
+export function createBm25Retriever(options: Bm25Options = {}, context: Bm25RetrieverContext = {}): Retriever {
   const resolved = resolveBm25Options(options);
   return {
     name: 'bm25',
@@ -579,7 +626,7 @@ export function createBm25Retriever(options: Bm25Options = {}): Retriever {
     async index(docs: readonly Doc[], indexOptions: IndexOptions = {}): Promise<RetrieverIndex> {
       checkAborted(indexOptions.signal);
       indexOptions.progress?.start('bm25 index', docs.length);
-      const index = new Bm25Index(docs, resolved);
+      const index = loadOrBuildBm25Index(docs, resolved, context);
       indexOptions.progress?.tick(docs.length);
       indexOptions.progress?.done();
       return index;

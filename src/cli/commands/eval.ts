@@ -78,6 +78,9 @@ Options:
   --subtask-tables        Also print per-subtask tables in table format.
   --no-per-query          Leave per-query values out of results.json.
   --quiet                 No progress output on stderr.
+  --index-cache DIR       Keep BM25 indexes on disk in DIR/bm25-index-v1 (keyed by the corpus
+                          hash and tokeniser options) and reuse them in later runs; a corrupt
+                          or mismatched file is rebuilt with a warning. Default: off.
 
 Environment: COREB_CACHE_DIR (embedding and rerank score caches), XDG_CACHE_HOME.
 Writes are atomic: Ctrl-C leaves no half-written file.
@@ -106,6 +109,7 @@ const command: Command = {
       'subtask-tables': { type: 'boolean' },
       'no-per-query': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'index-cache': { type: 'string' },
     });
     const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'json'] as const, 'table');
     const negatives = parseChoiceOption(
@@ -146,6 +150,7 @@ const command: Command = {
       corebVersion: corebVersion(),
       env: ctx.env,
       ...(ctx.env.COREB_CACHE_DIR ? { cacheDir: ctx.env.COREB_CACHE_DIR } : {}),
+      ...(values['index-cache'] !== undefined ? { indexCacheDir: resolve(ctx.cwd, values['index-cache'] as string) } : {}),
       signal: ctx.signal,
       ...(progress !== undefined ? { progress } : {}),
       logger: ctx.logger,
