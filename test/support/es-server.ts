@@ -42,6 +42,8 @@ export interface EsFault {
 export interface EsCall {
   n: number;
   path: string;
+  /** The URL's query string, without `?` ('' when none). */
+  query: string;
   headers: IncomingMessage['headers'];
   /** The raw request body. */
   body: string;
@@ -174,7 +176,8 @@ export async function startEsServer(options: EsServerOptions): Promise<EsServer>
       res.end(JSON.stringify(json));
     };
     const path = (req.url ?? '/').split('?')[0];
-    const call: EsCall = { n: calls.length + 1, path, headers: req.headers, body: raw };
+    const query = (req.url ?? '').includes('?') ? (req.url ?? '').slice((req.url ?? '').indexOf('?') + 1) : '';
+    const call: EsCall = { n: calls.length + 1, path, query, headers: req.headers, body: raw };
     calls.push(call);
     const fault = options.fault?.(call.n, call);
     if (fault !== undefined) {

@@ -108,13 +108,17 @@ test('_search with basic auth and a _source id field; exclusions do not take a p
     auth: { user: 'elastic', password: 'pa55word!' },
   });
   const env = { U: 'elastic', P: 'pa55word!' };
-  const es = retriever(`coreb-{task}?url=${s.url}&api=search&idField=doc_id&userEnv=U&passwordEnv=P&fields=text,title^2`, env);
+  const es = retriever(
+    `coreb-{task}?url=${s.url}&api=search&idField=doc_id&userEnv=U&passwordEnv=P&fields=text,title^2&searchType=dfs_query_then_fetch`,
+    env,
+  );
   const index = await es.index(DOCS, { task: 'code2code' });
   const exclude = new Map([['q1', ['d04']]]);
   const got = await index.search(QUERIES, 3, { exclude });
   assert.deepEqual(plain(got), plain(await expected(3, exclude)));
   assert.deepEqual(got.get('q1')!.docIds, ['d03', 'd02', 'd08']);
   const first = s.calls.find((c) => c.path === '/coreb-code2code/_search')!;
+  assert.equal(first.query, 'search_type=dfs_query_then_fetch');
   assert.equal(first.headers.authorization, `Basic ${Buffer.from('elastic:pa55word!').toString('base64')}`);
   const body = JSON.parse(first.body) as Record<string, unknown>;
   assert.deepEqual(body, {
@@ -150,8 +154,9 @@ test('a bad query: 400 from _search and an item error from _msearch, both naming
   const s = await serve({ indices: { code: { docs: DOCS } } });
   const one = await retriever(`code?url=${s.url}&api=search&type=bogus`).index(DOCS);
   await rejects(one.search(QUERIES, 3), 'HTTP', /HTTP 400: index `code`: parse_exception: failed to parse \[multi_match\] query type \[bogus\]/);
-  const many = await retriever(`code?url=${s.url}&type=bogus`).index(DOCS);
+  const many = await retriever(`code?url=${s.url}&type=bogus&searchType=dfs_query_then_fetch`).index(DOCS);
   await rejects(many.search(QUERIES, 3), 'PROVIDER', /query `q1` failed with status 400: index `code`: parse_exception: failed to parse/);
+  assert.equal(s.calls.at(-1)!.body.split('\n')[0], '{"search_type":"dfs_query_then_fetch"}', 'the msearch header carries the search type');
 });
 
 test('429: the whole request is retried after Retry-After, a rejected _msearch item alone is re-sent', async () => {
@@ -202,6 +207,7 @@ test('spec checks: unknown keys, bad index names, auth combinations, credentials
   bad('code', 'userEnv=U', /needs both userEnv and passwordEnv/);
   bad('code', 'url=http://u:p@127.0.0.1:9200', /must not contain credentials/);
   bad('code', 'api=scroll', /msearch or search/);
+  bad('code', 'searchType=dfs', /searchType` must be one of query_then_fetch, dfs_query_then_fetch/);
   bad('code', 'size=0', /integer >= 1/);
   bad('code', 'fields=', /must list field names/);
   const o = resolveEsOptions('es:code', 'code', new Map([['url', ['http://a:9200,http://b:9200/']]]));

@@ -22,6 +22,8 @@ import {
   type EsErrorInfo,
   type EsHit,
   type EsQueryShape,
+  type EsSearchType,
+  ES_SEARCH_TYPES,
 } from './es-wire.js';
 
 /** Defaults of the `es:` retriever (units in the names). */
@@ -51,6 +53,11 @@ export interface EsRetrieverOptions extends EsQueryShape {
   batch: number;
   /** `msearch` (batched NDJSON) or `search` (one `_search` per query). */
   api: 'msearch' | 'search';
+  /**
+   * ES `search_type`; `dfs_query_then_fetch` scores with index-wide term statistics when the index
+   * has several shards (each shard's own by default). Default: ES's (`query_then_fetch`).
+   */
+  searchType?: EsSearchType;
   /** Requests in flight at once. */
   concurrency: number;
   timeoutMs: number;
@@ -78,6 +85,7 @@ const PARAMS = {
   size: 'int',
   batch: 'int',
   api: 'string',
+  searchType: 'string',
   concurrency: 'int',
   timeoutMs: 'int',
   maxRetries: 'int',
@@ -96,7 +104,7 @@ const BAD_INDEX = /[\s\\/*?"<>|#:]/;
  * Checks and resolves the `es:INDEX?key=value&...` spec parts into options (no I/O).
  * Keys: `url` (repeatable or comma-separated node URLs; alias `baseUrl`), `fields`/`field`
  * (comma-separated, boosts as `title^2`), `idField`, `type` (multi_match type), `operator`
- * (or|and), `size`, `batch`, `api` (msearch|search), `concurrency`, `timeoutMs`, `maxRetries`,
+ * (or|and), `size`, `batch`, `api` (msearch|search), `searchType`, `concurrency`, `timeoutMs`, `maxRetries`,
  * `backoffMs`, `maxBackoffMs`, `apiKeyEnv`, `userEnv`, `passwordEnv`, `name`.
  * @throws CorebError `USAGE` naming the spec, the key and what is valid.
  */
@@ -149,6 +157,12 @@ export function resolveEsOptions(spec: string, index: string, params: ReadonlyMa
     o.operator = values.operator;
   }
   if (values.type !== undefined) o.type = values.type as string;
+  if (values.searchType !== undefined) {
+    if (!(ES_SEARCH_TYPES as readonly unknown[]).includes(values.searchType)) {
+      throw new CorebError('USAGE', `${where}: \`searchType\` must be one of ${ES_SEARCH_TYPES.join(', ')}, got \`${String(values.searchType)}\``);
+    }
+    o.searchType = values.searchType as EsSearchType;
+  }
   for (const k of ['apiKeyEnv', 'userEnv', 'passwordEnv', 'name'] as const) if (values[k] !== undefined) o[k] = values[k] as string;
   if (o.apiKeyEnv !== undefined && (o.userEnv !== undefined || o.passwordEnv !== undefined)) {
     throw new CorebError('USAGE', `${where}: give apiKeyEnv (an ES API key) or userEnv and passwordEnv (basic auth), not both`);
@@ -233,6 +247,7 @@ export function createEsRetriever(options: EsRetrieverOptions, context: EsRetrie
       idField: options.idField,
       query: renderEsSearchBody('QUERY', 0, options).query,
       api: options.api,
+      ...(options.searchType !== undefined ? { searchType: options.searchType } : {}),
       size: options.size,
       auth: options.apiKeyEnv !== undefined ? 'apiKey' : options.userEnv !== undefined ? 'basic' : 'none',
       ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
@@ -406,7 +421,8 @@ async function searchOne(
   sizeOf: (q: Query) => number,
   signal: AbortSignal,
 ): Promise<EsHit[]> {
-  return client.request(`/${index}/_search`, renderEsSearchBody(q.text, sizeOf(q), o), (json) => readEsHits(json, o.idField), {
+  const path = `/${index}/_search${o.searchType !== undefined ? `?search_type=${o.searchType}` : ''}`;
+  return client.request(path, renderEsSearchBody(q.text, sizeOf(q), o), (json) => readEsHits(json, o.idField), {
     headers: JSON_TYPE,
     describeError: describeFor(index),
     signal,
@@ -430,7 +446,10 @@ async function msearch(
   const out = new Array<EsHit[] | undefined>(batch.length);
   let pending = batch.map((_, i) => i);
   for (let round = 0; ; round++) {
-    const body = renderEsMsearchBody(pending.map((i) => renderEsSearchBody(batch[i].text, sizeOf(batch[i]), o)));
+    const body = renderEsMsearchBody(
+      pending.map((i) => renderEsSearchBody(batch[i].text, sizeOf(batch[i]), o)),
+      o.searchType,
+    );
     const outcomes = await client.request(`/${index}/_msearch`, body, (json) => readEsMsearch(json, pending.length, o.idField), {
       headers: NDJSON,
       rawBody: true,

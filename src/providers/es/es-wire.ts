@@ -31,13 +31,20 @@ export function renderEsSearchBody(text: string, size: number, shape: EsQuerySha
   return { query, size, _source: shape.idField === '_id' ? false : [shape.idField], track_total_hits: false };
 }
 
+/** ES's `search_type`s: per-shard statistics (the default) or global ones gathered first (`dfs_`). */
+export const ES_SEARCH_TYPES = ['query_then_fetch', 'dfs_query_then_fetch'] as const;
+/** An ES `search_type`. */
+export type EsSearchType = (typeof ES_SEARCH_TYPES)[number];
+
 /**
- * The `_msearch` NDJSON body for several queries against the index in the request path: per query an
- * empty header line and its `_search` body, each line ending in a newline (ES requires the last one).
+ * The `_msearch` NDJSON body for several queries against the index in the request path: per query a
+ * header line (`{}`, or `{"search_type":...}`) and its `_search` body, each line ending in a newline
+ * (ES requires the last one).
  */
-export function renderEsMsearchBody(bodies: readonly Record<string, unknown>[]): string {
+export function renderEsMsearchBody(bodies: readonly Record<string, unknown>[], searchType?: EsSearchType): string {
+  const header = searchType !== undefined ? JSON.stringify({ search_type: searchType }) : '{}';
   let out = '';
-  for (const b of bodies) out += `{}\n${JSON.stringify(b)}\n`;
+  for (const b of bodies) out += `${header}\n${JSON.stringify(b)}\n`;
   return out;
 }
 
