@@ -4,6 +4,8 @@
  * solve and write queries). Plain data only; no I/O here.
  */
 
+import type { EndpointSlots } from './endpoint-slots.js';
+
 /** One message of a conversation. */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -36,6 +38,11 @@ export interface ChatTrace {
 export interface ChatCallOptions {
   signal?: AbortSignal;
   trace?: ChatTrace;
+  /**
+   * A bound per endpoint shared by every model of a run (`coreb build --concurrency`). When given,
+   * a model whose own `concurrency` was not configured is bounded by it alone. Default: none.
+   */
+  endpointSlots?: EndpointSlots;
 }
 
 /** Token counts of one reply as the server reported them (0 when it did not). */
@@ -63,6 +70,8 @@ export interface ChatModel {
   identity(): Record<string, unknown>;
   /** Secret-free description for manifests (identity plus endpoints and key variable name). */
   describe(): Record<string, unknown>;
+  /** The base URLs requests go to (secret-free; the keys of an {@link EndpointSlots} bound). */
+  readonly endpoints?: readonly string[];
   /** The sampling parameters a request ends up with (request values over config defaults). */
   resolve(request: ChatRequest): Required<Pick<ChatRequest, 'messages' | 'maxTokens'>> & Pick<ChatRequest, 'temperature' | 'seed'>;
   complete(request: ChatRequest, options?: ChatCallOptions): Promise<ChatReply>;

@@ -99,4 +99,9 @@ export interface ProviderContext {
   /** Environment to read API keys from (the CLI passes the process environment). */
   env: Readonly<Record<string, string | undefined>>;
   logger?: Logger;
+  /**
+   * Set up the model for planning only (`coreb build --dry-run`): no API key is read or required,
+   * and any request is refused. Default false.
+   */
+  planOnly?: boolean;
 }

@@ -55,6 +55,8 @@ export interface ChatServerOptions {
   answer: (call: ChatCall) => ChatAnswer | Promise<ChatAnswer>;
   /** Called when a reply has been fully written (the call counts as answered). */
   onAnswered?: (call: ChatCall) => void;
+  /** Port to bind (default: a free one). */
+  port?: number;
 }
 
 /** A running server. */
@@ -64,6 +66,9 @@ export interface ChatServer {
   calls: ChatCall[];
   /** Calls answered with a reply (not faults). */
   answered: ChatCall[];
+  /** Requests being handled now, and the most ever at once (this server = one port). */
+  inFlight(): number;
+  maxInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -195,13 +200,18 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       options.onAnswered?.(call);
     });
   };
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on('close', () => inFlight--);
     handle(req, res).catch((e) => {
       res.writeHead(500);
       res.end(String(e));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => server.listen(options.port ?? 0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   const base = `http://127.0.0.1:${port}`;
   const prefix = format === 'openai' || format === 'anthropic' ? '/v1' : format === 'gemini' ? '/v1beta' : '';
@@ -209,6 +219,8 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     baseUrl: base + prefix,
     calls,
     answered,
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -46,8 +46,10 @@ Options:
   --languages LIST         comma-separated, from python,cpp,java,go,ruby (default all five)
   --release-name NAME      release name and id tag (code_NAME_00001); default vYYYYMM of the first run
   --seed N                 seed of the seeded choices (default 42)
-  --concurrency N          items in flight per stage and model (default 4; each model's own
-                           concurrency= parameter bounds its requests, default 4)
+  --concurrency N          requests in flight per endpoint (base URL), shared by every model
+                           served from it; each endpoint of a multi-endpoint model (baseUrl=A,B)
+                           has its own (default 4). A model's concurrency= parameter, when given,
+                           also caps that model over all its endpoints
   --limit N                use only the first N problems of the file
   --prompts DIR            prompt template folder (default: coreb's own, prompts/build)
   --config FILE            build.json with the same settings (camelCase keys; solvers: [SPEC...]);
@@ -58,7 +60,8 @@ Options:
   --jobs N                 sandboxed processes at once when judging (default: cores)
   --timeout-ms N           judge CPU-time limit per test, ms (default 6000)
   --judge-cache DIR        judge helper/PCH/Go cache (default $COREB_JUDGE_CACHE or <tmp>/coreb-judge)
-  --dry-run                print the plan (stages, calls per model, token estimate) and exit
+  --dry-run                print the plan (stages, calls per model, token estimate) and exit;
+                           needs no API key and sends nothing
 
 Stages: ${BUILD_STAGES.join(', ')}.`;
 
@@ -237,11 +240,13 @@ const command: Command = {
           : undefined;
 
     // One model object per distinct spec, so a model used in several roles shares its concurrency.
+    // A dry run reads no API key (planOnly models refuse to send).
+    const planOnly = values['dry-run'] === true;
     const models = new Map<string, Promise<ChatModel>>();
     const model = (c: ChatModelConfig | undefined): Promise<ChatModel> | undefined => {
       if (c === undefined) return undefined;
       const key = JSON.stringify(c);
-      if (!models.has(key)) models.set(key, createChatModel(c, { env: ctx.env, logger: ctx.logger }));
+      if (!models.has(key)) models.set(key, createChatModel(c, { env: ctx.env, logger: ctx.logger, planOnly }));
       return models.get(key);
     };
     const jobs = parseIntOption('jobs', str('jobs'), availableParallelism(), 1);
@@ -336,9 +341,13 @@ const command: Command = {
       ctx.stdout.write(`wrote ${outDir} (8 tables, problems.jsonl, manifest.json)\n`);
     }
     if (r.failures.length > 0) {
-      ctx.stdout.write(`missing: ${r.failures.length} item(s) broke their reply contract after retries (listed in manifest.json failures):\n`);
+      ctx.stdout.write(
+        `missing: ${r.failures.length} item(s) failed (reply contract broken, or a provider error, after retries; listed in manifest.json failures):\n`,
+      );
       for (const f of r.failures.slice(0, 20)) ctx.stdout.write(`  ${f.stage} ${f.item}: ${f.error}\n`);
       if (r.failures.length > 20) ctx.stdout.write(`  … ${r.failures.length - 20} more\n`);
+      for (const d of r.dropped ?? []) ctx.stdout.write(`  problem ${d.id} left out of the release: ${d.reason}\n`);
+      ctx.stdout.write('rerun the same command to retry only the failed items (answered calls come from the cache)\n');
     }
     return 0;
   },

@@ -39,7 +39,7 @@ Options:
                        go (default BUILD_DIR)
   --problems FILE      the original problems (default: the manifest's source.problems_file)
   --languages LIST     comma-separated (default: the build's languages)
-  --concurrency N      items in flight per model (default 4)
+  --concurrency N      requests in flight per endpoint (base URL), shared by the models on it (default 4)
   --prompts DIR        prompt template folder (default coreb's own, prompts/build)
   --jobs N             sandboxed processes at once when judging (default: cores)
   --timeout-ms N       judge CPU-time limit per test, ms (default 6000)

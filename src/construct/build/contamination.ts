@@ -27,6 +27,7 @@ import {
   programId,
   resolveCtx,
   solveMessages,
+  stageWidth,
   type BuildFailure,
   type StageUsage,
 } from './pipeline.js';
@@ -175,7 +176,7 @@ export async function runContamination(o: ContaminationOptions): Promise<Contami
   try {
     solved = await pool(
       jobs,
-      ctx.concurrency * o.solvers.length,
+      stageWidth(ctx, o.solvers),
       async ({ p, solver, language, arm, sample }) => {
         const f = p.forms[arm];
         const messages = solveMessages(
@@ -186,6 +187,8 @@ export async function runContamination(o: ContaminationOptions): Promise<Contami
         const seed = sample > 0 ? (solver.resolve({ messages }).seed ?? 0) + sample : undefined;
         const r = await ask(ctx, 'solve', contaminationItem(p.id, language, arm, sample), solver, messages, (t) => extractProgram(t, language), {
           seed,
+          // A provider error is not a failed program: it would bias Pass@1, so it stops the study (a rerun resumes).
+          providerErrors: 'throw',
         });
         ctx.progress.tick();
         const model = modelLabel(solver);

@@ -12,8 +12,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChatMessage, ChatModel, ChatRequest } from '../../core/chat.js';
+import type { ChatMessage, ChatModel, ChatReply, ChatRequest } from '../../core/chat.js';
 import { RELEASE_TABLES, type ReleaseTable } from '../../core/dataset.js';
+import { createEndpointSlots, type EndpointSlots } from '../../core/endpoint-slots.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
 import type { ExecLanguage, Program, TestCase } from '../../core/execution.js';
 import { compareCodePoints } from '../../core/ids.js';
@@ -89,7 +90,11 @@ export interface BuildOptions {
   releaseName?: string;
   /** Seed of every seeded choice (negative temperatures, anchors, search-query languages); default 42. */
   seed?: number;
-  /** Items in flight per stage per model (each model's own `concurrency` also bounds its requests); default 4. */
+  /**
+   * Requests in flight per endpoint (base URL), shared by every model served from it; each endpoint
+   * of a multi-endpoint model has its own bound. A model's own `concurrency=` (when configured) also
+   * caps that model over all its endpoints. Default 4.
+   */
   concurrency?: number;
   prompts: PromptSet;
   /** Stages to run; default all. Stages not run read their earlier output from `work/`. */
@@ -128,7 +133,7 @@ export interface StageUsage {
   outputTokens: number;
   /** Replies that broke their contract and were asked again. */
   contractRetries: number;
-  /** Items recorded as failed. */
+  /** Items recorded as failed (reply contract broken after retries, or a provider error after the client's retries). */
   failed: number;
 }
 
@@ -149,6 +154,8 @@ export interface BuildResult {
   counts?: PlannedRelease['counts'];
   /** Problems in the release (after dropping those with a failed rewrite, test adaptation or negative). */
   problemsReleased?: number;
+  /** Problems left out of the release and why (present when the qrels stage ran). */
+  dropped?: Array<{ id: string; reason: string }>;
 }
 
 interface RewriteRow {
@@ -294,6 +301,25 @@ export interface Ctx {
   usage: Partial<Record<BuildStage, StageUsage>>;
   failures: BuildFailure[];
   cached: Map<ChatModel, CachedChatModel>;
+  /** The per-endpoint bound of every request of the run. */
+  slots: EndpointSlots;
+}
+
+/**
+ * Items in flight for a stage served by `models`: enough to fill every endpoint's slots (each
+ * request waits for a slot of its endpoint, so a wider pool never exceeds the bound).
+ */
+export function stageWidth(ctx: Ctx, models: readonly ChatModel[]): number {
+  const endpoints = new Set(models.flatMap((m) => (m.endpoints !== undefined && m.endpoints.length > 0 ? m.endpoints : [m.id])));
+  return ctx.concurrency * Math.max(1, endpoints.size);
+}
+
+/** True for a provider failure that persisted after the client's retries (recorded per item, not fatal). */
+function isItemProviderError(e: unknown): e is CorebError {
+  if (!isCorebError(e, 'HTTP') && !isCorebError(e, 'PROVIDER')) return false;
+  // A rejected key fails every item alike: stop and say so instead of recording each one.
+  const status = (e as CorebError).details?.status;
+  return status !== 401 && status !== 403;
 }
 
 function stageUsage(ctx: Ctx, stage: BuildStage): StageUsage {
@@ -321,7 +347,10 @@ const CONTRACTS: Readonly<Record<string, string>> = {
 
 /**
  * Asks `model` and reads the reply with `parse`; a {@link ContractError} is quoted back (as a
- * follow-up turn) up to `retries` times, then the item is recorded as failed (`undefined` returned).
+ * follow-up turn) up to `retries` times, then the item is recorded as failed (`{error}` returned).
+ * A provider error that persists after the client's retries (5xx, 4xx other than 401/403,
+ * connection refused, timeouts) is recorded the same way; nothing failed is cached, so a rerun
+ * asks only the failed items again.
  */
 export async function ask<T>(
   ctx: Ctx,
@@ -330,7 +359,13 @@ export async function ask<T>(
   model: ChatModel,
   messages: ChatMessage[],
   parse: (text: string) => T,
-  options: { temperature?: number; seed?: number; retries?: number } = {},
+  options: {
+    temperature?: number;
+    seed?: number;
+    retries?: number;
+    /** A provider error persisting after the client's retries: recorded as a failed item (default) or thrown. */
+    providerErrors?: 'record' | 'throw';
+  } = {},
 ): Promise<{ value: T } | { error: string }> {
   const cm = cachedModel(ctx, model);
   const u = stageUsage(ctx, stage);
@@ -339,7 +374,17 @@ export async function ask<T>(
   for (let attempt = 0; ; attempt++) {
     const request: ChatRequest = { messages: msgs, temperature: options.temperature };
     if (options.seed !== undefined) request.seed = options.seed;
-    const reply = await cm.complete(request, { trace: { stage, item }, signal: ctx.signal });
+    let reply: ChatReply;
+    try {
+      reply = await cm.complete(request, { trace: { stage, item }, signal: ctx.signal, endpointSlots: ctx.slots });
+    } catch (e) {
+      if (!isItemProviderError(e) || options.providerErrors === 'throw' || ctx.signal?.aborted === true) throw e;
+      const error = `provider error: ${e.message}`;
+      u.failed++;
+      ctx.failures.push({ stage, item, error });
+      ctx.logger.warn(`${stage} ${item}: ${e.message}; recorded as failed (a rerun retries it)`);
+      return { error };
+    }
     u.replies++;
     if (reply.cached !== true) u.calls++;
     u.inputTokens += reply.usage.inputTokens;
@@ -403,6 +448,7 @@ export function resolveCtx(o: BuildOptions, usage: Ctx['usage'] = {}): Ctx {
     usage,
     failures: [],
     cached: new Map(),
+    slots: createEndpointSlots(o.concurrency ?? 4),
   };
 }
 
@@ -428,7 +474,7 @@ async function stageRewrite(ctx: Ctx, problems: LcbProblem[]): Promise<RewriteRo
   try {
     return await pool(
       problems,
-      ctx.concurrency,
+      stageWidth(ctx, [model]),
       async (p) => {
         const messages = renderMessages(ctx.prompts, 'rewrite', {
           title: p.title,
@@ -463,7 +509,7 @@ async function stageTests(ctx: Ctx, problems: LcbProblem[], rewrites: Map<string
   try {
     return await pool(
       problems,
-      ctx.concurrency,
+      stageWidth(ctx, [model]),
       async (p): Promise<TestsRow> => {
         const rw = rewrites.get(p.questionId);
         const pub = testsToWire(p.publicTests);
@@ -511,7 +557,7 @@ async function stageAbbreviate(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: Rewri
   try {
     return await pool(
       ready,
-      ctx.concurrency,
+      stageWidth(ctx, [model]),
       async ({ p, rw }) => {
         const title = rw.title ?? '';
         const statement = rw.statement ?? '';
@@ -559,7 +605,7 @@ async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow
   try {
     return await pool(
       jobs,
-      ctx.concurrency * ctx.o.models.solvers.length,
+      stageWidth(ctx, ctx.o.models.solvers),
       async ({ p, rw, solver, language }): Promise<SolveRow> => {
         const functional = p.publicTests.some((t) => t.kind === 'functional');
         const messages = solveMessages(
@@ -640,7 +686,7 @@ async function stageQueries(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteR
   try {
     return await pool(
       ready,
-      ctx.concurrency,
+      stageWidth(ctx, [model]),
       async ({ p, rw }) => {
         const messages = renderMessages(ctx.prompts, 'queries', { count: String(count), title: rw.title ?? '', statement: rw.statement ?? '' });
         const r = await ask(ctx, 'queries', p.questionId, model, messages, (t) => parseQueriesReply(t, count));
@@ -661,7 +707,7 @@ async function stageNegatives(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: Rewrit
   try {
     return await pool(
       jobs,
-      ctx.concurrency,
+      stageWidth(ctx, [model]),
       async ({ p, rw, strategy }): Promise<NegativeRow> => {
         const temperature = negativeTemperature(ctx.seed, p.questionId, strategy);
         const messages = renderMessages(ctx.prompts, 'negatives', {
@@ -976,7 +1022,7 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   // The official solution key is `{model}_{language}` (one solution per model and language).
   for (const row of plan.tables.code_corpus) row.meta_solution_key = `${String(row.model)}_${String(row.language)}`;
   await saveFileAtomic(join(o.outDir, 'work', 'qrels.json'), JSON.stringify({ counts: plan.counts, dropped }, null, 2) + '\n');
-  if (!upTo('release')) return { ...result(), counts: plan.counts, problemsReleased: authored.length };
+  if (!upTo('release')) return { ...result(), counts: plan.counts, problemsReleased: authored.length, dropped };
 
   // release
   for (const t of RELEASE_TABLES) {
@@ -1073,7 +1119,7 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     problems: authored.map((a) => a.id),
   };
   await saveFileAtomic(join(o.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-  return { ...result(), counts: plan.counts, problemsReleased: authored.length };
+  return { ...result(), counts: plan.counts, problemsReleased: authored.length, dropped };
 }
 
 /** True when `e` is an interruption (the CLI exits 130 and says how to resume). */

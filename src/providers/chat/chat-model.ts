@@ -4,6 +4,7 @@
  * Retry-After, concurrency, timeouts), adds the `X-Coreb-Stage` / `X-Coreb-Item` tracing headers.
  */
 import type { ChatCallOptions, ChatModel, ChatReply, ChatRequest } from '../../core/chat.js';
+import { CorebError } from '../../core/errors.js';
 import type { ProviderContext } from '../types.js';
 import { redact } from '../http/client.js';
 import { createHttpAccess } from '../http/embedder.js';
@@ -80,6 +81,7 @@ export function createHttpChatModel(spec: ChatWireSpec, config: ChatModelConfig,
   };
   return {
     id: `${spec.name}:${config.model}`,
+    endpoints: endpoints.map((e) => redact(e, secrets)),
     identity,
     resolve,
     describe: () => ({
@@ -98,7 +100,16 @@ export function createHttpChatModel(spec: ChatWireSpec, config: ChatModelConfig,
         headers[TRACE_HEADERS.stage] = headerValue(options.trace.stage);
         headers[TRACE_HEADERS.item] = headerValue(options.trace.item);
       }
-      return client.request(path, body, spec.reply, { signal: options.signal, headers });
+      if (context.planOnly === true) {
+        throw new CorebError('USAGE', `${spec.name}:${config.model} was set up for planning only (--dry-run) and sends no request`);
+      }
+      return client.request(path, body, spec.reply, {
+        signal: options.signal,
+        headers,
+        endpointSlots: options.endpointSlots,
+        // A shared per-endpoint bound replaces the model's default one; an explicit concurrency= still caps the model.
+        clientLimit: options.endpointSlots === undefined || config.concurrency !== undefined,
+      });
     },
   };
 }

@@ -4,6 +4,7 @@
  * exponential backoff and jitter honouring Retry-After, per-request timeouts, response validation,
  * and errors that name endpoint, status and body excerpt but never a credential.
  */
+import type { EndpointSlots } from '../../core/endpoint-slots.js';
 import { CorebError } from '../../core/errors.js';
 import type { Logger } from '../../core/progress.js';
 import type { Balance } from '../types.js';
@@ -81,6 +82,14 @@ export interface HttpRequestOptions {
    * `reason`); undefined keeps the default (status and body excerpt). Secrets are scrubbed from it.
    */
   describeError?: (status: number, body: string) => string | undefined;
+  /**
+   * A bound per endpoint shared with other clients (`coreb build --concurrency`): each attempt
+   * holds a slot of the endpoint it goes to (not while backing off), and an endpoint with a free
+   * slot is preferred over a full one. Default: none.
+   */
+  endpointSlots?: EndpointSlots;
+  /** Also hold one of this client's own `concurrency` slots. Default true. */
+  clientLimit?: boolean;
 }
 
 /** A configured client. */
@@ -101,6 +110,8 @@ interface Failure {
   message: string;
   retryAfterMs?: number;
   code: 'HTTP' | 'PROVIDER';
+  /** HTTP status of the reply, when one came. */
+  status?: number;
 }
 
 /** Replaces every secret in `s` with `***` and collapses whitespace; at most `max` characters. */
@@ -191,6 +202,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       return {
         retryable: isRetryableStatus(res.status),
         code: 'HTTP',
+        status: res.status,
         message:
           described !== undefined
             ? `HTTP ${res.status}${hint}: ${redact(described, options.secrets, 600)}`
@@ -227,12 +239,23 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     headers: Readonly<Record<string, string>>,
     signal: AbortSignal,
     describeError?: (status: number, body: string) => string | undefined,
+    slots?: EndpointSlots,
   ): Promise<{ value: T; endpoint: number }> => {
     let last = -1;
     for (let a = 0; ; a++) {
       await throttle(signal);
-      const e = pick(last);
+      let e = pick(last);
+      if (slots !== undefined && n > 1 && slots.free(options.endpoints[e]) <= 0) {
+        // Another usable endpoint with a free shared slot beats waiting for this one.
+        const now = performance.now();
+        const open = options.endpoints
+          .map((_, i) => i)
+          .filter((i) => slots.free(options.endpoints[i]) > 0 && (coolUntil[i] <= now || i === e))
+          .sort((x, y) => inflight[x] - inflight[y]);
+        if (open.length > 0) e = open[0];
+      }
       last = e;
+      if (slots !== undefined) await slots.acquire(options.endpoints[e], signal);
       inflight[e]++;
       stats.requests++;
       let r: { value: T } | Failure;
@@ -240,6 +263,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         r = await attempt(options.endpoints[e], path, payload, parse, headers, signal, describeError);
       } finally {
         inflight[e]--;
+        slots?.release(options.endpoints[e]);
       }
       if (!('retryable' in r)) {
         stats.perEndpoint[e]++;
@@ -251,7 +275,13 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           r.code,
           `${where(options.endpoints[e], path)}: ${r.message}` +
             (r.retryable ? `; gave up after ${tries} attempt${tries === 1 ? '' : 's'} (maxRetries=${options.maxRetries})` : ''),
-          { details: { endpoint: redact(options.endpoints[e], options.secrets), attempts: tries } },
+          {
+            details: {
+              endpoint: redact(options.endpoints[e], options.secrets),
+              attempts: tries,
+              ...(r.status !== undefined ? { status: r.status } : {}),
+            },
+          },
         );
       }
       const wait =
@@ -292,12 +322,14 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     async request(path, body, parse, requestOptions = {}) {
       const signal = requestOptions.signal ?? new AbortController().signal;
       if (signal.aborted) throw abortReason(signal);
-      await acquire();
+      const own = requestOptions.clientLimit !== false;
+      if (own) await acquire();
       try {
         const payload = requestOptions.rawBody === true ? String(body) : JSON.stringify(body);
-        return (await send(path, payload, parse, requestOptions.headers ?? {}, signal, requestOptions.describeError)).value;
+        return (await send(path, payload, parse, requestOptions.headers ?? {}, signal, requestOptions.describeError, requestOptions.endpointSlots))
+          .value;
       } finally {
-        release();
+        if (own) release();
       }
     },
     async embed(texts, wire, embedOptions = {}) {

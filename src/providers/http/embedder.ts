@@ -91,11 +91,13 @@ export function createHttpAccess(
     throw new CorebError('CONFIG', `provider \`${spec.name}\` needs baseUrl, e.g. ${specForm}${spec.name}:${cfg.model}?baseUrl=${exampleBaseUrl}`);
   }
   const keyEnv = cfg.apiKeyEnv ?? spec.defaultApiKeyEnv;
-  const key = keyEnv !== undefined ? context.env[keyEnv] : undefined;
-  if (!key && cfg.apiKeyEnv !== undefined) {
+  // Planning only (--dry-run): no key is read and none is required; the caller refuses requests.
+  const planOnly = context.planOnly === true;
+  const key = keyEnv !== undefined && !planOnly ? context.env[keyEnv] : undefined;
+  if (!key && !planOnly && cfg.apiKeyEnv !== undefined) {
     throw new CorebError('CONFIG', `apiKeyEnv=${cfg.apiKeyEnv} names an environment variable that is not set; export it or drop apiKeyEnv`);
   }
-  if (!key && spec.keyRequired && cfg.baseUrl === undefined) {
+  if (!key && !planOnly && spec.keyRequired && cfg.baseUrl === undefined) {
     throw new CorebError('CONFIG', `provider \`${spec.name}\` needs an API key: set the environment variable ${keyEnv}`);
   }
   const secrets = key ? [key] : [];
