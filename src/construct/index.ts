@@ -20,6 +20,8 @@ export { planMiniRelease, type MiniReleaseOptions, type PlannedRelease } from '.
 export { FLOAT_COLUMNS, renderWireRow, type WireRow } from './wire-row.js';
 export {
   BUILD_STAGES,
+  SEARCH_QUERY_KINDS,
+  SEARCH_SUB_QUERY_TYPE,
   STRATEGY_DESCRIPTIONS,
   fallbackAbbreviation,
   modelLabel,
@@ -32,6 +34,7 @@ export {
   type BuildPlan,
   type BuildResult,
   type BuildStage,
+  type SearchQueryKind,
   type StageUsage,
 } from './build/pipeline.js';
 export { PROMPT_NAMES, defaultPromptsDir, loadPromptSet, renderMessages, renderTemplate, type PromptName, type PromptSet } from './build/prompts.js';
@@ -43,9 +46,10 @@ export {
   parseJsonObject,
   parseNegative,
   parsePlainText,
-  parseQueriesReply,
   parseRewriteReply,
+  parseSearchQueriesReply,
   parseTestsReply,
+  searchVariantKey,
   stripComments,
   stripOneFence,
   wordCount,

@@ -30,7 +30,14 @@ export interface AuthoredProblem {
   abbreviated: string;
   tests: Array<{ input: string; output: string }>;
   hardNegatives: Array<{ strategy: string; text: string }>;
-  searchQueries: Array<{ type: string; text: string }>;
+  /**
+   * Search queries. Without `language` (coreb-mini's authored ones) a query of a
+   * {@link SEARCH_QUERY_TYPES} kind is pinned to a passing language chosen by seed (`language_agnostic`:
+   * none). With `language` (`any` or a language; `coreb build`'s per-language queries) it is used
+   * as written, under `t2c_search_<language>`, with `subQueryType` (default `type`) as its
+   * `sub_query_type` and `type` as `meta_original_query_type`.
+   */
+  searchQueries: Array<{ type: string; text: string; language?: string; subQueryType?: string }>;
   solutions: AuthoredSolution[];
 }
 

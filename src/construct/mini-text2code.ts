@@ -36,6 +36,7 @@ export function planText2Code(
     constraint: string,
     subQueryType: string,
     text: string,
+    originalType: string = subQueryType,
   ): void => {
     const lang = constraint === 'none' ? 'any' : constraint;
     const queryId = `q_t2c_${variant}_${lang}_${pad4(t2cNo + 1)}`;
@@ -54,7 +55,7 @@ export function planText2Code(
       sub_query_type: subQueryType,
       language_constraint: constraint,
       meta_source_problem_id: p.id,
-      meta_original_query_type: subQueryType,
+      meta_original_query_type: originalType,
       meta_created_at: createdAt,
       meta_generator_version: version,
       meta_num_relevant_docs: isSearch ? positives.length : null,
@@ -75,8 +76,13 @@ export function planText2Code(
   }
   for (const p of sorted) {
     const langs = passingLanguages(p.id);
+    // Queries written for a variant (coreb build): as written, in the order given.
+    for (const q of p.searchQueries) {
+      if (q.language === undefined) continue;
+      addT2c(p, 'search', q.language === 'any' ? 'none' : q.language, q.subQueryType ?? q.type, q.text, q.type);
+    }
     for (const type of SEARCH_QUERY_TYPES) {
-      for (const q of p.searchQueries.filter((x) => x.type === type)) {
+      for (const q of p.searchQueries.filter((x) => x.type === type && x.language === undefined)) {
         if (type === 'language_agnostic' || langs.length === 0) {
           addT2c(p, 'search', 'none', type, q.text);
         } else {

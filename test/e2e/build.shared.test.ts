@@ -16,6 +16,7 @@ import { RELEASE_TABLES } from '../../src/core/dataset.js';
 import { createBuildFake, type FakeProblem } from '../support/build-fake.js';
 import { runCli, runCliAsync } from '../support/cli.js';
 import { startChatServer, type ChatServer } from '../support/loopback-chat-server.js';
+import { SEARCH_QUERY_KINDS, SEARCH_SUB_QUERY_TYPE } from '../../src/construct/index.js';
 import { checkQrelsRules } from '../support/qrels-rules.js';
 import { sharedPath } from '../support/shared.js';
 
@@ -23,6 +24,9 @@ import { sharedPath } from '../support/shared.js';
 const IDS = ['abc375_f', 'abc376_e', 'abc377_d', 'abc377_e', 'abc377_g', 'abc378_a', 'abc379_a', 'abc379_c', 'abc379_d', 'abc379_f'];
 const MODELS = ['claude-4-sonnet', 'gemini-3-flash'];
 const LANGS = ['python', 'cpp'];
+
+/** The per-language search-query rules as built (2 queries per type and variant). */
+const SEARCH_RULES = { types: Object.keys(SEARCH_QUERY_KINDS), perVariant: 2, subQueryType: SEARCH_SUB_QUERY_TYPE };
 
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-build-shared-'));
 const out = join(tmp, 'release');
@@ -91,7 +95,11 @@ test('builds a release from 10 LCB v5 problems; labels equal the known verdicts'
   const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
   assert.equal(m.counts.table2_release.problems, 10);
   assert.equal(m.counts.table2_release.text_corpus, 50);
-  assert.equal(server.calls.length, 10 * (1 + 1 + 4 + 1 + 4), 'rewrite, abbreviate, solve x4, queries, negatives x4 per problem');
+  assert.equal(
+    server.calls.length,
+    10 * (1 + 1 + 4 + 3 + 4),
+    'rewrite, abbreviate, solve x4, queries x3 (one per query type), negatives x4 per problem',
+  );
   // Known verdicts, independently of coreb's judge: every Python program is run here with plain
   // python3 on the rewritten problem's tests (tokens compared, numbers within 1e-6); C++ programs
   // with the stray top-level `main();` line of CoREB's generation prompt (docs/exec.md) cannot
@@ -159,9 +167,9 @@ test('labels agree with the judge run directly on the same programs', () => {
 });
 
 test('the qrels obey every rule', () => {
-  const { violations, checked } = checkQrelsRules(out);
+  const { violations, checked } = checkQrelsRules(out, 3, SEARCH_RULES);
   assert.deepEqual(violations, []);
-  assert.ok(checked.t2c >= 20 && checked.c2t > 0 && checked.c2t_match === 40, JSON.stringify(checked));
+  assert.ok(checked.t2c >= 20 && checked.c2t > 0 && checked.c2t_match === 40 && checked.search_variant > 0, JSON.stringify(checked));
 });
 
 test('a rerun sends 0 requests and writes byte-identical tables', async () => {

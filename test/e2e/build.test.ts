@@ -17,7 +17,11 @@ import { createBuildFake } from '../support/build-fake.js';
 import { cliPath, runCli, runCliAsync } from '../support/cli.js';
 import { authoredBuildProblems, PROGRAMS, stdinTest } from '../support/build-problems.js';
 import { startChatServer, type ChatServer } from '../support/loopback-chat-server.js';
+import { SEARCH_QUERY_KINDS, SEARCH_SUB_QUERY_TYPE } from '../../src/construct/index.js';
 import { checkQrelsRules } from '../support/qrels-rules.js';
+
+/** The per-language search-query rules as built (2 queries per type and variant). */
+const SEARCH_RULES = { types: Object.keys(SEARCH_QUERY_KINDS), perVariant: 2, subQueryType: SEARCH_SUB_QUERY_TYPE };
 
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-build-e2e-'));
 const KEY = 'sk-anthropic-test-98765';
@@ -164,6 +168,7 @@ test('every request carried the stage and item headers of its contract; the retr
     if (c.stage === 'solve') assert.match(c.item, /^tp_(sum|rev)\/(python|cpp)$/);
     else if (c.stage === 'negatives')
       assert.match(c.item, /^tp_(sum|rev)\/(operation_type|optimization_objective|algorithmic_approach|problem_domain)$/);
+    else if (c.stage === 'queries') assert.match(c.item, /^tp_(sum|rev)\/(title_search|description_search|algorithm_search)$/);
     else assert.match(c.item, /^tp_(sum|rev)$/);
   }
   const retry = openai.calls.find((c) => c.stage === 'tests' && c.messages.some((m) => m.role === 'assistant'));
@@ -175,6 +180,35 @@ test('every request carried the stage and item headers of its contract; the retr
     String(negTemps),
   );
   assert.equal(anthropic.calls.filter((c) => c.stage !== 'solve').length, 0, 'solver B only solves');
+});
+
+test('search queries per language: one request per problem and type asks retro_any and each passing language', () => {
+  const asked = openai.calls.filter((c) => c.stage === 'queries');
+  const variantsOf = (item: string): string[] => {
+    const c = asked.find((x) => x.item === item);
+    assert.ok(c !== undefined, item);
+    return [...new Set([...(c.messages.at(-1)?.content ?? '').matchAll(/"(retro_[a-z]+)"/g)].map((m) => m[1]))];
+  };
+  // tp_sum passes in python and cpp (model-a); tp_rev in python (both) and cpp (model-a).
+  assert.deepEqual(variantsOf('tp_sum/title_search'), ['retro_any', 'retro_python', 'retro_cpp']);
+  assert.deepEqual(variantsOf('tp_rev/algorithm_search'), ['retro_any', 'retro_python', 'retro_cpp']);
+  assert.equal(asked.length, 2 * 3, 'one call per problem and query type');
+  const prompt = asked[0].messages.at(-1)?.content ?? '';
+  assert.match(prompt, /Available Languages: Python 3, C\+\+17/);
+  assert.match(prompt, /Title: Counterfactual /, 'the query writer sees the rewrite');
+  assert.doesNotMatch(prompt, /Title: (Sum of Pairs|Backwards Fruit)/, 'not the original');
+  const search = rows(out1, 'text2code_queries').filter((q) => String(q.subtask).startsWith('t2c_search_'));
+  const bySubtask = (st: string): number => search.filter((q) => q.subtask === st).length;
+  assert.deepEqual(
+    ['any', 'python', 'cpp'].map((l) => bySubtask(`t2c_search_${l}`)),
+    [12, 12, 12],
+    '2 problems x 3 types x 2 queries per variant',
+  );
+  const py = search.find((q) => q.subtask === 't2c_search_python' && q.meta_original_query_type === 'title_search');
+  assert.ok(py !== undefined);
+  assert.equal(py.sub_query_type, 'algorithm_search', 'title searches are filed as algorithm_search, as released');
+  assert.equal(py.query_type, 'language_specific');
+  assert.match(py.query, / in python$/, 'the query written for the python variant, used as written');
 });
 
 test('coreb validate accepts the release and coreb eval scores it', () => {
@@ -216,9 +250,9 @@ test('labels agree with the judge run directly on the same programs and rewritte
 });
 
 test('the qrels obey every rule', () => {
-  const { violations, checked } = checkQrelsRules(out1);
+  const { violations, checked } = checkQrelsRules(out1, 3, SEARCH_RULES);
   assert.deepEqual(violations, []);
-  assert.ok(checked.t2c > 0 && checked.c2c > 0 && checked.c2t > 0 && checked.c2t_match > 0, JSON.stringify(checked));
+  assert.ok(checked.t2c > 0 && checked.c2c > 0 && checked.c2t > 0 && checked.c2t_match > 0 && checked.search_variant > 0, JSON.stringify(checked));
 });
 
 test('a rerun sends 0 requests and writes byte-identical tables', async () => {

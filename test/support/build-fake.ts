@@ -71,10 +71,24 @@ export function createBuildFake(o: BuildFakeOptions): (call: ChatCall) => ChatAn
         const comment = sub === 'python' || sub === 'ruby' ? '# reads the input and prints the answer' : '// reads the input and prints the answer';
         return `Sure. Here is the program:\n\n\`\`\`${sub}\n${comment}\n${code.trimEnd()}\n\`\`\`\n\nIt runs in linear time.`;
       }
-      case 'queries':
-        return JSON.stringify({
-          queries: [`find ${words(6, pid)}`, `efficient ${words(8, pid + 'x')}`, `${p.title.toLowerCase()} algorithm ${words(4, pid + 'y')}`],
-        });
+      case 'queries': {
+        // The variants asked (`retro_any`, `retro_<language>`) and the count, read from the prompt.
+        const text = lastUser(call);
+        const keys = [...new Set([...text.matchAll(/"(retro_[a-z]+)"/g)].map((m) => m[1]))];
+        const count = Number(/Write (\d+) queries/.exec(text)?.[1] ?? '2');
+        const type = sub ?? 'search';
+        const out: Record<string, string[]> = {};
+        for (const k of keys) {
+          const lang = k.slice('retro_'.length);
+          // The first language-agnostic title search names the original title (a leak `coreb review` flags).
+          out[k] = Array.from({ length: count }, (_, i) =>
+            type === 'title_search' && lang === 'any' && i === 0
+              ? `${p.title.toLowerCase()} algorithm ${words(4, pid + k)}`
+              : `${type} ${i + 1} ${words(6 + i, pid + k)}${lang === 'any' ? '' : ` in ${lang}`}`,
+          );
+        }
+        return JSON.stringify({ queries: out });
+      }
       case 'negatives':
         return `Modified Problem Description:\n## ${sub}\nA different task (${sub}) about ${p.title}: ${words(40, pid + sub)}.`;
       default:

@@ -16,8 +16,23 @@ const read = (dir: string, t: string): Row[] =>
 const sortIds = (a: string[]): string[] => [...a].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
 const same = (a: string[], b: string[]): boolean => JSON.stringify(sortIds(a)) === JSON.stringify(sortIds(b));
 
-/** Checks every rule; `maxHardNegatives` as built (default 3). */
-export function checkQrelsRules(dir: string, maxHardNegatives = 3): { violations: string[]; checked: Record<string, number> } {
+/** The per-language search-query rules of `coreb build` (the official runner's variants). */
+export interface SearchRules {
+  /** Query types asked per problem (`title_search`, …). */
+  types: readonly string[];
+  /** Most queries per type and variant. */
+  perVariant: number;
+  /** Released `sub_query_type` per type. */
+  subQueryType: Readonly<Record<string, string>>;
+}
+
+/**
+ * Checks every rule; `maxHardNegatives` as built (default 3). With `search`, also the per-language
+ * search-query rules: for every problem with a passing program, each type has 1..perVariant queries
+ * in `t2c_search_any` and in `t2c_search_<lang>` for each language with a passing program, and none
+ * for other languages; types and sub types as released.
+ */
+export function checkQrelsRules(dir: string, maxHardNegatives = 3, search?: SearchRules): { violations: string[]; checked: Record<string, number> } {
   const v: string[] = [];
   const checked: Record<string, number> = {};
   const tick = (k: string): void => void (checked[k] = (checked[k] ?? 0) + 1);
@@ -58,7 +73,48 @@ export function checkQrelsRules(dir: string, maxHardNegatives = 3): { violations
     if (!same(rel(qr, 2), pos)) v.push(`${id}: t2c positives ${rel(qr, 2)} != passing programs of ${pid} in ${lang} ${pos}`);
     if (!same(rel(qr, 1), hn)) v.push(`${id}: t2c hard negatives ${rel(qr, 1)} != failed first, then wrong-language correct ${hn}`);
     if (lang !== 'none' && !String(q.subtask).endsWith(`_${lang}`)) v.push(`${id}: subtask ${q.subtask} does not name ${lang}`);
+    if (lang === 'none' && !String(q.subtask).endsWith('_any'))
+      v.push(`${id}: subtask ${q.subtask} has no language constraint but does not end in _any`);
+    if (q.query_type !== (lang === 'none' ? 'language_agnostic' : 'language_specific'))
+      v.push(`${id}: query_type ${q.query_type} for constraint ${lang}`);
     tick('t2c');
+  }
+  // Query ids: q_<subtask>_NNNN, numbered 1..n in file order.
+  read(dir, 'text2code_queries').forEach((q, i) => {
+    const want = `q_${q.subtask}_${String(i + 1).padStart(4, '0')}`;
+    if (q.query_id !== want) v.push(`${q.query_id}: expected id ${want} (subtask and 1-based position)`);
+  });
+  if (search !== undefined) {
+    const searchRows = read(dir, 'text2code_queries').filter((q) => String(q.subtask).startsWith('t2c_search_'));
+    const problems = [...new Set(code.map((r) => String(r.meta_source_problem_id)))];
+    for (const q of searchRows) {
+      const orig = String(q.meta_original_query_type);
+      if (!search.types.includes(orig)) v.push(`${q.query_id}: meta_original_query_type ${orig} is not one of ${search.types}`);
+      else if (q.sub_query_type !== search.subQueryType[orig])
+        v.push(`${q.query_id}: sub_query_type ${q.sub_query_type} for ${orig}, expected ${search.subQueryType[orig]}`);
+    }
+    for (const pid of problems) {
+      const passingLangs = [
+        ...new Set(
+          codeOf(pid)
+            .filter((r) => r.meta_passed === true)
+            .map((r) => String(r.language)),
+        ),
+      ];
+      const variants = passingLangs.length === 0 ? [] : ['any', ...passingLangs];
+      const mine = searchRows.filter((q) => q.meta_source_problem_id === pid);
+      for (const q of mine) {
+        const lang = String(q.subtask).slice('t2c_search_'.length);
+        if (!variants.includes(lang)) v.push(`${q.query_id}: search query of ${pid} in ${lang}, which has no passing program`);
+      }
+      for (const lang of variants) {
+        for (const type of search.types) {
+          const n = mine.filter((q) => q.subtask === `t2c_search_${lang}` && q.meta_original_query_type === type).length;
+          if (n < 1 || n > search.perVariant) v.push(`${pid}: ${n} ${type} queries in t2c_search_${lang}, expected 1..${search.perVariant}`);
+          tick('search_variant');
+        }
+      }
+    }
   }
   // code2code cross_lang
   const c2c = qrelsOf('code2code_qrels');

@@ -8,7 +8,7 @@ import {
   parseAbbreviation,
   parseJsonObject,
   parseNegative,
-  parseQueriesReply,
+  parseSearchQueriesReply,
   parseRewriteReply,
   parseTestsReply,
   stripComments,
@@ -35,8 +35,27 @@ test('tests and queries contracts', () => {
   assert.deepEqual(parseTestsReply('{"tests": [{"input": "a", "output": "b"}]}', 1), [{ input: 'a', output: 'b' }]);
   assert.throws(() => parseTestsReply('{"tests": []}', 2), /has 0 cases; expected exactly 2/);
   assert.throws(() => parseTestsReply('{"tests": [{"input": 1, "output": "b"}]}', 1), /tests\[0\]/);
-  assert.deepEqual(parseQueriesReply('{"queries": ["a  b", "a b", "c", "d", "e"]}', 3), ['a b', 'c', 'd']);
-  assert.throws(() => parseQueriesReply('{"queries": []}', 3), /non-empty array/);
+  const variants = ['retro_any', 'retro_python'];
+  assert.deepEqual(
+    parseSearchQueriesReply('{"queries": {"retro_any": ["a  b", "a b", "c", "d"], "retro_python": ["p"], "retro_go": ["g"]}}', variants, 2),
+    {
+      retro_any: ['a b', 'c'],
+      retro_python: ['p'],
+    },
+  );
+  // The official runner's bare form with {query, best_match} entries, in a fence.
+  assert.deepEqual(
+    parseSearchQueriesReply('```json\n{"retro_any": [{"query": "x y", "best_match": "lcb_1"}], "retro_python": [{"query": "z"}]}\n```', variants, 2),
+    { retro_any: ['x y'], retro_python: ['z'] },
+  );
+  assert.throws(
+    () => parseSearchQueriesReply('{"queries": {"retro_any": ["a"]}}', variants, 2),
+    /no queries for "retro_python"; expected a non-empty array/,
+  );
+  assert.throws(
+    () => parseSearchQueriesReply('{"retro_any": ["a"], "retro_python": [3]}', variants, 2),
+    /retro_python\[0\] must be a non-empty string/,
+  );
 });
 
 test('abbreviation: 50-150 words; negatives: fence, headers and preambles stripped', () => {

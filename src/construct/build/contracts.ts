@@ -79,17 +79,45 @@ export function parseTestsReply(text: string, count: number): Array<{ input: str
   });
 }
 
-/** Reads `{"queries": [string, ...]}`: non-empty strings, duplicates dropped, at most `max`. */
-export function parseQueriesReply(text: string, max: number): string[] {
+/** The reply key of a search-query variant: `retro_any` or `retro_<language>` (the official runner's keys). */
+export function searchVariantKey(language: string): string {
+  return `retro_${language}`;
+}
+
+/**
+ * Reads the search queries of one query type for several variants (`retro_any`, `retro_python`, …):
+ * `{"queries": {"retro_any": [...], ...}}` or the bare `{"retro_any": [...], ...}`. Each entry is a
+ * string or an object with a `query` string (the official runner's `{query, best_match, ...}`).
+ * Every variant asked must have at least one non-empty query; duplicates within a variant are
+ * dropped, at most `max` kept; variants not asked are ignored.
+ * @returns variant key -> queries, in the order of `variants`.
+ */
+export function parseSearchQueriesReply(text: string, variants: readonly string[], max: number): Record<string, string[]> {
   const o = parseJsonObject(text);
-  if (!Array.isArray(o.queries) || o.queries.length === 0) throw new ContractError('field "queries" must be a non-empty array of strings');
-  const out: string[] = [];
-  for (const [i, q] of o.queries.entries()) {
-    if (typeof q !== 'string' || q.trim() === '') throw new ContractError(`queries[${i}] must be a non-empty string`);
-    const s = q.trim().replace(/\s+/g, ' ');
-    if (!out.includes(s)) out.push(s);
+  const inner = o.queries !== null && typeof o.queries === 'object' && !Array.isArray(o.queries) ? (o.queries as Record<string, unknown>) : o;
+  const out: Record<string, string[]> = {};
+  const missing: string[] = [];
+  for (const v of variants) {
+    const list = inner[v];
+    if (!Array.isArray(list) || list.length === 0) {
+      missing.push(v);
+      continue;
+    }
+    const kept: string[] = [];
+    for (const [i, q] of list.entries()) {
+      const raw = typeof q === 'string' ? q : q !== null && typeof q === 'object' ? (q as Record<string, unknown>).query : undefined;
+      if (typeof raw !== 'string' || raw.trim() === '') throw new ContractError(`${v}[${i}] must be a non-empty string (or {"query": string})`);
+      const t = raw.trim().replace(/\s+/g, ' ');
+      if (!kept.includes(t)) kept.push(t);
+    }
+    out[v] = kept.slice(0, max);
   }
-  return out.slice(0, max);
+  if (missing.length > 0) {
+    throw new ContractError(
+      `no queries for ${missing.map((m) => `"${m}"`).join(', ')}; expected a non-empty array of strings for each of ${variants.join(', ')}`,
+    );
+  }
+  return out;
 }
 
 /** Words of a text (whitespace-separated). */

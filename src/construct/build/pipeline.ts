@@ -24,7 +24,7 @@ import { saveFileAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
 import { loadLcbProblems, type LcbProblem } from '../../dataset/lcb.js';
 import type { JudgeBackend } from '../../sandbox/backend.js';
 import { judgeKey, runJudging, type JudgeRecord } from '../../sandbox/judge-run.js';
-import { HARD_NEGATIVE_STRATEGIES, SEARCH_QUERY_TYPES, outcomeKey, type AuthoredProblem, type SolutionOutcome } from '../mini-authored.js';
+import { HARD_NEGATIVE_STRATEGIES, outcomeKey, type AuthoredProblem, type SolutionOutcome } from '../mini-authored.js';
 import { planMiniRelease, type PlannedRelease } from '../mini-release.js';
 import { hash32 } from '../seeded-choice.js';
 import { renderWireRow } from '../wire-row.js';
@@ -34,13 +34,15 @@ import {
   isContextIndependent,
   parseAbbreviation,
   parseNegative,
-  parseQueriesReply,
   parseRewriteReply,
+  parseSearchQueriesReply,
   parseTestsReply,
+  searchVariantKey,
   wordCount,
 } from './contracts.js';
 import { renderMessages, renderTemplate, type PromptName, type PromptSet } from './prompts.js';
 import { applyReviewInPlace, loadReviewState, REVIEW_FILE, reviewStatus, summarizeReview } from '../review/decisions.js';
+import { similarProblems } from './similar.js';
 
 /** The stages, in order. `tests` adapts the test cases a rewrite changed (part of rewriting). */
 export const BUILD_STAGES = ['load', 'rewrite', 'tests', 'abbreviate', 'solve', 'execute', 'queries', 'negatives', 'qrels', 'release'] as const;
@@ -66,6 +68,26 @@ export const STRATEGY_DESCRIPTIONS: Readonly<Record<(typeof HARD_NEGATIVE_STRATE
     'change the algorithmic paradigm the problem needs (for example, subsequences become contiguous subarrays or a graph, greedy becomes dynamic programming, two pointers become binary search).',
   problem_domain:
     'change the input data types and the setting (for example, strings become graphs, arrays become trees), giving a structurally different problem with no obvious mapping to the original.',
+};
+
+/**
+ * The search-query types of the official query generation, with what each asks the writer to
+ * focus on. One request per problem and type covers every variant (`retro_any` and `retro_<lang>`
+ * for each language with a passing program).
+ */
+export const SEARCH_QUERY_KINDS = {
+  title_search: 'the core problem names and key concepts unique to the target problem',
+  description_search: 'the requirements and functionality specific to the target problem',
+  algorithm_search: "the algorithms, data structures and optimisation techniques specific to the target problem's solution",
+} as const;
+/** A search-query type. */
+export type SearchQueryKind = keyof typeof SEARCH_QUERY_KINDS;
+
+/** The released `sub_query_type` of each type, as in the official release (title searches are filed as `algorithm_search`). */
+export const SEARCH_SUB_QUERY_TYPE: Readonly<Record<SearchQueryKind, string>> = {
+  title_search: 'algorithm_search',
+  description_search: 'description_search',
+  algorithm_search: 'algorithm_search',
 };
 
 /** The models of a build, by role. Omitted writers default to the rewriter. */
@@ -103,8 +125,8 @@ export interface BuildOptions {
   limit?: number;
   /** Retries of a reply that breaks its contract (the parse error is quoted back); default 2 (abbreviate: 1). */
   contractRetries?: number;
-  /** Search queries asked per problem; default 3. */
-  queriesPerProblem?: number;
+  /** Search queries asked per problem, query type and variant (`any`, each passing language); default 2 (the official runner's). */
+  queriesPerVariant?: number;
   /** Hard negatives per code query; default 3. */
   maxHardNegatives?: number;
   /** Timestamp written to every `meta_created_at`; default the first run's time (kept in `work/state.json`). */
@@ -193,7 +215,10 @@ interface SolveRow {
 }
 interface QueriesRow {
   id: string;
+  /** The search queries of every type and variant, flat. */
   queries: string[];
+  /** Per query (same index): the type asked and the variant's language (`any` or a language). */
+  variants?: Array<{ type: SearchQueryKind; language: string }>;
   failed?: string;
 }
 interface NegativeRow {
@@ -679,25 +704,113 @@ export function executeRecords(
   return out;
 }
 
-async function stageQueries(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<QueriesRow[]> {
+/** The problem block of the queries prompt (the official runner's layout). */
+function queryProblemBlock(
+  id: string,
+  title: string,
+  statement: string,
+  difficulty: string,
+  languages: readonly string[],
+  maxChars?: number,
+): string {
+  const text = maxChars !== undefined && statement.length > maxChars ? statement.slice(0, maxChars) + '…' : statement;
+  return [
+    '**Problem:**',
+    `ID: ${id}`,
+    `Title: ${title}`,
+    `Description: ${text.trim()}`,
+    `Difficulty: ${difficulty || 'unknown'}`,
+    `Available Languages: ${languages.map((l) => LANGUAGE_INFO[l as ExecLanguage]?.name ?? l).join(', ') || 'none'}`,
+  ].join('\n');
+}
+
+async function stageQueries(
+  ctx: Ctx,
+  ready: Array<{ p: LcbProblem; rw: RewriteRow }>,
+  passing: ReadonlyMap<string, readonly ExecLanguage[]>,
+): Promise<QueriesRow[]> {
   const model = ctx.o.models.queryWriter ?? ctx.o.models.rewriter;
-  const count = ctx.o.queriesPerProblem ?? 3;
-  begin(ctx, 'queries', ready.length);
+  const count = ctx.o.queriesPerVariant ?? 2;
+  const kinds = Object.keys(SEARCH_QUERY_KINDS) as SearchQueryKind[];
+  const similar = similarProblems(ready.map(({ p, rw }) => ({ id: p.questionId, text: `${rw.title ?? ''}\n${rw.statement ?? ''}` })));
+  const byId = new Map(ready.map((r) => [r.p.questionId, r]));
+  const block = (id: string, maxChars?: number): string => {
+    const r = byId.get(id) as { p: LcbProblem; rw: RewriteRow };
+    return queryProblemBlock(id, r.rw.title ?? '', r.rw.statement ?? '', r.p.difficulty ?? '', passing.get(id) ?? [], maxChars);
+  };
+  // One job per problem and query type; a problem without a passing program gets no search query (it could have no positive).
+  const jobs = ready.flatMap(({ p }) => ((passing.get(p.questionId) ?? []).length === 0 ? [] : kinds.map((kind) => ({ p, kind }))));
+  begin(ctx, 'queries', jobs.length);
+  let answers: Array<{ id: string; kind: SearchQueryKind; value?: Record<string, string[]>; error?: string }>;
   try {
-    return await pool(
-      ready,
+    answers = await pool(
+      jobs,
       stageWidth(ctx, [model]),
-      async ({ p, rw }) => {
-        const messages = renderMessages(ctx.prompts, 'queries', { count: String(count), title: rw.title ?? '', statement: rw.statement ?? '' });
-        const r = await ask(ctx, 'queries', p.questionId, model, messages, (t) => parseQueriesReply(t, count));
+      async ({ p, kind }) => {
+        const languages = ['any', ...(passing.get(p.questionId) ?? [])];
+        const keys = languages.map(searchVariantKey);
+        const messages = renderMessages(ctx.prompts, 'queries', {
+          count: String(count),
+          queryType: kind,
+          queryTypeFocus: SEARCH_QUERY_KINDS[kind],
+          target: block(p.questionId),
+          similarProblems: (similar.get(p.questionId) ?? []).map((id) => block(id, 500)).join('\n\n'),
+          variants: languages
+            .map((l) =>
+              l === 'any'
+                ? `- ${searchVariantKey(l)}: language-agnostic queries (no programming language named)`
+                : `- ${searchVariantKey(l)}: queries for a ${LANGUAGE_INFO[l as ExecLanguage].name.replace(/ \(.*\)$/, '')} solution (name the language)`,
+            )
+            .join('\n'),
+          example: JSON.stringify({ queries: Object.fromEntries(keys.map((k) => [k, Array.from({ length: count }, () => '...')])) }),
+          title: byId.get(p.questionId)?.rw.title ?? '',
+          statement: byId.get(p.questionId)?.rw.statement ?? '',
+        });
+        const r = await ask(ctx, 'queries', `${p.questionId}/${kind}`, model, messages, (t) => parseSearchQueriesReply(t, keys, count));
         ctx.progress.tick();
-        return 'value' in r ? { id: p.questionId, queries: r.value } : { id: p.questionId, queries: [], failed: r.error };
+        return 'value' in r ? { id: p.questionId, kind, value: r.value } : { id: p.questionId, kind, error: r.error };
       },
       ctx.signal,
     );
   } finally {
     ctx.progress.done();
   }
+  return ready.map(({ p }) => {
+    const row: QueriesRow = { id: p.questionId, queries: [], variants: [] };
+    const errors: string[] = [];
+    for (const a of answers.filter((x) => x.id === p.questionId)) {
+      if (a.value === undefined) {
+        errors.push(`${a.kind}: ${a.error}`);
+        continue;
+      }
+      for (const language of ['any', ...(passing.get(p.questionId) ?? [])]) {
+        for (const q of a.value[searchVariantKey(language)] ?? []) {
+          row.queries.push(q);
+          row.variants?.push({ type: a.kind, language });
+        }
+      }
+    }
+    if (errors.length > 0) row.failed = errors.join('; ');
+    return row;
+  });
+}
+
+/** The search queries of a queries row for the release (query, type, released sub type, language). */
+function searchQueriesOf(row: QueriesRow | undefined): AuthoredProblem['searchQueries'] {
+  if (row === undefined) return [];
+  const variants = row.variants ?? [];
+  if (variants.length !== row.queries.length) {
+    throw new CorebError(
+      'VALIDATION',
+      `work/queries.jsonl: problem ${row.id} has ${row.queries.length} queries but ${variants.length} variants; an edit must keep both lists aligned (rerun the queries stage to rebuild them)`,
+    );
+  }
+  return row.queries.map((text, i) => ({
+    type: variants[i].type,
+    text,
+    language: variants[i].language,
+    subQueryType: SEARCH_SUB_QUERY_TYPE[variants[i].type] ?? variants[i].type,
+  }));
 }
 
 async function stageNegatives(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<NegativeRow[]> {
@@ -846,7 +959,16 @@ export async function planBuild(o: BuildOptions): Promise<BuildPlan> {
     const n = problems.length * languages.length;
     add('solve', s, n, n * tok(t('solve')) + stmt * languages.length, 600 * n);
   }
-  add('queries', o.models.queryWriter ?? rewriter, problems.length, problems.length * tok(t('queries')) + stmt, 80 * problems.length);
+  const kinds = Object.keys(SEARCH_QUERY_KINDS).length;
+  const perVariant = o.queriesPerVariant ?? 2;
+  add(
+    'queries',
+    o.models.queryWriter ?? rewriter,
+    problems.length * kinds,
+    problems.length * kinds * tok(t('queries')) + stmt * kinds * 6,
+    problems.length * kinds * (1 + languages.length) * perVariant * 30,
+    'at most: problems with a passing program; target + 5 similar problems per call',
+  );
   const negCalls = problems.length * HARD_NEGATIVE_STRATEGIES.length;
   add('negatives', o.models.negativeWriter ?? rewriter, negCalls, negCalls * tok(t('negatives')) + stmt * 4, stmt * 4);
   return { problems: problems.length, stages: rows };
@@ -955,7 +1077,17 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     throw new CorebError('NOT_FOUND', `${unjudged.length} program(s) have no execution result (e.g. ${unjudged[0].id}); run the execute stage`);
   }
   if (!upTo('queries')) return result();
-  const queries = new Map((await step('queries', () => stageQueries(ctx, ready))).map((r) => [r.id, r]));
+  const passing = new Map<string, ExecLanguage[]>();
+  for (const { p } of ready) {
+    const langs = new Set(
+      solutions.filter((s) => s.id === p.questionId && s.code !== undefined && records.get(programId(s))?.passed === true).map((s) => s.language),
+    );
+    passing.set(
+      p.questionId,
+      ctx.languages.filter((l) => langs.has(l)),
+    );
+  }
+  const queries = new Map((await step('queries', () => stageQueries(ctx, ready, passing))).map((r) => [r.id, r]));
   if (!upTo('negatives')) return result();
   const negatives = await step('negatives', () => stageNegatives(ctx, ready));
   if (!upTo('qrels')) return result();
@@ -994,7 +1126,6 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       const rec = records.get(programId(s)) as JudgeRecord;
       outcomes.set(outcomeKey(pid, `${s.model}_${s.language}`), { passed: rec.passed, testsPassed: rec.tests_passed, testsTotal: rec.tests_total });
     }
-    const qs = queries.get(p.questionId)?.queries ?? [];
     authored.push({
       id: pid,
       title: rw?.title ?? '',
@@ -1002,7 +1133,7 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       abbreviated: abbrevs.get(p.questionId)?.abbreviated ?? '',
       tests: [],
       hardNegatives: negs.map((n) => ({ strategy: n.strategy, text: n.text as string })),
-      searchQueries: qs.map((text, i) => ({ type: SEARCH_QUERY_TYPES[(SEARCH_QUERY_TYPES.length - 1 + i) % SEARCH_QUERY_TYPES.length], text })),
+      searchQueries: searchQueriesOf(queries.get(p.questionId)),
       solutions: sols.map((s) => ({
         file: `${s.model}_${s.language}`,
         language: s.language,
@@ -1072,7 +1203,9 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     languages: ctx.languages,
     settings: {
       contract_retries: ctx.contractRetries,
-      queries_per_problem: o.queriesPerProblem ?? 3,
+      queries_per_variant: o.queriesPerVariant ?? 2,
+      search_query_types: Object.keys(SEARCH_QUERY_KINDS),
+      similar_problems: 'top 5 by TF-IDF cosine > 0.1 over the build problems, 500 chars each',
       max_code_hard_negatives: o.maxHardNegatives ?? 3,
       tests_batch: TESTS_BATCH,
     },

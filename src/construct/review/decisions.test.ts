@@ -108,7 +108,9 @@ test('folding: the last decision per item wins; statuses and counts; edits appli
     ['p4', { title: 'T4', statement: 'S4' }],
   ]);
   const abbreviations = new Map([['p4', { abbreviated: 'long' }]]);
-  const queries = new Map([['p4', { queries: ['q1', 'q2', 'q3'] }]]);
+  const queries = new Map<string, { queries: string[]; variants?: unknown[] }>([
+    ['p4', { queries: ['q1', 'q2', 'q3'], variants: ['any', 'python', 'cpp'] }],
+  ]);
   const negatives = [
     { id: 'p4', strategy: 'problem_domain', text: 'old' },
     { id: 'p4', strategy: 'operation_type', text: 'kept' },
@@ -118,6 +120,7 @@ test('folding: the last decision per item wins; statuses and counts; edits appli
   assert.deepEqual(rewrites.get('p4'), { title: 'New Title', statement: 'S4' });
   assert.equal(abbreviations.get('p4')?.abbreviated, 'short');
   assert.deepEqual(queries.get('p4')?.queries, ['new q1', 'q3']);
+  assert.deepEqual(queries.get('p4')?.variants, ['any', 'cpp'], 'the variants of the build stay aligned with the queries kept');
   assert.deepEqual(
     negatives.map((n) => n.text),
     ['new neg', 'kept'],

@@ -286,7 +286,8 @@ export function applyReviewInPlace(
   rows: {
     rewrites: ReadonlyMap<string, { title?: string; statement?: string }>;
     abbreviations: ReadonlyMap<string, { abbreviated: string }>;
-    queries: ReadonlyMap<string, { queries: string[] }>;
+    /** `variants` (the build's per-query type and language), when present, stays aligned with `queries`. */
+    queries: ReadonlyMap<string, { queries: string[]; variants?: unknown[] }>;
     negatives: ReadonlyArray<{ id: string; strategy: string; text?: string }>;
   },
 ): void {
@@ -300,6 +301,8 @@ export function applyReviewInPlace(
     if (ab !== undefined && p.abbreviation !== undefined) ab.abbreviated = p.abbreviation;
     const q = rows.queries.get(pid);
     if (q !== undefined && p.queries.size > 0) {
+      const kept = q.queries.map((_, i) => p.queries.get(i) !== null);
+      if (q.variants !== undefined && q.variants.length === q.queries.length) q.variants = q.variants.filter((_, i) => kept[i]);
       q.queries = q.queries.map((text, i) => (p.queries.has(i) ? p.queries.get(i) : text)).filter((t): t is string => t !== null && t !== undefined);
     }
     for (const n of rows.negatives) {
