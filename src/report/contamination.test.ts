@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderContaminationTable, summarizeContamination, type ContaminationOutcome } from './contamination.js';
+import { parseContaminationSummary, renderContaminationTable, summarizeContamination, type ContaminationOutcome } from './contamination.js';
 import { mcnemarExactP, passAtK } from './significance.js';
 
 test('McNemar exact p matches hand-computed binomial tails', () => {
@@ -65,4 +65,16 @@ test('the summary: per model and per language, pairs by sample, a missing outcom
   const text = renderContaminationTable(s);
   assert.match(text, /^model\s+language\s+orig Pass@1/);
   assert.match(text, /m\s+all\s+50\.0%\s+33\.3%\s+-16\.7\s+1\s+2\s+1\s+2\s+1\.000/);
+});
+
+test('parseContaminationSummary names the file and the first wrong field', () => {
+  const ok = summarizeContamination([
+    { model: 'm', problem: 'p', language: 'python', arm: 'original', sample: 0, passed: true },
+    { model: 'm', problem: 'p', language: 'python', arm: 'rewritten', sample: 0, passed: false },
+  ]);
+  assert.deepEqual(parseContaminationSummary(JSON.parse(JSON.stringify(ok)), 'c.json'), ok);
+  assert.throws(() => parseContaminationSummary({}, 'c.json'), /c\.json: field `models`: missing or not an object/);
+  const bad = JSON.parse(JSON.stringify(ok));
+  bad.models.m.languages.python.table.neither = 'x';
+  assert.throws(() => parseContaminationSummary(bad, 'c.json'), /field `models\.m\.languages\.python\.table\.neither`: expected a number, got "x"/);
 });

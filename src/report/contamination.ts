@@ -1,8 +1,12 @@
 /**
  * The contamination study's summary (paper §3 step 2, §A.7, Table 13): per model and per language,
  * Pass@1 on the original problems and on their counterfactual rewrites, the difference, the paired
- * 2×2 table and McNemar's exact p-value. Pure: it reads judged outcomes, not files.
+ * 2×2 table and McNemar's exact p-value, computed from judged outcomes; and the reader of a
+ * written `contamination.json` for `coreb report`.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CorebError } from '../core/errors.js';
 import { mcnemarExactP, passAtK } from './significance.js';
 
 /** One judged program of the study. */
@@ -103,7 +107,81 @@ const pv = (p: number): string => (p >= 0.001 ? p.toFixed(3) : p.toExponential(1
 
 /** The summary as a plain-text table (one row per model, then one per model and language). */
 export function renderContaminationTable(s: ContaminationSummary): string {
-  const head = ['model', 'language', 'orig Pass@1', 'rewr Pass@1', 'Δ pts', 'both', 'orig only', 'rewr only', 'neither', 'McNemar p'];
+  const head = CONTAMINATION_HEADER;
+  const rows = contaminationRows(s);
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const fmt = (r: string[]): string =>
+    r
+      .map((x, i) => (i < 2 ? x.padEnd(w[i]) : x.padStart(w[i])))
+      .join('  ')
+      .trimEnd();
+  return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
+}
+
+/** The file name `coreb contamination` writes. */
+export const CONTAMINATION_FILE = 'contamination.json';
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/**
+ * Checks a parsed `contamination.json`: `models` maps each model to a cell (`original.passAt1`,
+ * `rewritten.passAt1`, `delta`, `table` with the four counts, `mcnemarP`) with `languages` of cells.
+ * @throws CorebError `VALIDATION` naming `file` and the first wrong field.
+ */
+export function parseContaminationSummary(value: unknown, file: string): ContaminationSummary {
+  const fail = (field: string, what: string): never => {
+    throw new CorebError('VALIDATION', `${what}; expected a \`coreb contamination\` summary`, { file, field });
+  };
+  const num = (x: unknown, field: string): void => {
+    if (typeof x !== 'number' || !Number.isFinite(x)) fail(field, `expected a number, got ${JSON.stringify(x)}`);
+  };
+  const checkCell = (c: unknown, at: string): void => {
+    if (!isRecord(c)) fail(at, 'not an object');
+    const cc = c as Record<string, unknown>;
+    num((cc.original as Record<string, unknown> | undefined)?.passAt1, `${at}.original.passAt1`);
+    num((cc.rewritten as Record<string, unknown> | undefined)?.passAt1, `${at}.rewritten.passAt1`);
+    num(cc.delta, `${at}.delta`);
+    num(cc.mcnemarP, `${at}.mcnemarP`);
+    if (!isRecord(cc.table)) fail(`${at}.table`, 'missing or not an object');
+    for (const k of ['bothPass', 'originalOnly', 'rewrittenOnly', 'neither']) num((cc.table as Record<string, unknown>)[k], `${at}.table.${k}`);
+  };
+  if (!isRecord(value) || !isRecord(value.models)) return fail('models', 'missing or not an object');
+  for (const [m, c] of Object.entries(value.models)) {
+    checkCell(c, `models.${m}`);
+    const langs = (c as Record<string, unknown>).languages;
+    if (!isRecord(langs)) fail(`models.${m}.languages`, 'missing or not an object');
+    for (const [l, lc] of Object.entries(langs as Record<string, unknown>)) checkCell(lc, `models.${m}.languages.${l}`);
+  }
+  return value as unknown as ContaminationSummary;
+}
+
+/**
+ * Reads the `contamination.json` of `dir` (a build or results folder) when there is one.
+ * @returns undefined when the folder has none
+ * @throws CorebError `PARSE` / `VALIDATION` naming the file for a file that is not a summary.
+ */
+export async function readContaminationIn(dir: string): Promise<{ file: string; summary: ContaminationSummary } | undefined> {
+  const file = join(dir, CONTAMINATION_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new CorebError('IO', `cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file, cause: e });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new CorebError('PARSE', `not valid JSON: ${(e as Error).message}`, { file, cause: e });
+  }
+  return { file, summary: parseContaminationSummary(value, file) };
+}
+
+/** Rows of the summary for a table: model (blank after its first row), language, then the figures as text. */
+export function contaminationRows(s: ContaminationSummary): string[][] {
   const rows: string[][] = [];
   const row = (m: string, l: string, c: ContaminationCell): string[] => [
     m,
@@ -121,11 +199,19 @@ export function renderContaminationTable(s: ContaminationSummary): string {
     rows.push(row(m, 'all', c));
     for (const [l, lc] of Object.entries(c.languages)) rows.push(row('', l, lc));
   }
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]): string =>
-    r
-      .map((x, i) => (i < 2 ? x.padEnd(w[i]) : x.padStart(w[i])))
-      .join('  ')
-      .trimEnd();
-  return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
+  return rows;
 }
+
+/** The column headers of {@link contaminationRows}. */
+export const CONTAMINATION_HEADER = [
+  'model',
+  'language',
+  'orig Pass@1',
+  'rewr Pass@1',
+  'Δ pts',
+  'both',
+  'orig only',
+  'rewr only',
+  'neither',
+  'McNemar p',
+];

@@ -172,3 +172,37 @@ test('prefixSvgIds rewrites ids and their references only', () => {
     '<svg><clipPath id="c-clip1"><rect/></clipPath><g clip-path="url(#c-clip1)"><use href="#c-clip1"/><path fill="url(#other)"/></g></svg>',
   );
 });
+
+test('report: a contamination study gets its own section (escaped), also without any results file', async () => {
+  const summary = {
+    models: {
+      [`m${EVIL}`]: {
+        original: { passAt1: 0.75 },
+        rewritten: { passAt1: 0.25 },
+        delta: -0.5,
+        table: { bothPass: 1, originalOnly: 2, rewrittenOnly: 0, neither: 1 },
+        mcnemarP: 0.5,
+        languages: {
+          cpp: {
+            original: { passAt1: 1 },
+            rewritten: { passAt1: 0 },
+            delta: -1,
+            table: { bothPass: 0, originalOnly: 2, rewrittenOnly: 0, neither: 0 },
+            mcnemarP: 0.5,
+          },
+        },
+      },
+    },
+  };
+  const { html } = await renderHtmlReport([], {
+    contamination: [{ file: `build/${EVIL}/contamination.json`, summary }],
+    now: '2026-12-01T00:00:00Z',
+  });
+  assert.equal(html.includes(EVIL), false, 'model names and paths are escaped');
+  const sec = /<section id="contamination">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+  assert.match(sec, /<h2>Contamination study<\/h2>/);
+  for (const cell of ['75.0%', '25.0%', '-50.0', '100.0%', '0.0%', '-100.0', '0.500']) assert.ok(sec.includes(`>${cell}<`), cell);
+  assert.match(html, /1 contamination study/);
+  assert.doesNotMatch(html, /id="provenance"/, 'no results file, no provenance section');
+  await assert.rejects(renderHtmlReport([]), /at least one results file or contamination\.json/);
+});

@@ -11,6 +11,7 @@ import { silentLogger, type Logger } from '../core/progress.js';
 import { saveAtomic } from '../dataset/index.js';
 import { escapeXml as esc, renderChartSvg, renderPng, type ChartSpec, type RenderedChart } from './charts.js';
 import { significantWins } from './compare.js';
+import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } from './contamination.js';
 import type { LoadedResults } from './load-results.js';
 import { kendallTauB, spearman } from './rank-correlation.js';
 
@@ -30,6 +31,8 @@ export interface HtmlReportOptions {
   title?: string;
   /** Time shown as generated-at (ISO 8601). Default now. */
   now?: string;
+  /** Contamination studies to show (`contamination.json` of a build or results folder, with its path). Default none. */
+  contamination?: ReadonlyArray<{ file: string; summary: ContaminationSummary }>;
   logger?: Logger;
 }
 
@@ -608,6 +611,15 @@ function provenance(groups: readonly ReleaseGroup[]): string {
   return parts.join('\n');
 }
 
+function contaminationSection(studies: ReadonlyArray<{ file: string; summary: ContaminationSummary }>): string {
+  return [
+    ...studies.map((st) =>
+      htmlTable(CONTAMINATION_HEADER, contaminationRows(st.summary), { caption: `Pass@1 on original vs rewritten problems — ${st.file}` }),
+    ),
+    '<p class="note">Each solver wrote programs for the original problems and for their counterfactual rewrites (paper §A.7, Table 13); Pass@1 per model and per language, Δ = rewritten − original in percentage points (negative: the rewrite hurts, which suggests the originals were seen in training), the paired 2×2 table (both pass, original only, rewritten only, neither) and McNemar’s exact two-sided p on the discordant pairs.</p>',
+  ].join('\n');
+}
+
 const STYLE = `
 :root { color-scheme: light; }
 body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 2rem auto; max-width: 72rem; padding: 0 1rem; color: #111; line-height: 1.4; }
@@ -644,7 +656,8 @@ export async function renderHtmlReport(
   files: readonly LoadedResults[],
   options: Omit<HtmlReportOptions, 'outDir' | 'png' | 'logger'> = {},
 ): Promise<{ html: string; charts: RenderedChart[] }> {
-  if (files.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one results file');
+  const studies = options.contamination ?? [];
+  if (files.length === 0 && studies.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one results file or contamination.json');
   const o = { alpha: options.alpha ?? 0.05, permutations: options.permutations ?? 10000, seed: options.seed ?? 42 };
   const groups = groupByRelease(files);
   const body: string[] = [];
@@ -682,11 +695,13 @@ export async function renderHtmlReport(
         html: `<p>${esc(`${groups[0].label} and ${groups[1].label} share no retriever name; nothing to compare.`)}</p>`,
       });
   }
-  section({
-    id: 'provenance',
-    title: 'Provenance',
-    html: `<p>Dataset identity, protocol and retriever descriptions of every results file.</p>\n${provenance(groups)}`,
-  });
+  if (studies.length > 0) section({ id: 'contamination', title: 'Contamination study', html: contaminationSection(studies) });
+  if (groups.length > 0)
+    section({
+      id: 'provenance',
+      title: 'Provenance',
+      html: `<p>Dataset identity, protocol and retriever descriptions of every results file.</p>\n${provenance(groups)}`,
+    });
   const title = options.title ?? 'CoREB report';
   const html = [
     '<!DOCTYPE html>',
@@ -694,7 +709,7 @@ export async function renderHtmlReport(
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${esc(title)}</title><style>${STYLE}</style></head><body>`,
-    `<header><h1>${esc(title)}</h1><p>${esc(groups.map((g) => `${g.label}: ${g.retrievers.length} retriever(s)`).join(' · '))}. Generated ${esc(options.now ?? new Date().toISOString())} by coreb report.</p></header>`,
+    `<header><h1>${esc(title)}</h1><p>${esc([...groups.map((g) => `${g.label}: ${g.retrievers.length} retriever(s)`), ...(studies.length > 0 ? [`${studies.length} contamination stud${studies.length === 1 ? 'y' : 'ies'}`] : [])].join(' · '))}. Generated ${esc(options.now ?? new Date().toISOString())} by coreb report.</p></header>`,
     `<nav aria-label="Contents"><ul>${toc.map((t) => `<li><a href="#${esc(t.id)}">${esc(t.title)}</a></li>`).join('')}</ul></nav>`,
     '<main>',
     ...body,

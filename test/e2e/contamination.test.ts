@@ -7,7 +7,7 @@
  * a rerun sends 0 requests; `--samples 2` sends the second samples with their own item and seed.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -227,6 +227,39 @@ test('the study of a build equals the table computed from the judge run directly
   assert.equal(openai.calls.length + anthropic.calls.length, n0);
   assert.match(again.stdout, /0 request\(s\) sent this run/);
   assert.equal(readFileSync(join(buildDir, 'contamination.json'), 'utf8'), json);
+});
+
+test('coreb report shows the study: a build folder alone, or a results file with contamination.json beside it', async () => {
+  const s = JSON.parse(readFileSync(join(buildDir, 'contamination.json'), 'utf8'));
+  const out = join(tmp, 'report-build');
+  const r = await runCliAsync(['report', buildDir, '--out', out, '--no-png']);
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /contamination study \(.*contamination\.json\):\nmodel\s+language\s+orig Pass@1/);
+  assert.match(r.stdout, /model-b\s+all\s+75\.0%\s+25\.0%\s+-50\.0\s+1\s+2\s+0\s+1\s+0\.500/);
+  const html = readFileSync(join(out, 'index.html'), 'utf8');
+  const sec = /<section id="contamination">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+  for (const m of ['model-a', 'model-b']) {
+    const c = s.models[m];
+    const row = new RegExp(
+      `<th scope="row">${m}</th><td>all</td><td class="num">${(100 * c.original.passAt1).toFixed(1)}%</td><td class="num">${(100 * c.rewritten.passAt1).toFixed(1)}%</td>`,
+    );
+    assert.match(sec, row, `${m} row in the page`);
+  }
+  // A results file whose folder holds contamination.json: leaderboard and study on one page.
+  const evalDir = join(tmp, 'eval-with-study');
+  const e = await runCliAsync(['eval', '--data', buildDir, '--out', evalDir, '--quiet']);
+  assert.equal(e.status, 0, e.stderr);
+  copyFileSync(join(buildDir, 'contamination.json'), join(evalDir, 'contamination.json'));
+  const out2 = join(tmp, 'report-results');
+  const r2 = await runCliAsync(['report', join(evalDir, 'results.json'), '--out', out2, '--no-png', '--permutations', '200']);
+  assert.equal(r2.status, 0, r2.stderr);
+  const html2 = readFileSync(join(out2, 'index.html'), 'utf8');
+  assert.match(html2, /<section id="leaderboard-0">/);
+  assert.match(html2, /<section id="contamination">[\s\S]*model-b/);
+  // A folder with neither file is a clear error.
+  const bad = await runCliAsync(['report', tmp, '--out', join(tmp, 'report-none')]);
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /neither results\.json \(coreb eval --out\) nor contamination\.json/);
 });
 
 test('--samples 2: second samples carry /1 items and a seed; pass@1 is the unbiased estimate', async () => {

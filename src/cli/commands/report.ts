@@ -2,13 +2,14 @@
  * `coreb report`: a self-contained HTML report (charts inlined as SVG, no scripts, printable) of one
  * or more results files, plus each chart as .svg and .png.
  */
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { loadEvalResults, writeHtmlReport } from '../../report/index.js';
+import { loadEvalResults, readContaminationIn, renderContaminationTable, writeHtmlReport, type ContaminationSummary } from '../../report/index.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 
-const USAGE = `Usage: coreb report RESULTS.json [RESULTS.json ...] --out DIR [options]
+const USAGE = `Usage: coreb report RESULTS.json|DIR [RESULTS.json|DIR ...] --out DIR [options]
 
 Writes DIR/index.html — one self-contained page (no network, no JavaScript, printable) — and
 DIR/charts/<chart>.svg and .png. Contents: leaderboard (overall, task mean, per task) with
@@ -19,6 +20,11 @@ and per-model change), and a collapsible provenance section.
 
 Results files of the same dataset (split + sha256) are merged into one leaderboard; files of a
 second dataset give the cross-release view (first vs second).
+
+A folder argument stands for its results.json (coreb eval --out) and/or its contamination.json (a
+coreb build folder after coreb contamination). A contamination.json next to a results file or in
+a folder given is shown too: printed as a table and as the page's "Contamination study" section
+(Pass@1 original vs rewritten per model and language, 2x2 table, McNemar p).
 
 Options:
   --out DIR            Output directory (required).
@@ -48,13 +54,47 @@ const command: Command = {
       },
       true,
     );
-    if (positionals.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one RESULTS.json; see `coreb report --help`');
+    if (positionals.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one RESULTS.json or folder; see `coreb report --help`');
     if (values.out === undefined) throw new CorebError('USAGE', 'coreb report needs --out DIR');
     const rawAlpha = values.alpha as string | undefined;
     const alpha = rawAlpha === undefined ? 0.05 : Number(rawAlpha);
     if (!(alpha > 0 && alpha < 1)) throw new CorebError('USAGE', `--alpha must be a number in (0, 1), got \`${rawAlpha}\``);
     const files = [];
-    for (const p of positionals) files.push(await loadEvalResults(resolve(ctx.cwd, p)));
+    const studies: Array<{ file: string; summary: ContaminationSummary }> = [];
+    const addStudy = async (dir: string): Promise<boolean> => {
+      const found = await readContaminationIn(dir);
+      if (found === undefined) return false;
+      if (!studies.some((x) => x.file === found.file)) studies.push(found);
+      return true;
+    };
+    for (const p of positionals) {
+      const path = resolve(ctx.cwd, p);
+      let isDir = false;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        // a missing path is reported by the results loader below
+      }
+      if (isDir) {
+        const results = join(path, 'results.json');
+        let hasResults = false;
+        try {
+          hasResults = statSync(results).isFile();
+        } catch {
+          hasResults = false;
+        }
+        if (hasResults) files.push(await loadEvalResults(results));
+        if (!(await addStudy(path)) && !hasResults) {
+          throw new CorebError('NOT_FOUND', 'the folder has neither results.json (coreb eval --out) nor contamination.json (coreb contamination)', {
+            file: path,
+          });
+        }
+      } else {
+        files.push(await loadEvalResults(path));
+        await addStudy(dirname(path));
+      }
+    }
+    for (const st of studies) ctx.stdout.write(`contamination study (${st.file}):\n${renderContaminationTable(st.summary)}`);
     const outDir = resolve(ctx.cwd, values.out as string);
     const out = await writeHtmlReport(files, {
       outDir,
@@ -63,6 +103,7 @@ const command: Command = {
       permutations: parseIntOption('permutations', values.permutations as string | undefined, 10000, 1),
       seed: parseIntOption('seed', values.seed as string | undefined, 42, 0),
       ...(values.title !== undefined ? { title: values.title as string } : {}),
+      contamination: studies,
       logger: ctx.logger,
     });
     ctx.logger.info(`wrote ${out.indexFile} and ${out.charts.length} chart(s) in ${resolve(outDir, 'charts')}`);
