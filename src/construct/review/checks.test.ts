@@ -35,6 +35,9 @@ test('query leaks: the id (numeric only as a word) and titles of two words or mo
   assert.match(queryLeak('leetcode 3674 answer', '3674', []) ?? '', /problem id/);
   assert.match(queryLeak('how to solve sum-of-pairs fast', 'x', ['Sum of Pairs']) ?? '', /title "Sum of Pairs"/);
   assert.equal(queryLeak('sum integers quickly', 'x', ['Sum']), undefined, 'one-word titles are too common to flag');
+  assert.match(queryLeak('pairs summing to k, unlike abc376_a', 'abc374_b', []) ?? '', /names a problem id \(`abc376_a`\)/);
+  assert.match(queryLeak('codeforces 2050A greedy', 'abc374_b', []) ?? '', /`2050A`/);
+  assert.equal(queryLeak('sort 1000 values, n up to 2000', 'abc374_b', []), undefined);
 });
 
 test('similarity: identical 1, disjoint 0, stop words ignored, symmetric', () => {

@@ -101,15 +101,21 @@ const phrase = (s: string): string =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim()} `;
 
+/** A contest problem id of AtCoder (`abc387_a`, `arc190_b`, `agc070_c`) or Codeforces (`2050A`) style. */
+const CONTEST_ID = /\b(?:a[brg]c\d{3}_[a-z]\d?|\d{3,4}[A-Z]\d?)\b/;
+
 /**
  * Why a search query gives its answer away, or `undefined`: it names the problem id (`abc387_a`,
- * also spelt `abc387 a`; a numeric id only as a whole word) or a title of two words or more
- * (original or rewritten), compared case- and punctuation-insensitively.
+ * also spelt `abc387 a`; a numeric id only as a whole word), names another contest problem id
+ * (`abc376_a`: ids are not what a developer searches with), or contains a title of two words or
+ * more (original or rewritten), compared case- and punctuation-insensitively.
  */
 export function queryLeak(query: string, problemId: string, titles: readonly string[]): string | undefined {
   const q = phrase(query);
   const id = phrase(problemId);
   if (id.trim() !== '' && q.includes(id)) return `names the problem id \`${problemId}\``;
+  const other = CONTEST_ID.exec(query);
+  if (other !== null) return `names a problem id (\`${other[0]}\`)`;
   for (const t of titles) {
     const p = phrase(t);
     if (p.trim().split(' ').length >= 2 && q.includes(p)) return `contains the title "${t.trim()}"`;

@@ -49,7 +49,10 @@ pre { margin:0; white-space:pre-wrap; word-break:break-all; font:12px/1.4 ui-mon
 .small { font:12px inherit; border:1px solid var(--line); background:#fff; border-radius:4px; cursor:pointer; padding:0 6px; margin-left:6px; }
 .rejected-q { text-decoration:line-through; color:var(--muted); }
 .editor { position:fixed; inset:10% 10%; z-index:5; background:#fff; border:2px solid var(--acc); border-radius:10px; padding:12px; display:flex; flex-direction:column; gap:8px; box-shadow:0 10px 40px #0004; }
-.editor textarea { flex:1; font:13.5px/1.45 ui-monospace, monospace; padding:8px; border:1px solid var(--line); border-radius:6px; resize:none; }
+.editor .panes { flex:1; display:grid; grid-template-columns:1fr; gap:10px; min-height:0; }
+.editor .panes.with-ref { grid-template-columns:1fr 1fr; }
+.editor .ref { overflow:auto; border:1px solid var(--line); border-radius:6px; padding:8px; background:#f6f8fa; font-size:13px; }
+.editor textarea { font:13.5px/1.45 ui-monospace, monospace; padding:8px; border:1px solid var(--line); border-radius:6px; resize:none; min-height:0; }
 .hidden { display:none !important; }
 #toast { position:fixed; bottom:14px; left:50%; transform:translateX(-50%); background:#1d1d1f; color:#fff; padding:6px 14px; border-radius:6px; font-size:13px; opacity:0; transition:opacity .2s; z-index:9; }
 #toast.show { opacity:.95; } #toast.err { background:var(--bad); }
@@ -270,6 +273,12 @@ const JS = String.raw`
   function openEditor(item, label, text) {
     S.editing = { item: item, before: text };
     $('editor-title').textContent = 'Edit ' + label + ' of ' + item.split('/')[0];
+    var it = S.items.find(function (x) { return x.id === item.split('/')[0]; });
+    var ref = $('editor-ref'); ref.textContent = '';
+    var showRef = !!it && (label === 'statement' || item.indexOf('/negatives/') > 0 || item.indexOf('/abbreviation') > 0);
+    if (showRef) add(ref, el('div', 'meta', label === 'statement' ? 'original statement' : 'rewritten statement (for reference)'), el('div', 'text', label === 'statement' ? it.original.statement : (it.rewrite ? it.rewrite.statement : '')));
+    ref.classList.toggle('hidden', !showRef);
+    $('editor-panes').classList.toggle('with-ref', showRef);
     var ta = $('editor-text'); ta.value = text;
     $('editor').classList.remove('hidden');
     ta.focus();
@@ -341,7 +350,7 @@ export function renderReviewPage(nonce: string): string {
 </main>
 <div class="editor hidden" id="editor">
   <strong id="editor-title"></strong>
-  <textarea id="editor-text" spellcheck="true"></textarea>
+  <div class="panes" id="editor-panes"><div class="ref hidden" id="editor-ref"></div><textarea id="editor-text" spellcheck="true"></textarea></div>
   <div><button id="editor-save">Save (Ctrl-Enter)</button> <button id="editor-cancel">Cancel (Esc)</button></div>
 </div>
 <div id="toast" role="status"></div>
