@@ -343,7 +343,9 @@ export class Bm25Index implements RetrieverIndex {
   private readonly postingDocs: Int32Array;
   private readonly postingWeights: Float32Array;
   private readonly tieRanks: Int32Array;
-  private readonly tokenize: (text: string) => string[];
+  private tokenize: ((text: string) => string[]) | undefined;
+  /** Query words -> term ids of this index (created on the first search; caches the query words seen). */
+  private queryTerms: TermInterner | undefined;
   private readonly docIndex: Map<string, number>;
 
   /** Builds the index. Use {@link createBm25Index}. */
@@ -357,7 +359,6 @@ export class Bm25Index implements RetrieverIndex {
     this.size = data.docIds.length;
     this.docIds = data.docIds;
     this.docIndex = validateDocIds(this.docIds);
-    this.tokenize = createTokenizer(options);
     const n = this.size;
     const { docLengths, documentFrequency: df, termStart, postingDocs, postingTf } = data;
     const v = df.length;
@@ -461,6 +462,7 @@ export class Bm25Index implements RetrieverIndex {
 
   /** The terms BM25 sees for `text` (the same tokeniser as the index). */
   terms(text: string): string[] {
+    this.tokenize ??= createTokenizer(this.options);
     return this.tokenize(text);
   }
 
@@ -479,6 +481,8 @@ export class Bm25Index implements RetrieverIndex {
     const outDocs = new Int32Array(heap.capacity);
     const outScores = new Float32Array(heap.capacity);
     const { queryTf, k3, feedbackDocs } = this.options;
+    this.queryTerms ??= new TermInterner(this.options, this.vocabulary as Map<string, number>, true);
+    const queryTerms = this.queryTerms;
     const feedback =
       feedbackDocs > 0
         ? {
@@ -495,9 +499,11 @@ export class Bm25Index implements RetrieverIndex {
       }
       const q = queries[qi];
       const qtf = new Map<number, number>();
-      for (const term of this.tokenize(q.text)) {
-        const t = this.vocabulary.get(term);
-        if (t !== undefined) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+      queryTerms.reset();
+      queryTerms.scan(q.text);
+      for (let i = 0; i < queryTerms.length; i++) {
+        const t = queryTerms.ids[i];
+        qtf.set(t, (qtf.get(t) ?? 0) + 1);
       }
       let weights = new Map<number, number>();
       for (const [t, c] of qtf) weights.set(t, queryTermWeight(c, queryTf, k3));

@@ -99,3 +99,26 @@ test('TermInterner keeps words apart across hash-table growth and appends severa
     ['wa', 'wzz', 'wb'],
   );
 });
+
+test('a frozen TermInterner looks terms up in a given vocabulary, skips unknown ones and never changes it', () => {
+  const options = { stopwords: 'none', stem: false } as const;
+  const vocabulary = new Map([
+    ['max', 0],
+    ['value', 1],
+    ['queue', 2],
+  ]);
+  const frozen = new TermInterner(options, vocabulary, true);
+  for (const pass of [0, 1]) {
+    frozen.reset();
+    frozen.scan('maxValue unknownWord queue max');
+    assert.deepEqual(Array.from(frozen.ids.subarray(0, frozen.length)), [0, 1, 2, 0], `pass ${pass}`);
+  }
+  assert.equal(vocabulary.size, 3);
+  const tokenize = createTokenizer(options);
+  assert.deepEqual(
+    Array.from(frozen.ids.subarray(0, frozen.length)),
+    tokenize('maxValue unknownWord queue max')
+      .map((t) => vocabulary.get(t))
+      .filter((t) => t !== undefined),
+  );
+});

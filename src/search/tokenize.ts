@@ -431,7 +431,7 @@ function grown<T extends Int32Array | Uint16Array>(a: T, need: number, used: num
 
 /**
  * The tokeniser of {@link createTokenizer} as an interner of integer term ids, for indexing large
- * corpora: {@link scan} finds the words of a text by their UTF-16 code units (exactly the words of
+ * corpora (and, `frozen`, for looking query terms up in an index's vocabulary): {@link scan} finds the words of a text by their UTF-16 code units (exactly the words of
  * `[\p{L}\p{N}_]+`), looks each word up in an open-addressing hash table keyed by its code units
  * (no substring, no string hashing), and appends the ids of its terms to {@link ids}. Only a word
  * seen for the first time is cut into terms as a string (by the same rules as
@@ -441,7 +441,9 @@ function grown<T extends Int32Array | Uint16Array>(a: T, need: number, used: num
  */
 export class TermInterner {
   /** term -> id, ids dense from 0 in order of first occurrence. */
-  readonly vocabulary = new Map<string, number>();
+  readonly vocabulary: Map<string, number>;
+  /** When true, terms not in {@link vocabulary} are skipped instead of added. */
+  readonly frozen: boolean;
   /** Term ids of the scanned texts since the last {@link reset}: `ids[0 .. length)`. */
   ids = new Int32Array(1024);
   /** Number of ids in {@link ids}. */
@@ -457,7 +459,15 @@ export class TermInterner {
   /** BMP code unit -> 0 unknown, 1 word character, 2 not; ASCII prefilled. */
   private readonly charClass = new Uint8Array(65536);
 
-  constructor(options: TokenizerOptions = {}) {
+  /**
+   * @param options tokeniser options (the terms are those of {@link createTokenizer} with them).
+   * @param vocabulary an existing term -> id map to extend (or, when `frozen`, to look terms up
+   *   in: query terms against a built index; the map is then never changed). Default: a new map.
+   * @param frozen skip terms missing from `vocabulary` instead of adding them. Default false.
+   */
+  constructor(options: TokenizerOptions = {}, vocabulary: Map<string, number> = new Map(), frozen = false) {
+    this.vocabulary = vocabulary;
+    this.frozen = frozen;
     this.wordTerms = createWordTerms(options);
     for (let c = 0; c < 128; c++) {
       const w = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
@@ -559,15 +569,17 @@ export class TermInterner {
     const terms = this.wordTerms(text.slice(start, end));
     const ts = this.wordTermStart[word];
     this.wordTermIds = grown(this.wordTermIds, ts + terms.length, ts);
+    let te = ts;
     for (let k = 0; k < terms.length; k++) {
       let id = this.vocabulary.get(terms[k]);
       if (id === undefined) {
+        if (this.frozen) continue;
         id = this.vocabulary.size;
         this.vocabulary.set(terms[k], id);
       }
-      this.wordTermIds[ts + k] = id;
+      this.wordTermIds[te++] = id;
     }
-    this.wordTermStart[word + 1] = ts + terms.length;
+    this.wordTermStart[word + 1] = te;
     return word;
   }
 
