@@ -4,7 +4,7 @@
  * arrives, so a killed run resumes where it stopped and gives the same vectors as an unbroken one.
  */
 import { createHash } from 'node:crypto';
-import type { EmbedOptions, Embedder, EmbeddingMatrix, PreparedText } from '../core/embedding.js';
+import { sharedFloat32, type EmbedOptions, type Embedder, type EmbeddingMatrix, type PreparedText } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
 import type { Progress } from '../core/progress.js';
 import type { EmbeddingStore } from './embedding-store.js';
@@ -145,7 +145,7 @@ export function createCachedEmbedder(inner: Embedder, store: EmbeddingStore): Ca
         progress?.done();
       }
       const dim = vectors.length > 0 ? (vectors[0] as Float32Array).length : 0;
-      const data = new Float32Array(n * dim);
+      const data = sharedFloat32(n * dim);
       for (let i = 0; i < n; i++) {
         const v = vectors[slotOf[i]] as Float32Array;
         if (v.length !== dim) {

@@ -89,3 +89,11 @@ export function normalizeMatrix(m: EmbeddingMatrix): EmbeddingMatrix {
   normalizeRows(data, m.dim);
   return { rows: m.rows, dim: m.dim, data };
 }
+
+/**
+ * A zeroed Float32Array of `length` values in a SharedArrayBuffer: embedders allocate their output
+ * matrix with it so dense search can hand it to worker threads and keep it as its one copy.
+ */
+export function sharedFloat32(length: number): Float32Array {
+  return new Float32Array(new SharedArrayBuffer(length * 4));
+}

@@ -7,7 +7,11 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
+import { allocateStore, writeRows, type DenseDtype, type DenseStore } from '../core/vector-store.js';
+import { loadIdsFile, loadNpyStore } from './npy.js';
 
 /** Vectors read from an embeddings file, by kind and id (float32, as given; not normalised). */
 export interface EmbeddingsFile {
@@ -133,4 +137,98 @@ export function packVectors(
     );
   }
   return data;
+}
+
+/** Vectors of one kind in one store: row `ids.get(id)` of `store` (raw, not normalised). */
+export interface VectorTable {
+  ids: Map<string, number>;
+  store: DenseStore;
+}
+
+/**
+ * Precomputed vectors as dense search reads them: each kind in one store (one copy of the
+ * matrix), rows looked up by id. From a JSONL embeddings file or a directory of `.npy` matrices.
+ */
+export interface EmbeddingVectors {
+  /** The file or directory read. */
+  file: string;
+  /** `jsonl`, or `npy` (a directory: docs.npy + docs.ids, queries.npy + queries.ids). */
+  format: 'jsonl' | 'npy';
+  dim: number;
+  queries: VectorTable;
+  docs: VectorTable;
+}
+
+/** Options of {@link loadEmbeddings}. */
+export interface LoadEmbeddingsOptions {
+  /** Storage dtype of the document vectors. Default: float32 (JSONL) or the file's (`.npy`). */
+  dtype?: DenseDtype;
+  signal?: AbortSignal;
+}
+
+/**
+ * Moves the vectors of a loaded JSONL file into stores, emptying its maps row by row (so memory
+ * holds one copy, not two, while it runs). Queries are kept as float32; documents in `dtype`.
+ */
+export function tableOfVectors(vectors: Map<string, Float32Array>, dim: number, dtype: DenseDtype): VectorTable {
+  const store = allocateStore(vectors.size, dim, dtype);
+  const ids = new Map<string, number>();
+  for (const [id, v] of vectors) {
+    writeRows(store, ids.size, v);
+    ids.set(id, ids.size);
+    vectors.delete(id);
+  }
+  return { ids, store };
+}
+
+/** The file names of an `.npy` embeddings directory. */
+export const NPY_EMBEDDINGS_FILES = { docs: ['docs.npy', 'docs.ids'], queries: ['queries.npy', 'queries.ids'] } as const;
+
+/** Reads one `.npy` + ids pair, checking they have the same number of rows. */
+async function loadNpyTable(dir: string, names: readonly [string, string], options: LoadEmbeddingsOptions): Promise<VectorTable> {
+  const [npy, idsName] = names.map((n) => join(dir, n));
+  const list = await loadIdsFile(idsName);
+  const store = loadNpyStore(npy, {
+    ...(options.dtype !== undefined ? { dtype: options.dtype } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (store.rows !== list.length) {
+    throw new CorebError('VALIDATION', `${npy} has ${store.rows} rows but ${idsName} has ${list.length} ids; write one id per row, in row order`, {
+      file: idsName,
+    });
+  }
+  return { ids: new Map(list.map((id, i) => [id, i])), store };
+}
+
+/**
+ * Loads precomputed vectors for `embeddings:PATH`: a JSONL file ({@link loadEmbeddingsFile}) or a
+ * directory holding `docs.npy` + `docs.ids` and `queries.npy` + `queries.ids` (see
+ * `readNpyHeader` for the accepted `.npy` files; ids one per line, in row order).
+ * @throws CorebError naming the file for anything unreadable or inconsistent.
+ */
+export async function loadEmbeddings(path: string, options: LoadEmbeddingsOptions = {}): Promise<EmbeddingVectors> {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (e) {
+    throw new CorebError('IO', `cannot read embeddings ${path}: ${(e as Error).message}`, { file: path, cause: e });
+  }
+  if (isDir) {
+    const docs = await loadNpyTable(path, NPY_EMBEDDINGS_FILES.docs, options);
+    const queries = await loadNpyTable(path, NPY_EMBEDDINGS_FILES.queries, { ...options, dtype: 'float32' });
+    if (docs.store.dim !== queries.store.dim) {
+      throw new CorebError('VALIDATION', `${path}: docs.npy has dim ${docs.store.dim} but queries.npy has dim ${queries.store.dim}; use one model`, {
+        file: path,
+      });
+    }
+    return { file: path, format: 'npy', dim: docs.store.dim, docs, queries };
+  }
+  const e = await loadEmbeddingsFile(path, options.signal);
+  return {
+    file: path,
+    format: 'jsonl',
+    dim: e.dim,
+    docs: tableOfVectors(e.docs, e.dim, options.dtype ?? 'float32'),
+    queries: tableOfVectors(e.queries, e.dim, 'float32'),
+  };
 }

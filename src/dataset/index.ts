@@ -24,3 +24,4 @@ export * from './dataset-identity.js';
 export * from './python-literal.js';
 export * from './top-ranked.js';
 export * from './rerank-records.js';
+export * from './npy.js';

@@ -3,20 +3,23 @@
  * embeddings and TREC runs from files, reciprocal-rank fusion, and live models through the lazily
  * imported `dense-embedder` (so BM25 runs never load provider code).
  */
-import { isAbsolute, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Doc, Query } from '../core/dataset.js';
-import type { Embedder, EmbeddingMatrix, EmbedOptions } from '../core/embedding.js';
+import { sharedFloat32, type Embedder, type EmbeddingMatrix, type EmbedOptions } from '../core/embedding.js';
+import { normalizeStore, readBlock, type DenseStore } from '../core/vector-store.js';
 import { Interner } from '../core/ids.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
 import {
   findTopRankedFile,
   hashFile,
-  loadEmbeddingsFile,
+  loadEmbeddings,
+  NPY_EMBEDDINGS_FILES,
   loadTopRanked,
   loadTrecRunMap,
-  packVectors,
-  type EmbeddingsFile,
+  type EmbeddingVectors,
+  type VectorTable,
 } from '../dataset/index.js';
 import { CorebError } from '../core/errors.js';
 import { openIndexFileStore } from '../cache/index.js';
@@ -66,8 +69,11 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
     case 'run':
       return createRunRetriever(file(spec.file), await loadTrecRunMap(file(spec.file)), spec.text, await hashFile(file(spec.file)));
     case 'embeddings': {
-      const vectors = await loadEmbeddingsFile(file(spec.file), ctx.signal);
-      return createDenseRetriever(createFileEncoder(vectors, await hashFile(file(spec.file))), { name: spec.text });
+      const vectors = await loadEmbeddings(file(spec.file), {
+        ...(spec.search.dtype !== undefined ? { dtype: spec.search.dtype } : {}),
+        ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+      });
+      return createDenseRetriever(createFileEncoder(vectors, await hashEmbeddings(vectors)), { name: spec.text, ...spec.search });
     }
     case 'dense': {
       const { createDenseEmbedder } = await import('./dense-embedder.js');
@@ -83,7 +89,7 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
         ctx.logger?.info(`${spec.text}: embedding cache ${JSON.stringify(embedder.counters())}`);
         embedder.close();
       });
-      return createDenseRetriever(createEmbedderEncoder(dedupeEmbedder(embedder)), { name: spec.text });
+      return createDenseRetriever(createEmbedderEncoder(dedupeEmbedder(embedder)), { name: spec.text, ...spec.search });
     }
     case 'top-ranked': {
       const f = spec.file !== null ? file(spec.file) : ctx.dataDir !== undefined ? await findTopRankedFile(ctx.dataDir, ctx.split) : undefined;
@@ -121,30 +127,89 @@ function named(r: Retriever, name: string): Retriever {
   return { name, describe: () => r.describe(), index: (docs, o) => r.index(docs, o) };
 }
 
-/** A {@link DenseEncoder} over vectors loaded from an embeddings file (looked up by id); `sha256` of the file goes into its description. */
-export function createFileEncoder(vectors: EmbeddingsFile, sha256?: string): DenseEncoder {
-  const matrix = (kind: 'query' | 'doc', ids: readonly string[]): EmbeddingMatrix => ({
-    rows: ids.length,
-    dim: vectors.dim,
-    data: packVectors(vectors.file, kind, kind === 'query' ? vectors.queries : vectors.docs, ids, vectors.dim),
-  });
+/** sha256 of an embeddings file, or of a `.npy` directory's four files (`name:sha256` lines hashed). */
+async function hashEmbeddings(v: EmbeddingVectors): Promise<string> {
+  if (v.format === 'jsonl') return hashFile(v.file);
+  const lines: string[] = [];
+  for (const name of [...NPY_EMBEDDINGS_FILES.docs, ...NPY_EMBEDDINGS_FILES.queries]) lines.push(`${name}:${await hashFile(join(v.file, name))}`);
+  return createHash('sha256').update(lines.join('\n')).digest('hex');
+}
+
+/** Store rows of `ids` in `table`, or a `VALIDATION` error naming how many ids have none, and the first few. */
+function rowsOf(v: EmbeddingVectors, kind: 'query' | 'doc', table: VectorTable, ids: readonly string[]): Int32Array {
+  const rows = new Int32Array(ids.length);
+  const missing: string[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const r = table.ids.get(ids[i]);
+    if (r === undefined) missing.push(ids[i]);
+    else rows[i] = r;
+  }
+  if (missing.length > 0) {
+    const add =
+      v.format === 'npy'
+        ? `add them to ${kind === 'query' ? 'queries' : 'docs'}.npy/.ids`
+        : `add a line {"id", "kind": "${kind}", "vector"} for each`;
+    throw new CorebError(
+      'VALIDATION',
+      `${missing.length} of ${ids.length} ${kind} ids have no vector in ${v.file} (first: ${missing.slice(0, 5).join(', ')}); ${add}`,
+      {
+        file: v.file,
+      },
+    );
+  }
+  return rows;
+}
+
+/** The rows of `ids` as a float32 matrix (shared memory). */
+function packRows(v: EmbeddingVectors, kind: 'query' | 'doc', table: VectorTable, ids: readonly string[]): EmbeddingMatrix {
+  const data = sharedFloat32(ids.length * v.dim);
+  readBlock({ ...table.store, rows: ids.length, rowMap: rowsOf(v, kind, table, ids) }, 0, ids.length, data);
+  return { rows: ids.length, dim: v.dim, data };
+}
+
+/**
+ * A {@link DenseEncoder} over precomputed vectors (looked up by id); `sha256` of the file(s) goes
+ * into its description. It owns `vectors`: the document store is normalised in place, once, on the
+ * first index, and each corpus is a row map into it (one copy of the matrix for every task).
+ */
+export function createFileEncoder(vectors: EmbeddingVectors, sha256?: string): DenseEncoder {
+  let normalized: DenseStore | undefined;
   return {
     describe: () => ({
       source: 'embeddings-file',
       file: vectors.file,
+      format: vectors.format,
       ...(sha256 !== undefined ? { sha256 } : {}),
       dim: vectors.dim,
-      queries: vectors.queries.size,
-      docs: vectors.docs.size,
+      ...(vectors.docs.store.dtype !== 'float32' ? { dtype: vectors.docs.store.dtype } : {}),
+      queries: vectors.queries.ids.size,
+      docs: vectors.docs.ids.size,
     }),
     encodeDocs: async (docs: readonly Doc[]) =>
-      matrix(
+      packRows(
+        vectors,
         'doc',
+        vectors.docs,
         docs.map((d) => d.id),
       ),
+    async docStore(docs: readonly Doc[]): Promise<DenseStore> {
+      const rowMap = rowsOf(
+        vectors,
+        'doc',
+        vectors.docs,
+        docs.map((d) => d.id),
+      );
+      if (normalized === undefined) {
+        normalizeStore(vectors.docs.store, `document vectors of ${vectors.file}`);
+        normalized = vectors.docs.store;
+      }
+      return { ...normalized, rows: docs.length, rowMap };
+    },
     encodeQueries: async (queries: readonly Query[]) =>
-      matrix(
+      packRows(
+        vectors,
         'query',
+        vectors.queries,
         queries.map((q) => q.id),
       ),
   };
@@ -164,7 +229,7 @@ export function dedupeEmbedder(embedder: Embedder): Embedder {
       for (let i = 0; i < texts.length; i++) slot[i] = unique.intern(texts[i]);
       if (unique.size === texts.length) return embedder.embed(texts, options);
       const m = await embedder.embed(unique.strings, options);
-      const data = new Float32Array(texts.length * m.dim);
+      const data = sharedFloat32(texts.length * m.dim);
       for (let i = 0; i < texts.length; i++) data.set(m.data.subarray(slot[i] * m.dim, (slot[i] + 1) * m.dim), i * m.dim);
       return { rows: texts.length, dim: m.dim, data };
     },

@@ -20,11 +20,32 @@ test('bm25 specs carry typed parameters and reject unknown or malformed ones', (
 
 test('file and model specs keep the text after the first colon', () => {
   assert.deepEqual(parseRetrieverSpec('run:/tmp/a:b.trec'), { kind: 'run', text: 'run:/tmp/a:b.trec', file: '/tmp/a:b.trec' });
-  assert.deepEqual(parseRetrieverSpec('embeddings:vec.jsonl'), { kind: 'embeddings', text: 'embeddings:vec.jsonl', file: 'vec.jsonl' });
+  assert.deepEqual(parseRetrieverSpec('embeddings:vec.jsonl'), { kind: 'embeddings', text: 'embeddings:vec.jsonl', file: 'vec.jsonl', search: {} });
+  assert.deepEqual(parseRetrieverSpec('embeddings:vecs/?dtype=float16&threads=2').valueOf(), {
+    kind: 'embeddings',
+    text: 'embeddings:vecs/?dtype=float16&threads=2',
+    file: 'vecs/',
+    search: { dtype: 'float16', threads: 2 },
+  });
+  assert.throws(
+    () => parseRetrieverSpec('embeddings:v.jsonl?dtype=int8'),
+    (e) => isCorebError(e, 'USAGE') && /dtype must be float32 or float16/.test(e.message),
+  );
+  assert.throws(
+    () => parseRetrieverSpec('embeddings:v.jsonl?k1=2'),
+    (e) => isCorebError(e, 'USAGE') && /unknown parameter `k1`/.test(e.message),
+  );
+  assert.deepEqual(parseRetrieverSpec('dense:openai:m?dimensions=256&dtype=float16'), {
+    kind: 'dense',
+    text: 'dense:openai:m?dimensions=256&dtype=float16',
+    spec: 'openai:m?dimensions=256',
+    search: { dtype: 'float16' },
+  });
   assert.deepEqual(parseRetrieverSpec('dense:openai:text-embedding-3-small?dimensions=256'), {
     kind: 'dense',
     text: 'dense:openai:text-embedding-3-small?dimensions=256',
     spec: 'openai:text-embedding-3-small?dimensions=256',
+    search: {},
   });
   assert.throws(
     () => parseRetrieverSpec('run:'),

@@ -8,12 +8,54 @@ import { BM25_OPTION_TYPES, RRF_DEFAULT_K } from '../search/index.js';
 /** A parsed retriever spec. `text` is the spec as written (used as the display name). */
 export type RetrieverSpec =
   | { kind: 'bm25'; text: string; params: Record<string, Bm25ParamValue> }
-  | { kind: 'embeddings'; text: string; file: string }
+  | { kind: 'embeddings'; text: string; file: string; search: DenseSearchParams }
   | { kind: 'run'; text: string; file: string }
   | { kind: 'rrf'; text: string; members: RetrieverSpec[]; k: number; weights: number[] | null }
-  | { kind: 'dense'; text: string; spec: string }
+  | { kind: 'dense'; text: string; spec: string; search: DenseSearchParams }
   | { kind: 'top-ranked'; text: string; file: string | null }
   | { kind: 'es'; text: string; index: string; params: Map<string, string[]> };
+
+/** Dense search settings of an `embeddings:` or `dense:` spec (`?dtype=float16&threads=2`). */
+export interface DenseSearchParams {
+  /** Storage of the document vectors (`float32` or `float16`). */
+  dtype?: 'float32' | 'float16';
+  /** Worker threads (default: all cores). */
+  threads?: number;
+}
+
+/** The keys {@link takeDenseParams} takes out of a spec's query string. */
+const DENSE_KEYS = ['dtype', 'threads'];
+
+/**
+ * Splits `rest` (what follows `kind:`) at its last `?` and takes the dense search keys out of the
+ * query string; the other keys stay in `rest` (a `dense:` model's parameters). With `only`, any
+ * other key is an error (an `embeddings:` file has no other parameters).
+ */
+function takeDenseParams(spec: string, rest: string, only: boolean): { rest: string; search: DenseSearchParams } {
+  const q = rest.lastIndexOf('?');
+  if (q < 0) return { rest, search: {} };
+  const params = new URLSearchParams(rest.slice(q + 1));
+  const search: DenseSearchParams = {};
+  const dtype = params.get('dtype');
+  if (dtype !== null) {
+    if (dtype !== 'float32' && dtype !== 'float16')
+      throw new CorebError('USAGE', `retriever \`${spec}\`: dtype must be float32 or float16, got \`${dtype}\``);
+    search.dtype = dtype;
+  }
+  const threads = params.get('threads');
+  if (threads !== null) {
+    const n = Number(threads);
+    if (!Number.isInteger(n) || n < 1) throw new CorebError('USAGE', `retriever \`${spec}\`: threads must be an integer >= 1, got \`${threads}\``);
+    search.threads = n;
+  }
+  for (const k of DENSE_KEYS) params.delete(k);
+  const others = [...params.keys()];
+  if (only && others.length > 0) {
+    throw new CorebError('USAGE', `retriever \`${spec}\`: unknown parameter \`${others[0]}\`; valid: ${DENSE_KEYS.join(', ')}`);
+  }
+  const left = params.toString();
+  return { rest: rest.slice(0, q) + (left === '' ? '' : `?${left}`), search };
+}
 
 /** A BM25 parameter value from a spec's query string. */
 export type Bm25ParamValue = number | boolean | string | string[];
@@ -55,12 +97,14 @@ const KINDS =
 /**
  * Parses one retriever spec.
  * - `bm25`, `bm25?k1=0.9&b=0.4`: numeric parameters passed to the BM25 retriever.
- * - `embeddings:FILE`: precomputed vectors (JSONL, see docs/eval.md).
+ * - `embeddings:PATH[?dtype=float16&threads=N]`: precomputed vectors, a JSONL file or a directory of
+ *   `.npy` matrices + ids files (see docs/eval.md); `dtype` stores the documents as float16.
  * - `run:FILE`: a TREC run file (plain or .gz).
  * - `rrf:A,B[,k=60][,weights=1,0.5]`: reciprocal-rank fusion of member specs. Members are split at
  *   top-level commas; wrap a member containing commas (e.g. a nested rrf) in parentheses. After
  *   `weights=` the following bare numbers are further weights, one per member.
- * - `dense:...`: a live embedding model, resolved by the providers' `createDenseEmbedder`.
+ * - `dense:...`: a live embedding model, resolved by the providers' `createDenseEmbedder`; the
+ *   `dtype` and `threads` parameters are dense search's, the others the model's.
  * - `top-ranked[:FILE]`: fixed MTEB candidate lists (`{"query-id", "corpus-ids"}` JSONL), in file
  *   order; without FILE, the data directory's `top_ranked.jsonl` (or `top_ranked/<split>.jsonl`).
  * - `es:INDEX[?url=..&fields=..]`: an Elasticsearch/OpenSearch index searched over HTTP; the
@@ -82,13 +126,19 @@ export function parseRetrieverSpec(text: string): RetrieverSpec {
   const kind = colon < 0 ? spec : spec.slice(0, colon);
   const rest = colon < 0 ? '' : spec.slice(colon + 1);
   switch (kind) {
-    case 'embeddings':
+    case 'embeddings': {
+      const t = takeDenseParams(spec, rest, true);
+      if (t.rest === '') throw new CorebError('USAGE', `retriever \`${spec}\` needs a file: \`embeddings:FILE\``);
+      return { kind, text: spec, file: t.rest, search: t.search };
+    }
     case 'run':
       if (rest === '') throw new CorebError('USAGE', `retriever \`${spec}\` needs a file: \`${kind}:FILE\``);
       return { kind, text: spec, file: rest };
-    case 'dense':
-      if (rest === '') throw new CorebError('USAGE', `retriever \`${spec}\` needs a model: \`dense:PROVIDER:MODEL\``);
-      return { kind: 'dense', text: spec, spec: rest };
+    case 'dense': {
+      const t = takeDenseParams(spec, rest, false);
+      if (t.rest === '') throw new CorebError('USAGE', `retriever \`${spec}\` needs a model: \`dense:PROVIDER:MODEL\``);
+      return { kind: 'dense', text: spec, spec: t.rest, search: t.search };
+    }
     case 'rrf':
       return parseRrf(spec, rest);
     case 'top-ranked':

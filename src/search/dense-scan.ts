@@ -6,7 +6,7 @@
  */
 import { CorebError } from '../core/errors.js';
 import { createWasmDotKernel } from './dense-wasm.js';
-import { readBlock, type DenseStore } from './dense-store.js';
+import { readBlock, type DenseStore } from '../core/vector-store.js';
 import type { TopK } from './top-k.js';
 
 /** A dot-product kernel name: `wasm` (WebAssembly SIMD, float32 accumulation) or `js` (double). */

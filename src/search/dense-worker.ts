@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBlockKernel, scanRange, type DenseKernel } from './dense-scan.js';
-import type { DenseStore } from './dense-store.js';
+import type { DenseStore } from '../core/vector-store.js';
 import { TopK } from './top-k.js';
 
 /** What the parent passes as `workerData`. */

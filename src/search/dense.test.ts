@@ -6,7 +6,7 @@ import { isCorebError } from '../core/errors.js';
 import { compareCodePoints } from '../core/ids.js';
 import type { DenseEncoder } from './dense.js';
 import { createDenseRetriever, denseTopK, denseTopKParallel } from './dense.js';
-import { isShared, normalizedStore, readRow } from './dense-store.js';
+import { isShared, normalizedStore, readRow } from '../core/vector-store.js';
 import { createTieRanks } from './top-k.js';
 import { createUniform } from '../core/random.js';
 

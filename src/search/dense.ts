@@ -3,14 +3,14 @@
  * cache-sized blocks of queries x documents, with one bounded heap per query (no corpus sorts).
  */
 import type { Doc, Query } from '../core/dataset.js';
-import { normalizeMatrix, type Embedder, type EmbeddingMatrix } from '../core/embedding.js';
+import { normalizeMatrix, normalizeRows, type Embedder, type EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
 import { createBlockKernel, scanRange, type DenseKernel, type ScanScratch } from './dense-scan.js';
-import { normalizedStore, storeOfMatrix, type DenseStore } from './dense-store.js';
+import { normalizedStore, storeOfMatrix, type DenseDtype, type DenseStore } from '../core/vector-store.js';
 import { hasWasmSimd } from './dense-wasm.js';
 import type { DenseWorkerData, DenseWorkerMessage } from './dense-worker.js';
 import { createTieRanks, TopK } from './top-k.js';
@@ -318,6 +318,17 @@ export interface DenseEncoder {
   encodeDocs(docs: readonly Doc[], options: IndexOptions): Promise<EmbeddingMatrix>;
   /** One row per query, in order. */
   encodeQueries(queries: readonly Query[], options: SearchOptions): Promise<EmbeddingMatrix>;
+  /**
+   * Optional: the document vectors already L2-normalised, as a store whose logical rows are `docs`
+   * in order (usually through `rowMap` into a larger store), so the retriever uses them without a
+   * copy. When present the retriever calls it instead of {@link encodeDocs}.
+   */
+  docStore?(docs: readonly Doc[], options: IndexOptions): Promise<DenseStore>;
+  /**
+   * True when {@link encodeDocs} returns a new matrix nothing else holds: the retriever may then
+   * normalise it in place and keep it (no copy) when it lies in shared memory.
+   */
+  readonly freshDocs?: boolean;
 }
 
 /**
@@ -327,6 +338,7 @@ export interface DenseEncoder {
  */
 export function createEmbedderEncoder(embedder: Embedder): DenseEncoder {
   return {
+    freshDocs: true,
     describe: () => embedder.describe(),
     encodeDocs: (docs, o) =>
       embedder.embed(
@@ -353,6 +365,12 @@ export interface DenseRetrieverOptions {
   kernel?: DenseKernel;
   /** See {@link DenseTopKParallelOptions.threads}. Default: all cores. */
   threads?: number;
+  /**
+   * Storage of the document vectors: `float16` halves the memory (values rounded after
+   * normalisation; scores still accumulated in float32). Default `float32`. Vectors an encoder
+   * hands over as a store ({@link DenseEncoder.docStore}) keep the encoder's dtype.
+   */
+  dtype?: DenseDtype;
 }
 
 /** Turns a {@link denseTopK} result into ranked lists keyed by query id. */
@@ -365,6 +383,29 @@ function toRankedLists(queries: readonly Query[], r: DenseTopKResult, docIds: re
     out.set(queries[q].id, { docIds: ids, scores: r.scores.slice(q * r.k, q * r.k + c) });
   }
   return out;
+}
+
+/**
+ * The normalised document vectors of `docs` as a store, with one copy of the matrix: the
+ * encoder's own store ({@link DenseEncoder.docStore}); a fresh shared float32 matrix normalised in
+ * place; else a normalised copy ({@link normalizedStore}), the encoder's matrix then dropped.
+ */
+async function indexVectors(encoder: DenseEncoder, docs: readonly Doc[], o: IndexOptions, dtype: DenseDtype): Promise<DenseStore> {
+  if (encoder.docStore !== undefined) {
+    const store = await encoder.docStore(docs, o);
+    if (store.rows !== docs.length) throw new CorebError('VALIDATION', `document vectors have ${store.rows} rows for ${docs.length} documents`);
+    return store;
+  }
+  const raw = await encoder.encodeDocs(docs, o);
+  validateMatrix(raw, 'document vectors');
+  if (raw.rows !== docs.length) {
+    throw new CorebError('VALIDATION', `document vectors have ${raw.rows} rows for ${docs.length} documents`);
+  }
+  if (dtype === 'float32' && encoder.freshDocs === true && raw.data.buffer instanceof SharedArrayBuffer) {
+    normalizeRows(raw.data, raw.dim);
+    return storeOfMatrix(raw);
+  }
+  return normalizedStore(raw, dtype);
 }
 
 /**
@@ -384,6 +425,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
         kind: 'dense',
         similarity: 'cosine (rows L2-normalised once, exact dot product)',
         kernel: blocks.kernel === 'wasm' ? 'wasm-simd (float32 accumulation)' : 'js (double accumulation)',
+        ...(options.dtype === 'float16' ? { storage: 'float16 (rounded after normalisation)' } : {}),
         ties: 'score as float32 descending, then docid descending by code point (trec_eval 9.0.8)',
         encoder: encoder.describe(),
       };
@@ -391,12 +433,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
     async index(docs: readonly Doc[], indexOptions: IndexOptions = {}): Promise<RetrieverIndex> {
       const docIds = docs.map((d) => d.id);
       const docIndex = validateDocIds(docIds);
-      const raw = await encoder.encodeDocs(docs, indexOptions);
-      validateMatrix(raw, 'document vectors');
-      if (raw.rows !== docs.length) {
-        throw new CorebError('VALIDATION', `document vectors have ${raw.rows} rows for ${docs.length} documents`);
-      }
-      const matrix = normalizedStore(raw);
+      const matrix = await indexVectors(encoder, docs, indexOptions, options.dtype ?? 'float32');
       const tieRanks = createTieRanks(docIds);
       return {
         size: docs.length,

@@ -6,4 +6,4 @@ export * from './dense.js';
 export * from './tokenize.js';
 export * from './top-k.js';
 export * from './rrf.js';
-export * from './dense-store.js';
+export * from '../core/vector-store.js';

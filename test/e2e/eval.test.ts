@@ -266,6 +266,40 @@ test('bm25, embeddings and rrf run side by side and print a leaderboard', () => 
   const board = md.stdout.split('\n').filter((l) => /^\| [12] \|/.test(l));
   assert.equal(board.length, 2, md.stdout);
   assert.ok(board[0].includes(`embeddings:${emb}`), 'best retriever first');
+  // The same vectors as a directory of .npy matrices (float32, then stored as float16): same scores.
+  const npyDir = join(root, 'vectors-npy');
+  mkdirSync(npyDir, { recursive: true });
+  const lines = readFileSync(emb, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: string; kind: string; vector: number[] });
+  for (const kind of ['doc', 'query']) {
+    const part = lines.filter((l) => l.kind === kind);
+    const name = kind === 'doc' ? 'docs' : 'queries';
+    const dict = `{'descr': '<f4', 'fortran_order': False, 'shape': (${part.length}, 2), }`;
+    const head = Buffer.alloc(10);
+    Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(head);
+    head.writeUInt16LE(dict.length + 1, 8);
+    const data = Buffer.from(Float32Array.from(part.flatMap((l) => l.vector)).buffer);
+    writeFileSync(join(npyDir, `${name}.npy`), Buffer.concat([head, Buffer.from(`${dict}\n`, 'latin1'), data]));
+    writeFileSync(join(npyDir, `${name}.ids`), part.map((l) => l.id).join('\n') + '\n');
+  }
+  const viaNpy = runCli([
+    'eval',
+    '--data',
+    release,
+    '--retriever',
+    `embeddings:${npyDir}`,
+    '--retriever',
+    `embeddings:${npyDir}?dtype=float16`,
+    '--format',
+    'json',
+    '--quiet',
+  ]);
+  assert.equal(viaNpy.status, 0, viaNpy.stderr);
+  const npyRes = JSON.parse(viaNpy.stdout) as Results;
+  assert.deepEqual(npyRes.retrievers[0].overall.metrics, dense.overall.metrics, 'npy = jsonl');
+  close(npyRes.retrievers[1].overall.metrics['ndcg@1'], 5 / 6, 'float16 ndcg@1');
   const table = runCli(['eval', '--data', release, '--quiet']);
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /Leaderboard/);

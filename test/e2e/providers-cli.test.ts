@@ -15,6 +15,8 @@ import { writeTinyModel } from '../support/tiny-model.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { cliPath, runCli as runCliSync, type CliResult } from '../support/cli.js';
 import { writeTinyRelease } from './eval-fixture.js';
+import { loadNpyStore } from '../../src/dataset/npy.js';
+import { readRow } from '../../src/core/vector-store.js';
 
 const KEY = 'sk-e2e-SECRET-0123456789abcdef';
 const root = mkdtempSync(join(tmpdir(), 'coreb-providers-e2e-'));
@@ -137,6 +139,35 @@ test('kill -9 mid-encoding, rerun: only unreceived texts are requested and the o
   assert.equal(again.status, 0, again.stderr);
   assert.equal(server.calls.length, calls, 'zero requests');
   assert.equal(JSON.parse(again.stdout).cache.encoded, 0);
+
+  // --format npy (from the name): the same vectors as a float32 .npy matrix plus its ids file.
+  const npy = join(root, 'vectors.npy');
+  const asNpy = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', npy], { env: env(cache) });
+  assert.equal(asNpy.status, 0, asNpy.stderr);
+  const rows = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: string; vector: number[] });
+  assert.deepEqual(
+    readFileSync(join(root, 'vectors.ids'), 'utf8').trim().split('\n'),
+    rows.map((r) => r.id),
+  );
+  const store = loadNpyStore(npy);
+  assert.deepEqual([store.rows, store.dtype], [60, 'float32']);
+  assert.deepEqual([...readRow(store, 7)], rows[7].vector);
+  const half = await runCli(['providers', 'embed', '--spec', spec(server), '--input', input, '--out', join(root, 'half.npy'), '--dtype', 'float16'], {
+    env: env(cache),
+  });
+  assert.equal(half.status, 0, half.stderr);
+  assert.equal(loadNpyStore(join(root, 'half.npy')).dtype, 'float16');
+  const badDtype = await runCli(
+    ['providers', 'embed', '--spec', spec(server), '--input', input, '--out', join(root, 'x.jsonl'), '--dtype', 'float16'],
+    {
+      env: env(cache),
+    },
+  );
+  assert.equal(badDtype.status, 2);
+  assert.match(badDtype.stderr, /--dtype float16 needs --format npy/);
 
   // The key is nowhere: not in outputs, caches, logs or summaries (it was sent to the server).
   assert.equal(server.calls[0].headers.authorization, `Bearer ${KEY}`);

@@ -37,9 +37,14 @@ Options:
                                                             only), a label proxy (eval warns)
                             embeddings:FILE                 precomputed vectors, JSONL lines
                                                             {"id","kind":"query"|"doc","vector":[...]}
+                                                            or a directory of docs.npy + docs.ids and
+                                                            queries.npy + queries.ids (float32/16);
+                                                            ?dtype=float16 stores documents in half
+                                                            the memory; ?threads=N (default all cores)
                             run:FILE                        a TREC run (plain or .gz)
                             rrf:SPEC,SPEC[,k=60][,weights=1,1]  reciprocal-rank fusion
-                            dense:PROVIDER:MODEL[?...]      a live embedding model (see coreb providers)
+                            dense:PROVIDER:MODEL[?...]      a live embedding model (see coreb providers);
+                                                            dtype= and threads= as for embeddings:
                             top-ranked[:FILE]               fixed MTEB candidate lists (default: the
                                                             data dir's top_ranked.jsonl)
                             es:INDEX[?url=..&fields=..]     an existing Elasticsearch/OpenSearch index

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { saveAtomic } from '../../dataset/atomic-write.js';
 import { parseJsonLenient } from '../../dataset/jsonl.js';
 import { forEachLine } from '../../dataset/text-file.js';
+import { npyIdsPath, writeIdsFile, writeNpy } from '../../dataset/npy.js';
 import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
@@ -38,6 +39,11 @@ Options (embed):
   --cache-dir DIR    cache root (default from COREB_CACHE_DIR / XDG_CACHE_HOME / HOME)
   --no-cache         do not read or write the cache
   --json             print a JSON summary (counts, cache hits) on stdout
+  --format F         jsonl (default) | npy: a NumPy matrix OUT (C order) plus OUT's ids file (the
+                     name with .npy replaced by .ids, one id per line); default npy when OUT ends
+                     in .npy. Write docs.npy and queries.npy into one directory for
+                     \`--retriever embeddings:DIR\`
+  --dtype T          float32 (default) | float16 (npy only; half the size, rounded to nearest)
 
 Exit status: 0 ok, 2 usage/config, 3 file not found, 6 provider or HTTP failure, 130 interrupted.
 `;
@@ -128,6 +134,8 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
     'cache-dir': { type: 'string' },
     'no-cache': { type: 'boolean' },
     json: { type: 'boolean' },
+    format: { type: 'string' },
+    dtype: { type: 'string' },
   });
   for (const k of ['spec', 'input', 'out'] as const) {
     if (typeof values[k] !== 'string') throw new CorebError('USAGE', `coreb providers embed: --${k} is required; see --help`);
@@ -135,6 +143,11 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
   const role = (values.role as string | undefined) ?? 'document';
   if (role !== 'query' && role !== 'document') throw new CorebError('USAGE', `--role must be query or document, got \`${role}\``);
   const task = parseTask(values.task as string | undefined);
+  const format = (values.format as string | undefined) ?? ((values.out as string).endsWith('.npy') ? 'npy' : 'jsonl');
+  if (format !== 'jsonl' && format !== 'npy') throw new CorebError('USAGE', `--format must be jsonl or npy, got \`${format}\``);
+  const dtype = (values.dtype as string | undefined) ?? 'float32';
+  if (dtype !== 'float32' && dtype !== 'float16') throw new CorebError('USAGE', `--dtype must be float32 or float16, got \`${dtype}\``);
+  if (dtype !== 'float32' && format !== 'npy') throw new CorebError('USAGE', '--dtype float16 needs --format npy');
   const input = resolve(ctx.cwd, values.input as string);
   const out = resolve(ctx.cwd, values.out as string);
   const { ids, texts } = await readTexts(input);
@@ -157,11 +170,16 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
       progress: createProgressBar(ctx.stderr, ctx.interactive),
     });
     const kind = role === 'query' ? 'query' : 'doc';
-    const lines: string[] = [];
-    for (let i = 0; i < m.rows; i++) {
-      lines.push(JSON.stringify({ id: ids[i], kind, vector: Array.from(m.data.subarray(i * m.dim, (i + 1) * m.dim)) }));
+    if (format === 'npy') {
+      await writeNpy(out, m, dtype);
+      await writeIdsFile(npyIdsPath(out), ids);
+    } else {
+      const lines: string[] = [];
+      for (let i = 0; i < m.rows; i++) {
+        lines.push(JSON.stringify({ id: ids[i], kind, vector: Array.from(m.data.subarray(i * m.dim, (i + 1) * m.dim)) }));
+      }
+      await saveAtomic(out, lines.join('\n') + (lines.length ? '\n' : ''));
     }
-    await saveAtomic(out, lines.join('\n') + (lines.length ? '\n' : ''));
     const c = embedder.counters();
     const summary = {
       embedder: embedder.describe(),

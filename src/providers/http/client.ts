@@ -5,6 +5,7 @@
  * and errors that name endpoint, status and body excerpt but never a credential.
  */
 import type { EndpointSlots } from '../../core/endpoint-slots.js';
+import { sharedFloat32 } from '../../core/embedding.js';
 import { CorebError } from '../../core/errors.js';
 import type { Logger } from '../../core/progress.js';
 import type { Balance } from '../types.js';
@@ -375,7 +376,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if (outer?.aborted) throw abortReason(outer);
       if (failure !== undefined) throw failure;
       const d = dim ?? 0;
-      const data = new Float32Array(texts.length * d);
+      const data = sharedFloat32(texts.length * d);
       batches.forEach((b, i) => data.set((parts[i] as { data: Float32Array }).data, b.start * d));
       return { data, dim: d };
     },

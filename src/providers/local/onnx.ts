@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { TaskName } from '../../core/dataset.js';
-import { normalizeRows, type EmbedOptions, type Embedder, type EmbedRole, type PreparedText } from '../../core/embedding.js';
+import { normalizeRows, sharedFloat32, type EmbedOptions, type Embedder, type EmbedRole, type PreparedText } from '../../core/embedding.js';
 import { CorebError } from '../../core/errors.js';
 import { applyTemplate, resolveEmbedderConfig, selectTemplate } from '../config.js';
 import { abortReason } from '../http/retry.js';
@@ -121,7 +121,7 @@ export async function create(config: EmbedderConfig, context: ProviderContext): 
       // Longest first, so each batch pads to similar lengths; results are scattered back by index.
       const order = sent.map((_, i) => i).sort((a, b) => sent[b].length - sent[a].length || a - b);
       let dim = 0;
-      let data = new Float32Array(0);
+      let data: Float32Array = new Float32Array(0);
       let truncated = 0;
       options.progress?.start(`embedding ${texts.length} texts with onnx:${cfg.model}`, texts.length);
       try {
@@ -142,7 +142,7 @@ export async function create(config: EmbedderConfig, context: ProviderContext): 
           if (normalize) normalizeRows(pooled, h);
           if (dim === 0) {
             dim = h;
-            data = new Float32Array(texts.length * dim);
+            data = sharedFloat32(texts.length * dim);
           }
           for (let r = 0; r < idx.length; r++) data.set(pooled.subarray(r * h, (r + 1) * h), idx[r] * dim);
           options.onRows?.(idx, { rows: idx.length, dim: h, data: pooled });

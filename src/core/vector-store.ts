@@ -3,9 +3,9 @@
  * SharedArrayBuffers (so worker threads read them without a copy), stored as float32 or float16
  * (IEEE binary16, decoded exactly to float32 before the float32 dot products).
  */
-import { normalizeRows, type EmbeddingMatrix } from '../core/embedding.js';
-import { CorebError } from '../core/errors.js';
-import { f16ToFloat64, float64ToF16 } from '../core/float-format.js';
+import { normalizeRows, type EmbeddingMatrix } from './embedding.js';
+import { CorebError } from './errors.js';
+import { f16ToFloat64, float64ToF16 } from './float-format.js';
 
 /** Storage type of document vectors. */
 export type DenseDtype = 'float32' | 'float16';

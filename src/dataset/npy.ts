@@ -1,0 +1,204 @@
+/**
+ * NumPy `.npy` matrices of embeddings (float32 `<f4` or float16 `<f2`, C order, 2-D) with an ids
+ * file beside them (one id per line, row order), read straight into a shared {@link DenseStore}
+ * without passing through JSON or an intermediate copy, and written by `coreb providers embed
+ * --format npy`. Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
+ */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { EmbeddingMatrix } from '../core/embedding.js';
+import { CorebError } from '../core/errors.js';
+import { float64ToF16 } from '../core/float-format.js';
+import { allocateStore, dtypeBytes, float16Table, type DenseDtype, type DenseStore } from '../core/vector-store.js';
+import { saveAtomic } from './atomic-write.js';
+import { forEachLine } from './text-file.js';
+
+/** The parsed header of a `.npy` file. */
+export interface NpyHeader {
+  /** Format version, 1, 2 or 3. */
+  version: number;
+  dtype: DenseDtype;
+  rows: number;
+  dim: number;
+  /** Byte offset of the first value. */
+  dataOffset: number;
+}
+
+const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
+const DTYPES: Readonly<Record<string, DenseDtype>> = { '<f4': 'float32', '<f2': 'float16' };
+
+/**
+ * Reads and checks the header of `file`: magic, version 1/2/3, a dict with `descr` `'<f4'` or
+ * `'<f2'`, `fortran_order` False and a 2-D `shape`, and a file size matching the shape.
+ * @throws CorebError `IO` if unreadable, `PARSE` naming the file and what is wrong.
+ */
+export function readNpyHeader(file: string): NpyHeader {
+  const bad = (what: string) => new CorebError('PARSE', `${file}: not a readable .npy embeddings matrix: ${what}`, { file });
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (e) {
+    throw new CorebError('IO', `cannot read ${file}: ${(e as Error).message}`, { file, cause: e });
+  }
+  try {
+    const size = statSync(file).size;
+    const pre = Buffer.alloc(12);
+    const got = readSync(fd, pre, 0, 12, 0);
+    if (got < 10 || MAGIC.some((b, i) => pre[i] !== b)) throw bad('it does not start with the magic string \\x93NUMPY');
+    const version = pre[6];
+    if (version < 1 || version > 3) throw bad(`format version ${version}.${pre[7]}; versions 1, 2 and 3 are read`);
+    const lenBytes = version === 1 ? 2 : 4;
+    if (got < 8 + lenBytes) throw bad('the header is truncated');
+    const headerLen = version === 1 ? pre.readUInt16LE(8) : pre.readUInt32LE(8);
+    const start = 8 + lenBytes;
+    if (start + headerLen > size) throw bad(`the header claims ${headerLen} bytes but the file has ${size}`);
+    const hb = Buffer.alloc(headerLen);
+    readSync(fd, hb, 0, headerLen, start);
+    const header = hb.toString(version === 3 ? 'utf8' : 'latin1');
+    const descr = /['"]descr['"]\s*:\s*['"]([^'"]*)['"]/.exec(header)?.[1];
+    const fortran = /['"]fortran_order['"]\s*:\s*(True|False)/.exec(header)?.[1];
+    const shapeText = /['"]shape['"]\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
+    if (descr === undefined || fortran === undefined || shapeText === undefined) {
+      throw bad(`the header ${JSON.stringify(header.trim())} lacks descr, fortran_order or shape`);
+    }
+    const dtype = DTYPES[descr];
+    if (dtype === undefined) throw bad(`dtype '${descr}'; expected '<f4' (float32) or '<f2' (float16), little-endian`);
+    if (fortran !== 'False') throw bad('fortran_order is True; write the matrix in C order (np.ascontiguousarray)');
+    const shape = shapeText
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (shape.length !== 2 || !shape.every((s) => /^\d+L?$/.test(s))) throw bad(`shape (${shapeText}); expected 2-D (rows, dim)`);
+    const [rows, dim] = shape.map((s) => Number.parseInt(s, 10));
+    if (dim < 1) throw bad(`shape (${rows}, ${dim}); dim must be at least 1`);
+    const dataOffset = start + headerLen;
+    const expected = dataOffset + rows * dim * dtypeBytes(dtype);
+    if (size !== expected) throw bad(`shape (${rows}, ${dim}) of ${descr} needs ${expected} bytes, the file has ${size}`);
+    return { version, dtype, rows, dim, dataOffset };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Options of {@link loadNpyStore}. */
+export interface LoadNpyOptions {
+  /** Storage dtype. Default: the file's. float32 files are rounded to float16; float16 decoded exactly. */
+  dtype?: DenseDtype;
+  /** Largest chunk of the store, in bytes. Default `DEFAULT_CHUNK_BYTES` (1 GiB). */
+  chunkBytes?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads a `.npy` matrix into a new shared store, chunk by chunk (16 MiB reads; when the dtypes
+ * match, straight into the store's memory). Values are not normalised. Rows holding a non-finite
+ * value are rejected by the consumer's normalisation (`normalizeStore`), naming the row.
+ * @throws CorebError as {@link readNpyHeader}; `INTERRUPTED` when `signal` aborts.
+ */
+export function loadNpyStore(file: string, options: LoadNpyOptions = {}): DenseStore {
+  const h = readNpyHeader(file);
+  const dtype = options.dtype ?? h.dtype;
+  const store = allocateStore(h.rows, h.dim, dtype, options.chunkBytes);
+  const fd = openSync(file, 'r');
+  try {
+    const inBytes = dtypeBytes(h.dtype);
+    const step = Math.max(1, Math.floor((16 << 20) / (h.dim * inBytes)));
+    const scratch = h.dtype === dtype ? undefined : Buffer.alloc(step * h.dim * inBytes);
+    const table = float16Table();
+    let pos = h.dataOffset;
+    let row = 0;
+    for (const chunk of store.chunks) {
+      const chunkRows = chunk.length / h.dim;
+      for (let r = 0; r < chunkRows; r += step) {
+        if (options.signal?.aborted) throw new CorebError('INTERRUPTED', `reading ${file} interrupted`, { cause: options.signal.reason });
+        const n = Math.min(step, chunkRows - r);
+        const bytes = n * h.dim * inBytes;
+        const target =
+          scratch === undefined ? new Uint8Array(chunk.buffer, chunk.byteOffset + r * h.dim * inBytes, bytes) : scratch.subarray(0, bytes);
+        let done = 0;
+        while (done < bytes) {
+          const k = readSync(fd, target, done, bytes - done, pos + done);
+          if (k === 0) throw new CorebError('IO', `${file}: unexpected end of file at row ${row + r}`, { file });
+          done += k;
+        }
+        if (scratch !== undefined) {
+          const off = r * h.dim;
+          if (h.dtype === 'float16') {
+            const src = new Uint16Array(scratch.buffer, scratch.byteOffset, n * h.dim);
+            for (let i = 0; i < src.length; i++) chunk[off + i] = table[src[i]];
+          } else {
+            const src = new Float32Array(scratch.buffer, scratch.byteOffset, n * h.dim);
+            for (let i = 0; i < src.length; i++) chunk[off + i] = float64ToF16(src[i]);
+          }
+        }
+        pos += bytes;
+      }
+      row += chunkRows;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return store;
+}
+
+/** The header bytes of a version 1.0 `.npy` file for a `rows x dim` C-order matrix (padded to 64 bytes). */
+export function npyHeader(rows: number, dim: number, dtype: DenseDtype): Buffer {
+  const dict = `{'descr': '${dtype === 'float16' ? '<f2' : '<f4'}', 'fortran_order': False, 'shape': (${rows}, ${dim}), }`;
+  const unpadded = 10 + dict.length + 1;
+  const total = Math.ceil(unpadded / 64) * 64;
+  const text = dict + ' '.repeat(total - unpadded) + '\n';
+  const out = Buffer.alloc(10 + text.length);
+  Buffer.from(MAGIC).copy(out, 0);
+  out[6] = 1;
+  out[7] = 0;
+  out.writeUInt16LE(text.length, 8);
+  out.write(text, 10, 'latin1');
+  return out;
+}
+
+/**
+ * Writes `m` as a `.npy` file (version 1.0, C order) in `dtype` (float16: rounded to nearest,
+ * ties to even), atomically (`saveAtomic`: a temporary file renamed into place).
+ * @throws CorebError `IO` naming the file.
+ */
+export async function writeNpy(file: string, m: EmbeddingMatrix, dtype: DenseDtype = 'float32'): Promise<void> {
+  const header = npyHeader(m.rows, m.dim, dtype);
+  const out = new Uint8Array(header.length + m.rows * m.dim * dtypeBytes(dtype));
+  out.set(header);
+  if (dtype === 'float32') out.set(new Uint8Array(m.data.buffer, m.data.byteOffset, m.rows * m.dim * 4), header.length);
+  else {
+    const h = new DataView(out.buffer, header.length);
+    for (let j = 0; j < m.rows * m.dim; j++) h.setUint16(j * 2, float64ToF16(m.data[j]), true);
+  }
+  await saveAtomic(file, out);
+}
+
+/** Writes `ids` one per line (the ids file beside a `.npy` matrix), atomically. */
+export async function writeIdsFile(file: string, ids: readonly string[]): Promise<void> {
+  for (const id of ids) {
+    if (id === '' || /[\r\n]/.test(id)) throw new CorebError('VALIDATION', `id ${JSON.stringify(id)} cannot be written one per line`, { file });
+  }
+  await saveAtomic(file, ids.join('\n') + (ids.length > 0 ? '\n' : ''));
+}
+
+/**
+ * Reads an ids file: one id per line (UTF-8, a final newline optional, no blank lines), unique.
+ * @throws CorebError `VALIDATION` naming file and line for a blank or duplicate id.
+ */
+export async function loadIdsFile(file: string): Promise<string[]> {
+  const ids: string[] = [];
+  const seen = new Map<string, number>();
+  await forEachLine(file, (line, n) => {
+    const id = line;
+    if (id === '') throw new CorebError('VALIDATION', 'blank id; every line holds one id', { file, line: n });
+    const first = seen.get(id);
+    if (first !== undefined) throw new CorebError('VALIDATION', `duplicate id \`${id}\` (first on line ${first})`, { file, line: n });
+    seen.set(id, n);
+    ids.push(id);
+  });
+  return ids;
+}
+
+/** The ids file beside a `.npy` matrix: `docs.npy` -> `docs.ids` (`.ids` appended to other names). */
+export function npyIdsPath(npy: string): string {
+  return npy.endsWith('.npy') ? `${npy.slice(0, -4)}.ids` : `${npy}.ids`;
+}
