@@ -1,0 +1,159 @@
+/**
+ * Peak resident memory of the dense retrieval paths, each in its own process, against the size of
+ * one float32 copy of the document matrix: the `embeddings:` retriever over a JSONL file and over
+ * a `.npy` directory (float32 and float16 storage), and the `dense:` path (an in-process embedder
+ * standing in for a provider), each beside the previous implementation's steps (the JSONL map,
+ * a packed copy, a normalised copy; the embedder output plus a normalised copy).
+ *
+ * Usage: node dist/bench/search-dense-memory.js [--docs 100000] [--dim 256] [--queries 100] [--dir /tmp/coreb-dense-memory]
+ * (heavy at large sizes: run under the shared lock). Prints, per path, peak RSS, the growth over a
+ * baseline process (modules and document list only) and that growth in copies of the matrix.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Embedder } from '../src/core/embedding.js';
+import { normalizeMatrix, sharedFloat32 } from '../src/core/embedding.js';
+import { loadEmbeddingsFile, packVectors } from '../src/dataset/embeddings-file.js';
+import { npyHeader, writeIdsFile } from '../src/dataset/npy.js';
+import { createRetriever } from '../src/eval/create-retriever.js';
+import { parseRetrieverSpec } from '../src/eval/retriever-spec.js';
+import { createDenseRetriever, createEmbedderEncoder, denseTopK } from '../src/search/dense.js';
+import { createTieRanks } from '../src/search/top-k.js';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+}
+
+const nd = Number(arg('docs', '100000'));
+const dim = Number(arg('dim', '256'));
+const nq = Number(arg('queries', '100'));
+const dir = arg('dir', '/tmp/coreb-dense-memory');
+
+/** Row i of kind's seeded random vectors (the same numbers in every file and embedder). */
+function fill(out: Float32Array, row0: number, rows: number, seed: number): void {
+  for (let r = 0; r < rows; r++) {
+    let a = (seed * 7919 + (row0 + r) * 104729) >>> 0;
+    for (let j = 0; j < dim; j++) {
+      a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
+      out[r * dim + j] = a / 4294967296 - 0.5;
+    }
+  }
+}
+
+const docIds = () => Array.from({ length: nd }, (_, i) => `d${i}`);
+const queryIds = () => Array.from({ length: nq }, (_, i) => `q${i}`);
+
+async function writeData(): Promise<void> {
+  mkdirSync(join(dir, 'npy'), { recursive: true });
+  const jsonl = openSync(join(dir, 'vectors.jsonl'), 'w');
+  const row = new Float32Array(dim);
+  for (const [kind, n, seed] of [
+    ['doc', nd, 1],
+    ['query', nq, 2],
+  ] as const) {
+    const npy = openSync(join(dir, 'npy', kind === 'doc' ? 'docs.npy' : 'queries.npy'), 'w');
+    writeSync(npy, npyHeader(n, dim, 'float32'));
+    for (let i = 0; i < n; i++) {
+      fill(row, i, 1, seed);
+      writeSync(npy, new Uint8Array(row.buffer));
+      writeSync(jsonl, `${JSON.stringify({ id: kind === 'doc' ? `d${i}` : `q${i}`, kind, vector: Array.from(row) })}\n`);
+    }
+    closeSync(npy);
+  }
+  closeSync(jsonl);
+  await writeIdsFile(join(dir, 'npy', 'docs.ids'), docIds());
+  await writeIdsFile(join(dir, 'npy', 'queries.ids'), queryIds());
+}
+
+/** An embedder producing the seeded vectors; `shared` = its output in shared memory (as coreb's embedders now allocate it). */
+function fakeEmbedder(shared: boolean): Embedder {
+  return {
+    id: 'bench',
+    describe: () => ({ provider: 'bench' }),
+    async embed(texts, o) {
+      const data = shared ? sharedFloat32(texts.length * dim) : new Float32Array(texts.length * dim);
+      fill(data, 0, texts.length, o.role === 'document' ? 1 : 2);
+      return { rows: texts.length, dim, data };
+    },
+  };
+}
+
+async function child(path: string): Promise<void> {
+  const docs = docIds().map((id) => ({ id, text: id }));
+  const queries = queryIds().map((id) => ({ id, text: id }));
+  let top = '';
+  if (path === 'old embeddings:jsonl') {
+    const e = await loadEmbeddingsFile(join(dir, 'vectors.jsonl'));
+    const D = normalizeMatrix({ rows: nd, dim, data: packVectors(e.file, 'doc', e.docs, docIds(), dim) });
+    const Q = normalizeMatrix({ rows: nq, dim, data: packVectors(e.file, 'query', e.queries, queryIds(), dim) });
+    top = String(denseTopK(Q, D, 10, { tieRanks: createTieRanks(docIds()) }).indices[0]);
+  } else if (path === 'old dense:') {
+    const emb = fakeEmbedder(false);
+    const raw = await emb.embed(
+      docs.map((d) => d.text),
+      { role: 'document' },
+    );
+    const D = normalizeMatrix(raw);
+    const Q = normalizeMatrix(
+      await emb.embed(
+        queries.map((q) => q.text),
+        { role: 'query' },
+      ),
+    );
+    top = String(denseTopK(Q, D, 10, { tieRanks: createTieRanks(docIds()) }).indices[0]);
+  } else if (path !== 'baseline') {
+    const r = path.startsWith('embeddings:')
+      ? await createRetriever(parseRetrieverSpec(path.replace('FILE', join(dir, 'vectors.jsonl')).replace('DIR', join(dir, 'npy'))), {
+          baseDir: dir,
+          env: {},
+        })
+      : createDenseRetriever(createEmbedderEncoder(fakeEmbedder(true)));
+    const index = await r.index(docs);
+    top = (await index.search(queries, 10)).get('q0')?.docIds[0] ?? '';
+  }
+  console.log(JSON.stringify({ maxRssMB: process.resourceUsage().maxRSS / 1024, top }));
+}
+
+async function main(): Promise<void> {
+  const which = arg('child', '');
+  if (which !== '') return child(which);
+  await writeData();
+  try {
+    const copyMB = (nd * dim * 4) / 2 ** 20;
+    console.log(`dense retrieval peak RSS: ${nd} docs x dim ${dim} (one float32 copy = ${copyMB.toFixed(0)} MB), ${nq} queries`);
+    const self = fileURLToPath(import.meta.url);
+    let base = 0;
+    for (const path of [
+      'baseline',
+      'old embeddings:jsonl',
+      'embeddings:FILE',
+      'embeddings:DIR',
+      'embeddings:DIR?dtype=float16',
+      'old dense:',
+      'dense: (shared embedder output)',
+    ]) {
+      const r = spawnSync(
+        process.execPath,
+        [self, '--child', path, '--docs', String(nd), '--dim', String(dim), '--queries', String(nq), '--dir', dir],
+        {
+          encoding: 'utf8',
+        },
+      );
+      if (r.status !== 0) throw new Error(`${path}: ${r.stderr}`);
+      const { maxRssMB, top } = JSON.parse(r.stdout.trim().split('\n').pop() as string) as { maxRssMB: number; top: string };
+      if (path === 'baseline') base = maxRssMB;
+      const grow = maxRssMB - base;
+      console.log(
+        `${path.padEnd(34)} peak RSS ${maxRssMB.toFixed(0).padStart(6)} MB` +
+          (path === 'baseline' ? '' : `  +${grow.toFixed(0).padStart(5)} MB = ${(grow / copyMB).toFixed(2)} copies  (top of q0: ${top})`),
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void main();
