@@ -56,6 +56,8 @@ export interface EsServerOptions {
   auth?: { apiKey: string } | { user: string; password: string };
   /** Fault for HTTP call `n` (1-based). */
   fault?: (n: number, call: EsCall) => EsFault | undefined;
+  /** Refuse queries of more words than this, as Lucene's clause limit does (ES 7: `too_many_clauses`). Default none. */
+  maxClauses?: number;
   /** Item-level `_msearch` fault: status for search `item` (0-based) of call `n`, e.g. 429. */
   itemFault?: (n: number, item: number) => number | undefined;
 }
@@ -116,6 +118,20 @@ export async function startEsServer(options: EsServerOptions): Promise<EsServer>
       fields = (q.multi_match.fields as string[]).map((f) => f.replace(/\^.*$/, ''));
     } else {
       return { status: 400, json: esError(400, 'parsing_exception', `unknown query [${kind}]`, { line: 1, col: 11 }) };
+    }
+    if (options.maxClauses !== undefined && (text.match(/\w+/g)?.length ?? 0) > options.maxClauses) {
+      const cause = { type: 'too_many_clauses', reason: `maxClauseCount is set to ${options.maxClauses}` };
+      const error = {
+        root_cause: [cause],
+        type: 'search_phase_execution_exception',
+        reason: 'all shards failed',
+        phase: 'query',
+        grouped: true,
+        failed_shards: [
+          { shard: 0, index: name, node: 'n1', reason: { type: 'query_shard_exception', reason: 'failed to create query', caused_by: cause } },
+        ],
+      };
+      return { status: 400, json: { error, status: 400 } };
     }
     const size = typeof b.size === 'number' ? b.size : 10;
     if (size > 10_000) {

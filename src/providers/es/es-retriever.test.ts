@@ -157,6 +157,11 @@ test('a bad query: 400 from _search and an item error from _msearch, both naming
   const many = await retriever(`code?url=${s.url}&type=bogus&searchType=dfs_query_then_fetch`).index(DOCS);
   await rejects(many.search(QUERIES, 3), 'PROVIDER', /query `q1` failed with status 400: index `code`: parse_exception: failed to parse/);
   assert.equal(s.calls.at(-1)!.body.split('\n')[0], '{"search_type":"dfs_query_then_fetch"}', 'the msearch header carries the search type');
+  // A search-phase failure names its root cause (not "all shards failed") and what to do.
+  const strict = await serve({ indices: { code: { docs: DOCS } }, maxClauses: 3 });
+  const tooLong = /index `code`: too_many_clauses: maxClauseCount is set to 3; the query has more terms than indices.query.bool.max_clause_count/;
+  await rejects((await retriever(`code?url=${strict.url}&api=search`).index(DOCS)).search(QUERIES, 3), 'HTTP', tooLong);
+  await rejects((await retriever(`code?url=${strict.url}`).index(DOCS)).search(QUERIES, 3), 'PROVIDER', tooLong);
 });
 
 test('429: the whole request is retried after Retry-After, a rejected _msearch item alone is re-sent', async () => {

@@ -289,18 +289,22 @@ function readCount(json: unknown): number {
   return c;
 }
 
+/** What to do about an ES error `type` (or an auth status), as a message suffix; '' when nothing specific. */
+function esHint(type: string, status: number): string {
+  if (type === 'index_not_found_exception') return '; create the index (see docs/scale.md) or fix the name';
+  if (status === 401 || status === 403) return '; check the credentials named by apiKeyEnv or userEnv/passwordEnv';
+  if (type === 'too_many_clauses' || type === 'too_many_nested_clauses') {
+    return '; the query has more terms than indices.query.bool.max_clause_count allows: raise it or shorten the queries';
+  }
+  return '';
+}
+
 /** Error-reply describer naming the index and ES's `type: reason`. */
 function describeFor(index: string): (status: number, body: string) => string | undefined {
   return (status, body) => {
     const e = describeEsErrorBody(body);
     if (e === undefined) return undefined;
-    const hint =
-      e.type === 'index_not_found_exception'
-        ? '; create the index (see docs/scale.md) or fix the name'
-        : status === 401 || status === 403
-          ? '; check the credentials named by apiKeyEnv or userEnv/passwordEnv'
-          : '';
-    return `index \`${index}\`: ${e.type}: ${e.reason}${hint}`;
+    return `index \`${index}\`: ${e.type}: ${e.reason}${esHint(e.type, status)}`;
   };
 }
 
@@ -467,10 +471,7 @@ async function msearch(
       if (!isRetryableStatus(r.status)) {
         throw new CorebError(
           r.status === 404 && r.error.type === 'index_not_found_exception' ? 'NOT_FOUND' : 'PROVIDER',
-          `POST ${index}/_msearch: query \`${batch[i].id}\` failed with status ${r.status}: index \`${index}\`: ${r.error.type}: ${r.error.reason}` +
-            (r.error.type === 'too_many_clauses' || r.error.type === 'too_many_nested_clauses'
-              ? ' (the query has more terms than indices.query.bool.max_clause_count allows; raise it or shorten queries)'
-              : ''),
+          `POST ${index}/_msearch: query \`${batch[i].id}\` failed with status ${r.status}: index \`${index}\`: ${r.error.type}: ${r.error.reason}${esHint(r.error.type, r.status)}`,
         );
       }
       again.push(i);
