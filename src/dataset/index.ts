@@ -15,6 +15,7 @@ export { IdTable } from './id-table.js';
 export { parseStrtod } from './strtod.js';
 export * from './trec.js';
 export * from './trec-render.js';
+export * from './trec-partition.js';
 export * from './anchors-tsv.js';
 export * from './pickle.js';
 export * from './lcb.js';

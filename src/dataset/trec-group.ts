@@ -93,7 +93,7 @@ export class DuplicateEntry extends Error {
   }
 
   /** The user-facing error, with `lines` mapping entries to line numbers. */
-  toError(file: string, lines: EntryLines): CorebError {
+  toError(file: string, lines: { lineOf(entry: number): number }): CorebError {
     return new CorebError(
       'VALIDATION',
       `duplicate ${this.what} for query \`${this.qid}\` and document \`${this.docid}\` (first on line ${lines.lineOf(this.firstEntry)}); each (qid, docid) may appear once`,
@@ -138,6 +138,45 @@ export function groupByQuery(raw: RawColumns, docTable: IdTable, what: string): 
 }
 
 /**
+ * Duplicate docids within one query's entries, by their bytes: a small per-query hash set
+ * (cache-resident, reused between queries).
+ */
+export class DocidSet {
+  private table = new Int32Array(1024);
+  private stamp = new Int32Array(1024);
+  private hashes = new Int32Array(1024);
+  private mark = 0;
+
+  /** The first repeated entry of `[lo, hi)` and the entry it repeats, or undefined. */
+  findDuplicate(pool: DocBytes, starts: Float64Array, lo: number, hi: number): [number, number] | undefined {
+    if (this.table.length < 2 * (hi - lo)) {
+      let size = this.table.length;
+      while (size < 2 * (hi - lo)) size *= 2;
+      this.table = new Int32Array(size);
+      this.stamp = new Int32Array(size);
+      this.hashes = new Int32Array(size);
+      this.mark = 0;
+    }
+    const { table, stamp, hashes } = this;
+    const mask = table.length - 1;
+    const mark = ++this.mark;
+    for (let p = lo; p < hi; p++) {
+      const h = pool.hash(starts[p]);
+      let slot = mixHash(h) & mask;
+      while (stamp[slot] === mark) {
+        const o = table[slot];
+        if (hashes[slot] === h && pool.compare(starts[o], starts[p]) === 0) return [p, o];
+        slot = (slot + 1) & mask;
+      }
+      stamp[slot] = mark;
+      table[slot] = p;
+      hashes[slot] = h;
+    }
+    return undefined;
+  }
+}
+
+/**
  * {@link groupByQuery} for knownDocsOnly runs: groups entries by query (stable) and detects duplicate
  * docids within a query with a small per-query hash set over the docid bytes (cache-resident).
  */
@@ -171,36 +210,14 @@ export function groupByBytes(raw: RawColumns): {
     nums = n2;
     starts = s2;
   }
-  let table = new Int32Array(1024);
-  let stamp = new Int32Array(1024);
-  let hashes = new Int32Array(1024);
+  const set = new DocidSet();
   for (let q = 0; q < nq; q++) {
-    const lo = offsets[q];
-    const hi = offsets[q + 1];
-    if (table.length < 2 * (hi - lo)) {
-      let size = table.length;
-      while (size < 2 * (hi - lo)) size *= 2;
-      table = new Int32Array(size);
-      stamp = new Int32Array(size);
-      hashes = new Int32Array(size);
-    }
-    const mask = table.length - 1;
-    const mark = q + 1;
-    for (let p = lo; p < hi; p++) {
-      const h = pool.hash(starts[p]);
-      let slot = mixHash(h) & mask;
-      while (stamp[slot] === mark) {
-        const o = table[slot];
-        if (hashes[slot] === h && pool.compare(starts[o], starts[p]) === 0) {
-          const here = origin === undefined ? p : origin[p];
-          const before = origin === undefined ? o : origin[o];
-          throw new DuplicateEntry('run line', raw.queryIds[q], pool.toString(starts[p]), here, before);
-        }
-        slot = (slot + 1) & mask;
-      }
-      stamp[slot] = mark;
-      table[slot] = p;
-      hashes[slot] = h;
+    const dup = set.findDuplicate(pool, starts, offsets[q], offsets[q + 1]);
+    if (dup !== undefined) {
+      const [p, o] = dup;
+      const here = origin === undefined ? p : origin[p];
+      const before = origin === undefined ? o : origin[o];
+      throw new DuplicateEntry('run line', raw.queryIds[q], pool.toString(starts[p]), here, before);
     }
   }
   return { offsets, docs, nums, starts, pool };

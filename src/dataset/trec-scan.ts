@@ -66,6 +66,22 @@ export class DocBytes {
     return at;
   }
 
+  /** Forgets every id (positions given before are invalid), keeping the first segment for reuse. */
+  reset(): void {
+    if (this.segs.length > 1) this.segs.length = 1;
+    this.cur = this.segs[0] ?? new Uint8Array(0);
+    this.used = 0;
+  }
+
+  /** Copies the id at position `a` of `from` into this pool and returns its new position. */
+  copyFrom(from: DocBytes, a: number): number {
+    const s = from.segs[Math.floor(a / DocBytes.SEG)];
+    const start = a % DocBytes.SEG;
+    let end = start;
+    while (s[end] !== 0) end++;
+    return this.add(s, start, end);
+  }
+
   /** strcmp of the ids at positions `a` and `b` (UTF-8 bytes). */
   compare(a: number, b: number): number {
     const sa = this.segs[Math.floor(a / DocBytes.SEG)];
@@ -96,6 +112,22 @@ export class DocBytes {
     while (s[end] !== 0) end++;
     return Buffer.from(s.buffer, s.byteOffset + from, end - from).toString('utf8');
   }
+}
+
+/** One query's entries handed out by {@link RunScanner.takeGroups}: `[start, end)` of the arrays. */
+export interface ScannedGroup {
+  qid: string;
+  /** Doc index per entry (-1 for docs not judged for the query). */
+  docs: Int32Array;
+  /** Score per entry (C `atof`). */
+  nums: Float64Array;
+  start: number;
+  end: number;
+  /** File-wide index of entry `start` (0-based non-blank line), for error messages. */
+  firstEntry: number;
+  /** Docid position of each entry in `pool`. */
+  starts: Float64Array;
+  pool: DocBytes;
 }
 
 /** Scanned entries in file order, before grouping by query. */
@@ -245,12 +277,16 @@ export class RunScanner {
   private docs: Int32Array;
   private nums: Float64Array;
   private dStart: Float64Array;
-  private readonly docBytes: DocBytes | undefined;
+  private docBytes: DocBytes | undefined;
   private count = 0;
   private lastTag = '';
   private line = 0;
   private blockQ = -1;
   private first = true;
+  /** Entries and blocks dropped by {@link RunScanner.takeGroups} (global entry = dropped + local). */
+  private dropped = 0;
+  private blocksDropped = 0;
+  private spare: DocBytes | undefined;
 
   /** `capacity`: expected entry count (arrays grow by doubling past it). */
   constructor(
@@ -414,6 +450,73 @@ export class RunScanner {
     }
     if (tagStart >= 0) this.lastTag = buf.toString('utf8', tagStart, tagEnd);
     Object.assign(this, { docs, nums, dStart, count, cap, line, blocks, blockCount });
+  }
+
+  /**
+   * True while every query's lines seen so far are contiguous (the file is grouped by query, as
+   * trec_eval's own output and most runs are); false once a query's lines resume after another's.
+   */
+  get grouped(): boolean {
+    return this.blocksDropped + this.blockCount === this.queries.size;
+  }
+
+  /** Run query ids in first-seen order. */
+  get queryIds(): readonly string[] {
+    return this.queries.strings;
+  }
+
+  /** The tag (6th column) of the last line scanned. */
+  get runTag(): string {
+    return this.lastTag;
+  }
+
+  /**
+   * knownDocsOnly, grouped files: hands each complete query group scanned so far to `onGroup` (all
+   * but the last, still open group; all of them with `final`) and then drops those entries, so the
+   * scanner holds one chunk plus the open query, whatever the file size. `group` is reused between
+   * calls and valid only during its call.
+   */
+  takeGroups(final: boolean, onGroup: (group: ScannedGroup) => void): void {
+    const { blocks, count } = this;
+    const done = final ? this.blockCount : this.blockCount - 1;
+    const pool = this.docBytes as DocBytes;
+    const dStart = this.dStart;
+    const group: ScannedGroup = {
+      qid: '',
+      docs: this.docs,
+      nums: this.nums,
+      start: 0,
+      end: 0,
+      firstEntry: 0,
+      starts: dStart,
+      pool,
+    };
+    for (let b = 0; b < done; b++) {
+      group.qid = this.queries.strings[blocks[2 * b + 1]];
+      group.start = blocks[2 * b];
+      group.end = b + 1 < this.blockCount ? blocks[2 * b + 2] : count;
+      group.firstEntry = this.dropped + group.start;
+      onGroup(group);
+    }
+    if (done <= 0) return;
+    const keep = final ? count : blocks[2 * done];
+    const tail = count - keep;
+    this.docs.copyWithin(0, keep, count);
+    this.nums.copyWithin(0, keep, count);
+    const fresh = this.spare ?? new DocBytes();
+    fresh.reset();
+    for (let i = 0; i < tail; i++) dStart[i] = fresh.copyFrom(pool, dStart[keep + i]);
+    this.spare = pool;
+    this.docBytes = fresh;
+    this.dropped += keep;
+    this.count = tail;
+    this.blocksDropped += done;
+    if (final) this.blockCount = 0;
+    else {
+      blocks[0] = 0;
+      blocks[1] = blocks[2 * done + 1];
+      this.blockCount = 1;
+    }
   }
 
   /** The entries scanned so far. */

@@ -8,7 +8,7 @@ import type { QrelsColumns, RunColumns } from '../core/columns.js';
 import type { Qrels, Run } from '../core/dataset.js';
 import { IdTable } from './id-table.js';
 import { isGzip, readLineChunks } from './text-file.js';
-import { DuplicateEntry, EntryLines, groupByBytes, groupByQuery } from './trec-group.js';
+import { DocidSet, DuplicateEntry, EntryLines, groupByBytes, groupByQuery } from './trec-group.js';
 import {
   estimateLines,
   JudgedLookup,
@@ -19,7 +19,9 @@ import {
   toBuffer,
   type JudgedDocs,
   type RawColumns,
+  type ScannedGroup,
 } from './trec-scan.js';
+import { CorebError, formatLocation } from '../core/errors.js';
 
 /** A parsed TREC run: core's {@link RunColumns} (the shape `metrics` evaluates directly) and its tag. */
 export interface TrecRunColumns extends RunColumns {
@@ -78,16 +80,28 @@ function qrelsColumns(raw: RawColumns, docTable: IdTable): TrecQrelsColumns {
   return { queryIds: raw.queryIds, docIds: docTable.strings, offsets: g.offsets, docs: g.docs, labels: Int32Array.from(g.nums) };
 }
 
-/** Runs `group`, turning a duplicate into its error with line numbers from `rescan`. */
-async function withDuplicateLines<T>(file: string, group: () => T, rescan: (lines: EntryLines) => Promise<void> | void): Promise<T> {
+/** Runs `group`, turning a duplicate into its error with line numbers from `rescan` (mapped by `mapLine`). */
+async function withDuplicateLines<T>(
+  file: string,
+  group: () => T | Promise<T>,
+  rescan: (lines: EntryLines) => Promise<void> | void,
+  mapLine: (line: number) => number = (l) => l,
+): Promise<T> {
   try {
-    return group();
+    return await group();
   } catch (e) {
     if (!(e instanceof DuplicateEntry)) throw e;
     const lines = new EntryLines([e.entry, e.firstEntry]);
     await rescan(lines);
-    throw e.toError(file, lines);
+    throw e.toError(file, { lineOf: (entry) => mapLine(lines.lineOf(entry)) });
   }
+}
+
+/** `e` with its line mapped by `origin` (a partition's line to the original file's). */
+function remapError(e: unknown, origin: TrecOrigin | undefined): unknown {
+  if (origin === undefined || !(e instanceof CorebError) || e.location.line === undefined) return e;
+  const message = e.message.slice(formatLocation(e.location).length);
+  return new CorebError(e.code, message, { ...e.location, file: origin.file, line: origin.lineOf(e.location.line), cause: e.cause });
 }
 
 /** Sync {@link withDuplicateLines} over bytes in memory. */
@@ -135,10 +149,22 @@ export function parseTrecQrels(input: Uint8Array | string, options: TrecParseOpt
   return groupInMemory(file, bytes, () => qrelsColumns(raw, docTable));
 }
 
+/** Where the lines of a derived file (a partition of a run) came from, for error messages. */
+export interface TrecOrigin {
+  /** The original file's name. */
+  file: string;
+  /** The original line of the derived file's 1-based `line`. */
+  lineOf(line: number): number;
+}
+
 /** Options of the TREC file loaders. */
 export interface TrecLoadOptions extends Omit<TrecParseOptions, 'file'> {
   /** Checked between chunks: an aborted signal stops the read with its reason. */
   signal?: AbortSignal;
+  /** Errors name this file and its lines instead of the file read. Default: the file read. */
+  origin?: TrecOrigin;
+  /** Bytes read per chunk (whole lines). Default 4 MiB. */
+  chunkBytes?: number;
 }
 
 /**
@@ -163,15 +189,100 @@ export async function loadTrecRunColumns(path: string, options: TrecLoadOptions 
   const docTable = options.docs ?? new IdTable();
   const knownOnly = options.knownDocsOnly === true;
   const judged = judgedLookup(docTable, options);
+  const { origin } = options;
+  const shown = origin?.file ?? path;
   let scanner: RunScanner | undefined;
   for await (const chunk of readLineChunks(path, { signal: options.signal })) {
-    scanner ??= new RunScanner(path, docTable, knownOnly, judged, capacityFor(path, chunk));
-    scanner.scan(chunk);
+    scanner ??= new RunScanner(shown, docTable, knownOnly, judged, capacityFor(path, chunk));
+    try {
+      scanner.scan(chunk);
+    } catch (e) {
+      throw remapError(e, origin);
+    }
   }
-  const raw = (scanner ?? new RunScanner(path, docTable, knownOnly, judged, 0)).result();
+  const raw = (scanner ?? new RunScanner(shown, docTable, knownOnly, judged, 0)).result();
+  return withDuplicateLines(
+    shown,
+    () => runColumns(raw, docTable, knownOnly),
+    async (lines) => {
+      for await (const chunk of readLineChunks(path, { signal: options.signal })) lines.scan(chunk);
+    },
+    origin?.lineOf,
+  );
+}
+
+/** One query's lines of a run streamed by {@link streamTrecRunGroups}: entries `[start, end)`. */
+export interface TrecRunGroup {
+  qid: string;
+  /** Doc index per entry: judged (or anchor) docs of this query; -1 for the others. */
+  docs: Int32Array;
+  scores: Float64Array;
+  start: number;
+  end: number;
+  /** strcmp of the docids of entries `a` and `b` (UTF-8 bytes). */
+  compareEntries: (a: number, b: number) => number;
+}
+
+/** What {@link streamTrecRunGroups} saw. */
+export interface TrecRunStream {
+  /**
+   * False when a query's lines resumed after another query's: the stream stopped there and the
+   * groups handed out so far are incomplete (read the run another way, e.g. partitioned by query).
+   */
+  grouped: boolean;
+  /** Run query ids seen (all of them when `grouped`). */
+  queryIds: readonly string[];
+  /** The tag of the last line (trec_eval's `runid`). */
+  runTag: string;
+}
+
+/**
+ * Streams a TREC run (plain or `.gz`) query by query: `onGroup` gets each query's lines as soon as
+ * the next query starts, so memory holds one 4 MiB chunk plus one query, never the file (runs are
+ * grouped by query in practice: trec_eval's and every engine's output). Only judged and anchor
+ * docs get ids (`judged` is required), as with `knownDocsOnly`. Stops with `grouped: false` at the
+ * first query whose lines are split. Malformed lines and duplicate (qid, docid) throw like
+ * {@link loadTrecRunColumns}, naming the file and line(s).
+ */
+export async function streamTrecRunGroups(path: string, options: TrecLoadOptions, onGroup: (group: TrecRunGroup) => void): Promise<TrecRunStream> {
+  const docTable = options.docs ?? new IdTable();
+  const judged = judgedLookup(docTable, { ...options, knownDocsOnly: true });
+  const set = new DocidSet();
+  let current: ScannedGroup | undefined;
+  const compareEntries = (a: number, b: number): number => {
+    const g = current as ScannedGroup;
+    return g.pool.compare(g.starts[a], g.starts[b]);
+  };
+  const out: TrecRunGroup = { qid: '', docs: new Int32Array(0), scores: new Float64Array(0), start: 0, end: 0, compareEntries };
+  const handle = (g: ScannedGroup): void => {
+    const dup = set.findDuplicate(g.pool, g.starts, g.start, g.end);
+    if (dup !== undefined) {
+      const [p, o] = dup;
+      throw new DuplicateEntry('run line', g.qid, g.pool.toString(g.starts[p]), g.firstEntry + p - g.start, g.firstEntry + o - g.start);
+    }
+    current = g;
+    out.qid = g.qid;
+    out.docs = g.docs;
+    out.scores = g.nums;
+    out.start = g.start;
+    out.end = g.end;
+    onGroup(out);
+  };
+  let scanner: RunScanner | undefined;
+  const scan = async (): Promise<TrecRunStream> => {
+    for await (const chunk of readLineChunks(path, { signal: options.signal, chunkBytes: options.chunkBytes })) {
+      scanner ??= new RunScanner(path, docTable, true, judged, 2 * estimateLines(chunk));
+      scanner.scan(chunk);
+      if (!scanner.grouped) return { grouped: false, queryIds: scanner.queryIds, runTag: scanner.runTag };
+      scanner.takeGroups(false, handle);
+    }
+    scanner ??= new RunScanner(path, docTable, true, judged, 0);
+    scanner.takeGroups(true, handle);
+    return { grouped: true, queryIds: scanner.queryIds, runTag: scanner.runTag };
+  };
   return withDuplicateLines(
     path,
-    () => runColumns(raw, docTable, knownOnly),
+    () => scan(),
     async (lines) => {
       for await (const chunk of readLineChunks(path, { signal: options.signal })) lines.scan(chunk);
     },

@@ -15,3 +15,4 @@ export * from './label-proxies.js';
 export * from './near-duplicates.js';
 export * from './language-detector.js';
 export * from './retrieve-tasks.js';
+export * from './trec-metrics.js';

@@ -138,80 +138,116 @@ export function resolveSemantics(options: Omit<EvaluateOptions, 'measures'>): Me
 }
 
 /**
- * Evaluates columnar qrels and run (sharing one doc id space) with parsed measures. The fast path
- * used by the CLI; {@link evaluate} wraps it for map-shaped inputs.
+ * Evaluates queries one at a time against columnar qrels: the per-query kernel behind
+ * {@link evaluateColumns}, usable on a run that is never held whole (a TREC file streamed query by
+ * query). Rows may be added in any order; {@link QueryEvaluator.finish} sorts them into trec_eval
+ * order (qid by code point) and aggregates exactly as trec_eval does. Memory: the qrels, one row of
+ * `columns.length` doubles per evaluated query, and scratch for the largest query.
  */
-export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: ColumnarOptions): ColumnarEvaluation {
-  if (qrels.docIds !== run.docIds) {
-    throw new CorebError('INTERNAL', 'qrels and run columns must share one docIds table');
-  }
-  const semantics = resolveSemantics(options);
-  const level = semantics.relevanceLevel;
-  const strict = semantics.ndcg === 'strict';
-  const float64 = semantics.scores === 'float64';
-  const maxDocs = options.maxDocs ?? Infinity;
-  if (!(maxDocs > 0) || (maxDocs !== Infinity && !Number.isInteger(maxDocs))) {
-    throw new CorebError('USAGE', `maxDocs must be an integer >= 1, got ${maxDocs}`);
-  }
+export class QueryEvaluator {
+  /** Output columns in trec_eval print order. */
+  readonly columns: EvaluationColumn[] = [];
+  /** True when `runid` was requested. */
+  readonly runid: boolean = false;
+  readonly semantics: MeasureSemantics;
+  private readonly plan: PlanItem[] = [];
+  private readonly width: number;
+  private readonly level: number;
+  private readonly strict: boolean;
+  private readonly float64: boolean;
+  private readonly maxDocs: number;
+  private readonly qrelsIndex = new Map<string, number>();
+  private readonly docIndex: Map<string, number> | undefined;
+  private readonly stamp: Int32Array;
+  private readonly labelOf: Int32Array;
+  private readonly ctx: ReturnType<typeof createContext>;
+  private ranked: Int32Array;
+  private readonly idealGains: Int32Array;
+  private beirGains: Int32Array | undefined;
+  private docRanks: Int32Array | undefined;
+  private rankToDoc: Int32Array = new Int32Array(0);
+  private mark = 0;
+  private values = new Float64Array(0);
+  private readonly rowQids: string[] = [];
 
-  const columns: EvaluationColumn[] = [];
-  const plan: PlanItem[] = [];
-  let runid = false;
-  let beir: PlanItem | undefined;
-  for (const spec of options.specs) {
-    if (spec.family === 'runid') {
-      runid = true;
-      continue;
+  constructor(
+    private readonly qrels: QrelsColumns,
+    private readonly options: ColumnarOptions,
+  ) {
+    this.semantics = resolveSemantics(options);
+    this.level = this.semantics.relevanceLevel;
+    this.strict = this.semantics.ndcg === 'strict';
+    this.float64 = this.semantics.scores === 'float64';
+    const maxDocs = options.maxDocs ?? Infinity;
+    if (!(maxDocs > 0) || (maxDocs !== Infinity && !Number.isInteger(maxDocs))) {
+      throw new CorebError('USAGE', `maxDocs must be an integer >= 1, got ${maxDocs}`);
     }
-    const fam = MEASURE_FAMILIES[spec.family];
-    const item: PlanItem = { family: spec.family, params: spec.params, at: columns.length };
-    plan.push(item);
-    if (spec.family === 'mrr_beir') beir = item;
-    const count = fam.agg === 'sum' || fam.agg === 'count';
-    if (spec.params.length === 0) columns.push({ key: measureKey(spec.family), family: spec.family, perQuery: fam.perQuery, count });
-    else for (const p of spec.params) columns.push({ key: measureKey(spec.family, p), family: spec.family, perQuery: fam.perQuery, count });
+    this.maxDocs = maxDocs;
+    let runid = false;
+    for (const spec of options.specs) {
+      if (spec.family === 'runid') {
+        runid = true;
+        continue;
+      }
+      const fam = MEASURE_FAMILIES[spec.family];
+      const item: PlanItem = { family: spec.family, params: spec.params, at: this.columns.length };
+      this.plan.push(item);
+      if (spec.family === 'mrr_beir') this.beirGains = new Int32Array(1);
+      const count = fam.agg === 'sum' || fam.agg === 'count';
+      if (spec.params.length === 0) this.columns.push({ key: measureKey(spec.family), family: spec.family, perQuery: fam.perQuery, count });
+      else for (const p of spec.params) this.columns.push({ key: measureKey(spec.family, p), family: spec.family, perQuery: fam.perQuery, count });
+    }
+    this.runid = runid;
+    this.width = this.columns.length;
+    for (let i = 0; i < qrels.queryIds.length; i++) this.qrelsIndex.set(qrels.queryIds[i], i);
+    const docIds = qrels.docIds;
+    if (options.anchors !== undefined && options.anchors.size > 0) {
+      this.docIndex = new Map();
+      for (let i = 0; i < docIds.length; i++) this.docIndex.set(docIds[i], i);
+    }
+    this.stamp = new Int32Array(docIds.length);
+    this.labelOf = new Int32Array(docIds.length);
+    let maxQrels = 0;
+    for (let i = 0; i < qrels.queryIds.length; i++) maxQrels = Math.max(maxQrels, qrels.offsets[i + 1] - qrels.offsets[i]);
+    this.ctx = createContext(1024);
+    ensureCapacity(this.ctx, 1024, maxQrels);
+    this.ctx.level = this.level;
+    this.ranked = new Int32Array(1024);
+    this.idealGains = new Int32Array(Math.max(maxQrels, 1));
   }
-  const width = columns.length;
 
-  const qrelsIndex = new Map<string, number>();
-  for (let i = 0; i < qrels.queryIds.length; i++) qrelsIndex.set(qrels.queryIds[i], i);
-  const evaluated: number[] = [];
-  const inRun = new Set<string>();
-  for (let i = 0; i < run.queryIds.length; i++) {
-    inRun.add(run.queryIds[i]);
-    if (qrelsIndex.has(run.queryIds[i])) evaluated.push(i);
+  /** True when `qid` has qrels (only such queries are evaluated, as in trec_eval). */
+  has(qid: string): boolean {
+    return this.qrelsIndex.has(qid);
   }
-  evaluated.sort((a, b) => compareCodePoints(run.queryIds[a], run.queryIds[b]));
-  const missingQueryIds = qrels.queryIds.filter((q) => !inRun.has(q)).sort(compareCodePoints);
 
-  const docIds = run.docIds;
-  const compareEntries = run.compareEntries;
-  const docRanks = compareEntries === undefined ? codePointRanks(docIds) : new Int32Array(0);
-  const rankToDoc = invertRanks(docRanks);
-  let docIndex: Map<string, number> | undefined;
-  if (options.anchors !== undefined && options.anchors.size > 0) {
-    docIndex = new Map();
-    for (let i = 0; i < docIds.length; i++) docIndex.set(docIds[i], i);
+  /** Number of rows added so far. */
+  get size(): number {
+    return this.rowQids.length;
   }
-  const stamp = new Int32Array(docIds.length);
-  const labelOf = new Int32Array(docIds.length);
 
-  let maxRun = 0;
-  let maxQrels = 0;
-  for (let i = 0; i < run.queryIds.length; i++) maxRun = Math.max(maxRun, run.offsets[i + 1] - run.offsets[i]);
-  for (let i = 0; i < qrels.queryIds.length; i++) maxQrels = Math.max(maxQrels, qrels.offsets[i + 1] - qrels.offsets[i]);
-  const ctx = createContext(Math.max(maxRun, 1));
-  ensureCapacity(ctx, maxRun, maxQrels);
-  ctx.level = level;
-  const ranked = new Int32Array(Math.max(maxRun, 1));
-  const idealGains = new Int32Array(Math.max(maxQrels, 1));
-  const beirGains = beir ? new Int32Array(Math.max(maxRun, 1)) : undefined;
-
-  const values = new Float64Array(evaluated.length * width);
-  for (let row = 0; row < evaluated.length; row++) {
-    const rq = evaluated[row];
-    const qq = qrelsIndex.get(run.queryIds[rq]) as number;
-    const mark = row + 1;
+  /**
+   * Evaluates run query `qid` from its entries `[start, end)` of `docs`/`scores` (doc indices of the
+   * qrels' `docIds`, or -1 with `compareEntries` comparing the docids of two entries) and adds its
+   * row. A query without qrels is skipped (returns false). Each qid must be added at most once.
+   */
+  add(qid: string, docs: Int32Array, scores: Float64Array, start: number, end: number, compareEntries?: (a: number, b: number) => number): boolean {
+    const qq = this.qrelsIndex.get(qid);
+    if (qq === undefined) return false;
+    const { qrels, stamp, labelOf, level, strict, float64, ctx, idealGains, width } = this;
+    const len = end - start;
+    if (this.ranked.length < len) this.ranked = new Int32Array(len * 2);
+    if (this.beirGains !== undefined && this.beirGains.length < len) this.beirGains = new Int32Array(len * 2);
+    ensureCapacity(ctx, len, 0);
+    const ranked = this.ranked;
+    const row = this.rowQids.length;
+    if (this.values.length < (row + 1) * width) {
+      const grown = new Float64Array(Math.max(1024 * width, this.values.length * 2));
+      grown.set(this.values);
+      this.values = grown;
+    }
+    const values = this.values;
+    const mark = ++this.mark;
     let nRel = 0;
     let nNonrel = 0;
     let m = 0;
@@ -230,16 +266,21 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
       g.reverse();
     }
     let exclude = -1;
-    if (docIndex !== undefined) {
-      const anchor = options.anchors?.get(run.queryIds[rq]);
-      if (anchor !== undefined) exclude = docIndex.get(anchor) ?? -1;
+    if (this.docIndex !== undefined) {
+      const anchor = this.options.anchors?.get(qid);
+      if (anchor !== undefined) exclude = this.docIndex.get(anchor) ?? -1;
     }
-    const start = run.offsets[rq];
-    const end = run.offsets[rq + 1];
-    let n =
-      compareEntries === undefined
-        ? rankQuery(run.docs, run.scores, start, end, exclude, docRanks, rankToDoc, float64, ranked)
-        : rankQueryByEntries(run.docs, run.scores, start, end, exclude, compareEntries, float64, ranked);
+    let n: number;
+    if (compareEntries === undefined) {
+      if (this.docRanks === undefined) {
+        this.docRanks = codePointRanks(qrels.docIds);
+        this.rankToDoc = invertRanks(this.docRanks);
+      }
+      n = rankQuery(docs, scores, start, end, exclude, this.docRanks, this.rankToDoc, float64, ranked);
+    } else {
+      n = rankQueryByEntries(docs, scores, start, end, exclude, compareEntries, float64, ranked);
+    }
+    const maxDocs = this.maxDocs;
     if (n > maxDocs) n = maxDocs;
     const { labels, gains } = ctx;
     for (let i = 0; i < n; i++) {
@@ -254,7 +295,7 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
     fillBinaryPrefixes(ctx);
     fillGainPrefixes(ctx, idealGains, m);
     const base = row * width;
-    for (const item of plan) {
+    for (const item of this.plan) {
       const at = base + item.at;
       switch (item.family) {
         case 'num_q':
@@ -357,8 +398,8 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
           values[at] = numNonrelJudgedRet(ctx);
           break;
         case 'mrr_beir': {
-          const out = beirGains as Int32Array;
-          const nb = Math.min(rankQueryInsertionOrder(run.docs, run.scores, start, end, exclude, ranked), maxDocs);
+          const out = this.beirGains as Int32Array;
+          const nb = Math.min(rankQueryInsertionOrder(docs, scores, start, end, exclude, ranked), maxDocs);
           for (let i = 0; i < nb; i++) {
             const d = ranked[i];
             const l = d >= 0 && stamp[d] === mark ? labelOf[d] : 0;
@@ -371,39 +412,70 @@ export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: C
           break;
       }
     }
+    this.rowQids.push(qid);
+    return true;
   }
 
-  // Aggregation (trec_eval meas_acc.c / meas_avg.c): sum in query order, divide once.
-  const evaluatedCount = evaluated.length;
-  const denom = options.complete ? qrels.queryIds.length : evaluatedCount;
-  // With `complete`, trec_eval 9.0.8 reports num_rel as the number of qrels lines with label > 0
-  // over every qrels query, whatever the relevance level (checked against its -c -l 2 output).
-  let completeRel = 0;
-  if (options.complete) for (let p = 0; p < qrels.labels.length; p++) if (qrels.labels[p] > 0) completeRel++;
-  const aggregate = new Float64Array(width);
-  for (let c = 0; c < width; c++) {
-    let s = 0;
-    for (let row = 0; row < evaluatedCount; row++) s += values[row * width + c];
-    const col = columns[c];
-    const agg = MEASURE_FAMILIES[col.family].agg;
-    if (col.family === 'num_q') aggregate[c] = denom;
-    else if (agg === 'sum') aggregate[c] = col.family === 'num_rel' && options.complete ? completeRel : s;
-    else if (agg === 'gm') {
-      if (denom > 0) s += (denom - evaluatedCount) * Math.log(MIN_GEO_MEAN);
-      aggregate[c] = denom > 0 ? Math.exp(s / denom) : s;
-    } else if (col.family === 'mrr_beir') {
-      aggregate[c] = qrels.queryIds.length > 0 ? s / qrels.queryIds.length : 0;
-    } else aggregate[c] = denom > 0 ? s / denom : s;
+  /** Drops every row added so far (to evaluate the run again from the start). */
+  reset(): void {
+    this.rowQids.length = 0;
   }
-  return {
-    columns,
-    runid,
-    queryIds: evaluated.map((i) => run.queryIds[i]),
-    values,
-    aggregate,
-    missingQueryIds,
-    semantics,
-  };
+
+  /**
+   * The result: rows in trec_eval order (qid by code point) and the aggregate, summed in that order
+   * and divided once (trec_eval meas_acc.c / meas_avg.c). `inRun` tells which qrels queries the run
+   * had (the others are `missingQueryIds`, counted as 0 with `complete`).
+   */
+  finish(inRun: (qid: string) => boolean): ColumnarEvaluation {
+    const { qrels, options, columns, width } = this;
+    const count = this.rowQids.length;
+    const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => compareCodePoints(this.rowQids[a], this.rowQids[b]));
+    const values = new Float64Array(count * width);
+    for (let r = 0; r < count; r++) values.set(this.values.subarray(order[r] * width, order[r] * width + width), r * width);
+    this.values = new Float64Array(0);
+    const missingQueryIds = qrels.queryIds.filter((q) => !inRun(q)).sort(compareCodePoints);
+    const denom = options.complete ? qrels.queryIds.length : count;
+    // With `complete`, trec_eval 9.0.8 reports num_rel as the number of qrels lines with label > 0
+    // over every qrels query, whatever the relevance level (checked against its -c -l 2 output).
+    let completeRel = 0;
+    if (options.complete) for (let p = 0; p < qrels.labels.length; p++) if (qrels.labels[p] > 0) completeRel++;
+    const aggregate = new Float64Array(width);
+    for (let c = 0; c < width; c++) {
+      let s = 0;
+      for (let row = 0; row < count; row++) s += values[row * width + c];
+      const col = columns[c];
+      const agg = MEASURE_FAMILIES[col.family].agg;
+      if (col.family === 'num_q') aggregate[c] = denom;
+      else if (agg === 'sum') aggregate[c] = col.family === 'num_rel' && options.complete ? completeRel : s;
+      else if (agg === 'gm') {
+        if (denom > 0) s += (denom - count) * Math.log(MIN_GEO_MEAN);
+        aggregate[c] = denom > 0 ? Math.exp(s / denom) : s;
+      } else if (col.family === 'mrr_beir') {
+        aggregate[c] = qrels.queryIds.length > 0 ? s / qrels.queryIds.length : 0;
+      } else aggregate[c] = denom > 0 ? s / denom : s;
+    }
+    const queryIds = order.map((i) => this.rowQids[i]);
+    this.rowQids.length = 0;
+    return { columns, runid: this.runid, queryIds, values, aggregate, missingQueryIds, semantics: this.semantics };
+  }
+}
+
+/**
+ * Evaluates columnar qrels and run (sharing one doc id space) with parsed measures, the whole run
+ * in memory. {@link evaluate} wraps it for map-shaped inputs; {@link QueryEvaluator} is the same
+ * kernel one query at a time.
+ */
+export function evaluateColumns(qrels: QrelsColumns, run: RunColumns, options: ColumnarOptions): ColumnarEvaluation {
+  if (qrels.docIds !== run.docIds) {
+    throw new CorebError('INTERNAL', 'qrels and run columns must share one docIds table');
+  }
+  const evaluator = new QueryEvaluator(qrels, options);
+  const inRun = new Set<string>();
+  for (let i = 0; i < run.queryIds.length; i++) {
+    inRun.add(run.queryIds[i]);
+    evaluator.add(run.queryIds[i], run.docs, run.scores, run.offsets[i], run.offsets[i + 1], run.compareEntries);
+  }
+  return evaluator.finish((q) => inRun.has(q));
 }
 
 /** Converts a columnar evaluation to maps and records keyed by trec_eval names. */

@@ -63,7 +63,17 @@ export function renderTrec(result: ColumnarEvaluation, options: RenderTrecOption
  * the CLI writes to stdout.
  */
 export function renderTrecBytes(result: ColumnarEvaluation, options: RenderTrecOptions = {}): Buffer {
-  const { columns, values, queryIds } = result;
+  const parts = [...renderTrecChunks(result, options, Number.MAX_SAFE_INTEGER)];
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+}
+
+/**
+ * {@link renderTrecBytes} in pieces: the per-query lines of `rowsPerChunk` queries at a time, then
+ * the summary, so a caller can let the event loop turn (and signals act) between pieces of a big
+ * output. Concatenated, the pieces are exactly {@link renderTrecBytes}.
+ */
+export function* renderTrecChunks(result: ColumnarEvaluation, options: RenderTrecOptions = {}, rowsPerChunk = 2000): Generator<Buffer> {
+  const { columns, queryIds } = result;
   const width = columns.length;
   const summary: string[] = [];
   if (result.runid) summary.push(line('runid', 'all', options.runId ?? ''));
@@ -73,23 +83,31 @@ export function renderTrecBytes(result: ColumnarEvaluation, options: RenderTrecO
     summary.push(line(col.key, 'all', col.count ? String(v) : formatFixed4(v)));
   }
   const tail = Buffer.from(summary.join(''), 'utf8');
-  if (!options.perQuery || queryIds.length === 0) return tail;
+  if (options.perQuery) {
+    for (let from = 0; from < queryIds.length; from += rowsPerChunk) yield renderRows(result, from, Math.min(queryIds.length, from + rowsPerChunk));
+  }
+  yield tail;
+}
 
+/** The per-query lines of rows `[from, to)`. */
+function renderRows(result: ColumnarEvaluation, from: number, to: number): Buffer {
+  const { columns, values, queryIds } = result;
+  const width = columns.length;
   const perQuery: number[] = [];
   for (let c = 0; c < width; c++) if (columns[c].perQuery) perQuery.push(c);
   const keys = perQuery.map((c) => Buffer.from(columns[c].key.length < 22 ? columns[c].key.padEnd(22) : columns[c].key, 'utf8'));
   const isCount = perQuery.map((c) => columns[c].count);
   let keyBytes = 0;
   for (const k of keys) keyBytes += k.length;
-  const qids = queryIds.map((q) => Buffer.from(q, 'utf8'));
-  let size = tail.length;
+  const qids = queryIds.slice(from, to).map((q) => Buffer.from(q, 'utf8'));
+  let size = 0;
   // Per line: key, tab, qid, tab, value (at most 24 bytes for a count or a %6.4f value), newline.
   for (const q of qids) size += keyBytes + perQuery.length * (q.length + 27);
   const out = Buffer.allocUnsafe(size);
   const table = fourDigitBytes();
   let pos = 0;
-  for (let row = 0; row < queryIds.length; row++) {
-    const qid = qids[row];
+  for (let row = from; row < to; row++) {
+    const qid = qids[row - from];
     const base = row * width;
     for (let j = 0; j < perQuery.length; j++) {
       pos += keys[j].copy(out, pos);
@@ -117,7 +135,6 @@ export function renderTrecBytes(result: ColumnarEvaluation, options: RenderTrecO
       out[pos++] = 10;
     }
   }
-  pos += tail.copy(out, pos);
   return out.subarray(0, pos);
 }
 

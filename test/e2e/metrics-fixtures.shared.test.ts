@@ -3,12 +3,30 @@
  * (bit-exact), trec_eval 9.0.8 text output (line for line) and the CoREB protocol values.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { IdTable, parseAnchorsTsv, parseTrecQrels, parseTrecRun, trecQrelsToMap, trecRunToMap } from '../../src/dataset/index.js';
 import { evaluate, evaluateColumns, parseMeasures, renderTrec, type ColumnarOptions } from '../../src/metrics/index.js';
+import { evaluateTrecFiles } from '../../src/eval/trec-metrics.js';
 import { sharedPath } from '../support/shared.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'coreb-fixture-stream-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
+/** The lines of `text` in a seeded shuffled order (so no query's lines stay together). */
+function shuffled(text: string): string {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  let seed = 12345;
+  for (let i = lines.length - 1; i > 0; i--) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const j = seed % (i + 1);
+    [lines[i], lines[j]] = [lines[j], lines[i]];
+  }
+  return lines.join('\n') + '\n';
+}
 
 const casesDir = sharedPath('fixtures', 'trec', 'cases');
 const cases = readdirSync(casesDir).sort();
@@ -87,6 +105,34 @@ for (const name of cases) {
       assert.deepEqual(got.trimEnd().split('\n'), want);
     });
   }
+
+  test(`${name}: the streamed file path (grouped, shuffled and partitioned, gzip) prints trec_eval 9.0.8's all_trec output`, async () => {
+    const text = readFileSync(join(dir, 'run.txt'), 'utf8');
+    const last = text.trimEnd().split('\n').pop() ?? '';
+    const files: Array<[string, string]> = [['as given', join(dir, 'run.txt')]];
+    // Shuffled, keeping the last line last: trec_eval's runid is the tag of the file's last line.
+    const shuffledText = shuffled(text.trimEnd().split('\n').slice(0, -1).join('\n')) + last + '\n';
+    writeFileSync(join(scratch, `${name}.shuffled.txt`), shuffledText);
+    writeFileSync(join(scratch, `${name}.shuffled.txt.gz`), gzipSync(shuffledText));
+    files.push(['shuffled', join(scratch, `${name}.shuffled.txt`)], ['shuffled gzip', join(scratch, `${name}.shuffled.txt.gz`)]);
+    for (const variant of ['q', 'q.c.l2']) {
+      const expected = readFileSync(join(dir, 'te9.0.8', `all_trec.${variant}.txt`), 'utf8');
+      for (const [what, run] of files) {
+        const { result, runTag, mode } = await evaluateTrecFiles({
+          qrels: join(dir, 'qrels.txt'),
+          run,
+          specs: parseMeasures(['all_trec']),
+          relevanceLevel: variant.endsWith('l2') ? 2 : 1,
+          complete: variant.includes('.c'),
+          partitionBytes: 64,
+          tmpDir: scratch,
+        });
+        if (what !== 'as given') assert.equal(mode, 'partitioned', what);
+        const got = renderTrec(result, { perQuery: true, runId: runTag });
+        assert.deepEqual(got.trimEnd().split('\n'), supportedLines(expected, got), `${what} ${variant}`);
+      }
+    }
+  });
 
   test(`${name}: --scores float64 output equals trec_eval 10.0 (iprec_at_recall and 11pt_avg excluded: 10.0 changed their cutoff rule)`, (t) => {
     const checks = JSON.parse(readFileSync(join(dir, 'checks.json'), 'utf8')) as { cli_returncodes: Record<string, number> };

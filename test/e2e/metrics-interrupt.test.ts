@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,3 +54,63 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.stderr.write(`# ${sig}: stopped ${(at - sent).toFixed(0)} ms after the signal\n`);
   });
 }
+
+// The same lines interleaved (q0 d0, q1 d0, ..., q0 d1, ...): not grouped by query, so the CLI splits
+// the run into temporary partitions before evaluating them.
+const interleaved = join(root, 'interleaved.txt');
+{
+  const lines: string[] = [];
+  for (let i = 0; i < 1000; i++) for (let q = 0; q < 4000; q++) lines.push(`q${q}${block[i]}`);
+  writeFileSync(interleaved, lines.join(''));
+}
+
+test('SIGINT stops coreb metrics -o FILE on an ungrouped run while it is partitioned: no output file, no temporary files', async () => {
+  const tmp = join(root, 'tmp-sigint');
+  mkdirSync(tmp);
+  const qrels = join(root, 'qrels-ungrouped.txt');
+  writeFileSync(qrels, 'q1 0 doc0 1\nq2 0 doc7919 1\n');
+  const out = join(root, 'out.txt');
+  const child = spawn(process.execPath, [cliPath, 'metrics', '-q', '--qrels', qrels, '--run', interleaved, '-o', out], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, TMPDIR: tmp },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const exited = new Promise<{ code: number | null; at: number }>((done) => child.on('exit', (code) => done({ code, at: performance.now() })));
+  // Wait until the CLI says it partitions, then a little more so the split is under way.
+  while (!/not grouped by query/.test(stderr)) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (child.exitCode !== null) break;
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  const sent = performance.now();
+  child.kill('SIGINT');
+  const { code, at } = await exited;
+  assert.equal(code, 130, stderr);
+  assert.equal(existsSync(out), false, 'no output file');
+  assert.deepEqual(
+    readdirSync(root).filter((f) => f.startsWith('out.txt')),
+    [],
+    'no temporary output file',
+  );
+  assert.deepEqual(readdirSync(tmp), [], 'partitions removed');
+  assert.ok(at - sent < 3000, `stopped ${(at - sent).toFixed(0)} ms after SIGINT`);
+  process.stderr.write(`# ungrouped, partitioning: stopped ${(at - sent).toFixed(0)} ms after the signal\n`);
+});
+
+test('coreb metrics -o FILE on the ungrouped run writes what the grouped run prints', () => {
+  const qrels = join(root, 'qrels-same.txt');
+  writeFileSync(qrels, 'q1 0 doc0 1\nq2 0 doc7919 1\nq3999 0 doc15838 2\n');
+  const out = join(root, 'same.txt');
+  const grouped = spawnSync(process.execPath, [cliPath, 'metrics', '-q', '-m', 'all_trec', '--qrels', qrels, '--run', run], { encoding: 'utf8' });
+  assert.equal(grouped.status, 0, grouped.stderr);
+  const split = spawnSync(process.execPath, [cliPath, 'metrics', '-q', '-m', 'all_trec', '--qrels', qrels, '--run', interleaved, '-o', out], {
+    encoding: 'utf8',
+  });
+  assert.equal(split.status, 0, split.stderr);
+  assert.equal(split.stdout, '');
+  assert.match(split.stderr, /not grouped by query/);
+  assert.equal(readFileSync(out, 'utf8'), grouped.stdout);
+});

@@ -5,13 +5,12 @@
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { loadAnchorsTsv } from '../../dataset/anchors-tsv.js';
-import { IdTable } from '../../dataset/id-table.js';
-import { loadTrecQrelsColumns, loadTrecRunColumns } from '../../dataset/trec.js';
+import { saveAtomic } from '../../dataset/atomic-write.js';
+import { evaluateTrecFiles } from '../../eval/trec-metrics.js';
 import {
-  evaluateColumns,
   MEASURE_FAMILIES,
   parseMeasures,
-  renderTrecBytes,
+  renderTrecChunks,
   resolveProtocol,
   type ColumnarEvaluation,
   type NdcgMode,
@@ -56,6 +55,14 @@ Options:
   --scores float32|float64  float32 (default, trec_eval 9.0.8); float64 = trec_eval 10 ordering
   --protocol trec|coreb     trec (default); coreb = level 2, strict nDCG, anchors applied.
                             Explicit options override the protocol.
+  -o, --output FILE         Write the output to FILE (atomically: complete or absent) instead
+                            of stdout
+
+Runs of any size, plain or .gz: a run grouped by query (every query's lines together, as
+trec_eval and search engines write them) is evaluated query by query while it is read, in
+memory for one query, not the file. A run that is not grouped is split by qid into temporary
+files under the OS temp dir (TMPDIR), each evaluated in turn; same numbers, one more pass.
+Ctrl-C / SIGTERM stop it within a second, printing nothing and leaving no file.
 
 Exit status: 0 ok, 2 usage or unknown measure, 3 file not found, 4 malformed input
 (with file:line), e.g. a duplicate (qid, docid), a NaN score, qrels lines with other
@@ -108,6 +115,7 @@ const command: Command = {
       format: { type: 'string' },
       scores: { type: 'string' },
       protocol: { type: 'string' },
+      output: { type: 'string', short: 'o' },
     });
     const qrelsPath = values.qrels as string | undefined;
     const runPath = values.run as string | undefined;
@@ -126,17 +134,11 @@ const command: Command = {
       ctx.logger.debug('--protocol coreb without --anchors: no anchor is removed');
     }
 
-    // Only judged and anchor docs get interned ids; other run docs are compared by their bytes.
-    const docs = new IdTable();
-    const qrels = await loadTrecQrelsColumns(resolve(ctx.cwd, qrelsPath), { docs, signal: ctx.signal });
+    // The run is streamed query by query; only judged and anchor docs get interned ids.
     const anchors = anchorsPath === undefined ? undefined : await loadAnchorsTsv(resolve(ctx.cwd, anchorsPath));
-    if (anchors !== undefined) for (const a of anchors.values()) docs.intern(a);
-    const run = await loadTrecRunColumns(resolve(ctx.cwd, runPath), { docs, knownDocsOnly: true, judged: qrels, anchors, signal: ctx.signal });
-    if (run.queryIds.length === 0) {
-      // trec_eval refuses an empty results file; all-zero measures would look like a real score.
-      throw new CorebError('VALIDATION', `the run has no result lines; expected \`qid Q0 docid rank score tag\` lines`, { file: runPath });
-    }
-    const result = evaluateColumns(qrels, run, {
+    const { result, runTag } = await evaluateTrecFiles({
+      qrels: resolve(ctx.cwd, qrelsPath),
+      run: resolve(ctx.cwd, runPath),
       specs,
       relevanceLevel,
       ndcg,
@@ -144,14 +146,31 @@ const command: Command = {
       anchors,
       complete: Boolean(values.complete),
       maxDocs: values['max-docs'] === undefined ? undefined : parseIntOption('max-docs', values['max-docs'] as string, 0, 1),
+      signal: ctx.signal,
+      onUngrouped: (parts) =>
+        ctx.logger.info(`${runPath}: not grouped by query; splitting it by qid into ${parts} temporary files (sort it by qid to skip this pass)`),
     });
     const nonTrec = specs.filter((s) => !MEASURE_FAMILIES[s.family].trec).map((s) => s.family);
     if (format === 'trec' && nonTrec.length > 0) {
       ctx.logger.debug(`measures not in trec_eval (printed in its layout anyway): ${nonTrec.join(', ')}`);
     }
-    const text =
-      format === 'json' ? renderJson(result, run.runTag) : renderTrecBytes(result, { perQuery: Boolean(values['per-query']), runId: run.runTag });
-    await new Promise<void>((done, fail) => ctx.stdout.write(text, (e) => (e ? fail(e) : done())));
+    // Rendered in pieces (the event loop turns between them, so a signal stops a huge -q output
+    // too) and written only when complete: an interrupted run prints nothing.
+    const pieces: Buffer[] = [];
+    if (format === 'json') pieces.push(Buffer.from(renderJson(result, runTag), 'utf8'));
+    else {
+      for (const piece of renderTrecChunks(result, { perQuery: Boolean(values['per-query']), runId: runTag })) {
+        pieces.push(piece);
+        await new Promise<void>((r) => setImmediate(r));
+        ctx.signal.throwIfAborted();
+      }
+    }
+    const output = values.output as string | undefined;
+    if (output !== undefined) {
+      await saveAtomic(resolve(ctx.cwd, output), pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
+      return 0;
+    }
+    for (const piece of pieces) await new Promise<void>((done, fail) => ctx.stdout.write(piece, (e) => (e ? fail(e) : done())));
     return 0;
   },
 };
