@@ -5,15 +5,20 @@
  * and peak RSS), checks the outputs are identical and prints the ratios and the slope of CPU time
  * per million lines between sizes.
  *
- * trec_eval is not fetched: give a binary (`--trec-eval BIN`) or its source tree (`--trec-eval-src
- * DIR`, built here with `make`); without either only coreb is timed and no ratio is printed.
- * Run it on an idle machine (the script prints the load average it started at).
+ * The reference is trec_eval 9.0.8 built from source here with `make`: its source tree
+ * (`--trec-eval-src DIR`), or the v9.0.8 tarball fetched from GitHub when neither that nor a binary
+ * (`--trec-eval BIN`) is given; offline, the fetch fails with a clear message (`--coreb-only` times
+ * coreb alone). Each size is measured plain and gzipped (`--formats plain,gzip`), and the slopes
+ * (CPU seconds and peak MB per 1,000 queries and per GB between consecutive sizes) are printed.
+ * Run it on an idle machine (the script prints the load average it started at) and, on a shared
+ * one, under the heavy-run lock.
  *
  * Usage: node dist/bench/metrics-scale.js [--sizes 5000,50000,100000] [--depth 1000] [--repeat 1]
- *   [--gzip] [--trec-eval BIN | --trec-eval-src DIR] [--dir DIR (kept, files reused)]
+ *   [--formats plain,gzip] [--trec-eval BIN | --trec-eval-src DIR | --coreb-only] [--measures all_trec]
+ *   [--dir DIR (kept, files reused)]
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +32,9 @@ function option(name: string): string | undefined {
 const SIZES = (option('sizes') ?? '5000,50000,100000').split(',').map(Number);
 const DEPTH = Number(option('depth') ?? 1000);
 const REPEAT = Number(option('repeat') ?? 1);
-const GZIP = process.argv.includes('--gzip');
+const FORMATS = (option('formats') ?? (process.argv.includes('--gzip') ? 'gzip' : 'plain,gzip')).split(',');
+const MEASURES = option('measures') ?? 'all_trec';
+const TARBALL = 'https://github.com/usnistgov/trec_eval/archive/refs/tags/v9.0.8.tar.gz';
 const CORPUS = 1_000_003;
 
 /** Streams a seeded run (distinct docs per query, descending scores with ties) and graded qrels. */
@@ -71,16 +78,40 @@ function timed(cmd: string, out: string, dir: string): Timing {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function trecEvalBinary(dir: string): string | undefined {
+/** Builds trec_eval from the source tree `src` in a copy under `dir`. */
+function build(src: string, dir: string): string {
+  const tree = join(dir, 'trec_eval-src');
+  rmSync(tree, { recursive: true, force: true });
+  spawnSync('cp', ['-r', src, tree]);
+  const r = spawnSync('make', ['-C', tree], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`building trec_eval in ${tree} failed:\n${r.stderr}`);
+  return join(tree, 'trec_eval');
+}
+
+/** The trec_eval binary: given, built from a given tree, or built from the fetched 9.0.8 tarball. */
+async function trecEvalBinary(dir: string): Promise<string | undefined> {
   const bin = option('trec-eval');
   if (bin !== undefined) return bin;
   const src = option('trec-eval-src');
-  if (src === undefined) return undefined;
-  const build = join(dir, 'trec_eval-src');
-  spawnSync('cp', ['-r', src, build]);
-  const r = spawnSync('make', ['-C', build], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`building trec_eval failed:\n${r.stderr}`);
-  return join(build, 'trec_eval');
+  if (src !== undefined) return build(src, dir);
+  if (process.argv.includes('--coreb-only')) return undefined;
+  let body: ArrayBuffer;
+  try {
+    const res = await fetch(TARBALL, { signal: AbortSignal.timeout(60_000) });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    body = await res.arrayBuffer();
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+    process.stderr.write(
+      `metrics-scale: cannot download trec_eval 9.0.8 (${TARBALL}): ${cause}. Offline? Give its source tree (--trec-eval-src DIR, e.g. a checkout of usnistgov/trec_eval at v9.0.8) or a binary (--trec-eval BIN), or time coreb alone with --coreb-only.\n`,
+    );
+    process.exit(2);
+  }
+  const tgz = join(dir, 'trec_eval-9.0.8.tar.gz');
+  writeFileSync(tgz, Buffer.from(body));
+  const r = spawnSync('tar', ['-xzf', tgz, '-C', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`unpacking ${tgz} failed:\n${r.stderr}`);
+  return build(join(dir, 'trec_eval-9.0.8'), dir);
 }
 
 const keep = option('dir');
@@ -88,45 +119,70 @@ const dir = keep ?? mkdtempSync(join(tmpdir(), 'coreb-metrics-scale-'));
 if (keep !== undefined) mkdirSync(keep, { recursive: true });
 try {
   const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-  const te = trecEvalBinary(dir);
+  const te = await trecEvalBinary(dir);
   process.stdout.write(
     `machine: ${cpus().length} cores, load average ${loadavg()
       .map((x) => x.toFixed(1))
       .join(' ')} at start\n`,
   );
-  process.stdout.write(`reference: ${te ?? 'none (give --trec-eval BIN or --trec-eval-src DIR)'}\n`);
-  const rows: Array<{ lines: number; coreb: number }> = [];
+  process.stdout.write(`reference: ${te ?? 'none (--coreb-only)'}; measures: -q -m ${MEASURES}\n`);
+  interface Row {
+    queries: number;
+    format: string;
+    gb: number;
+    cpu: number;
+    rss: number;
+    teCpu?: number;
+    teRss?: number;
+  }
+  const rows: Row[] = [];
   for (const queries of SIZES) {
     const run = join(dir, `run-${queries}.txt`);
     const qrels = join(dir, `qrels-${queries}.txt`);
     if (!existsSync(run) || !existsSync(qrels)) await generate(run, qrels, queries);
-    let target = run;
-    if (GZIP) {
-      target = `${run}.gz`;
-      if (!existsSync(target)) spawnSync('sh', ['-c', `gzip -1 -c "${run}" > "${target}"`]);
+    for (const format of FORMATS) {
+      let target = run;
+      if (format === 'gzip') {
+        target = `${run}.gz`;
+        if (!existsSync(target)) spawnSync('sh', ['-c', `gzip -1 -c "${run}" > "${target}"`]);
+      }
+      const bytes = statSync(target).size;
+      const ours: Timing[] = [];
+      const theirs: Timing[] = [];
+      for (let i = 0; i < REPEAT; i++) {
+        ours.push(
+          timed(`"${process.execPath}" "${cli}" metrics -q -m ${MEASURES} --qrels "${qrels}" --run "${target}"`, join(dir, 'coreb.out'), dir),
+        );
+        if (te !== undefined) theirs.push(timed(`"${te}" -q -m ${MEASURES} "${qrels}" "${target}"`, join(dir, 'te.out'), dir));
+      }
+      const c = median(ours.map((t) => t.cpu));
+      const rss = Math.max(...ours.map((t) => t.rssMb));
+      const row: Row = { queries, format, gb: bytes / 1e9, cpu: c, rss };
+      let line = `${queries} queries x ${DEPTH} ${format} (${(bytes / 1e9).toFixed(2)} GB, ${(statSync(run).size / 1e9).toFixed(2)} GB plain): coreb ${c.toFixed(1)} s CPU, ${median(ours.map((t) => t.wall)).toFixed(1)} s wall, peak ${rss.toFixed(0)} MB`;
+      if (te !== undefined) {
+        const tc = median(theirs.map((t) => t.cpu));
+        const trss = Math.max(...theirs.map((t) => t.rssMb));
+        row.teCpu = tc;
+        row.teRss = trss;
+        line += `; trec_eval ${tc.toFixed(1)} s CPU, peak ${trss.toFixed(0)} MB; CPU ratio ${(c / tc).toFixed(2)} (goal <= 0.5), RSS ratio ${(rss / trss).toFixed(2)} (goal <= 1); output identical: ${ours[0].out === theirs[0].out}`;
+      }
+      rows.push(row);
+      process.stdout.write(`${line}\n`);
     }
-    const bytes = statSync(target).size;
-    const lines = queries * DEPTH;
-    const ours: Timing[] = [];
-    const theirs: Timing[] = [];
-    for (let i = 0; i < REPEAT; i++) {
-      ours.push(timed(`"${process.execPath}" "${cli}" metrics -q -m all_trec --qrels "${qrels}" --run "${target}"`, join(dir, 'coreb.out'), dir));
-      if (te !== undefined) theirs.push(timed(`"${te}" -q -m all_trec "${qrels}" "${target}"`, join(dir, 'te.out'), dir));
-    }
-    const c = median(ours.map((t) => t.cpu));
-    const rss = Math.max(...ours.map((t) => t.rssMb));
-    rows.push({ lines, coreb: c });
-    let line = `${queries} queries x ${DEPTH} (${(bytes / 1e9).toFixed(2)} GB${GZIP ? ' gzip' : ''}): coreb ${c.toFixed(1)} s CPU, ${median(ours.map((t) => t.wall)).toFixed(1)} s wall, peak ${rss.toFixed(0)} MB`;
-    if (te !== undefined) {
-      const tc = median(theirs.map((t) => t.cpu));
-      const trss = Math.max(...theirs.map((t) => t.rssMb));
-      line += `; trec_eval ${tc.toFixed(1)} s CPU, peak ${trss.toFixed(0)} MB; CPU ratio ${(c / tc).toFixed(2)} (goal <= 0.5), RSS ratio ${(rss / trss).toFixed(2)}; output identical: ${ours[0].out === theirs[0].out}`;
-    }
-    process.stdout.write(`${line}\n`);
   }
-  for (let i = 1; i < rows.length; i++) {
-    const slope = (rows[i].coreb - rows[i - 1].coreb) / ((rows[i].lines - rows[i - 1].lines) / 1e6);
-    process.stdout.write(`slope ${rows[i - 1].lines / DEPTH} -> ${rows[i].lines / DEPTH} queries: ${slope.toFixed(2)} s CPU per million run lines\n`);
+  for (const format of FORMATS) {
+    const fr = rows.filter((r) => r.format === format);
+    for (let i = 1; i < fr.length; i++) {
+      const a = fr[i - 1];
+      const b = fr[i];
+      const kq = (b.queries - a.queries) / 1000;
+      const gb = b.gb - a.gb;
+      let line = `slope ${format} ${a.queries} -> ${b.queries} queries: coreb ${((b.cpu - a.cpu) / kq).toFixed(3)} s CPU and ${((b.rss - a.rss) / kq).toFixed(1)} MB peak per 1,000 queries, ${((b.cpu - a.cpu) / gb).toFixed(2)} s CPU per GB`;
+      if (a.teCpu !== undefined && b.teCpu !== undefined && a.teRss !== undefined && b.teRss !== undefined) {
+        line += `; trec_eval ${((b.teCpu - a.teCpu) / kq).toFixed(3)} s CPU and ${((b.teRss - a.teRss) / kq).toFixed(1)} MB per 1,000 queries, ${((b.teCpu - a.teCpu) / gb).toFixed(2)} s CPU per GB`;
+      }
+      process.stdout.write(`${line}\n`);
+    }
   }
   process.stdout.write(
     `load average at end: ${loadavg()
