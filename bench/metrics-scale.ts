@@ -67,10 +67,10 @@ interface Timing {
   out: string;
 }
 
-/** Runs `sh -c cmd` under /usr/bin/time; stdout to `out`. */
-function timed(cmd: string, out: string, dir: string): Timing {
+/** Runs `sh -c cmd` under /usr/bin/time; stdout to `out` (unless `cmd` writes it itself). */
+function timed(cmd: string, out: string, dir: string, writesOut = false): Timing {
   const tf = join(dir, 'time.txt');
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', tf, 'sh', '-c', `${cmd} > "${out}"`], { encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', tf, 'sh', '-c', writesOut ? cmd : `${cmd} > "${out}"`], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`failed (${r.status}): ${cmd}\n${r.stderr}`);
   const [e, u, s, m] = readFileSync(tf, 'utf8').trim().split('\n').pop()!.split(/\s+/).map(Number);
   return { cpu: u + s, wall: e, rssMb: m / 1024, out: readFileSync(out, 'utf8') };
@@ -151,7 +151,12 @@ try {
       const theirs: Timing[] = [];
       for (let i = 0; i < REPEAT; i++) {
         ours.push(
-          timed(`"${process.execPath}" "${cli}" metrics -q -m ${MEASURES} --qrels "${qrels}" --run "${target}"`, join(dir, 'coreb.out'), dir),
+          timed(
+            `"${process.execPath}" "${cli}" metrics -q -m ${MEASURES} --qrels "${qrels}" --run "${target}" -o "${join(dir, 'coreb.out')}"`,
+            join(dir, 'coreb.out'),
+            dir,
+            true,
+          ),
         );
         if (te !== undefined) theirs.push(timed(`"${te}" -q -m ${MEASURES} "${qrels}" "${target}"`, join(dir, 'te.out'), dir));
       }

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCorebError } from '../core/errors.js';
-import { saveAtomic, saveLinesAtomic } from './atomic-write.js';
+import { saveAtomic, saveChunksAtomic, saveLinesAtomic } from './atomic-write.js';
 
 test('saveAtomic creates missing directories and replaces the file whole', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'coreb-atomic-'));
@@ -40,4 +40,22 @@ test('a directory that cannot be created is an IO error naming it', async (t) =>
   for (const write of [() => saveAtomic(f, 'x'), () => saveLinesAtomic(f, ['x'])]) {
     await assert.rejects(write(), (e) => isCorebError(e, 'IO') && e.message.startsWith(`${join(dir, 'plain', 'sub')}: cannot create directory`));
   }
+});
+
+test('saveChunksAtomic writes chunks as they are produced; an abort mid-way leaves neither the file nor a temporary one', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'coreb-atomic-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const f = join(dir, 'out', 'metrics.txt');
+  await saveChunksAtomic(f, [Buffer.from('a\n'), 'b\n', new Uint8Array([99, 10])]);
+  assert.equal(await readFile(f, 'utf8'), 'a\nb\nc\n');
+  const g = join(dir, 'out', 'stopped.txt');
+  const controller = new AbortController();
+  function* pieces(): Generator<Buffer> {
+    for (let i = 0; i < 10; i++) {
+      if (i === 3) controller.abort(new Error('stop'));
+      yield Buffer.alloc(1 << 16, 65);
+    }
+  }
+  await assert.rejects(saveChunksAtomic(g, pieces(), controller.signal), /stop/);
+  assert.deepEqual(await readdir(join(dir, 'out')), ['metrics.txt']);
 });

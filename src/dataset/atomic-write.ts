@@ -65,6 +65,30 @@ export async function saveAtomic(file: string, data: string | Uint8Array): Promi
  * @throws CorebError `IO` naming the file when it cannot be written.
  */
 export async function saveLinesAtomic(file: string, lines: Iterable<string>, signal?: AbortSignal): Promise<void> {
+  await saveChunksAtomic(file, batchLines(lines), signal);
+}
+
+/** `lines` joined with newlines into strings of about 64 KiB. */
+function* batchLines(lines: Iterable<string>): Generator<string> {
+  let buf = '';
+  for (const line of lines) {
+    buf += line + '\n';
+    if (buf.length >= 1 << 16) {
+      yield buf;
+      buf = '';
+    }
+  }
+  if (buf !== '') yield buf;
+}
+
+/**
+ * Streams `chunks` to `file` atomically (a temporary file, then a rename), creating the directory;
+ * chunks are produced as they are written, so memory holds one. Checks `signal` before each chunk;
+ * when aborted the temporary file is removed, the target is left as it was and the abort reason is
+ * rethrown.
+ * @throws CorebError `IO` naming the file when it cannot be written.
+ */
+export async function saveChunksAtomic(file: string, chunks: Iterable<string | Uint8Array>, signal?: AbortSignal): Promise<void> {
   await ensureDir(file);
   const tmp = tmpPath(file);
   const out = createWriteStream(tmp);
@@ -74,16 +98,11 @@ export async function saveLinesAtomic(file: string, lines: Iterable<string>, sig
   });
   done.catch(() => undefined);
   try {
-    let buf = '';
-    for (const line of lines) {
-      buf += line + '\n';
-      if (buf.length >= 1 << 16) {
-        if (signal?.aborted) throw signal.reason;
-        if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
-        buf = '';
-      }
+    for (const chunk of chunks) {
+      if (signal?.aborted) throw signal.reason;
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
     }
-    out.end(buf);
+    out.end();
     await done;
     if (signal?.aborted) throw signal.reason;
     await rename(tmp, file);

@@ -323,6 +323,25 @@ export async function* readLineChunks(path: string, options: LineChunkOptions = 
  * Regroups a byte stream into chunks of whole lines of at least `target` bytes (see
  * {@link readLineChunks}); `onError` maps a failure of the source to the error thrown.
  */
+/** `read`, or a rejection with the signal's reason as soon as `signal` aborts (the read is left to settle). */
+function raceAbort<T>(read: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    read.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e as Error);
+      },
+    );
+  });
+}
+
 export async function* lineChunks(
   source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   target = 1 << 24,
@@ -331,24 +350,16 @@ export async function* lineChunks(
 ): AsyncGenerator<Buffer> {
   let parts: Buffer[] = [];
   let held = 0;
-  // A read that stalls (a pipe whose writer went quiet) must not delay an abort: each wait races it.
-  let onAbort: (() => void) | undefined;
-  const aborted =
-    signal === undefined
-      ? undefined
-      : new Promise<never>((_, fail) => {
-          onAbort = () => fail(signal.reason);
-          if (signal.aborted) onAbort();
-          else signal.addEventListener('abort', onAbort, { once: true });
-        });
-  aborted?.catch(() => undefined);
+  // A read that stalls (a pipe whose writer went quiet) must not delay an abort: each wait races it,
+  // with a listener of its own removed when the read settles (racing one long-lived promise instead
+  // would keep every chunk read reachable from it, memory growing with the file).
   const iter =
     Symbol.asyncIterator in source
       ? (source as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
       : (source as Iterable<Uint8Array>)[Symbol.iterator]();
   try {
     for (;;) {
-      const next = aborted === undefined ? await iter.next() : await Promise.race([iter.next(), aborted]);
+      const next = signal === undefined ? await iter.next() : await raceAbort(Promise.resolve(iter.next()), signal);
       if (next.done === true) break;
       const piece = next.value;
       signal?.throwIfAborted();
@@ -369,8 +380,6 @@ export async function* lineChunks(
   } catch (e) {
     void iter.return?.();
     throw onError(e);
-  } finally {
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
   signal?.throwIfAborted();
   if (held === 0) return;

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { loadAnchorsTsv } from '../../dataset/anchors-tsv.js';
-import { saveAtomic } from '../../dataset/atomic-write.js';
+import { saveChunksAtomic } from '../../dataset/atomic-write.js';
 import { evaluateTrecFiles } from '../../eval/trec-metrics.js';
 import {
   MEASURE_FAMILIES,
@@ -55,8 +55,8 @@ Options:
   --scores float32|float64  float32 (default, trec_eval 9.0.8); float64 = trec_eval 10 ordering
   --protocol trec|coreb     trec (default); coreb = level 2, strict nDCG, anchors applied.
                             Explicit options override the protocol.
-  -o, --output FILE         Write the output to FILE (atomically: complete or absent) instead
-                            of stdout
+  -o, --output FILE         Write the output to FILE instead of stdout, streamed (memory for a
+                            piece, not the whole -q output) and atomic: complete or absent
 
 Runs of any size, plain or .gz: a run grouped by query (every query's lines together, as
 trec_eval and search engines write them) is evaluated query by query while it is read, in
@@ -154,21 +154,24 @@ const command: Command = {
     if (format === 'trec' && nonTrec.length > 0) {
       ctx.logger.debug(`measures not in trec_eval (printed in its layout anyway): ${nonTrec.join(', ')}`);
     }
+    const output = values.output as string | undefined;
+    const perQuery = Boolean(values['per-query']);
+    if (output !== undefined) {
+      // Rendered piece by piece into a temporary file renamed at the end: memory for one piece.
+      const pieces = format === 'json' ? [renderJson(result, runTag)] : renderTrecChunks(result, { perQuery, runId: runTag });
+      await saveChunksAtomic(resolve(ctx.cwd, output), pieces, ctx.signal);
+      return 0;
+    }
     // Rendered in pieces (the event loop turns between them, so a signal stops a huge -q output
     // too) and written only when complete: an interrupted run prints nothing.
     const pieces: Buffer[] = [];
     if (format === 'json') pieces.push(Buffer.from(renderJson(result, runTag), 'utf8'));
     else {
-      for (const piece of renderTrecChunks(result, { perQuery: Boolean(values['per-query']), runId: runTag })) {
+      for (const piece of renderTrecChunks(result, { perQuery, runId: runTag })) {
         pieces.push(piece);
         await new Promise<void>((r) => setImmediate(r));
         ctx.signal.throwIfAborted();
       }
-    }
-    const output = values.output as string | undefined;
-    if (output !== undefined) {
-      await saveAtomic(resolve(ctx.cwd, output), pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
-      return 0;
     }
     for (const piece of pieces) await new Promise<void>((done, fail) => ctx.stdout.write(piece, (e) => (e ? fail(e) : done())));
     return 0;
