@@ -158,6 +158,8 @@ test('coreb build writes the 8 tables, problems.jsonl and a manifest; verdicts a
   assert.deepEqual(m.counts.a8_verified_correct, { passed: 5, total: 7, rate: 0.7143 });
   assert.equal(Object.keys(m.prompts.sha256).length >= 7, true);
   assert.equal(m.models.solvers[1].apiKeyEnv, 'FAKE_ANTHROPIC_KEY');
+  assert.equal(m.settings.concurrency_per_endpoint, 1);
+  assert.equal(m.settings.queries_per_variant, 2);
   assert.match(r.stdout, /missing: 1 item\(s\) failed \(reply contract broken/);
 });
 

@@ -7,7 +7,7 @@
  * a rerun sends 0 requests; `--samples 2` sends the second samples with their own item and seed.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -260,6 +260,17 @@ test('coreb report shows the study: a build folder alone, or a results file with
   const bad = await runCliAsync(['report', tmp, '--out', join(tmp, 'report-none')]);
   assert.notEqual(bad.status, 0);
   assert.match(bad.stderr, /neither results\.json \(coreb eval --out\) nor contamination\.json/);
+});
+
+test('a provider error is not a failed program: it stops the study (exit 6) and writes no summary', async () => {
+  const out = join(tmp, 'refused');
+  const r = await runCliAsync(
+    ['contamination', buildDir, '--solver', 'openai:model-z?baseUrl=http%3A%2F%2F127.0.0.1%3A9%2Fv1&maxRetries=0', '--out', out, '--jobs', '2'],
+    { env },
+  );
+  assert.equal(r.status, 6, r.stderr + r.stdout);
+  assert.match(r.stderr, /127\.0\.0\.1:9\/v1\/chat\/completions: request failed/);
+  assert.equal(existsSync(join(out, 'contamination.json')), false);
 });
 
 test('--samples 2: second samples carry /1 items and a seed; pass@1 is the unbiased estimate', async () => {

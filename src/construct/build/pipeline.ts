@@ -1203,6 +1203,7 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     languages: ctx.languages,
     settings: {
       contract_retries: ctx.contractRetries,
+      concurrency_per_endpoint: ctx.concurrency,
       queries_per_variant: o.queriesPerVariant ?? 2,
       search_query_types: Object.keys(SEARCH_QUERY_KINDS),
       similar_problems: 'top 5 by TF-IDF cosine > 0.1 over the build problems, 500 chars each',
