@@ -164,6 +164,10 @@ test('coreb review prints a loopback URL with a session token; the page carries 
   assert.equal(sum.negatives.length, 4);
   assert.ok(sum.negatives.every((n: { similarity: number }) => typeof n.similarity === 'number'));
   assert.equal(sum.solutions[0].verdict, 'accepted');
+  assert.ok(
+    sum.queries.texts.every((q: { kind?: string }) => /^[a-z_]+ · (any|python|cpp)$/.test(q.kind ?? '')),
+    JSON.stringify(sum.queries),
+  );
   // The fake's first query (title_search, language-agnostic) names the original title: the leak check says so.
   const leak = sum.checks.find((c: { name: string }) => c.name === 'query_leaks');
   assert.equal(leak.ok, false);

@@ -39,7 +39,7 @@ export interface BuildWork {
   abbreviations: Map<string, { id: string; abbreviated: string; fallback: boolean; words: number }>;
   solutions: Array<{ id: string; model: string; language: string; code?: string; failed?: string }>;
   verdicts: Map<string, { verdict: string; passed: boolean; tests_passed: number; tests_total: number }>;
-  queries: Map<string, { id: string; queries: string[]; failed?: string }>;
+  queries: Map<string, { id: string; queries: string[]; variants?: Array<{ type: string; language: string }>; failed?: string }>;
   negatives: Array<{ id: string; strategy: string; temperature: number; text?: string; failed?: string }>;
 }
 
@@ -156,7 +156,8 @@ export interface ReviewItem {
     testsPassed?: number;
     testsTotal?: number;
   }>;
-  queries?: { texts: Array<{ text: string; rejected: boolean }>; failed?: string };
+  /** `kind`: the query type and language it was asked for (`description_search · python`), when the build recorded it. */
+  queries?: { texts: Array<{ text: string; rejected: boolean; kind?: string }>; failed?: string };
   negatives: Array<{ strategy: string; temperature?: number; text?: string; failed?: string; similarity?: number; verdict?: string }>;
   checks: ReviewCheck[];
   /** The item ids edited so far (`PID`, `PID/abbreviation`, …). */
@@ -251,7 +252,10 @@ export function createReviewItems(work: BuildWork, state: ReviewState): ReviewIt
       item.queries = {
         texts: q.queries.map((t, i) => {
           const e = rv?.queries.get(i);
-          return { text: typeof e === 'string' ? e : t, rejected: e === null };
+          const v = q.variants?.[i];
+          const row: { text: string; rejected: boolean; kind?: string } = { text: typeof e === 'string' ? e : t, rejected: e === null };
+          if (v !== undefined) row.kind = `${v.type} · ${v.language}`;
+          return row;
         }),
       };
       if (q.failed !== undefined) item.queries.failed = q.failed;

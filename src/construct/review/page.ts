@@ -212,6 +212,7 @@ const JS = String.raw`
         var li = el('li');
         var item = it.id + '/queries/' + (i + 1);
         add(li, el('span', q.rejected ? 'rejected-q' : '', q.text));
+        if (q.kind) li.appendChild(el('span', 'badge', q.kind));
         if (it.edited.indexOf(item) >= 0) li.appendChild(el('span', 'badge edited', 'edited'));
         li.appendChild(editButton(item, 'query ' + (i + 1), q.text));
         var drop = el('button', 'small', q.rejected ? 'keep' : 'drop');
