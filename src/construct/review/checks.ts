@@ -217,7 +217,9 @@ export function runReviewChecks(p: CheckedProblem, t: ReviewCheckThresholds = {}
       ok: leaks.length === 0,
       message:
         leaks.length === 0
-          ? `${p.queries.length} quer${p.queries.length === 1 ? 'y' : 'ies'}, none leaks`
+          ? p.queries.length === 0
+            ? 'no queries'
+            : `${p.queries.length} quer${p.queries.length === 1 ? 'y' : 'ies'}, none leaks`
           : leaks.map((l) => `query ${l.i + 1} ${l.why}`).join('; '),
     });
   }

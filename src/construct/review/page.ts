@@ -44,6 +44,7 @@ pre { margin:0; white-space:pre-wrap; word-break:break-all; font:12px/1.4 ui-mon
 .pass { color:var(--ok); font-weight:600; } .failv { color:var(--bad); font-weight:600; }
 .neg { display:grid; grid-template-columns:1fr 1fr; gap:10px; }
 .neg .card { border:1px solid var(--line); border-radius:6px; padding:6px 8px; }
+.neg .card .text { max-height:320px; overflow:auto; }
 .neg .card.too_close, .neg .card.too_far { border-color:#f5b5b0; background:#fff5f4; }
 .meta { color:var(--muted); font-size:12px; }
 .small { font:12px inherit; border:1px solid var(--line); background:#fff; border-radius:4px; cursor:pointer; padding:0 6px; margin-left:6px; }
