@@ -304,6 +304,18 @@ test('Ctrl-C stops the server cleanly (exit 0) and the port is released', async 
   await assert.rejects(raw('GET', '/'), /ECONNREFUSED/);
 });
 
+test('SIGTERM stops it cleanly too, and the decisions made so far are read back on restart', async () => {
+  url = '';
+  const child = await startReview();
+  const items = JSON.parse((await raw('GET', '/api/items', { 'X-Coreb-Token': token })).body);
+  assert.deepEqual(items.counts, { problems: 3, approved: 1, rejected: 1, edited: 1, unreviewed: 0, decisions: 3 });
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('exit', (c) => resolve(c));
+    child.kill('SIGTERM');
+  });
+  assert.equal(code, 0);
+});
+
 test('the release stage honours review.jsonl with 0 model calls: rejected left out, edit used, manifest counts', async () => {
   const calls = chat.calls.length;
   const r = await runCliAsync(buildArgs(['--stages', 'release']));
