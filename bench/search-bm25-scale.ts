@@ -398,32 +398,33 @@ async function main(): Promise<void> {
   if ('missing' in lucene) process.stdout.write(`LUCENE NOT RUN: ${lucene.missing}. Only coreb is measured, no ratio is printed.\n`);
   const self = fileURLToPath(import.meta.url);
   const rows: Array<{ n: number; coreb: Measure; lucene?: Measure }> = [];
+  const fmt = (name: string, m: Measure) =>
+    `  ${name.padEnd(6)} index ${m.indexCpu.toFixed(1)} s CPU / ${m.indexWall.toFixed(1)} s wall (${(m.mb / m.indexCpu).toFixed(1)} MB per CPU s), ` +
+    `search ${m.queries} queries ${m.searchCpu.toFixed(2)} s CPU / ${m.searchWall.toFixed(2)} s wall (${(m.queries / m.searchCpu).toFixed(0)} queries per CPU s), peak RSS ${m.peakRssMb.toFixed(0)} MB` +
+    (m.loadRssMb > 0 ? ` (${m.loadRssMb.toFixed(0)} MB after loading the corpus), ${m.terms} terms` : '');
+  // Search timing note: coreb scores every posting of the query terms (exhaustive term-at-a-time);
+  // Lucene 8 skips with block-max WAND once 1,000 hits are counted.
   for (const n of sizes) {
+    // Each side's line is printed as soon as it is measured (Lucene at 1M takes long).
     const coreb = runChild(process.execPath, [self, '--child', corpus, queries, String(n), join(dir, 'index-store')]);
+    let out = `${n} documents, ${coreb.mb.toFixed(0)} MB of text:\n${fmt('coreb', coreb)}\n`;
+    const st = coreb.stored;
+    if (st !== undefined) {
+      out += `  coreb on-disk index (--index-cache): ${st.fileMb.toFixed(0)} MB file; corpus hash ${st.keyWall.toFixed(1)} s, save ${st.saveWall.toFixed(1)} s, load ${st.loadWall.toFixed(1)} s wall (vs index ${coreb.indexWall.toFixed(1)} s wall)\n`;
+    }
+    process.stdout.write(out);
     let luc: Measure | undefined;
     if (!('missing' in lucene)) {
       const indexDir = join(dir, `lucene-${n}`);
       rmSync(indexDir, { recursive: true, force: true });
       luc = runChild('java', ['-cp', lucene.classpath, 'LuceneBm25Bench', corpus, queries, indexDir, String(n)]);
       rmSync(indexDir, { recursive: true, force: true });
+      process.stdout.write(
+        `${fmt('lucene', luc)}, ${luc.terms} terms; then forceMerge(1) ${luc.mergeCpu?.toFixed(1)} s CPU (not counted above)\n` +
+          `  ratios coreb/lucene: index CPU ${(coreb.indexCpu / luc.indexCpu).toFixed(2)}, search CPU ${(coreb.searchCpu / luc.searchCpu).toFixed(2)}, peak RSS ${(coreb.peakRssMb / luc.peakRssMb).toFixed(2)}\n`,
+      );
     }
     rows.push({ n, coreb, lucene: luc });
-    const fmt = (name: string, m: Measure) =>
-      `  ${name.padEnd(6)} index ${m.indexCpu.toFixed(1)} s CPU / ${m.indexWall.toFixed(1)} s wall (${(m.mb / m.indexCpu).toFixed(1)} MB per CPU s), ` +
-      `search ${m.queries} queries ${m.searchCpu.toFixed(2)} s CPU / ${m.searchWall.toFixed(2)} s wall (${(m.queries / m.searchCpu).toFixed(0)} queries per CPU s), peak RSS ${m.peakRssMb.toFixed(0)} MB` +
-      (m.loadRssMb > 0 ? ` (${m.loadRssMb.toFixed(0)} MB after loading the corpus), ${m.terms} terms` : '');
-    // Search timing note: coreb scores every posting of the query terms (exhaustive term-at-a-time);
-    // Lucene 8 skips with block-max WAND once 1,000 hits are counted.
-    let out = `${n} documents, ${coreb.mb.toFixed(0)} MB of text:\n${fmt('coreb', coreb)}\n`;
-    const st = coreb.stored;
-    if (st !== undefined) {
-      out += `  coreb on-disk index (--index-cache): ${st.fileMb.toFixed(0)} MB file; corpus hash ${st.keyWall.toFixed(1)} s, save ${st.saveWall.toFixed(1)} s, load ${st.loadWall.toFixed(1)} s wall (vs index ${coreb.indexWall.toFixed(1)} s wall)\n`;
-    }
-    if (luc !== undefined) {
-      out += `${fmt('lucene', luc)}, ${luc.terms} terms; then forceMerge(1) ${luc.mergeCpu?.toFixed(1)} s CPU (not counted above)\n`;
-      out += `  ratios coreb/lucene: index CPU ${(coreb.indexCpu / luc.indexCpu).toFixed(2)}, search CPU ${(coreb.searchCpu / luc.searchCpu).toFixed(2)}, peak RSS ${(coreb.peakRssMb / luc.peakRssMb).toFixed(2)}\n`;
-    }
-    process.stdout.write(out);
   }
   for (let i = 1; i < rows.length; i++) {
     const [a, b] = [rows[i - 1], rows[i]];
