@@ -129,6 +129,7 @@ export {
   createColumns,
   evaluate,
   evaluateColumns,
+  QueryEvaluator,
   measureKey,
   measureKeys,
   measureLabel,
@@ -409,6 +410,7 @@ export {
 export { RERANK_TASK_LABEL, type RerankPassage, type RerankTrainRecord } from './core/rerank-training.js';
 export { loadRerankRecords, saveRerankRecords } from './dataset/index.js';
 export { retrieveTasks, type RetrieveTasksOptions, type RetrievedTasks } from './eval/index.js';
+export { evaluateTrecFiles, type TrecFileMetrics, type TrecFileMetricsOptions } from './eval/index.js';
 export {
   EXPORT_FORMATS,
   balancedPairs,
