@@ -7,7 +7,9 @@
  *
  * Usage: node dist/bench/search-dense-memory.js [--docs 100000] [--dim 256] [--queries 100] [--dir /tmp/coreb-dense-memory]
  * (heavy at large sizes: run under the shared lock). Prints, per path, peak RSS, the growth over a
- * baseline process (modules and document list only) and that growth in copies of the matrix.
+ * baseline process (modules and document list only) and that growth in copies of the matrix. The
+ * growth includes a fixed part that is not the matrix: worker threads (a V8 isolate and a kernel
+ * memory each; compare `?threads=1`), JSON parsing garbage (JSONL), hashing buffers.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
@@ -132,6 +134,8 @@ async function main(): Promise<void> {
       'embeddings:FILE',
       'embeddings:DIR',
       'embeddings:DIR?dtype=float16',
+      'embeddings:DIR?threads=1',
+      'embeddings:DIR?dtype=float16&threads=1',
       'old dense:',
       'dense: (shared embedder output)',
     ]) {

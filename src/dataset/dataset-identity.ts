@@ -3,8 +3,7 @@
  * hash, so two results can be checked to come from byte-identical data.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { DatasetFile } from '../core/eval-results.js';
 
@@ -39,9 +38,22 @@ export async function hashDatasetDir(dir: string): Promise<{ files: DatasetFile[
   return { files, sha256: all.digest('hex') };
 }
 
-/** SHA-256 of one file's bytes, streamed. */
+/**
+ * SHA-256 of one file's bytes, read through one reused 1 MiB buffer (a stream's fresh chunk per
+ * read left a multi-GB file's worth of garbage buffers in memory until the next collection).
+ */
 export async function hashFile(file: string): Promise<string> {
   const h = createHash('sha256');
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      h.update(buf.subarray(0, bytesRead));
+    }
+  } finally {
+    await fh.close();
+  }
   return h.digest('hex');
 }
