@@ -9,7 +9,10 @@
  *   flock /tmp/coreb-heavy.lock nice -n 5 node dist/bench/search-dense-scale.js --sizes 100000,1000000):
  *   node dist/bench/search-dense-scale.js [--sizes 100000,1000000] [--queries 1000] [--dim 384] [--k 100]
  *     [--dtypes float32,float16] [--threads N] [--dir /tmp/coreb-dense-scale] [--keep]
- *     [--python /usr/bin/python3] [--skip faiss,numpy]
+ *     [--python /usr/bin/python3] [--skip faiss,numpy] [--ref-threads N]
+ * `--ref-threads N` sets OMP_NUM_THREADS / OPENBLAS_NUM_THREADS of faiss and numpy (default: theirs,
+ * all cores). On a loaded machine their spinning BLAS threads inflate CPU time; N = 1 gives their
+ * best CPU time per query (compare with coreb's `--threads 1`).
  * Each side runs in its own process (peak RSS = that process's maximum resident set). Times are for
  * the search only (the vectors already loaded); CPU time counts every thread. Ratios are coreb /
  * reference from the same run. Exactness: how many of the top-k lists equal faiss's (floating
@@ -182,6 +185,11 @@ function main(): void {
   const python = arg('python', '/usr/bin/python3');
   const skip = new Set(arg('skip', '').split(','));
   const keep = process.argv.includes('--keep');
+  const refThreads = arg('ref-threads', '');
+  const pyEnv = {
+    ...process.env,
+    ...(refThreads !== '' ? { OMP_NUM_THREADS: refThreads, OPENBLAS_NUM_THREADS: refThreads, MKL_NUM_THREADS: refThreads } : {}),
+  };
   const sides: Array<'faiss' | 'numpy'> = [];
   for (const [side, mod] of [
     ['faiss', 'faiss'],
@@ -205,7 +213,9 @@ function main(): void {
   const qFile = join(dir, `queries_${nq}x${dim}.npy`);
   try {
     if (!existsSync(qFile)) writeRandomNpy(qFile, nq, dim, 2);
-    console.log(`exact dense top-${k}: ${nq} queries x dim ${dim}, seeded random unit vectors; coreb threads: ${threads === '0' ? 'all' : threads}`);
+    console.log(
+      `exact dense top-${k}: ${nq} queries x dim ${dim}, seeded random unit vectors; coreb threads: ${threads === '0' ? 'all' : threads}, faiss/numpy threads: ${refThreads === '' ? 'all' : refThreads}`,
+    );
     console.log(
       'side                      docs      load s   wall s    cpu s  GFLOP/s/cpu  peak RSS MB  cpu ratio  wall ratio  same lists (order/set)',
     );
@@ -227,7 +237,7 @@ function main(): void {
         results[`coreb ${dtype}`] = { ...(JSON.parse(r.stdout.trim().split('\n').pop() as string) as SideResult), out };
         for (const side of sides) {
           const pout = join(dir, `${side}_${nd}_${dtype}`);
-          const p = spawnSync(python, [pyFile, side, dtype, dFile, qFile, String(k), pout], { encoding: 'utf8', maxBuffer: 1 << 24 });
+          const p = spawnSync(python, [pyFile, side, dtype, dFile, qFile, String(k), pout], { encoding: 'utf8', maxBuffer: 1 << 24, env: pyEnv });
           if (p.status !== 0) throw new Error(`${side} side failed: ${p.stderr}`);
           results[`${side} ${dtype}`] = { ...(JSON.parse(p.stdout.trim().split('\n').pop() as string) as SideResult), out: pout };
         }
