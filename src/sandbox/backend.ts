@@ -11,6 +11,11 @@ export interface JudgeStats {
   compiles: number;
   /** Test runs (sandboxed processes running a program). */
   runs: number;
+  /**
+   * Most sandboxed processes (compiles, test runs, the precompiled-header build) alive at once,
+   * counted around each process, not by the worker pool; at most the judge's `jobs`.
+   */
+  peakProcesses?: number;
 }
 
 /** Per-call options of {@link JudgeBackend.judge}. */

@@ -145,3 +145,30 @@ test('limits are configurable: a 150 MB program passes at the default, fails at 
   assert.equal(b.verdict, 'memory_limit', JSON.stringify(b.tests));
   assert.equal((small.describe().limits as Record<string, { memoryLimitMb: number }>).python.memoryLimitMb, 64);
 });
+
+test('compiles count against jobs: with jobs 1 no compile overlaps a run (or another compile)', { skip: skipReason }, async () => {
+  const programs = [1, 2, 3].map((k) => ({
+    id: `j${k}`,
+    problemId: 'sum',
+    language: 'cpp' as const,
+    code: `using namespace std;\nint main() { long long a, b; cin >> a >> b; cout << a + b + ${k} - ${k} << endl; }\n`,
+  }));
+  const peak = async (jobs: number): Promise<{ peak: number; compiles: number; runs: number }> => {
+    const j = await createTestJudge({ jobs });
+    assert.ok(typeof j !== 'string', String(j));
+    const rs = await Promise.all([
+      ...programs.map((p) => j.judge(p, SUM)),
+      j.judge({ id: 'jg', problemId: 'sum', language: 'go', code: SOLUTIONS.go }, SUM),
+      j.judge({ id: 'jp', problemId: 'sum', language: 'python', code: SOLUTIONS.python }, SUM),
+    ]);
+    for (const r of rs) assert.equal(r.verdict, 'accepted', JSON.stringify(r));
+    const s = j.stats();
+    await j.close();
+    return { peak: s.peakProcesses ?? -1, compiles: s.compiles, runs: s.runs };
+  };
+  const one = await peak(1);
+  assert.deepEqual(one, { peak: 1, compiles: 4, runs: 15 });
+  // the same work with 3 jobs overlaps (so the count above can fail)
+  const three = await peak(3);
+  assert.ok(three.peak > 1 && three.peak <= 3, JSON.stringify(three));
+});

@@ -159,7 +159,17 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   const goCacheMaxMb = options.goCacheMaxMb ?? 512;
   let goCompiles = 0;
   const pool = createSlotPool(jobs);
-  const stats: JudgeStats = { compiles: 0, runs: 0 };
+  const stats: JudgeStats = { compiles: 0, runs: 0, peakProcesses: 0 };
+  let alive = 0;
+  /** Runs `start` (one process) while counting processes alive at once. */
+  const counted = async <T>(start: () => Promise<T> | T): Promise<T> => {
+    stats.peakProcesses = Math.max(stats.peakProcesses ?? 0, ++alive);
+    try {
+      return await start();
+    } finally {
+      alive--;
+    }
+  };
   let pchPromise: Promise<string> | undefined;
   let goCache: string | undefined;
 
@@ -199,7 +209,8 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   }
 
   const ensurePch = (): Promise<string> => {
-    pchPromise ??= Promise.resolve().then(() => buildPch(cacheDir, requireTool('gxx', 'C++')));
+    // the header's compile takes a job slot like any other compile
+    pchPromise ??= pool.run(() => counted(() => buildPch(cacheDir, requireTool('gxx', 'C++'))));
     return pchPromise;
   };
   const ensureGoCache = (): string => {
@@ -248,7 +259,9 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       stats.compiles++;
       const t = treeRun({ memoryMb: compileMemoryMb, pids: 512, cpuMs: compileTimeoutMs });
       try {
-        return await runProcess(config, { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal, tree: t });
+        return await counted(() =>
+          runProcess(config, { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal, tree: t }),
+        );
       } finally {
         t?.group.close();
       }
@@ -308,16 +321,18 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
         stats.runs++;
         const t = treeRun({ memoryMb: treeMemoryMb, pids: limits.processes, cpuMs: limits.timeLimitMs });
         try {
-          return await runProcess(config, {
-            argv: plan.argv,
-            env,
-            stdin: test.kind === 'program' ? '' : test.input,
-            mounts: sandbox ? [{ src: b.dir, dest: '/prog' }] : [],
-            workDir: runDir,
-            limits: plimits,
-            signal,
-            tree: t,
-          });
+          return await counted(() =>
+            runProcess(config, {
+              argv: plan.argv,
+              env,
+              stdin: test.kind === 'program' ? '' : test.input,
+              mounts: sandbox ? [{ src: b.dir, dest: '/prog' }] : [],
+              workDir: runDir,
+              limits: plimits,
+              signal,
+              tree: t,
+            }),
+          );
         } finally {
           t?.group.close();
         }

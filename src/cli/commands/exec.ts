@@ -35,7 +35,8 @@ command skips programs already judged with the same code, tests and settings.
                        default tokens
   --tolerance X        absolute/relative tolerance of tokens; default 1e-6
   --tests SET          public | private | all; default all
-  --jobs N             sandboxed processes at once; default the number of cores
+  --jobs N             sandboxed processes at once (compiles and test runs alike);
+                       default the number of cores
   --timeout-ms N       time limit per test, ms of CPU time; default 6000 (the sandbox
                        is killed after 3x this + 1 s of wall-clock time, so a busy
                        machine does not produce false time limits)
@@ -192,7 +193,7 @@ const command: Command = {
     ctx.stdout.write(renderJudgeSummary(summary));
     ctx.stdout.write(
       `judged ${summary.judged}, resumed ${summary.resumed}, no problem ${summary.missingProblem}, no tests ${summary.noTests}; ` +
-        `${stats.compiles} compile(s), ${stats.runs} run(s)\n`,
+        `${stats.compiles} compile(s), ${stats.runs} run(s)${stats.peakProcesses === undefined ? '' : `, at most ${stats.peakProcesses} at once`}\n`,
     );
     if (typeof values['summary-json'] === 'string') {
       writeFileSync(resolve(ctx.cwd, values['summary-json']), JSON.stringify({ ...summary, judge: judge.describe(), stats }, null, 2) + '\n');
