@@ -2,8 +2,9 @@
  * Limits and accounting over the whole process tree of a run, so that forked, double-forked and
  * orphaned children cannot escape the CPU-time and memory limits of the program that made them.
  * One mechanism is chosen per machine, best first: a cgroup v2 per run (memory.max, pids.max,
- * cpu.max; cpu.stat, memory.peak), a cgroup v1 per run (memory.limit_in_bytes, pids.max;
- * cpuacct.usage, memory.max_usage_in_bytes), else polling /proc for every descendant of the run.
+ * cpu.max; cpu.stat, memory.peak), a cgroup v1 per run (memory.limit_in_bytes, pids.max,
+ * cpu.cfs_quota_us where the cpu controller is writable; cpuacct.usage, memory.max_usage_in_bytes),
+ * else polling /proc for every descendant of the run.
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,6 +47,11 @@ export interface TreeGroup {
 /** The chosen mechanism of this machine. */
 export interface TreeAccounting {
   mechanism: TreeMechanism;
+  /**
+   * How a run is held to one core: cgroup v2 `cpu.max`, cgroup v1 `cpu.cfs_quota_us` (when the cpu
+   * controller is writable), or `none` (its threads may use every core; their CPU time still counts).
+   */
+  cpuHold: 'cpu.max' | 'cpu.cfs_quota_us' | 'none';
   /** What is enforced and where, in one paragraph (for `coreb exec --explain-limits`). */
   explanation: string;
   /** Creates the accounting of one run. */
@@ -159,6 +165,7 @@ function tryCgroup2(root: string): TreeAccounting | undefined {
   }
   return {
     mechanism: 'cgroup2',
+    cpuHold: 'cpu.max',
     explanation:
       `cgroup v2 per run under ${base}: memory.max (the tree's resident memory; swap 0) and pids.max are ` +
       'enforced by the kernel, cpu.max holds the tree to one core, and the CPU time of every process ' +
@@ -197,16 +204,25 @@ function tryCgroup2(root: string): TreeAccounting | undefined {
   };
 }
 
-/** cgroup v1: a `coreb-judge-<pid>` cgroup in each of the memory, pids and cpuacct hierarchies. */
+/** CFS period of the one-core hold, microseconds (quota = period: one core's worth per period). */
+const CFS_PERIOD_US = 100000;
+
+/**
+ * cgroup v1: a `coreb-judge-<pid>` cgroup in each of the memory, pids and cpuacct hierarchies, and in
+ * the cpu hierarchy when its CFS quota is writable (then each run is held to one core with
+ * cpu.cfs_quota_us = cpu.cfs_period_us, as cgroup v2's cpu.max does).
+ */
 function tryCgroup1(root: string): TreeAccounting | undefined {
   const cpuacct = ['cpuacct', 'cpu,cpuacct', 'cpuacct,cpu'].map((d) => join(root, d)).find((d) => readText(join(d, 'cpuacct.usage')) !== undefined);
+  const cpuCtl = ['cpu', 'cpu,cpuacct', 'cpuacct,cpu'].map((d) => join(root, d)).find((d) => readText(join(d, 'cpu.cfs_quota_us')) !== undefined);
   const memory = join(root, 'memory');
   const pids = join(root, 'pids');
   if (cpuacct === undefined || readText(join(memory, 'memory.limit_in_bytes')) === undefined || readText(join(pids, 'cgroup.procs')) === undefined) {
     return undefined;
   }
-  for (const h of [memory, pids, cpuacct]) removeStale(h);
-  const bases = [memory, pids, cpuacct].map((h) => join(h, `coreb-judge-${process.pid}`));
+  const hierarchies = [memory, pids, cpuacct];
+  for (const h of hierarchies) removeStale(h);
+  const bases = hierarchies.map((h) => join(h, `coreb-judge-${process.pid}`));
   try {
     for (const b of bases) mkdirSync(b, { recursive: true });
     const probe = join(bases[0], 'probe');
@@ -224,18 +240,34 @@ function tryCgroup1(root: string): TreeAccounting | undefined {
     return undefined;
   }
   const [memBase, pidsBase, cpuBase] = bases;
+  const holdBase = cpuCtl === undefined ? undefined : cpuCtl === cpuacct ? cpuBase : probeCpuHold(cpuCtl);
+  const hold =
+    holdBase === undefined
+      ? 'the cpu controller is not writable here, so a multithreaded run may use every core (its CPU time still counts in full)'
+      : `cpu.cfs_quota_us = cpu.cfs_period_us = ${CFS_PERIOD_US} holds the tree to one core (${holdBase})`;
   return {
     mechanism: 'cgroup1',
+    cpuHold: holdBase === undefined ? 'none' : 'cpu.cfs_quota_us',
     explanation:
       `cgroup v1 per run (${memBase}, ${pidsBase}, ${cpuBase}): memory.limit_in_bytes (the tree's resident memory, ` +
       'swap included where memory.memsw exists) and pids.max are enforced by the kernel; the CPU time of ' +
       'every process (cpuacct.usage) is polled and the run killed once past its limit; peak memory from ' +
-      'memory.max_usage_in_bytes.',
+      `memory.max_usage_in_bytes; ${hold}.`,
     createGroup(limits) {
       const name = runName();
       const dirs = [memBase, pidsBase, cpuBase].map((b) => join(b, name));
       for (const d of dirs) mkdirSync(d);
       const [mem, pid, cpu] = dirs;
+      let holdDir: string | undefined;
+      if (holdBase !== undefined) {
+        holdDir = holdBase === cpuBase ? cpu : join(holdBase, name);
+        if (holdDir !== cpu) {
+          mkdirSync(holdDir);
+          dirs.push(holdDir);
+        }
+        writeFileSync(join(holdDir, 'cpu.cfs_period_us'), String(CFS_PERIOD_US));
+        writeFileSync(join(holdDir, 'cpu.cfs_quota_us'), String(CFS_PERIOD_US));
+      }
       writeFileSync(join(mem, 'memory.limit_in_bytes'), String(limits.memoryMb * MIB));
       try {
         writeFileSync(join(mem, 'memory.memsw.limit_in_bytes'), String(limits.memoryMb * MIB));
@@ -260,7 +292,7 @@ function tryCgroup1(root: string): TreeAccounting | undefined {
       };
     },
     close() {
-      for (const b of bases) {
+      for (const b of holdBase !== undefined && !bases.includes(holdBase) ? [...bases, holdBase] : bases) {
         try {
           rmdirSync(b);
         } catch {
@@ -269,6 +301,33 @@ function tryCgroup1(root: string): TreeAccounting | undefined {
       }
     },
   };
+}
+
+/**
+ * Creates the judge's cgroup in a separate cpu hierarchy and checks that a run's CFS quota can be
+ * set there; its path, or undefined when the cpu controller is not writable.
+ */
+function probeCpuHold(hierarchy: string): string | undefined {
+  removeStale(hierarchy);
+  const base = join(hierarchy, `coreb-judge-${process.pid}`);
+  try {
+    mkdirSync(base, { recursive: true });
+    const probe = join(base, 'probe');
+    mkdirSync(probe);
+    try {
+      writeFileSync(join(probe, 'cpu.cfs_quota_us'), String(CFS_PERIOD_US));
+    } finally {
+      rmdirSync(probe);
+    }
+    return base;
+  } catch {
+    try {
+      rmdirSync(base);
+    } catch {
+      // not created
+    }
+    return undefined;
+  }
 }
 
 const CLOCK_TICKS_PER_S = 100;
@@ -292,6 +351,7 @@ function procStat(pid: string): { ppid: number; ticks: number; rssPages: number 
 function procAccounting(): TreeAccounting {
   return {
     mechanism: 'proc',
+    cpuHold: 'none',
     explanation:
       'no usable cgroup (not root, or no memory/pids/cpu controllers): /proc is polled every 50 ms for every ' +
       'process descending from the run; their CPU time (own and reaped children) and resident memory are summed ' +

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecLanguage, ProgramResult, TestCase } from '../core/execution.js';
 import { createTestJudge, tempDir, toolchainSkipReason } from '../../test/support/judge.js';
@@ -220,4 +220,68 @@ test('the shared Go build cache is emptied past its cap', { skip: skip ?? false 
   assert.equal(r.verdict, 'accepted', JSON.stringify(r));
   assert.equal(existsSync(junk), false, 'the over-cap cache was emptied');
   await judge.close();
+});
+
+/** Four threads spin for 1.5 s of wall-clock time each, then the program says ok. */
+const CPP_BUSY_THREADS = `#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <vector>
+int main() {
+  auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(1500);
+  std::vector<std::thread> ts;
+  for (int i = 0; i < 4; i++) ts.emplace_back([end] { volatile unsigned long x = 0; while (std::chrono::steady_clock::now() < end) x++; });
+  for (auto& t : ts) t.join();
+  std::puts("ok");
+}
+`;
+
+const machine = detectTreeAccounting();
+const held = machine?.cpuHold ?? 'none';
+machine?.close();
+
+test('a run is held to one core where the cpu controller allows (cpu.max / cpu.cfs_quota_us), and --explain-limits says which', async (t) => {
+  const acc = detectTreeAccounting();
+  assert.ok(acc !== undefined);
+  try {
+    if (acc.cpuHold === 'none') {
+      assert.match(acc.explanation, /may use every core|\/proc/);
+      t.skip(`no writable cpu controller here (${acc.mechanism})`);
+      return;
+    }
+    assert.match(
+      acc.explanation,
+      acc.cpuHold === 'cpu.max' ? /cpu\.max holds the tree to one core/ : /cpu\.cfs_quota_us = cpu\.cfs_period_us = 100000 holds/,
+    );
+    const g = acc.createGroup({ memoryMb: 64, pids: 8, cpuMs: 1000 });
+    try {
+      const dirs = g.joinFiles.map((f) => f.replace(/\/cgroup\.procs$/, ''));
+      const file = acc.cpuHold === 'cpu.max' ? 'cpu.max' : 'cpu.cfs_quota_us';
+      const quota = dirs.filter((d) => existsSync(join(d, file))).map((d) => readFileSync(join(d, file), 'utf8').trim());
+      assert.ok(quota.includes(acc.cpuHold === 'cpu.max' ? '100000 100000' : '100000'), JSON.stringify({ dirs, quota }));
+    } finally {
+      g.close();
+    }
+  } finally {
+    acc.close();
+  }
+});
+
+test(`a 4-thread busy program's CPU time over wall time stays <= 1.2 when held (${held})`, {
+  skip: skip ?? (held === 'none' ? 'no cpu hold on this machine' : false),
+}, async () => {
+  const judge = await judgeWith({ jobs: 1, timeLimitMs: 6000, wallTimeFactor: 4 });
+  assert.ok(typeof judge !== 'string', String(judge));
+  const r = await run(judge, 'cpp', CPP_BUSY_THREADS);
+  await judge.close();
+  const { cpuMs, runMs } = r.tests[0];
+  assert.equal(r.verdict, 'accepted', JSON.stringify(r.tests[0]));
+  assert.ok(cpuMs > 0 && runMs >= 1500, JSON.stringify(r.tests[0]));
+  assert.ok(cpuMs / runMs <= 1.2, `CPU ${cpuMs} ms over wall ${runMs} ms = ${(cpuMs / runMs).toFixed(2)}`);
+  // Without the hold (/proc accounting) the threads may use every core: printed, not asserted (a busy machine has none spare).
+  const free = await judgeWith({ jobs: 1, timeLimitMs: 6000, wallTimeFactor: 4, treeLimits: 'proc' });
+  assert.ok(typeof free !== 'string', String(free));
+  const u = (await run(free, 'cpp', CPP_BUSY_THREADS)).tests[0];
+  await free.close();
+  console.log(`# cpu/wall held (${held}): ${(cpuMs / runMs).toFixed(2)}; not held (proc): ${(u.cpuMs / u.runMs).toFixed(2)}`);
 });

@@ -185,6 +185,9 @@ test('coreb exec --explain-limits names the tree-limit mechanism of this machine
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^tree limits: (cgroup2|cgroup1|proc)\n/);
   assert.match(r.stdout, /python\s+CPU 6000 ms \(whole tree\), memory 512 MiB/);
+  assert.match(r.stdout, /\none-core hold: (cpu\.max|cpu\.cfs_quota_us|none) /);
+  // /proc polling cannot hold a run to one core
+  assert.match(runCli(['exec', '--explain-limits', '--tree-limits', 'proc']).stdout, /\none-core hold: none \(/);
   const off = runCli(['exec', '--explain-limits', '--tree-limits', 'off']);
   assert.match(off.stdout, /children and orphans escape/);
   const bad = runCli(['exec', '--explain-limits', '--tree-limits', 'cgroup3']);

@@ -65,7 +65,11 @@ function explainLimits(choice: TreeMechanism | 'auto' | 'off'): string {
     const t = detectTreeAccounting(choice === 'auto' ? {} : { mechanism: choice });
     if (t === undefined) lines.push(`tree limits: ${choice} is NOT available on this machine (needs root and that cgroup hierarchy).`);
     else {
-      lines.push(`tree limits: ${t.mechanism}`, `  ${t.explanation}`);
+      const hold =
+        t.cpuHold === 'none'
+          ? 'none (a multithreaded run may use every core; its CPU time counts in full)'
+          : `${t.cpuHold} (each run's tree gets one core's worth of CPU per period)`;
+      lines.push(`tree limits: ${t.mechanism}`, `  ${t.explanation}`, `one-core hold: ${hold}`);
       t.close();
     }
   }
