@@ -602,6 +602,18 @@ async function stageAbbreviate(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: Rewri
 }
 
 /**
+ * What a solver writes for a functional (LeetCode-style) problem per language: the method the judge's
+ * driver calls (sandbox/functional.ts), no input reading, no printing.
+ */
+const FUNCTIONAL_IO_RULES: Readonly<Record<ExecLanguage, string>> = {
+  python: "Complete the starter code's `class Solution` method; do not read input or print.",
+  cpp: "Write `class Solution` with the starter code's method as a public member function (same name and parameters in C++ types); do not read input or print, and write no `main`.",
+  java: "Write `class Solution` with the starter code's method as a public method (same name and parameters in Java types); do not read input or print, and write no `main`.",
+  go: "Write the starter code's method as a top-level Go function (same name and parameters in Go types); do not read input or print, and write no `main`.",
+  ruby: "Write `class Solution` with the starter code's method (same name and parameters); do not read input or print.",
+};
+
+/**
  * The solve request for one problem text and language (the solve stage's, and `coreb contamination`'s
  * for the original and the rewritten text). `functional`: the problem's tests call a method.
  */
@@ -614,11 +626,9 @@ export function solveMessages(
   return renderMessages(prompts, 'solve', {
     languageName: info.name,
     fence: info.fence,
-    ioRule:
-      problem.functional && language === 'python'
-        ? "Complete the starter code's `class Solution` method; do not read input or print."
-        : 'Read all input from standard input and write the answer to standard output.',
-    starterCode: language === 'python' ? problem.starterCode : '',
+    ioRule: problem.functional ? FUNCTIONAL_IO_RULES[language] : 'Read all input from standard input and write the answer to standard output.',
+    // functional: the (Python) starter code gives every language the method's name and parameters
+    starterCode: language === 'python' || problem.functional ? problem.starterCode : '',
     title: problem.title,
     statement: problem.statement,
   });
