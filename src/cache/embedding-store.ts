@@ -24,6 +24,7 @@ import {
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { CorebError } from '../core/errors.js';
+import { processAlive } from '../core/process-alive.js';
 
 /** Record magic `CEB1` (little-endian u32). */
 const MAGIC = 0x31424543;
@@ -214,13 +215,7 @@ function ownedByLiveProcess(name: string): boolean {
   const m = /^seg-\d{13}-(\d+)-/.exec(name);
   if (m === null) return false;
   const pid = Number(m[1]);
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pid !== process.pid && processAlive(pid);
 }
 
 /**

@@ -95,17 +95,32 @@ function isSystemError(e: unknown): e is NodeJS.ErrnoException & { code: string;
   return e instanceof Error && typeof x.code === 'string' && typeof x.syscall === 'string' && x.code in SYSTEM_ERRORS;
 }
 
+// A command whose work stalled on a promise nothing will settle (a stream that failed without a
+// callback) would end with status 0 and no output: that is an internal error, never a success.
+let settled = false;
+
 // A closed stdout (`coreb validate DIR | head`) ends the command quietly, as a Unix filter does.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  if (e.code === 'EPIPE') {
+    settled = true;
+    process.exit(process.exitCode ?? 0);
+  }
   throw e;
+});
+
+process.on('exit', (code) => {
+  if (settled || code !== 0) return;
+  process.stderr.write('coreb: internal error: the command stopped before finishing (a pending operation was never completed)\n');
+  process.exitCode = EXIT_CODES.INTERNAL;
 });
 
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (err: unknown) => {
+    settled = true;
     if (isCorebError(err)) {
       process.stderr.write(`coreb: ${err.message}\n`);
       process.exitCode = EXIT_CODES[err.code];

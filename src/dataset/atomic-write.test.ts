@@ -4,7 +4,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCorebError } from '../core/errors.js';
-import { saveAtomic, saveChunksAtomic, saveLinesAtomic } from './atomic-write.js';
+import { gunzipSync } from 'node:zlib';
+import { mountFullDisk } from '../../test/support/full-disk.js';
+import { removeStaleTemps, saveAtomic, saveChunksAtomic, saveLinesAtomic } from './atomic-write.js';
 
 test('saveAtomic creates missing directories and replaces the file whole', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'coreb-atomic-'));
@@ -58,4 +60,42 @@ test('saveChunksAtomic writes chunks as they are produced; an abort mid-way leav
   }
   await assert.rejects(saveChunksAtomic(g, pieces(), controller.signal), /stop/);
   assert.deepEqual(await readdir(join(dir, 'out')), ['metrics.txt']);
+});
+
+test('saveLinesAtomic on a full disk fails at once naming the file, with no temporary file left (plain and gzip)', async (t) => {
+  const disk = mountFullDisk();
+  if (typeof disk === 'string') return t.skip(disk);
+  t.after(() => disk.release());
+  // Large enough that the stream must wait for 'drain': the wait used to hang forever after ENOSPC.
+  const lines = Array.from({ length: 20_000 }, (_, i) => `q${i} Q0 doc_${i} 1 ${i}.5 bm25`);
+  for (const name of ['run.trec', 'run.trec.gz']) {
+    const f = join(disk.dir, 'runs', name);
+    await assert.rejects(
+      saveLinesAtomic(f, lines),
+      (e) => isCorebError(e, 'IO') && e.message.startsWith(f) && /no space left on the device, ENOSPC/.test(e.message),
+    );
+    assert.deepEqual(await readdir(join(disk.dir, 'runs')), [], 'no temporary file left');
+  }
+});
+
+test('saveLinesAtomic gzips a .gz target', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'coreb-atomic-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const f = join(dir, 'r.trec.gz');
+  const lines = Array.from({ length: 5000 }, (_, i) => `q${i} Q0 d${i} 1 1 t`);
+  await saveLinesAtomic(f, lines);
+  assert.equal(gunzipSync(await readFile(f)).toString('utf8'), lines.join('\n') + '\n');
+  assert.deepEqual(await readdir(dir), ['r.trec.gz']);
+});
+
+test('removeStaleTemps removes the temporary files of dead writers only', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'coreb-atomic-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // pid 2^22 + 1 is above Linux's largest pid_max: never a live process.
+  const dead = `.results.json.${(1 << 22) + 1}.0badc0de.tmp`;
+  const live = `.results.json.${process.ppid}.0badc0de.tmp`;
+  for (const n of [dead, live, 'results.json', '.hidden']) await writeFile(join(dir, n), 'x');
+  assert.deepEqual(await removeStaleTemps(dir), [dead]);
+  assert.deepEqual((await readdir(dir)).sort(), ['.hidden', live, 'results.json'].sort());
+  assert.deepEqual(await removeStaleTemps(join(dir, 'absent')), []);
 });

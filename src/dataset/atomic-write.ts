@@ -4,10 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import { createGzip, gzipSync } from 'node:zlib';
 import { CorebError } from '../core/errors.js';
+import { processAlive } from '../core/process-alive.js';
 
 /** `mkdir -p` of the file's directory; an `IO` error naming the directory when that fails. */
 async function ensureDir(file: string): Promise<void> {
@@ -19,14 +21,59 @@ async function ensureDir(file: string): Promise<void> {
   }
 }
 
-/** A fresh temporary name beside `file` (a dot-file, so directory walks skip it). */
+/** A fresh temporary name beside `file` (a dot-file, so directory walks skip it), holding the writer's pid. */
 function tmpPath(file: string): string {
   return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
+/** The temporary names {@link tmpPath} makes: `.<name>.<pid>.<8 hex>.tmp`. */
+const TMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Removes the temporary files that atomic writes of a killed process left in `dir` (not in its
+ * subdirectories): names `.<file>.<pid>.<hex>.tmp` whose pid is no live process (nor this one,
+ * whose own writes remove their temporary files). A missing directory holds none.
+ * @returns the names removed.
+ * @throws CorebError `IO` naming a file that cannot be removed.
+ */
+export async function removeStaleTemps(dir: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw new CorebError('IO', `cannot list directory (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: dir, cause: e });
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TMP_NAME.exec(name);
+    if (m === null || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
+    try {
+      await rm(join(dir, name), { force: true });
+    } catch (e) {
+      throw new CorebError('IO', `cannot remove a stale temporary file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+        file: join(dir, name),
+        cause: e,
+      });
+    }
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Plain words for the write errors a user can fix. */
+const WRITE_REASONS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+};
+
 /** The `IO` error of a failed write of `file`. */
 function writeError(file: string, e: unknown): CorebError {
-  return new CorebError('IO', `cannot write file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file, cause: e });
+  const code = (e as NodeJS.ErrnoException).code;
+  const reason = code !== undefined && code in WRITE_REASONS ? `${WRITE_REASONS[code]}, ${code}` : (code ?? (e as Error).message);
+  return new CorebError('IO', `cannot write file (${reason})`, { file, cause: e });
 }
 
 /**
@@ -59,9 +106,10 @@ export async function saveAtomic(file: string, data: string | Uint8Array): Promi
 }
 
 /**
- * Streams `lines` (each without its newline) to `file` atomically, creating the directory. Checks
- * `signal` between 64 KiB chunks; when aborted the temporary file is removed, the target is left as
- * it was and the abort reason is rethrown.
+ * Streams `lines` (each without its newline) to `file` atomically, creating the directory;
+ * gzip-compressed when `file` ends in `.gz`. Checks `signal` between 64 KiB chunks; when aborted
+ * the temporary file is removed, the target is left as it was and the abort reason is rethrown.
+ * A write error (a full disk) fails the call at once, with the temporary file removed.
  * @throws CorebError `IO` naming the file when it cannot be written.
  */
 export async function saveLinesAtomic(file: string, lines: Iterable<string>, signal?: AbortSignal): Promise<void> {
@@ -83,33 +131,49 @@ function* batchLines(lines: Iterable<string>): Generator<string> {
 
 /**
  * Streams `chunks` to `file` atomically (a temporary file, then a rename), creating the directory;
- * chunks are produced as they are written, so memory holds one. Checks `signal` before each chunk;
- * when aborted the temporary file is removed, the target is left as it was and the abort reason is
- * rethrown.
+ * gzip-compressed when `file` ends in `.gz`. Chunks are produced as they are written, so memory
+ * holds one. Checks `signal` before each chunk; when aborted the temporary file is removed, the
+ * target is left as it was and the abort reason is rethrown. A write error (a full disk) fails the
+ * call at once (a failed stream never drains: the wait races the error), the temporary file removed.
  * @throws CorebError `IO` naming the file when it cannot be written.
  */
 export async function saveChunksAtomic(file: string, chunks: Iterable<string | Uint8Array>, signal?: AbortSignal): Promise<void> {
   await ensureDir(file);
   const tmp = tmpPath(file);
-  const out = createWriteStream(tmp);
-  const done = new Promise<void>((resolve, reject) => {
-    out.once('finish', resolve);
-    out.once('error', reject);
+  const sink = createWriteStream(tmp);
+  const gzip = file.endsWith('.gz') ? createGzip() : undefined;
+  const out: Writable = gzip ?? sink;
+  let failure: unknown;
+  const failed = new Promise<never>((_, reject) => {
+    const fail = (e: unknown) => {
+      failure ??= e;
+      reject(failure);
+    };
+    sink.once('error', fail);
+    gzip?.once('error', fail);
   });
-  done.catch(() => undefined);
+  failed.catch(() => undefined);
+  const finished = new Promise<void>((resolve) => sink.once('close', () => resolve()));
+  if (gzip !== undefined) gzip.pipe(sink);
+  // Waits for `event` on `out`, or fails with the first write error.
+  const until = (event: 'drain' | 'close') =>
+    Promise.race([event === 'close' ? finished : new Promise<void>((resolve) => out.once('drain', () => resolve())), failed]);
   try {
     for (const chunk of chunks) {
       if (signal?.aborted) throw signal.reason;
-      if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+      if (failure !== undefined) throw failure;
+      if (!out.write(chunk)) await until('drain');
     }
     out.end();
-    await done;
+    await until('close');
+    if (failure !== undefined) throw failure;
     if (signal?.aborted) throw signal.reason;
     await rename(tmp, file);
   } catch (e) {
-    out.destroy();
+    gzip?.destroy();
+    sink.destroy();
     await rm(tmp, { force: true });
-    if (signal?.aborted) throw e;
+    if (signal?.aborted && e === signal.reason) throw e;
     throw writeError(file, e);
   }
 }

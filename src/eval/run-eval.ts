@@ -3,6 +3,7 @@
  * each task's corpus once, write TREC runs, score them under the protocol, aggregate by task,
  * subtask, language and query type, and return (and optionally save) the results.
  */
+import { readdir, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { TASK_CORPUS, TASK_SHORT, TASK_SHORT_NAME, TASKS, type Doc, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
@@ -21,7 +22,7 @@ import {
 import { renderIssue, type ValidationIssue } from '../core/issues.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList, RetrieverIndex } from '../core/retrieval.js';
-import { hashDatasetDir, isBeirDir, loadBeir, loadRelease, releaseTasks, saveAtomic, saveLinesAtomic } from '../dataset/index.js';
+import { hashDatasetDir, isBeirDir, loadBeir, loadRelease, releaseTasks, removeStaleTemps, saveAtomic, saveLinesAtomic } from '../dataset/index.js';
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever } from './create-retriever.js';
 import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
@@ -66,8 +67,18 @@ export interface EvalOptions {
   protocol?: ProtocolName;
   /** coreb only: c2t_match negatives `zero` (default: counted as 0, the published numbers) or `exclude`. */
   c2tMatchNegatives?: 'exclude' | 'zero';
-  /** When set, TREC runs go to `<outDir>/runs/` and the results to `<outDir>/results.json`. */
+  /**
+   * When set, TREC runs go to `<outDir>/runs/` and the results to `<outDir>/results.json`. The
+   * directory must be empty or absent (temporary files left by a killed run are removed first)
+   * unless {@link overwrite} is set.
+   */
   outDir?: string;
+  /**
+   * Replace the results already in `outDir`: files are rewritten, and run files of the earlier
+   * results that this run does not write are removed once the new results.json is saved. Default
+   * false: a non-empty `outDir` is refused before any work.
+   */
+  overwrite?: boolean;
   /** Keep per-query values in the results. Default true. */
   perQuery?: boolean;
   /** Directory relative retriever files are resolved against. Default: the process's cwd. */
@@ -116,6 +127,53 @@ export function failOnErrors(dir: string, issues: readonly ValidationIssue[], lo
       { file: dir },
     );
   }
+}
+
+/** Names of the files `runEval` writes under `runs/` (what `--overwrite` may remove). */
+const RUN_OUTPUT = /\.(trec|trec\.gz|top_ranked\.jsonl)$/;
+
+/**
+ * Readies an output directory: removes the temporary files a killed run left in it and in its
+ * `runs/`, then refuses it when it still holds anything (earlier results) unless `overwrite`.
+ * @throws CorebError `USAGE` when `dir` is a file, or holds files and `overwrite` is not set.
+ */
+export async function prepareOutDir(dir: string, overwrite: boolean, logger: Logger): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'ENOTDIR')
+      throw new CorebError('USAGE', `--out ${dir} is a file; --out names a directory for results.json, leaderboard.md and runs/`);
+    throw new CorebError('IO', `cannot read the output directory (${code ?? (e as Error).message})`, { file: dir, cause: e });
+  }
+  const stale = [...(await removeStaleTemps(dir)), ...(await removeStaleTemps(join(dir, 'runs'))).map((n) => `runs/${n}`)];
+  if (stale.length > 0) logger.info(`${dir}: removed ${stale.length} temporary file(s) left by an interrupted run (${stale.slice(0, 3).join(', ')})`);
+  if (overwrite) return;
+  entries = await readdir(dir);
+  const held: string[] = [];
+  for (const name of entries) {
+    if (name === 'runs') {
+      const runs = await readdir(join(dir, 'runs')).catch(() => ['runs']);
+      held.push(...runs.map((r) => `runs/${r}`));
+    } else held.push(name);
+  }
+  if (held.length > 0) {
+    throw new CorebError(
+      'USAGE',
+      `--out ${dir} already holds ${held.length} file(s) (${held.slice(0, 3).join(', ')}${held.length > 3 ? ', ...' : ''}): ` +
+        'earlier results are never replaced silently; pass --overwrite to replace them, or choose an empty or new directory',
+    );
+  }
+}
+
+/** After an `--overwrite` run: removes the run files of earlier results that this run did not write. */
+async function removeOldRuns(outDir: string, written: ReadonlySet<string>, logger: Logger): Promise<void> {
+  const names = await readdir(join(outDir, 'runs')).catch(() => [] as string[]);
+  const old = names.filter((n) => RUN_OUTPUT.test(n) && !written.has(`runs/${n}`));
+  for (const n of old) await rm(join(outDir, 'runs', n), { force: true });
+  if (old.length > 0) logger.info(`${outDir}: removed ${old.length} run file(s) of the replaced results`);
 }
 
 /** Resolves `--tasks` values to task names. */
@@ -282,6 +340,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     options.protocol ?? (layout === 'beir' ? 'beir' : 'coreb'),
     options.c2tMatchNegatives === undefined ? {} : { c2tMatchNegatives: options.c2tMatchNegatives },
   );
+  const outDir = options.outDir === undefined ? undefined : resolve(options.outDir);
+  if (outDir !== undefined) await prepareOutDir(outDir, options.overwrite ?? false, logger);
   const data = await loadData(dir, layout, options, logger);
   if (layout === 'beir' && protocol.relevanceLevel > 1) {
     let maxLabel = 0;
@@ -297,7 +357,6 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const loadMs = performance.now() - t0;
   checkAborted(signal);
 
-  const outDir = options.outDir === undefined ? undefined : resolve(options.outDir);
   const baseDir = options.baseDir ?? process.cwd();
   const usedSlugs = new Set<string>();
   let proxies: TaskLabelProxy[] | undefined;
@@ -308,6 +367,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     return slug;
   };
   const retrieverResults: RetrieverResult[] = [];
+  /** Files written under `outDir`, relative (`runs/...`). */
+  const written = new Set<string>();
   const closers: Array<() => void> = [];
   const fusion = parseRerankFusion(options.rerankFusion);
   const rerankSpecs = options.rerankers ?? [];
@@ -332,6 +393,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       if (outDir !== undefined) {
         runFile = `runs/${slug}.${st.name}.trec`;
         await saveLinesAtomic(join(outDir, runFile), trecRunLines(st.task.queries, lists, slug), signal);
+        written.add(runFile);
       }
       const scored = scoreTask({
         task: st.name,
@@ -486,6 +548,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
             topRankedLines(task.queries, lists, options.topRanked),
             signal,
           );
+          written.add(`runs/${slug}.${name}.top_ranked.jsonl`);
         }
       }
       const te = performance.now();
@@ -595,5 +658,6 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   checkAborted(signal);
   const resultsFile = join(outDir, 'results.json');
   await saveAtomic(resultsFile, JSON.stringify(results, null, 2) + '\n');
+  if (options.overwrite) await removeOldRuns(outDir, written, logger);
   return { results, resultsFile };
 }

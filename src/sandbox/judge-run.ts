@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { CorebError } from '../core/errors.js';
+import { processAlive } from '../core/process-alive.js';
 import { VERDICTS, type ExecLanguage, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { JudgeBackend } from './backend.js';
@@ -144,16 +145,6 @@ function readFinished(file: string): Map<string, JudgeRecord> {
     }
   }
   return done;
-}
-
-/** True when a process with this pid exists (EPERM: it exists, owned by someone else). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

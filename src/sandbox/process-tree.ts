@@ -8,6 +8,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../core/process-alive.js';
 
 /** The tree-accounting mechanism in use. */
 export const TREE_MECHANISMS = ['cgroup2', 'cgroup1', 'proc'] as const;
@@ -105,16 +106,6 @@ function killAndRemove(dir: string): void {
   }
 }
 
-/** True when a process with this pid exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes the `coreb-judge-<pid>` cgroups (and their runs) of judges whose process is gone. */
 function removeStale(hierarchy: string): void {
   let names: string[];
@@ -125,7 +116,7 @@ function removeStale(hierarchy: string): void {
   }
   for (const name of names) {
     const m = /^coreb-judge-(\d+)$/.exec(name);
-    if (m === null || alive(Number(m[1]))) continue;
+    if (m === null || processAlive(Number(m[1]))) continue;
     const base = join(hierarchy, name);
     try {
       for (const run of readdirSync(base)) if (run.startsWith('run-') || run === 'probe') killAndRemove(join(base, run));

@@ -78,7 +78,11 @@ Options:
                           Every protocol reports overall (query-weighted) and taskMean.
   --c2t-match-negatives M zero (default) | exclude: coreb only; exclude leaves the c2t_match
                           negative pairs out instead of counting them as 0.
-  --out DIR               Write runs/<retriever>.<task>.trec, results.json, leaderboard.md.
+  --out DIR               Write runs/<retriever>.<task>.trec, results.json, leaderboard.md. DIR
+                          must be new or empty (earlier results are never replaced silently);
+                          temporary files left by a killed run are removed first.
+  --overwrite             Replace the results in a non-empty --out DIR (run files of the old
+                          results that this run does not write are removed at the end).
   --format F              table (default) | markdown | json  (what goes to stdout)
   --subtask-tables        Also print per-subtask tables in table format.
   --no-per-query          Leave per-query values out of results.json.
@@ -88,7 +92,8 @@ Options:
                           or mismatched file is rebuilt with a warning. Default: off.
 
 Environment: COREB_CACHE_DIR (embedding and rerank score caches), XDG_CACHE_HOME.
-Writes are atomic: Ctrl-C leaves no half-written file.
+Writes are atomic: Ctrl-C leaves no half-written file; a failed write (a full disk) is an error
+naming the file (exit 3), with no temporary file left.
 See docs/eval.md for the results schema.
 `;
 
@@ -110,6 +115,7 @@ const command: Command = {
       protocol: { type: 'string' },
       'c2t-match-negatives': { type: 'string' },
       out: { type: 'string' },
+      overwrite: { type: 'boolean' },
       format: { type: 'string' },
       'subtask-tables': { type: 'boolean' },
       'no-per-query': { type: 'boolean' },
@@ -149,7 +155,7 @@ const command: Command = {
       ...(values['top-ranked'] !== undefined ? { topRanked: parseIntOption('top-ranked', values['top-ranked'] as string, 128, 1) } : {}),
       ...(protocol !== undefined ? { protocol } : {}),
       ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
-      ...(outDir !== undefined ? { outDir } : {}),
+      ...(outDir !== undefined ? { outDir, overwrite: Boolean(values.overwrite) } : {}),
       perQuery: !values['no-per-query'],
       baseDir: ctx.cwd,
       corebVersion: corebVersion(),
