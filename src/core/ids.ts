@@ -73,3 +73,13 @@ export function codePointRanks(strings: readonly string[]): Int32Array {
   for (let r = 0; r < order.length; r++) ranks[order[r]] = r;
   return ranks;
 }
+
+/**
+ * Why an id cannot be written to a TREC run or qrels line, or undefined when it can: TREC files
+ * split at whitespace, so an id with a space or tab would shift the columns (8 instead of 6).
+ */
+export function trecIdProblem(id: string): string | undefined {
+  if (id === '') return 'is empty';
+  if (/\s/.test(id)) return 'contains whitespace; TREC run and qrels lines split at whitespace, so it would produce lines with extra columns';
+  return undefined;
+}

@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Doc, Query, RetrievalTask } from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
+import { trecIdProblem } from '../core/ids.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { camelCase, coerceValue, INVALID, RowChecker, type FieldSpec } from './coerce.js';
 import { findJsonlFile, firstCrlfLine, readJsonl, type JsonlResult } from './jsonl.js';
@@ -99,6 +100,10 @@ function rest(raw: Record<string, unknown>, skip: readonly string[]): Record<str
 function checkUnique<T extends { id: string }>(rows: Array<{ line: number; value: T }>, file: string, issues: ValidationIssue[]): Map<string, T> {
   const seen = new Map<string, { line: number; value: T }>();
   for (const r of rows) {
+    const problem = trecIdProblem(r.value.id);
+    if (problem !== undefined) {
+      issues.push({ severity: 'error', kind: 'bad-id', file, line: r.line, field: '_id', message: `id ${JSON.stringify(r.value.id)} ${problem}` });
+    }
     const prev = seen.get(r.value.id);
     if (prev !== undefined) {
       issues.push({

@@ -5,6 +5,7 @@
  */
 import type { QueryRecord, Release, ReleaseTable, TaskName } from '../core/dataset.js';
 import { LANGUAGES, recordLocation, RELEVANCE, TASK_CORPUS, TASKS } from '../core/dataset.js';
+import { trecIdProblem } from '../core/ids.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { SUBTASKS, subtaskLanguage, TASK_TABLES } from './release-schema.js';
 
@@ -33,10 +34,12 @@ class Reporter {
   }
 }
 
-/** Indexes ids -> first record index, reporting duplicates at the later record. */
+/** Indexes ids -> first record index, reporting duplicates at the later record and ids a TREC line cannot hold. */
 function indexIds(ids: readonly string[], table: ReleaseTable, field: string, rep: Reporter): Map<string, number> {
   const first = new Map<string, number>();
   ids.forEach((id, i) => {
+    const problem = trecIdProblem(id);
+    if (problem !== undefined) rep.at(table, i, 'error', 'bad-id', field, `id ${JSON.stringify(id)} ${problem}`);
     const prev = first.get(id);
     if (prev === undefined) first.set(id, i);
     else
@@ -47,7 +50,7 @@ function indexIds(ids: readonly string[], table: ReleaseTable, field: string, re
 
 /**
  * Checks a release's consistency and returns all issues (errors and warnings), in table order.
- * Errors: duplicate ids or (query, doc) pairs, qrels with unknown query or document ids, unknown
+ * Errors: duplicate ids or (query, doc) pairs, ids that are empty or hold whitespace (a TREC line cannot hold them), qrels with unknown query or document ids, unknown
  * subtasks or subtasks of another task, c2c queries without an anchor, anchors or c2t `text_id`s
  * missing from the corpora. Warnings: queries without qrels or without a positive (except c2t_match
  * negatives), relevance outside {0, 1, 2}, unknown languages, fields that disagree with the subtask,

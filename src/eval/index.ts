@@ -12,6 +12,7 @@ export * from './dense-embedder.js';
 export * from './run-eval.js';
 export * from './audit.js';
 export * from './label-proxies.js';
+export * from './dataset-issues.js';
 export * from './near-duplicates.js';
 export * from './language-detector.js';
 export * from './retrieve-tasks.js';

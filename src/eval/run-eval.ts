@@ -25,6 +25,7 @@ import type { RankedList, RetrieverIndex } from '../core/retrieval.js';
 import { hashDatasetDir, isBeirDir, loadBeir, loadRelease, releaseTasks, removeStaleTemps, saveAtomic, saveLinesAtomic } from '../dataset/index.js';
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever } from './create-retriever.js';
+import { beirIssues, releaseIssues } from './dataset-issues.js';
 import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
 import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './label-proxies.js';
 import { parseRetrieverSpec, type RetrieverSpec } from './retriever-spec.js';
@@ -219,15 +220,18 @@ async function loadData(dir: string, layout: 'beir' | 'coreb-release', options: 
     if (options.tasks !== undefined && options.tasks.length > 0)
       throw new CorebError('USAGE', '--tasks applies to CoREB releases only; a BEIR directory is one task');
     if (options.subtasks) throw new CorebError('USAGE', '--subtasks applies to CoREB releases only');
-    const { task, issues, split } = await loadBeir(dir, options.split !== undefined ? { split: options.split } : {});
-    failOnErrors(dir, issues, logger);
+    const loaded = await loadBeir(dir, options.split !== undefined ? { split: options.split } : {});
+    failOnErrors(dir, beirIssues(loaded), logger);
+    const { task, split } = loaded;
     const name = task.name || basename(dir);
     tasks.set(name, task);
     corpusKey.set(name, 'corpus');
     return { identity: { kind: 'beir', dir, split, counts: counts(tasks) }, tasks, corpusKey };
   }
-  const { release, issues } = await loadRelease(dir, options.split !== undefined ? { split: options.split } : {});
-  failOnErrors(dir, issues, logger);
+  const loaded = await loadRelease(dir, options.split !== undefined ? { split: options.split } : {});
+  // The same checks as `coreb validate`: eval never scores what validate rejects.
+  failOnErrors(dir, releaseIssues(loaded), logger);
+  const { release } = loaded;
   const all = releaseTasks(release);
   const keep = options.subtasks ? compileSubtaskGlob(options.subtasks) : null;
   for (const t of resolveTasks(options.tasks)) {

@@ -2,23 +2,20 @@
  * `coreb validate <dir>`: detects a CoREB release or a BEIR/CoIR directory, prints its statistics
  * and every problem found, and exits non-zero when any problem is an error.
  */
-import { TASK_CORPUS, type TaskName } from '../../core/dataset.js';
-import { hasErrors, renderIssue, type ValidationIssue } from '../../core/issues.js';
+import { renderIssue, type ValidationIssue } from '../../core/issues.js';
 import { CorebError, EXIT_CODES } from '../../core/errors.js';
 import {
   isBeirDir,
   loadBeir,
   loadRelease,
   releaseStats,
-  releaseTasks,
   renderReleaseStats,
   renderRetrievalTaskStats,
   retrievalTaskStats,
-  validateRelease,
   RELEASE_FORMATS,
   type ReleaseFormat,
 } from '../../dataset/index.js';
-import { labelProxyIssues } from '../../eval/label-proxies.js';
+import { beirIssues, releaseIssues } from '../../eval/dataset-issues.js';
 import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 
@@ -86,19 +83,14 @@ async function run(ctx: CommandContext): Promise<number> {
   let resolvedSplit: string;
   if (layout === 'beir') {
     const loaded = await loadBeir(dir, { split });
-    issues = loaded.issues;
-    if (!hasErrors(issues)) issues.push(...labelProxyIssues([[loaded.task.name || 'corpus', loaded.task]], () => 'corpus.jsonl'));
+    issues = beirIssues(loaded, { labelProxies: true });
     const s = retrievalTaskStats(loaded.task);
     stats = s;
     statsText = `BEIR directory ${dir} (split ${loaded.split})\n\n` + renderRetrievalTaskStats(s);
     resolvedSplit = loaded.split;
   } else {
     const loaded = await loadRelease(dir, { format: input, split });
-    issues = [...loaded.issues, ...validateRelease(loaded.release)];
-    if (!hasErrors(issues)) {
-      const tasks = Object.entries(releaseTasks(loaded.release));
-      issues.push(...labelProxyIssues(tasks, (t) => (TASK_CORPUS[t as TaskName] === 'code' ? 'code_corpus' : 'text_corpus')));
-    }
+    issues = releaseIssues(loaded, { labelProxies: true });
     const s = releaseStats(loaded.release);
     stats = s;
     statsText = renderReleaseStats(s);
