@@ -135,41 +135,52 @@ const RUN_OUTPUT = /\.(trec|trec\.gz|top_ranked\.jsonl)$/;
 
 /**
  * Readies an output directory: removes the temporary files a killed run left in it and in its
- * `runs/`, then refuses it when it still holds anything (earlier results) unless `overwrite`.
- * @throws CorebError `USAGE` when `dir` is a file, or holds files and `overwrite` is not set.
+ * `runs/`, then refuses it when it holds results (a results.json, or any file but run files)
+ * unless `overwrite`. Run files alone are what an interrupted run leaves (it writes results.json
+ * last): such a directory is taken over, as with `overwrite`.
+ * @returns true when earlier run files may be there (to remove those this run does not rewrite).
+ * @throws CorebError `USAGE` when `dir` is a file, or holds results and `overwrite` is not set.
  */
-export async function prepareOutDir(dir: string, overwrite: boolean, logger: Logger): Promise<void> {
+export async function prepareOutDir(dir: string, overwrite: boolean, logger: Logger): Promise<boolean> {
   let entries: string[];
   try {
     entries = await readdir(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return;
+    if (code === 'ENOENT') return false;
     if (code === 'ENOTDIR')
       throw new CorebError('USAGE', `--out ${dir} is a file; --out names a directory for results.json, leaderboard.md and runs/`);
     throw new CorebError('IO', `cannot read the output directory (${code ?? (e as Error).message})`, { file: dir, cause: e });
   }
   const stale = [...(await removeStaleTemps(dir)), ...(await removeStaleTemps(join(dir, 'runs'))).map((n) => `runs/${n}`)];
   if (stale.length > 0) logger.info(`${dir}: removed ${stale.length} temporary file(s) left by an interrupted run (${stale.slice(0, 3).join(', ')})`);
-  if (overwrite) return;
+  if (overwrite) return true;
   entries = await readdir(dir);
   const held: string[] = [];
+  let runFiles = 0;
   for (const name of entries) {
     if (name === 'runs') {
-      const runs = await readdir(join(dir, 'runs')).catch(() => ['runs']);
-      held.push(...runs.map((r) => `runs/${r}`));
+      const runs = await readdir(join(dir, 'runs')).catch(() => null);
+      if (runs === null) held.push('runs');
+      else {
+        held.push(...runs.filter((r) => !RUN_OUTPUT.test(r)).map((r) => `runs/${r}`));
+        runFiles += runs.filter((r) => RUN_OUTPUT.test(r)).length;
+      }
     } else held.push(name);
   }
   if (held.length > 0) {
+    held.sort((a, b) => Number(b === 'results.json') - Number(a === 'results.json'));
     throw new CorebError(
       'USAGE',
       `--out ${dir} already holds ${held.length} file(s) (${held.slice(0, 3).join(', ')}${held.length > 3 ? ', ...' : ''}): ` +
         'earlier results are never replaced silently; pass --overwrite to replace them, or choose an empty or new directory',
     );
   }
+  if (runFiles > 0) logger.info(`${dir}: ${runFiles} run file(s) of an interrupted run (no results.json) will be replaced`);
+  return runFiles > 0;
 }
 
-/** After an `--overwrite` run: removes the run files of earlier results that this run did not write. */
+/** After an `--overwrite` run (or one taking over an interrupted run's directory): removes the run files of earlier results that this run did not write. */
 async function removeOldRuns(outDir: string, written: ReadonlySet<string>, logger: Logger): Promise<void> {
   const names = await readdir(join(outDir, 'runs')).catch(() => [] as string[]);
   const old = names.filter((n) => RUN_OUTPUT.test(n) && !written.has(`runs/${n}`));
@@ -345,7 +356,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     options.c2tMatchNegatives === undefined ? {} : { c2tMatchNegatives: options.c2tMatchNegatives },
   );
   const outDir = options.outDir === undefined ? undefined : resolve(options.outDir);
-  if (outDir !== undefined) await prepareOutDir(outDir, options.overwrite ?? false, logger);
+  const replacing = outDir !== undefined && (await prepareOutDir(outDir, options.overwrite ?? false, logger));
   const data = await loadData(dir, layout, options, logger);
   if (layout === 'beir' && protocol.relevanceLevel > 1) {
     let maxLabel = 0;
@@ -662,6 +673,6 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   checkAborted(signal);
   const resultsFile = join(outDir, 'results.json');
   await saveAtomic(resultsFile, JSON.stringify(results, null, 2) + '\n');
-  if (options.overwrite) await removeOldRuns(outDir, written, logger);
+  if (replacing) await removeOldRuns(outDir, written, logger);
   return { results, resultsFile };
 }
