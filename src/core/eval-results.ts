@@ -169,7 +169,14 @@ export interface RetrieverResult {
    * pooled count. Under a rounding protocol the task means are rounded first, then their mean.
    */
   taskMean: GroupResult;
+  /**
+   * Task -> result, for the tasks this retriever was scored on. A task evaluated but never scored
+   * (not one of its queries has a ranked list, e.g. a `run:` file for other tasks only) is absent
+   * here and from every mean, and listed in {@link unscoredTasks}: empty, never a row of zeros.
+   */
   tasks: Record<string, TaskResult>;
+  /** Tasks evaluated but unscored for this retriever (see {@link tasks}); absent when none. */
+  unscoredTasks?: string[];
   subtasks: Record<string, GroupResult & { task: string }>;
   /** Task -> language -> group (t2c: language constraint or `any`; c2t/c2c: anchor language). */
   languages: Record<string, Record<string, GroupResult>>;
@@ -187,6 +194,18 @@ export interface RetrieverResult {
   firstStage?: string;
   /** A reranked row: depth, reranker, recall ceiling and deltas against {@link firstStage}. */
   rerank?: RerankSummary;
+}
+
+/** A retriever (or reranked row) that failed; the other rows of the run are complete. */
+export interface FailedRetriever {
+  /** Display name (the spec's `name=`, else the spec). */
+  name: string;
+  /** The spec as given. */
+  spec: string;
+  /** The error code (`HTTP`, `PROVIDER`, `NOT_FOUND`, ..., `INTERNAL` for an unexpected error). */
+  code: string;
+  /** The error message. */
+  error: string;
 }
 
 /** One data file of the evaluated dataset. */
@@ -223,5 +242,10 @@ export interface EvalResults {
   measures: string[];
   options: { depth: number; tasks: string[]; subtasks: string | null; rerankDepth?: number; rerankers?: string[] };
   retrievers: RetrieverResult[];
+  /**
+   * Retrievers that failed (a provider down, a file missing): absent when every one finished. The
+   * finished ones are in {@link retrievers}; `coreb eval` exits non-zero when this is present.
+   */
+  failed?: FailedRetriever[];
   timings: { loadMs: number; totalMs: number };
 }

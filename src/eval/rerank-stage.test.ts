@@ -82,8 +82,9 @@ test('metricDeltas: absolute and relative, null where the first stage is 0', () 
 
 const DEPTH = 20;
 
-async function evalWith(server: RerankServer, cacheDir: string, outDir: string) {
+async function evalWith(server: RerankServer, cacheDir: string, outDir: string, overwrite = false) {
   return runEval({
+    overwrite,
     data: MINI,
     retrievers: ['bm25'],
     rerankers: [`yesno:openai:m?baseUrl=${encodeURIComponent(server.baseUrl)}&maxTokens=10000000&backoffMs=1&maxRetries=1`],
@@ -123,12 +124,20 @@ test('coreb-mini: an interrupted rerank resumes without re-sending what was answ
   const failing = await startRerankServer({ format: 'yesno:openai', fault: (n) => (n >= 4 ? { status: 400, body: '{"error":"stop"}' } : undefined) });
   servers.push(failing);
   const cache = join(tmp, 'cache2');
-  await assert.rejects(evalWith(failing, cache, join(tmp, 'out2')), /HTTP 400/);
+  // The failing reranker is recorded, the first stage's row kept.
+  const partial = await evalWith(failing, cache, join(tmp, 'out2'));
+  assert.deepEqual(
+    partial.results.retrievers.map((r) => r.name),
+    ['bm25'],
+  );
+  assert.equal(partial.results.failed?.length, 1);
+  assert.match(partial.results.failed![0].error, /HTTP 400/);
+  assert.equal(partial.results.failed![0].name, 'bm25 >> yesno:openai:m');
   const answered = new Set(failing.calls.slice(0, 3).flatMap((c) => c.pairs.map((p) => `${p.query}\u0000${p.doc}`)));
   assert.ok(answered.size > 0);
   const server = await startRerankServer({ format: 'yesno:openai' });
   servers.push(server);
-  const { results } = await evalWith(server, cache, join(tmp, 'out2'));
+  const { results } = await evalWith(server, cache, join(tmp, 'out2'), true);
   const resent = server.calls.flatMap((c) => c.pairs).filter((p) => answered.has(`${p.query}\u0000${p.doc}`));
   assert.equal(resent.length, 0, 'nothing answered before is sent again');
   const fresh = await startRerankServer({ format: 'yesno:openai' });

@@ -95,3 +95,45 @@ test('es specs keep the index and every URL-decoded parameter value; an index is
   const r = parseRetrieverSpec('rrf:bm25,(es:code?fields=title,text)');
   assert.equal(r.kind === 'rrf' && r.members[1].kind, 'es');
 });
+
+test('name= is taken out of any spec (query string, or an rrf part) and checked', () => {
+  assert.deepEqual(parseRetrieverSpec('bm25?name=lexical'), { kind: 'bm25', text: 'bm25?name=lexical', params: {}, name: 'lexical' });
+  const b = parseRetrieverSpec('bm25?k1=1.2&name=bm25%20classic&b=0.75');
+  assert.deepEqual(b.kind === 'bm25' && b.params, { k1: 1.2, b: 0.75 });
+  assert.equal(b.name, 'bm25 classic');
+  assert.equal(b.text, 'bm25?k1=1.2&name=bm25%20classic&b=0.75');
+  assert.deepEqual(parseRetrieverSpec('run:/tmp/a.trec?name=mine'), {
+    kind: 'run',
+    text: 'run:/tmp/a.trec?name=mine',
+    file: '/tmp/a.trec',
+    name: 'mine',
+  });
+  const d = parseRetrieverSpec('dense:openai:m?baseUrl=http://127.0.0.1:8000/v1&name=e5&maxRetries=1');
+  assert.deepEqual(d.kind === 'dense' && [d.spec, d.name], ['openai:m?baseUrl=http://127.0.0.1:8000/v1&maxRetries=1', 'e5']);
+  assert.deepEqual(parseRetrieverSpec('top-ranked?name=mteb'), { kind: 'top-ranked', text: 'top-ranked?name=mteb', file: null, name: 'mteb' });
+  const r = parseRetrieverSpec('rrf:bm25?name=a,run:x.trec?name=b,k=10,name=hybrid');
+  assert.equal(r.name, 'hybrid');
+  assert.deepEqual(r.kind === 'rrf' && r.members.map((m) => m.name), ['a', 'b']);
+  for (const bad of ['bm25?name=', 'bm25?name=a&name=b', 'rrf:bm25,bm25?k1=1,name=a,name=b']) {
+    assert.throws(
+      () => parseRetrieverSpec(bad),
+      (e) => isCorebError(e, 'USAGE') && /name=/.test(e.message),
+      bad,
+    );
+  }
+});
+
+test('bm25 presets: classic and anserini one parameter away, explicit parameters win, unknown names listed', () => {
+  const p = (s: string) => {
+    const x = parseRetrieverSpec(s);
+    return x.kind === 'bm25' ? x.params : undefined;
+  };
+  assert.deepEqual(p('bm25?preset=classic'), { k1: 1.2, b: 0.75, queryTf: 'raw' });
+  assert.deepEqual(p('bm25?preset=anserini'), { k1: 0.9, b: 0.4, queryTf: 'raw' });
+  assert.deepEqual(p('bm25?preset=tuned'), {});
+  assert.deepEqual(p('bm25?b=0.5&preset=classic'), { k1: 1.2, b: 0.5, queryTf: 'raw' });
+  assert.throws(
+    () => parseRetrieverSpec('bm25?preset=okapi'),
+    (e) => isCorebError(e, 'USAGE') && /unknown bm25 preset `okapi`; valid: tuned, classic, anserini/.test(e.message),
+  );
+});

@@ -3,17 +3,56 @@
  * `rrf:SPEC,SPEC[,k=60][,weights=W,W]` and `dense:PROVIDER:MODEL[?...]`. No I/O; see create-retriever.
  */
 import { CorebError } from '../core/errors.js';
-import { BM25_OPTION_TYPES, RRF_DEFAULT_K } from '../search/index.js';
+import { BM25_OPTION_TYPES, BM25_PRESETS, RRF_DEFAULT_K } from '../search/index.js';
 
-/** A parsed retriever spec. `text` is the spec as written (used as the display name). */
-export type RetrieverSpec =
+/**
+ * A parsed retriever spec. `text` is the spec as written; `name`, when the spec sets `name=`, is
+ * the display name (leaderboard row, results `name`, run file names), else `text` is.
+ */
+export type RetrieverSpec = (
   | { kind: 'bm25'; text: string; params: Record<string, Bm25ParamValue> }
   | { kind: 'embeddings'; text: string; file: string; search: DenseSearchParams }
   | { kind: 'run'; text: string; file: string }
   | { kind: 'rrf'; text: string; members: RetrieverSpec[]; k: number; weights: number[] | null }
   | { kind: 'dense'; text: string; spec: string; search: DenseSearchParams }
   | { kind: 'top-ranked'; text: string; file: string | null }
-  | { kind: 'es'; text: string; index: string; params: Map<string, string[]> };
+  | { kind: 'es'; text: string; index: string; params: Map<string, string[]> }
+) & { name?: string };
+
+/** The name a retriever is shown and filed under: its `name=`, else the spec as written. */
+export function retrieverLabel(spec: RetrieverSpec): string {
+  return spec.name ?? spec.text;
+}
+
+/** Checks a `name=` value: non-empty, printable, at most 100 characters. */
+function checkName(spec: string, name: string): string {
+  const n = name.trim();
+  if (n === '' || n.length > 100 || /[\p{Cc}]/u.test(n)) {
+    throw new CorebError('USAGE', `retriever \`${spec}\`: name= must be 1 to 100 printable characters, got ${JSON.stringify(name)}`);
+  }
+  return n;
+}
+
+/**
+ * Takes `name=X` out of the query string after the last `?` of a (non-rrf) spec: returns the spec
+ * without it (the `?` dropped when nothing else is left) and the name, decoded.
+ */
+function takeName(spec: string): { body: string; name?: string } {
+  const q = spec.lastIndexOf('?');
+  if (q < 0) return { body: spec };
+  const parts = spec.slice(q + 1).split('&');
+  const named = parts.filter((p) => p.startsWith('name='));
+  if (named.length === 0) return { body: spec };
+  if (named.length > 1) throw new CorebError('USAGE', `retriever \`${spec}\`: name= given ${named.length} times`);
+  const others = parts.filter((p) => !p.startsWith('name='));
+  let raw: string;
+  try {
+    raw = decodeURIComponent(named[0].slice(5).replace(/\+/g, ' '));
+  } catch {
+    throw new CorebError('USAGE', `retriever \`${spec}\`: name= is not valid percent-encoding`);
+  }
+  return { body: spec.slice(0, q) + (others.length > 0 ? `?${others.join('&')}` : ''), name: checkName(spec, raw) };
+}
 
 /** Dense search settings of an `embeddings:` or `dense:` spec (`?dtype=float16&threads=2`). */
 export interface DenseSearchParams {
@@ -67,7 +106,10 @@ export type Bm25ParamValue = number | boolean | string | string[];
 function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValue {
   const type = (BM25_OPTION_TYPES as Record<string, string>)[key];
   if (type === undefined) {
-    throw new CorebError('USAGE', `retriever \`${spec}\`: unknown bm25 parameter \`${key}\`; valid: ${Object.keys(BM25_OPTION_TYPES).join(', ')}`);
+    throw new CorebError(
+      'USAGE',
+      `retriever \`${spec}\`: unknown bm25 parameter \`${key}\`; valid: ${Object.keys(BM25_OPTION_TYPES).join(', ')}, preset, name`,
+    );
   }
   if (type === 'number') {
     const n = Number(value);
@@ -92,7 +134,7 @@ function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValu
 
 /** Spec kinds, for messages. */
 const KINDS =
-  'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..]';
+  'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..] (each may add name=NAME: ?name=NAME, or ,name=NAME in rrf)';
 
 /**
  * Parses one retriever spec.
@@ -109,18 +151,41 @@ const KINDS =
  *   order; without FILE, the data directory's `top_ranked.jsonl` (or `top_ranked/<split>.jsonl`).
  * - `es:INDEX[?url=..&fields=..]`: an Elasticsearch/OpenSearch index searched over HTTP; the
  *   parameters (URL-decoded, a repeated key keeps all values) are checked when it is created.
+ * - `name=NAME` in any spec's query string (`bm25?k1=1.2&name=lexical`, `run:my.trec?name=mine`,
+ *   `dense:openai:m?baseUrl=..&name=e5`) or as an rrf part (`rrf:bm25,run:x.trec,name=hybrid`)
+ *   sets the display name; the rest of the spec is parsed without it.
  * @throws CorebError `USAGE` naming the spec and the valid forms.
  */
 export function parseRetrieverSpec(text: string): RetrieverSpec {
-  const spec = text.trim();
+  const trimmed = text.trim();
+  if (trimmed === '') throw new CorebError('USAGE', `empty retriever spec; valid forms: ${KINDS}`);
+  if (trimmed.startsWith('rrf:')) return parseRrf(trimmed, trimmed.slice(4));
+  const { body, name } = takeName(trimmed);
+  const parsed = parseBody(body);
+  return name === undefined ? parsed : { ...parsed, text: trimmed, name };
+}
+
+/** Parses a spec without its `name=`. */
+function parseBody(spec: string): RetrieverSpec {
   if (spec === '') throw new CorebError('USAGE', `empty retriever spec; valid forms: ${KINDS}`);
   if (spec === 'bm25' || spec.startsWith('bm25?')) {
     const params: Record<string, Bm25ParamValue> = {};
+    let preset: Record<string, Bm25ParamValue> = {};
     const query = spec.slice(5);
     if (query !== '') {
-      for (const [key, value] of new URLSearchParams(query)) params[key] = parseBm25Param(spec, key, value);
+      for (const [key, value] of new URLSearchParams(query)) {
+        if (key !== 'preset') {
+          params[key] = parseBm25Param(spec, key, value);
+          continue;
+        }
+        if (!Object.hasOwn(BM25_PRESETS, value)) {
+          throw new CorebError('USAGE', `retriever \`${spec}\`: unknown bm25 preset \`${value}\`; valid: ${Object.keys(BM25_PRESETS).join(', ')}`);
+        }
+        preset = { ...BM25_PRESETS[value as keyof typeof BM25_PRESETS] };
+      }
     }
-    return { kind: 'bm25', text: spec, params };
+    // Parameters given beside the preset win over it.
+    return { kind: 'bm25', text: spec, params: { ...preset, ...params } };
   }
   const colon = spec.indexOf(':');
   const kind = colon < 0 ? spec : spec.slice(0, colon);
@@ -161,8 +226,15 @@ function parseRrf(spec: string, body: string): RetrieverSpec {
   let k = RRF_DEFAULT_K;
   let weights: number[] | null = null;
   let inWeights = false;
+  let name: string | undefined;
   for (const raw of splitTopLevel(body)) {
     const part = raw.trim();
+    if (part.startsWith('name=')) {
+      if (name !== undefined) throw new CorebError('USAGE', `retriever \`${spec}\`: name= given twice`);
+      name = checkName(spec, part.slice(5));
+      inWeights = false;
+      continue;
+    }
     if (part.startsWith('k=')) {
       k = Number(part.slice(2));
       if (!Number.isFinite(k) || k < 0) throw new CorebError('USAGE', `retriever \`${spec}\`: k must be a number >= 0, got \`${part.slice(2)}\``);
@@ -187,7 +259,7 @@ function parseRrf(spec: string, body: string): RetrieverSpec {
   if (weights !== null && weights.length !== members.length) {
     throw new CorebError('USAGE', `retriever \`${spec}\`: ${weights.length} weights for ${members.length} members; give one weight per member`);
   }
-  return { kind: 'rrf', text: spec, members, k, weights };
+  return { kind: 'rrf', text: spec, members, k, weights, ...(name !== undefined ? { name } : {}) };
 }
 
 function pushWeight(spec: string, weights: number[], value: string): void {

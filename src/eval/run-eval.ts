@@ -6,11 +6,12 @@
 import { readdir, rm } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { TASK_CORPUS, TASK_SHORT, TASK_SHORT_NAME, TASKS, type Doc, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
-import { CorebError } from '../core/errors.js';
+import { CorebError, isCorebError } from '../core/errors.js';
 import {
   EVAL_RESULTS_SCHEMA,
   type DatasetIdentity,
   type EvalResults,
+  type FailedRetriever,
   type GroupResult,
   type MetricValues,
   type ProtocolName,
@@ -28,7 +29,7 @@ import { createRetriever } from './create-retriever.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
 import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
 import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './label-proxies.js';
-import { parseRetrieverSpec, type RetrieverSpec } from './retriever-spec.js';
+import { parseRetrieverSpec, retrieverLabel, type RetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
 import { createRerankerFromSpec, metricDeltas, parseRerankFusion, rerankLists, RERANK_DEFAULT_DEPTH, type SpecReranker } from './rerank-stage.js';
 
@@ -80,6 +81,12 @@ export interface EvalOptions {
    * false: a non-empty `outDir` is refused before any work.
    */
   overwrite?: boolean;
+  /**
+   * With `outDir`: how run files are written: `plain` (default) `runs/<name>.<task>.trec`, `gz`
+   * gzip-compressed `.trec.gz` (about a fifth of the size; `run:` specs, `coreb metrics` and
+   * trec_eval read them), `none` not at all (results.json and the leaderboard only).
+   */
+  runs?: RunFileFormat;
   /** Keep per-query values in the results. Default true. */
   perQuery?: boolean;
   /** Directory relative retriever files are resolved against. Default: the process's cwd. */
@@ -96,6 +103,11 @@ export interface EvalOptions {
   progress?: Progress;
   logger?: Logger;
 }
+
+/** How run files are written: plain TREC, gzip-compressed TREC, or not at all. */
+export const RUN_FILE_FORMATS = ['plain', 'gz', 'none'] as const;
+/** A run file format (see {@link EvalOptions.runs}). */
+export type RunFileFormat = (typeof RUN_FILE_FORMATS)[number];
 
 /** Where {@link runEval} wrote its files (relative paths are inside `outDir`). */
 export interface EvalOutput {
@@ -350,6 +362,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const depth = options.depth ?? 1000;
   if (!Number.isInteger(depth) || depth < 1) throw new CorebError('USAGE', `depth must be an integer >= 1, got ${depth}`);
   const specs = (options.retrievers && options.retrievers.length > 0 ? options.retrievers : ['bm25']).map(parseRetrieverSpec);
+  const labels = specs.map(retrieverLabel);
+  const twice = labels.find((l, i) => labels.indexOf(l) !== i);
+  if (twice !== undefined) {
+    throw new CorebError('USAGE', `two retrievers are named \`${twice}\`; give each its own name= (e.g. bm25?k1=1.2&name=bm25-classic)`);
+  }
   const layout = await detectDataLayout(dir);
   const protocol: ProtocolSemantics = resolveEvalProtocol(
     options.protocol ?? (layout === 'beir' ? 'beir' : 'coreb'),
@@ -381,7 +398,20 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     usedSlugs.add(slug);
     return slug;
   };
+  const runFormat = options.runs ?? 'plain';
+  if (!(RUN_FILE_FORMATS as readonly string[]).includes(runFormat)) {
+    throw new CorebError('USAGE', `runs must be one of ${RUN_FILE_FORMATS.join(', ')}, got \`${runFormat}\``);
+  }
   const retrieverResults: RetrieverResult[] = [];
+  const failed: FailedRetriever[] = [];
+  /** Records a retriever (or reranked row) that failed; an interruption is rethrown, never recorded. */
+  const recordFailure = (name: string, specText: string, e: unknown): void => {
+    if (signal?.aborted || isCorebError(e, 'INTERRUPTED')) throw e;
+    const code = isCorebError(e) ? e.code : 'INTERNAL';
+    const error = e instanceof Error ? e.message : String(e);
+    failed.push({ name, spec: specText, code, error });
+    logger.warn(`${name}: failed (${code}): ${error}; the other retrievers go on, and the failure is recorded in the results`);
+  };
   /** Files written under `outDir`, relative (`runs/...`). */
   const written = new Set<string>();
   const closers: Array<() => void> = [];
@@ -402,11 +432,19 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const scoreRow = async (stage: readonly StageTask[], listsOf: (t: StageTask) => ReadonlyMap<string, RankedList>, slug: string, label: string) => {
     const perQuery = new Map<string, QueryResult>();
     const tasks: Record<string, TaskResult> = {};
+    const unscored: string[] = [];
     for (const st of stage) {
       const lists = listsOf(st);
+      if (!st.task.queries.some((q) => lists.has(q.id))) {
+        // Not one query has a ranked list (a run file for other tasks only): the task is unscored,
+        // absent from `tasks` and from every mean, never a row of zeros.
+        unscored.push(st.name);
+        logger.warn(`${label}: no ${st.name} query has a ranked list; ${st.name} is unscored (left out of its means, listed in unscoredTasks)`);
+        continue;
+      }
       let runFile: string | undefined;
-      if (outDir !== undefined) {
-        runFile = `runs/${slug}.${st.name}.trec`;
+      if (outDir !== undefined && runFormat !== 'none') {
+        runFile = `runs/${slug}.${st.name}.trec${runFormat === 'gz' ? '.gz' : ''}`;
         await saveLinesAtomic(join(outDir, runFile), trecRunLines(st.task.queries, lists, slug), signal);
         written.add(runFile);
       }
@@ -437,11 +475,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         );
       }
     }
-    return { tasks, perQuery };
+    return { tasks, perQuery, unscored };
   };
   const assemble = (
     name: string,
-    spec: string,
+    specText: string,
     description: Record<string, unknown>,
     tasks: Record<string, TaskResult>,
     perQuery: Map<string, QueryResult>,
@@ -464,7 +502,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     }
     const result: RetrieverResult = {
       name,
-      spec,
+      spec: specText,
       description,
       overall: aggregateQueries(perQuery.values(), protocol),
       taskMean: aggregateGroups(Object.values(tasks), protocol),
@@ -493,7 +531,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       });
       rerankers.push({ spec, label: heads.filter((h) => h === heads[i]).length > 1 ? spec : heads[i], reranker });
     }
-    for (const spec of specs) {
+    const evaluateSpec = async (spec: RetrieverSpec): Promise<void> => {
       const tr = performance.now();
       const retriever = await createRetriever(spec, {
         baseDir,
@@ -507,6 +545,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         onClose: (close) => closers.push(close),
         ...(signal !== undefined ? { signal } : {}),
       });
+      // The spec's name=, else the retriever's own name (the spec; es: a name without its URLs).
+      const label = spec.name ?? retriever.name;
       const warnings: string[] = [];
       const extra = bm25ExtraFields(spec);
       if (extra.length > 0) {
@@ -514,9 +554,9 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         for (const p of proxies.filter((x) => extra.includes(x.field))) {
           warnings.push(`indexes a label proxy: ${describeLabelProxy(p)}; its numbers read the label, not the text every retriever sees`);
         }
-        for (const w of warnings) logger.warn(`${spec.text}: ${w}`);
+        for (const w of warnings) logger.warn(`${label}: ${w}`);
       }
-      const slug = uniqueSlug(retriever.name);
+      const slug = uniqueSlug(label);
       const indexes = new Map<string, RetrieverIndex>();
       const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
       // A fixed candidate list (MTEB `top_ranked`) is reranked whole unless told otherwise.
@@ -528,7 +568,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         const key = data.corpusKey.get(name)!;
         let index = indexes.get(key);
         const taskName = (TASKS as readonly string[]).includes(name) ? (name as TaskName) : undefined;
-        const taskProgress = prefixProgress(progress, `${spec.text} ${(TASK_SHORT_NAME as Record<string, string>)[name] ?? name}`);
+        const taskProgress = prefixProgress(progress, `${label} ${(TASK_SHORT_NAME as Record<string, string>)[name] ?? name}`);
         if (index === undefined) {
           const ti = performance.now();
           index = await retriever.index(task.corpus, {
@@ -567,87 +607,103 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         }
       }
       const te = performance.now();
-      const first = await scoreRow(stage, (st) => (searchDepth > depth ? cutLists(st.lists, depth) : st.lists), slug, retriever.name);
+      const first = await scoreRow(stage, (st) => (searchDepth > depth ? cutLists(st.lists, depth) : st.lists), slug, label);
       timings.evaluateMs += performance.now() - te;
       timings.totalMs = performance.now() - tr;
-      const firstRow = assemble(retriever.name, spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
+      const firstRow = assemble(label, spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
+      if (first.unscored.length > 0) firstRow.unscoredTasks = first.unscored;
       if (warnings.length > 0) firstRow.warnings = warnings;
       retrieverResults.push(firstRow);
-      for (const { spec: rspec, label, reranker } of rerankers) {
-        checkAborted(signal);
-        const t0 = performance.now();
-        const before = reranker.counters();
-        const name = `${retriever.name} >> ${label}`;
-        const reranked = new Map<string, Map<string, RankedList>>();
-        for (const st of stage) {
-          reranked.set(
-            st.name,
-            await rerankLists({
-              reranker,
-              queries: st.task.queries,
-              docs: docsOf(st.corpusKey, st.task),
-              lists: st.lists,
-              depth: rerankDepth,
-              fusion,
-              exclude: st.exclude,
-              progress: prefixProgress(progress, `${name} ${(TASK_SHORT_NAME as Record<string, string>)[st.name] ?? st.name}`),
-              ...(st.taskName !== undefined ? { task: st.taskName } : {}),
-              ...(signal !== undefined ? { signal } : {}),
-            }),
+      for (const { spec: rspec, label: rlabel, reranker } of rerankers) {
+        const name = `${label} >> ${rlabel}`;
+        try {
+          checkAborted(signal);
+          const t0 = performance.now();
+          const before = reranker.counters();
+          const reranked = new Map<string, Map<string, RankedList>>();
+          for (const st of stage) {
+            reranked.set(
+              st.name,
+              await rerankLists({
+                reranker,
+                queries: st.task.queries,
+                docs: docsOf(st.corpusKey, st.task),
+                lists: st.lists,
+                depth: rerankDepth,
+                fusion,
+                exclude: st.exclude,
+                progress: prefixProgress(progress, `${name} ${(TASK_SHORT_NAME as Record<string, string>)[st.name] ?? st.name}`),
+                ...(st.taskName !== undefined ? { task: st.taskName } : {}),
+                ...(signal !== undefined ? { signal } : {}),
+              }),
+            );
+          }
+          const rerankMs = performance.now() - t0;
+          const tEval = performance.now();
+          const row = await scoreRow(stage, (st) => reranked.get(st.name)!, uniqueSlug(name), name);
+          const evaluateMs = performance.now() - tEval;
+          const after = reranker.counters();
+          const result = assemble(
+            name,
+            `${spec.text} >> ${rlabel}`,
+            { kind: 'rerank', firstStage: firstRow.description, reranker: reranker.describe() },
+            row.tasks,
+            row.perQuery,
+            {
+              indexMs: timings.indexMs,
+              searchMs: timings.searchMs,
+              rerankMs,
+              evaluateMs,
+              totalMs: timings.totalMs + rerankMs + evaluateMs,
+            },
           );
+          const shownDepth = Math.min(rerankDepth, Math.max(0, ...stage.flatMap((st) => [...st.lists.values()].map((l) => l.docIds.length))));
+          const recallCeiling: Record<string, number | null> = {};
+          const delta: Record<string, MetricValues> = {};
+          const deltaRelative: Record<string, Record<string, number | null>> = {};
+          for (const st of stage) {
+            recallCeiling[st.name] = meanMeasure(
+              { task: st.name, queries: st.task.queries, qrels: st.task.qrels, lists: st.lists, protocol, excludeAnchors: st.anchored },
+              `recall@${shownDepth}`,
+            );
+            const a = firstRow.tasks[st.name];
+            const b = result.tasks[st.name];
+            if (a === undefined || b === undefined) continue;
+            const d = metricDeltas(a.metrics, b.metrics);
+            delta[st.name] = d.delta;
+            deltaRelative[st.name] = d.relative;
+          }
+          const o = metricDeltas(firstRow.overall.metrics, result.overall.metrics);
+          delta.overall = o.delta;
+          deltaRelative.overall = o.relative;
+          result.firstStage = label;
+          result.rerank = {
+            depth: shownDepth,
+            spec: rspec,
+            reranker: reranker.describe(),
+            fusion,
+            recallCeiling,
+            delta,
+            deltaRelative,
+            pairs: {
+              requested: after.requested - before.requested,
+              cached: after.hits - before.hits,
+              duplicates: after.duplicates - before.duplicates,
+              sent: after.sent - before.sent,
+            },
+          };
+          if (row.unscored.length > 0) result.unscoredTasks = row.unscored;
+          retrieverResults.push(result);
+        } catch (e) {
+          recordFailure(name, `${spec.text} >> ${rlabel}`, e);
         }
-        const rerankMs = performance.now() - t0;
-        const tEval = performance.now();
-        const row = await scoreRow(stage, (st) => reranked.get(st.name)!, uniqueSlug(name), name);
-        const evaluateMs = performance.now() - tEval;
-        const after = reranker.counters();
-        const result = assemble(
-          name,
-          `${spec.text} >> ${label}`,
-          { kind: 'rerank', firstStage: firstRow.description, reranker: reranker.describe() },
-          row.tasks,
-          row.perQuery,
-          {
-            indexMs: timings.indexMs,
-            searchMs: timings.searchMs,
-            rerankMs,
-            evaluateMs,
-            totalMs: timings.totalMs + rerankMs + evaluateMs,
-          },
-        );
-        const shownDepth = Math.min(rerankDepth, Math.max(0, ...stage.flatMap((st) => [...st.lists.values()].map((l) => l.docIds.length))));
-        const recallCeiling: Record<string, number | null> = {};
-        const delta: Record<string, MetricValues> = {};
-        const deltaRelative: Record<string, Record<string, number | null>> = {};
-        for (const st of stage) {
-          recallCeiling[st.name] = meanMeasure(
-            { task: st.name, queries: st.task.queries, qrels: st.task.qrels, lists: st.lists, protocol, excludeAnchors: st.anchored },
-            `recall@${shownDepth}`,
-          );
-          const d = metricDeltas(firstRow.tasks[st.name].metrics, result.tasks[st.name].metrics);
-          delta[st.name] = d.delta;
-          deltaRelative[st.name] = d.relative;
-        }
-        const o = metricDeltas(firstRow.overall.metrics, result.overall.metrics);
-        delta.overall = o.delta;
-        deltaRelative.overall = o.relative;
-        result.firstStage = spec.text;
-        result.rerank = {
-          depth: shownDepth,
-          spec: rspec,
-          reranker: reranker.describe(),
-          fusion,
-          recallCeiling,
-          delta,
-          deltaRelative,
-          pairs: {
-            requested: after.requested - before.requested,
-            cached: after.hits - before.hits,
-            duplicates: after.duplicates - before.duplicates,
-            sent: after.sent - before.sent,
-          },
-        };
-        retrieverResults.push(result);
+      }
+    };
+    for (const spec of specs) {
+      try {
+        await evaluateSpec(spec);
+      } catch (e) {
+        recordFailure(retrieverLabel(spec), spec.text, e);
       }
     }
   } finally {
@@ -667,6 +723,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       ...(rerankSpecs.length > 0 ? { rerankDepth: options.rerankDepth ?? RERANK_DEFAULT_DEPTH, rerankers: [...rerankSpecs] } : {}),
     },
     retrievers: retrieverResults,
+    ...(failed.length > 0 ? { failed } : {}),
     timings: { loadMs, totalMs: performance.now() - t0 },
   };
   if (outDir === undefined) return { results };

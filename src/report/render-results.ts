@@ -84,27 +84,71 @@ function taskMeanOf(r: RetrieverResult): GroupResult | undefined {
 }
 
 /**
+ * The tasks a leaderboard compares: those the results were evaluated on, and any other task a row
+ * was scored on (results merged from several files), in first-seen order.
+ */
+export function leaderboardTasks(results: EvalResults): string[] {
+  const tasks = [...(results.options?.tasks ?? [])];
+  for (const r of results.retrievers) for (const t of Object.keys(r.tasks)) if (!tasks.includes(t)) tasks.push(t);
+  return tasks;
+}
+
+/**
+ * Splits rows into those ranked against each other and the rest: only rows scored on the same
+ * tasks are comparable, so the ranked rows are those scored on every task of
+ * {@link leaderboardTasks} (when no row is, those scored on the most tasks, the first such set);
+ * a row scored on fewer or other tasks (a partial run) is listed apart, unranked.
+ */
+export function rankableRows(results: EvalResults): { ranked: RetrieverResult[]; unranked: RetrieverResult[]; tasks: string[] } {
+  const all = leaderboardTasks(results);
+  const key = (r: RetrieverResult) => all.filter((t) => r.tasks[t] !== undefined).join(',');
+  const keys = results.retrievers.map(key);
+  let target = all.join(',');
+  if (!keys.includes(target) && keys.length > 0) {
+    target = keys.reduce((best, k) => (k.split(',').length > best.split(',').length ? k : best), keys[0]);
+  }
+  const ranked = results.retrievers.filter((_, i) => keys[i] === target);
+  const unranked = results.retrievers.filter((_, i) => keys[i] !== target);
+  return { ranked, unranked, tasks: target === '' ? [] : target.split(',') };
+}
+
+/**
  * The retrievers side by side: query-weighted overall measures, the task mean of nDCG@10 and
  * nDCG@10 per task, best first by the protocol's ranking aggregate; a note states the population
- * (queries averaged per task, and how the c2t_match negatives and empty lists entered it).
+ * (queries averaged per task, and how the c2t_match negatives and empty lists entered it). Only
+ * rows scored on the same tasks are ranked (see {@link rankableRows}); a task a row was not scored
+ * on shows `-`, never 0. Failed retrievers are named under the table.
  */
 function leaderboard(results: EvalResults): Table {
-  const tasks = Object.keys(results.retrievers[0]?.tasks ?? {});
+  const tasks = leaderboardTasks(results);
   const header = ['#', 'retriever', ...BOARD_MEASURES, 'task-mean ndcg@10', ...tasks.map((t) => `${SHORT[t] ?? t} ndcg@10`), 'queries', 'time'];
   const by = rankBy(results);
-  const key = (r: RetrieverResult) => (by === 'taskMean' ? (taskMeanOf(r) ?? r.overall) : r.overall).metrics['ndcg@10'];
-  const sorted = [...results.retrievers].sort((a, b) => key(b) - key(a));
-  const rows = sorted.map((r, i) => [
-    String(i + 1),
+  const key = (r: RetrieverResult) => (by === 'taskMean' ? (taskMeanOf(r) ?? r.overall) : r.overall).metrics['ndcg@10'] ?? -Infinity;
+  const { ranked, unranked, tasks: rankedOn } = rankableRows(results);
+  const order = (rows: RetrieverResult[]) => [...rows].sort((a, b) => key(b) - key(a));
+  const row = (r: RetrieverResult, place: string) => [
+    place,
     r.name,
     ...BOARD_MEASURES.map((m) => formatMetric(r.overall.metrics[m])),
     formatMetric(taskMeanOf(r)?.metrics['ndcg@10']),
     ...tasks.map((t) => formatMetric(r.tasks[t]?.metrics['ndcg@10'])),
     String(r.overall.queries),
     `${(r.timings.totalMs / 1000).toFixed(1)}s`,
-  ]);
+  ];
+  const rows = [...order(ranked).map((r, i) => row(r, String(i + 1))), ...order(unranked).map((r) => row(r, '-'))];
   const title = `Leaderboard (ranked by ${by === 'taskMean' ? 'the task mean' : 'the query-weighted overall'}; measures are query-weighted overall, task-mean = unweighted mean of the task means)`;
-  return { title, header, rows, note: populationNote(results) };
+  const notes = [populationNote(results)];
+  if (unranked.length > 0) {
+    const on = (r: RetrieverResult) =>
+      Object.keys(r.tasks)
+        .map((t) => SHORT[t] ?? t)
+        .join('+') || 'no task';
+    notes.push(
+      `unranked (#: -): ${unranked.map((r) => `${r.name} (scored on ${on(r)})`).join(', ')}; ranks compare only rows scored on the same tasks (${rankedOn.map((t) => SHORT[t] ?? t).join('+') || 'none'}); - = not scored`,
+    );
+  }
+  for (const f of results.failed ?? []) notes.push(`failed: ${f.name} (${f.code}): ${f.error}`);
+  return { title, header, rows, note: notes.join('\n') };
 }
 
 /** One line per distinct population: queries averaged per task and what entered or left it. */
@@ -154,6 +198,7 @@ function taskTable(r: RetrieverResult): Table {
     if ((g.emptyQueries?.length ?? 0) > 0)
       notes.push(`${t}: ${g.emptyQueries.length} queries with an empty ranked list counted, each scoring 0 (no line in the run file)`);
   }
+  for (const t of r.unscoredTasks ?? []) notes.push(`${t}: unscored (not one query has a ranked list); left out of overall and the task mean`);
   for (const w of (r as { warnings?: string[] }).warnings ?? []) notes.push(`warning: ${w}`);
   notes.push(
     'hn-intr = share of queries (with a positive and a hard negative in the top 10) where a hard negative ranks above every positive; hn/q@10 = hard negatives per query in the top 10',

@@ -126,6 +126,22 @@ export const BM25_DEFAULTS = {
   feedbackWeight: 0.5,
 } as const satisfies Partial<Bm25Options>;
 
+/**
+ * Named parameter sets, one spec parameter away (`bm25?preset=classic`); parameters given beside
+ * the preset win. `tuned` is {@link BM25_DEFAULTS} (tuned on CoREB v202602: numbers on that
+ * release are in-sample); `classic` is textbook BM25 (Robertson's k1 1.2, b 0.75, raw query term
+ * frequency as Lucene) and `anserini` Anserini/Pyserini's defaults (k1 0.9, b 0.4), both with the
+ * same code-aware tokeniser and fields, so they differ from `tuned` in the scoring only.
+ */
+export const BM25_PRESETS = {
+  tuned: {},
+  classic: { k1: 1.2, b: 0.75, queryTf: 'raw' },
+  anserini: { k1: 0.9, b: 0.4, queryTf: 'raw' },
+} as const satisfies Record<string, Partial<Bm25Options>>;
+
+/** A BM25 preset name. */
+export type Bm25PresetName = keyof typeof BM25_PRESETS;
+
 /** Fully resolved BM25 parameters. */
 export interface ResolvedBm25Options extends ResolvedTokenizerOptions {
   k1: number;

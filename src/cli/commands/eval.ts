@@ -6,10 +6,11 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { saveAtomic } from '../../dataset/atomic-write.js';
-import { runEval } from '../../eval/run-eval.js';
-import { CorebError } from '../../core/errors.js';
+import { RUN_FILE_FORMATS, runEval } from '../../eval/run-eval.js';
+import { CorebError, EXIT_CODES, type ErrorCode } from '../../core/errors.js';
 import { PROTOCOLS, type ProtocolName } from '../../core/eval-results.js';
 import { renderResults, type ReportFormat } from '../../report/index.js';
+import { BM25_DEFAULTS, BM25_PRESETS, resolveTokenizerOptions } from '../../search/index.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -20,6 +21,10 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The bundled sample release, relative to the package root. */
 const SAMPLE_RELEASE = join('data', 'coreb-mini', 'release');
 
+/** BM25's tuned defaults and tokeniser defaults, named in the help so it cannot drift from the code. */
+const D = BM25_DEFAULTS;
+const T = resolveTokenizerOptions();
+
 const USAGE = `Usage: coreb eval [--data DIR] [--retriever SPEC ...] [options]
 
 Evaluates retrievers under the CoREB protocol and prints a leaderboard.
@@ -28,9 +33,22 @@ Options:
   --data DIR              CoREB release (JSONL or parquet) or BEIR directory (corpus.jsonl,
                           queries.jsonl, qrels/test.tsv). Default: the bundled sample
                           ${SAMPLE_RELEASE} (inside the coreb package).
-  --retriever SPEC        Repeatable. Default: bm25. Specs:
-                            bm25[?k1=1.2&b=0.75&...]       code-aware BM25 (Lucene variant); indexes
-                                                            title + text (what every retriever sees);
+  --retriever SPEC        Repeatable. Default: bm25. Every spec takes name=NAME, the name shown
+                          in the leaderboard and results.json and used for run file names
+                          (default: the spec itself): bm25?name=lexical, run:my.trec?name=mine,
+                          dense:openai:MODEL?baseUrl=..&name=e5, rrf:bm25,run:x.trec,name=hybrid.
+                          Names must be distinct. A named embedder of coreb.config.json
+                          (dense:NAME) keeps its URL and options in the file. Specs:
+                            bm25[?k1=${D.k1}&b=${D.b}&...]             code-aware BM25 (Lucene variant). Its defaults
+                                                            were TUNED ON CoREB v202602 (numbers on that
+                                                            release are in-sample): k1=${D.k1}, b=${D.b},
+                                                            queryTf=${D.queryTf}, k3=${D.k3}, stopwords=${T.stopwords},
+                                                            minLength=${T.minLength}, keepNumbers=${T.keepNumbers}, stem=${T.stem},
+                                                            splitIdentifiers=${T.splitIdentifiers}, keepWhole=${T.keepWhole},
+                                                            fields=${D.fields.join(',')}.
+                                                            bm25?preset=classic: textbook k1=${BM25_PRESETS.classic.k1}, b=${BM25_PRESETS.classic.b},
+                                                            queryTf=raw (preset=anserini: k1=${BM25_PRESETS.anserini.k1}, b=${BM25_PRESETS.anserini.b});
+                                                            parameters beside a preset win.
                                                             fields=title,text,meta.KEY adds fields:
                                                             beware of one present on one label class
                                                             only (meta.abbreviatedText: originals
@@ -81,6 +99,9 @@ Options:
   --out DIR               Write runs/<retriever>.<task>.trec, results.json, leaderboard.md. DIR
                           must be new or empty (earlier results are never replaced silently);
                           temporary files left by a killed run are removed first.
+  --runs plain|gz|none    Run files with --out: plain .trec (default), gzip .trec.gz (about a
+                          fifth of the size; run:, coreb metrics and trec_eval read both), or
+                          none (results.json and leaderboard.md only).
   --overwrite             Replace the results in a non-empty --out DIR (run files of the old
                           results that this run does not write are removed at the end).
   --format F              table (default) | markdown | json  (what goes to stdout)
@@ -116,6 +137,7 @@ const command: Command = {
       'c2t-match-negatives': { type: 'string' },
       out: { type: 'string' },
       overwrite: { type: 'boolean' },
+      runs: { type: 'string' },
       format: { type: 'string' },
       'subtask-tables': { type: 'boolean' },
       'no-per-query': { type: 'boolean' },
@@ -129,6 +151,7 @@ const command: Command = {
       ['zero', 'exclude'] as const,
       undefined,
     );
+    const runs = parseChoiceOption('runs', values.runs as string | undefined, RUN_FILE_FORMATS, 'plain');
     const protocol = parseChoiceOption<ProtocolName, undefined>('protocol', values.protocol as string | undefined, PROTOCOLS, undefined);
     let data = values.data as string | undefined;
     if (data === undefined) {
@@ -155,7 +178,7 @@ const command: Command = {
       ...(values['top-ranked'] !== undefined ? { topRanked: parseIntOption('top-ranked', values['top-ranked'] as string, 128, 1) } : {}),
       ...(protocol !== undefined ? { protocol } : {}),
       ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
-      ...(outDir !== undefined ? { outDir, overwrite: Boolean(values.overwrite) } : {}),
+      ...(outDir !== undefined ? { outDir, overwrite: Boolean(values.overwrite), runs } : {}),
       perQuery: !values['no-per-query'],
       baseDir: ctx.cwd,
       corebVersion: corebVersion(),
@@ -172,8 +195,20 @@ const command: Command = {
     }
     if (format === 'json') ctx.stdout.write(JSON.stringify(results, null, 2) + '\n');
     else ctx.stdout.write(renderResults(results, { format: format as ReportFormat, subtasks: subtasks || format === 'markdown' }));
-    if (outDir !== undefined) ctx.logger.info(`wrote ${join(outDir, 'results.json')}, runs/ and leaderboard.md`);
-    return 0;
+    if (outDir !== undefined) {
+      ctx.logger.info(
+        `wrote ${join(outDir, 'results.json')}${runs === 'none' ? '' : `, runs/ (${runs === 'gz' ? '.trec.gz' : '.trec'})`} and leaderboard.md`,
+      );
+    }
+    const failed = results.failed ?? [];
+    if (failed.length === 0) return 0;
+    for (const f of failed) ctx.stderr.write(`coreb: retriever \`${f.name}\` failed (${f.code}): ${f.error}\n`);
+    ctx.stderr.write(
+      `coreb: ${failed.length} of ${failed.length + results.retrievers.length} retriever(s) failed; the others' results are complete` +
+        (outDir !== undefined ? ` and written, the failures recorded under "failed" in ${join(outDir, 'results.json')}` : '') +
+        '\n',
+    );
+    return EXIT_CODES[failed[0].code as ErrorCode] ?? EXIT_CODES.INTERNAL;
   },
 };
 export default command;
