@@ -89,7 +89,7 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
         ctx.logger?.info(`${spec.text}: embedding cache ${JSON.stringify(embedder.counters())}`);
         embedder.close();
       });
-      return createDenseRetriever(createEmbedderEncoder(dedupeEmbedder(embedder)), { name: spec.text, ...spec.search });
+      return createDenseRetriever(denseEncoder(embedder), { name: spec.text, ...spec.search });
     }
     case 'top-ranked': {
       const f = spec.file !== null ? file(spec.file) : ctx.dataDir !== undefined ? await findTopRankedFile(ctx.dataDir, ctx.split) : undefined;
@@ -120,6 +120,16 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
       return named(createRrfRetriever(members, { k: spec.k, ...(spec.weights ? { weights: spec.weights } : {}) }), spec.text);
     }
   }
+}
+
+/**
+ * The encoder a `dense:` retriever embeds through: each distinct text once, documents as
+ * `title\ntext`, queries as their text, with role and task, so the embedder applies the task's
+ * instruction template. `coreb providers embed --data` embeds a release through this same encoder,
+ * so its embeddings file holds the vectors `dense:` would compute.
+ */
+export function denseEncoder(embedder: Embedder): DenseEncoder {
+  return createEmbedderEncoder(dedupeEmbedder(embedder));
 }
 
 /** Wraps a retriever under another display name. */

@@ -14,8 +14,10 @@ import {
   normalizeEmbedderConfig,
   parseEmbedderSpec,
   PROVIDERS,
+  resolveEmbedderConfig,
   splitEmbedderSpec,
   type EmbedderConfig,
+  type ResolvedEmbedderConfig,
 } from '../providers/index.js';
 
 /** Options of {@link createDenseEmbedder}. */
@@ -63,6 +65,17 @@ export async function resolveDenseSpec(spec: string, options: Pick<DenseEmbedder
   }
   if (Object.keys(params).length === 0) return entry;
   return normalizeEmbedderConfig({ ...entry, ...params }, `embedder \`${head}\``);
+}
+
+/**
+ * The resolved config a spec denotes, its model preset merged in: the templates and input types
+ * every embedding call of that spec applies (see `embedInputKey`).
+ */
+export async function resolveDenseInputs(
+  spec: string,
+  options: Pick<DenseEmbedderOptions, 'configFile' | 'cwd' | 'env'>,
+): Promise<ResolvedEmbedderConfig> {
+  return resolveEmbedderConfig(await resolveDenseSpec(spec, options));
 }
 
 /**

@@ -13,6 +13,7 @@ export * from './run-eval.js';
 export * from './audit.js';
 export * from './label-proxies.js';
 export * from './dataset-issues.js';
+export * from './embed-dataset.js';
 export * from './near-duplicates.js';
 export * from './language-detector.js';
 export * from './retrieve-tasks.js';

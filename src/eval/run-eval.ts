@@ -117,7 +117,7 @@ export interface EvalOutput {
 }
 
 /** The tasks of a loaded dataset, keyed by task name. */
-interface LoadedData {
+export interface EvalData {
   identity: Omit<DatasetIdentity, 'files' | 'sha256'>;
   tasks: Map<string, RetrievalTask>;
   /** Corpus key per task: tasks sharing a key share one index. */
@@ -236,7 +236,18 @@ export function compileSubtaskGlob(globs: string): (subtask: string | undefined)
   return (s) => s !== undefined && res.some((re) => re.test(s));
 }
 
-async function loadData(dir: string, layout: 'beir' | 'coreb-release', options: EvalOptions, logger: Logger): Promise<LoadedData> {
+/**
+ * Loads what `coreb eval` scores (and `coreb providers embed --data` embeds): a CoREB release's
+ * tasks (after `tasks`/`subtasks`) or a BEIR directory's one task, refusing every error
+ * `coreb validate` reports.
+ * @throws CorebError `VALIDATION` naming the first problems; `USAGE` when no query is selected.
+ */
+export async function loadEvalData(
+  dir: string,
+  layout: 'beir' | 'coreb-release',
+  options: Pick<EvalOptions, 'split' | 'tasks' | 'subtasks'>,
+  logger: Logger,
+): Promise<EvalData> {
   const tasks = new Map<string, RetrievalTask>();
   const corpusKey = new Map<string, string>();
   if (layout === 'beir') {
@@ -374,7 +385,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   );
   const outDir = options.outDir === undefined ? undefined : resolve(options.outDir);
   const replacing = outDir !== undefined && (await prepareOutDir(outDir, options.overwrite ?? false, logger));
-  const data = await loadData(dir, layout, options, logger);
+  const data = await loadEvalData(dir, layout, options, logger);
   if (layout === 'beir' && protocol.relevanceLevel > 1) {
     let maxLabel = 0;
     for (const t of data.tasks.values()) for (const m of t.qrels.values()) for (const v of m.values()) maxLabel = Math.max(maxLabel, v);

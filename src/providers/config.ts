@@ -285,6 +285,25 @@ export function selectInputType(types: InputTypes, role: EmbedRole, task: TaskNa
   return (task !== undefined ? types[task]?.[role] : undefined) ?? types.default?.[role];
 }
 
+/**
+ * What a text of `role` becomes in `task`: its instruction template and provider input type, as
+ * one comparable key. Two tasks with equal keys embed a text identically (the one rule every
+ * embedding call follows, through {@link selectTemplate} and {@link selectInputType}).
+ */
+export function embedInputKey(cfg: Pick<ResolvedEmbedderConfig, 'templates' | 'inputTypes'>, role: EmbedRole, task: TaskName | undefined): string {
+  return JSON.stringify([selectTemplate(cfg.templates, role, task), selectInputType(cfg.inputTypes, role, task) ?? null]);
+}
+
+/**
+ * The tasks whose `role` texts are embedded otherwise than by a call that names no task (a model
+ * with task instructions, such as Qwen3-Embedding or jina-code-embeddings); empty when the
+ * instruction does not depend on the task.
+ */
+export function taskDependentTasks(cfg: Pick<ResolvedEmbedderConfig, 'templates' | 'inputTypes'>, role: EmbedRole): TaskName[] {
+  const none = embedInputKey(cfg, role, undefined);
+  return TASKS.filter((t) => embedInputKey(cfg, role, t) !== none);
+}
+
 /** Applies a template: replaces the first `{text}` with `text`, or appends `text` when absent. */
 export function applyTemplate(template: string, text: string): PreparedText {
   const i = template.indexOf('{text}');

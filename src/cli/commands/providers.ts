@@ -3,20 +3,31 @@
  * encodes a JSONL file of texts through any provider spec with the cache (resumable after kill -9).
  */
 import { resolve } from 'node:path';
-import { saveAtomic } from '../../dataset/atomic-write.js';
+import { saveAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
 import { parseJsonLenient } from '../../dataset/jsonl.js';
 import { forEachLine } from '../../dataset/text-file.js';
 import { npyIdsPath, writeIdsFile, writeNpy } from '../../dataset/npy.js';
-import { createDenseEmbedder } from '../../eval/dense-embedder.js';
-import { TASK_SHORT, TASKS, type TaskName } from '../../core/dataset.js';
+import { createDenseEmbedder, resolveDenseInputs } from '../../eval/dense-embedder.js';
+import { embedDataset } from '../../eval/embed-dataset.js';
+import { TASK_SHORT, TASK_SHORT_NAME, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
-import { CHAT_PROVIDERS, CHAT_SPEC_PARAMS, MODEL_PRESETS, PROVIDERS, RERANKERS, SPEC_PARAMS } from '../../providers/index.js';
+import {
+  CHAT_PROVIDERS,
+  CHAT_SPEC_PARAMS,
+  embedInputKey,
+  MODEL_PRESETS,
+  PROVIDERS,
+  RERANKERS,
+  SPEC_PARAMS,
+  taskDependentTasks,
+} from '../../providers/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 
 const USAGE = `Usage: coreb providers [--json]
        coreb providers embed --spec SPEC --input TEXTS.jsonl --out VECTORS.jsonl [options]
+       coreb providers embed --spec SPEC --data RELEASE --out VECTORS.jsonl[.gz] [--tasks ..]
 
 Without a subcommand: lists the embedding providers, the spec parameters and the model presets
 (pooling, instruction templates and limits, each with its source).
@@ -28,13 +39,28 @@ embeddings file for \`coreb eval --retriever embeddings:FILE\`). Vectors are cac
 (COREB_CACHE_DIR, else $XDG_CACHE_HOME/coreb or ~/.cache/coreb): a rerun after an interruption
 requests only what is missing; an identical rerun requests nothing.
 
+embed --data: embeds a CoREB release's (or BEIR directory's) queries and corpus into one
+embeddings file for \`coreb eval --retriever embeddings:FILE\`, through the same encoder as
+\`--retriever dense:SPEC\`: each task's queries with that task's instruction template, each corpus
+once (documents as title + text), so the file holds the vectors dense: computes. The dataset is
+checked as \`coreb eval\` checks it.
+
+One instruction rule: a text is embedded with the template (and provider input type) of its role
+and task, the template \`dense:\` applies for that task. For a model whose instructions depend on
+the task (Qwen3-Embedding, jina-code-embeddings, ...), --input therefore needs --task: without it
+the call is refused rather than silently using a generic instruction no dense: run uses.
+
 Options (embed):
   --spec SPEC        dense:<provider>:<model>[?key=value&...] or a named entry of coreb.config.json,
                      e.g. dense:openai:my-model?baseUrl=http://127.0.0.1:8000/v1&apiKeyEnv=MY_KEY
   --input FILE       texts (JSONL)
-  --out FILE         vectors (JSONL), written atomically
+  --data DIR         a CoREB release or BEIR directory instead of --input (see above)
+  --split NAME       with --data: the parquet split or BEIR qrels split
+  --tasks LIST       with --data: t2c,c2t,c2c (default: all)
+  --out FILE         vectors (JSONL; .gz gzipped), written atomically
   --role R           query | document (default document)
-  --task T           t2c | c2t | c2c (or text2code, ...): picks the preset's instruction template
+  --task T           t2c | c2t | c2c (or text2code, ...): the instruction template dense: uses
+                     for that task (required when the model's instructions depend on the task)
   --config FILE      config file with named embedders (default ./coreb.config.json if present)
   --cache-dir DIR    cache root (default from COREB_CACHE_DIR / XDG_CACHE_HOME / HOME)
   --no-cache         do not read or write the cache
@@ -127,6 +153,9 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
   const { values } = parseCommandArgs('providers embed', argv, {
     spec: { type: 'string' },
     input: { type: 'string' },
+    data: { type: 'string' },
+    split: { type: 'string' },
+    tasks: { type: 'string', multiple: true },
     out: { type: 'string' },
     role: { type: 'string' },
     task: { type: 'string' },
@@ -137,8 +166,15 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
     format: { type: 'string' },
     dtype: { type: 'string' },
   });
-  for (const k of ['spec', 'input', 'out'] as const) {
+  for (const k of ['spec', 'out'] as const) {
     if (typeof values[k] !== 'string') throw new CorebError('USAGE', `coreb providers embed: --${k} is required; see --help`);
+  }
+  if ((values.input === undefined) === (values.data === undefined)) {
+    throw new CorebError('USAGE', 'coreb providers embed: give --input TEXTS.jsonl or --data DIR (one of them); see --help');
+  }
+  if (values.data !== undefined) return embedDataCommand(ctx, values);
+  for (const k of ['split', 'tasks'] as const) {
+    if (values[k] !== undefined) throw new CorebError('USAGE', `coreb providers embed: --${k} goes with --data`);
   }
   const role = (values.role as string | undefined) ?? 'document';
   if (role !== 'query' && role !== 'document') throw new CorebError('USAGE', `--role must be query or document, got \`${role}\``);
@@ -150,6 +186,17 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
   if (dtype !== 'float32' && format !== 'npy') throw new CorebError('USAGE', '--dtype float16 needs --format npy');
   const input = resolve(ctx.cwd, values.input as string);
   const out = resolve(ctx.cwd, values.out as string);
+  if (task === undefined) {
+    const inputs = await resolveDenseInputs(values.spec as string, { env: ctx.env, cwd: ctx.cwd, configFile: values.config as string | undefined });
+    const dependent = taskDependentTasks(inputs, role);
+    if (dependent.length > 0) {
+      throw new CorebError(
+        'USAGE',
+        `${inputs.model}: ${role} instructions depend on the task (${dependent.map((t) => TASK_SHORT_NAME[t]).join(', ')} differ from the generic one); ` +
+          "coreb eval --retriever dense: always embeds with its task's, so give --task t2c|c2t|c2c, or embed a whole release with --data DIR",
+      );
+    }
+  }
   const { ids, texts } = await readTexts(input);
   const cacheDirOption = values['cache-dir'] as string | undefined;
   const cacheDir = values['no-cache'] ? false : cacheDirOption === undefined ? undefined : resolve(ctx.cwd, cacheDirOption);
@@ -192,6 +239,55 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
     else {
       ctx.logger.info(
         `wrote ${m.rows} vectors (dim ${m.dim}) to ${values.out as string}` +
+          (cacheDir === false ? '' : `; cache: ${c.hits} hits, ${c.duplicates} duplicates, ${c.encoded} encoded`),
+      );
+    }
+    return 0;
+  } finally {
+    embedder.close();
+  }
+}
+
+/** `providers embed --data DIR`: a dataset's queries and corpus through dense:'s encoder, into one embeddings file. */
+async function embedDataCommand(ctx: CommandContext, values: Record<string, unknown>): Promise<number> {
+  for (const k of ['role', 'task'] as const) {
+    if (values[k] !== undefined)
+      throw new CorebError('USAGE', `coreb providers embed: --${k} goes with --input; --data embeds each task's queries and corpus with their own`);
+  }
+  const dir = resolve(ctx.cwd, values.data as string);
+  const out = resolve(ctx.cwd, values.out as string);
+  const spec = values.spec as string;
+  const configFile = values.config as string | undefined;
+  const inputs = await resolveDenseInputs(spec, { env: ctx.env, cwd: ctx.cwd, configFile });
+  const cacheDirOption = values['cache-dir'] as string | undefined;
+  const cacheDir = values['no-cache'] ? false : cacheDirOption === undefined ? undefined : resolve(ctx.cwd, cacheDirOption);
+  const embedder = await createDenseEmbedder(spec, { env: ctx.env, cacheDir, configFile, cwd: ctx.cwd, logger: ctx.logger, signal: ctx.signal });
+  const started = performance.now();
+  try {
+    const e = await embedDataset(embedder, dir, {
+      ...(values.split !== undefined ? { split: values.split as string } : {}),
+      ...(values.tasks !== undefined ? { tasks: values.tasks as string[] } : {}),
+      inputKey: (role, task) => embedInputKey(inputs, role, task),
+      signal: ctx.signal,
+      progress: createProgressBar(ctx.stderr, ctx.interactive),
+      logger: ctx.logger,
+    });
+    await saveLinesAtomic(out, e.lines, ctx.signal);
+    const c = embedder.counters();
+    const summary = {
+      embedder: embedder.describe(),
+      data: dir,
+      queries: e.queries,
+      docs: e.docs,
+      dim: e.dim,
+      corpora: e.corpora,
+      cache: cacheDir === false ? null : c,
+      seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
+    };
+    if (values.json) ctx.stdout.write(JSON.stringify(summary) + '\n');
+    else {
+      ctx.logger.info(
+        `wrote ${e.queries} query and ${e.docs} document vectors (dim ${e.dim}) to ${values.out as string}; use --retriever embeddings:${values.out as string}` +
           (cacheDir === false ? '' : `; cache: ${c.hits} hits, ${c.duplicates} duplicates, ${c.encoded} encoded`),
       );
     }
