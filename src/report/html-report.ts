@@ -14,6 +14,7 @@ import { significantWins } from './compare.js';
 import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } from './contamination.js';
 import type { LoadedResults } from './load-results.js';
 import { kendallTauB, spearman } from './rank-correlation.js';
+import { rankableRows } from './render-results.js';
 
 /** Options of {@link writeHtmlReport}. */
 export interface HtmlReportOptions {
@@ -196,7 +197,9 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
   const tasks = taskNames(g);
   const byTaskMean = rankBy(g.results) === 'taskMean';
   const key = (r: RetrieverResult) => (byTaskMean ? taskMean(r, 'ndcg@10') : r.overall.metrics['ndcg@10']);
-  const sorted = [...g.retrievers].sort((a, b) => key(b) - key(a));
+  // Rows scored on other tasks than the rest (a partial run) are listed after them, unranked.
+  const { ranked, unranked } = rankableRows({ ...g.results, retrievers: g.retrievers });
+  const sorted = [...[...ranked].sort((a, b) => key(b) - key(a)), ...[...unranked].sort((a, b) => key(b) - key(a))];
   const letters = new Map(sorted.map((r, i) => [r.name, letter(i)]));
   const marks = new Map<string, Map<string, Set<string>>>();
   const withPerQuery = sorted.filter((r) => r.perQuery !== undefined);
@@ -226,10 +229,14 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
     String(r.overall.queries),
   ]);
   const p = g.results.protocol;
+  const unrankedNote =
+    unranked.length > 0
+      ? ` Listed last, unranked: ${unranked.map((r) => `${r.name} (scored on ${Object.keys(r.tasks).join(', ') || 'no task'})`).join('; ')}: only rows scored on the same tasks are ranked against each other; – = not scored.`
+      : '';
   const note =
-    marks.size > 0
+    (marks.size > 0
       ? `Superscripts: the rows a score is significantly better than (paired randomization test, ${o.permutations.toLocaleString('en')} sign flips, seed ${o.seed}, Holm–Bonferroni over all pairs of a column, p ≤ ${o.alpha}).`
-      : 'No significance marks: they need per-query values from at least two retrievers (results written without --no-per-query).';
+      : 'No significance marks: they need per-query values from at least two retrievers (results written without --no-per-query).') + unrankedNote;
   const html = [
     `<p>Protocol <strong>${esc(p.name)}</strong>: ${esc(overallMeaning(g.results))}; task mean = unweighted mean of the task means; relevance level ${esc(String(p.relevanceLevel))}.</p>`,
     htmlTable(header, rows, {

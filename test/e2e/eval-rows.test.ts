@@ -187,3 +187,15 @@ test('eval --help says the default BM25 was tuned on v202602, names its paramete
   assert.match(doc, /Its defaults were tuned on CoREB v202602/);
   assert.ok(doc.includes(`bm25?k1=${d.k1}&b=${d.b}&queryTf=${d.queryTf}&k3=${d.k3}&`), 'docs/eval.md spells the default spec out');
 });
+
+test('coreb report over a full and a c2c-only results file lists the partial row last, unranked', () => {
+  const dir = tempDir('coreb-e2e-eval-rows-');
+  assert.equal(runCli(['eval', '--out', join(dir, 'full'), '--quiet']).status, 0);
+  assert.equal(runCli(['eval', '--tasks', 'c2c', '--retriever', 'bm25?k1=1.2&name=c2c-only', '--out', join(dir, 'part'), '--quiet']).status, 0);
+  const r = runCli(['report', join(dir, 'part', 'results.json'), join(dir, 'full', 'results.json'), '--out', join(dir, 'report')]);
+  assert.equal(r.status, 0, r.stderr);
+  const html = readFileSync(join(dir, 'report', 'index.html'), 'utf8');
+  assert.match(html, /Listed last, unranked: c2c-only \(scored on code2code\)/);
+  const board = html.slice(html.indexOf('Leaderboard'));
+  assert.ok(board.indexOf('>bm25<') < board.indexOf('>c2c-only<'), 'the full row first');
+});
