@@ -13,6 +13,7 @@ import { BM25_DEFAULTS, BM25_PRESETS } from '../../src/search/index.js';
 import { runCli, runCliAsync } from '../support/cli.js';
 import { projectRoot } from '../support/shared.js';
 import { tempDir } from '../support/judge.js';
+import { startLoopbackServer } from '../support/loopback-server.js';
 import { writeTinyRelease } from './eval-fixture.js';
 
 interface Row {
@@ -198,4 +199,23 @@ test('coreb report over a full and a c2c-only results file lists the partial row
   assert.match(html, /Listed last, unranked: c2c-only \(scored on code2code\)/);
   const board = html.slice(html.indexOf('Leaderboard'));
   assert.ok(board.indexOf('>bm25<') < board.indexOf('>c2c-only<'), 'the full row first');
+});
+
+test('a named embedder of coreb.config.json names its row without its URL; name= overrides it', async (t) => {
+  const server = await startLoopbackServer({ format: 'openai', dim: 8 });
+  t.after(() => server.close());
+  const cwd = tempDir('coreb-e2e-eval-rows-config-');
+  writeFileSync(join(cwd, 'coreb.config.json'), JSON.stringify({ embedders: { e5: { provider: 'openai', model: 'm', baseUrl: [server.baseUrl] } } }));
+  const r = await runCliAsync(
+    ['eval', '--tasks', 'c2c', '--retriever', 'dense:e5', '--retriever', 'dense:e5?maxRetries=1&name=e5-again', '--out', join(cwd, 'res'), '--quiet'],
+    {
+      cwd,
+      env: { ...process.env, COREB_CACHE_DIR: join(cwd, 'cache') },
+    },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const names = read(join(cwd, 'res')).retrievers.map((x) => x.name);
+  assert.deepEqual(names, ['dense:e5', 'e5-again']);
+  assert.ok(!r.stdout.includes(server.baseUrl), 'no URL in the leaderboard');
+  assert.deepEqual(readdirSync(join(cwd, 'res', 'runs')).sort(), ['dense_e5.code2code.trec', 'e5-again.code2code.trec']);
 });
