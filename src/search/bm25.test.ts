@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Doc, Query } from '../core/dataset.js';
 import { isCorebError } from '../core/errors.js';
-import { createBm25Index, createBm25Retriever } from './bm25.js';
+import { buildBm25IndexData, buildBm25IndexDataAsync, createBm25Index, createBm25Retriever, resolveBm25Options } from './bm25.js';
 
 const plain = { stopwords: 'none', stem: false, minLength: 1, k1: 1.2, b: 0.75, queryTf: 'binary' } as const;
 const docs: Doc[] = [
@@ -109,4 +109,39 @@ test('RM3 feedback adds terms of the top documents to the query', async () => {
   const on = (await rm3.search([q('q', 'apple')], 3)).get('q');
   assert.deepEqual(on?.docIds, ['d1', 'd2'], 'banana, from d1, now retrieves d2');
   assert.deepEqual(createBm25Retriever({ feedbackDocs: 5 }).describe().feedback, { method: 'rm3', docs: 5, terms: 20, weight: 0.5 });
+});
+
+/** A corpus of `n` documents over a few hundred words, enough for several build steps. */
+function manyDocs(n: number): Doc[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `d${i}`, text: `w${i % 397} v${(i * 7) % 211} u${(i * 13) % 101} common term${i % 5}` }));
+}
+
+test('the stepwise BM25 build gives the event loop turns, equals the one-step build and its rankings, and stops on abort', async () => {
+  const corpus = manyDocs(5000);
+  const options = resolveBm25Options(plain);
+  const whole = buildBm25IndexData(corpus, options);
+  let turns = 0;
+  const seen: number[] = [];
+  const timer = setInterval(() => turns++, 0);
+  const stepped = await buildBm25IndexDataAsync(corpus, options, { yieldMs: 0, onDocs: (done) => seen.push(done) });
+  clearInterval(timer);
+  assert.deepEqual(seen, [1024, 2048, 3072, 4096], 'a turn after every 1,024 documents when yieldMs is 0');
+  assert.ok(turns > 0, 'timers ran while the index was being built');
+  assert.deepEqual(stepped, whole);
+
+  const viaRetriever = await createBm25Retriever(plain).index(corpus);
+  const queries = [q('q1', 'w3 v21 common'), q('q2', 'term4 u7')];
+  assert.deepEqual(await viaRetriever.search(queries, 20), await createBm25Index(corpus, plain).search(queries, 20));
+
+  const controller = new AbortController();
+  await assert.rejects(
+    buildBm25IndexDataAsync(corpus, options, { yieldMs: 0, signal: controller.signal, onDocs: (done) => done >= 2048 && controller.abort() }),
+    (e: unknown) => isCorebError(e) && e.code === 'INTERRUPTED',
+  );
+  const aborted = new AbortController();
+  aborted.abort();
+  await assert.rejects(
+    createBm25Retriever(plain).index(corpus, { signal: aborted.signal }),
+    (e: unknown) => isCorebError(e) && e.code === 'INTERRUPTED',
+  );
 });
