@@ -16,6 +16,7 @@ export { parseStrtod } from './strtod.js';
 export * from './trec.js';
 export * from './trec-render.js';
 export * from './trec-partition.js';
+export * from './trec-queries.js';
 export * from './anchors-tsv.js';
 export * from './pickle.js';
 export * from './lcb.js';

@@ -246,6 +246,8 @@ export interface LineChunkOptions {
   chunkBytes?: number;
   /** Checked between chunks: an aborted signal stops the read with its reason. */
   signal?: AbortSignal;
+  /** Given every piece of the file's bytes as read, before gunzip (e.g. to hash the file in the same pass). */
+  onBytes?: (bytes: Uint8Array) => void;
 }
 
 /**
@@ -258,7 +260,7 @@ export interface LineChunkOptions {
  */
 export async function* readLineChunks(path: string, options: LineChunkOptions = {}): AsyncGenerator<Buffer> {
   const target = options.chunkBytes ?? 1 << 22;
-  const { signal } = options;
+  const { signal, onBytes } = options;
   signal?.throwIfAborted();
   // One open, sniffed from the first bytes read, so a pipe (`--run <(zcat run.gz)`) works too.
   const raw = createReadStream(path, { highWaterMark: target });
@@ -276,6 +278,7 @@ export async function* readLineChunks(path: string, options: LineChunkOptions = 
     for (;;) {
       const next = await it.next();
       if (next.done) break;
+      onBytes?.(next.value as Buffer);
       head.push(next.value as Buffer);
       headLen += (next.value as Buffer).length;
       if (headLen >= 2) break;
@@ -286,6 +289,7 @@ export async function* readLineChunks(path: string, options: LineChunkOptions = 
       for (;;) {
         const next = await it.next();
         if (next.done) return;
+        onBytes?.(next.value as Buffer);
         yield next.value as Buffer;
       }
     };

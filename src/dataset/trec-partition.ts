@@ -77,15 +77,22 @@ class PartitionWriter {
  * Splits the run at `path` (plain or gzip) into `parts` files under `dir` by a hash of the qid, so
  * all lines of a query land in one partition, in file order. Streams: memory is one chunk plus a
  * 256 KiB buffer per partition. Lines are copied unchanged (the parser validates them later).
+ * `onBytes` is given the file's bytes as read (to hash it in the same pass).
  */
-export async function partitionTrecRun(path: string, dir: string, parts: number, signal?: AbortSignal): Promise<TrecRunPartition[]> {
+export async function partitionTrecRun(
+  path: string,
+  dir: string,
+  parts: number,
+  signal?: AbortSignal,
+  onBytes?: (bytes: Uint8Array) => void,
+): Promise<TrecRunPartition[]> {
   const writers: PartitionWriter[] = [];
   try {
     for (let i = 0; i < parts; i++)
       writers.push(new PartitionWriter({ run: join(dir, `part-${i}.run`), lines: join(dir, `part-${i}.lines`), count: 0, lastLine: 0 }));
     let line = 0;
     let first = true;
-    for await (const buf of readLineChunks(path, { signal })) {
+    for await (const buf of readLineChunks(path, { signal, onBytes })) {
       const len = buf.length;
       let pos = 0;
       if (first) {

@@ -165,6 +165,8 @@ export interface TrecLoadOptions extends Omit<TrecParseOptions, 'file'> {
   origin?: TrecOrigin;
   /** Bytes read per chunk (whole lines). Default 4 MiB. */
   chunkBytes?: number;
+  /** {@link streamTrecRunGroups} only: given the file's bytes as read, before gunzip (to hash it or count them in the same pass). */
+  onBytes?: (bytes: Uint8Array) => void;
 }
 
 /**
@@ -221,6 +223,8 @@ export interface TrecRunGroup {
   end: number;
   /** strcmp of the docids of entries `a` and `b` (UTF-8 bytes). */
   compareEntries: (a: number, b: number) => number;
+  /** The docid of entry `p` (decoded from its bytes). */
+  entryDocId: (p: number) => string;
 }
 
 /** What {@link streamTrecRunGroups} saw. */
@@ -253,7 +257,11 @@ export async function streamTrecRunGroups(path: string, options: TrecLoadOptions
     const g = current as ScannedGroup;
     return g.pool.compare(g.starts[a], g.starts[b]);
   };
-  const out: TrecRunGroup = { qid: '', docs: new Int32Array(0), scores: new Float64Array(0), start: 0, end: 0, compareEntries };
+  const entryDocId = (p: number): string => {
+    const g = current as ScannedGroup;
+    return g.pool.toString(g.starts[p]);
+  };
+  const out: TrecRunGroup = { qid: '', docs: new Int32Array(0), scores: new Float64Array(0), start: 0, end: 0, compareEntries, entryDocId };
   const handle = (g: ScannedGroup): void => {
     const dup = set.findDuplicate(g.pool, g.starts, g.start, g.end);
     if (dup !== undefined) {
@@ -270,7 +278,7 @@ export async function streamTrecRunGroups(path: string, options: TrecLoadOptions
   };
   let scanner: RunScanner | undefined;
   const scan = async (): Promise<TrecRunStream> => {
-    for await (const chunk of readLineChunks(path, { signal: options.signal, chunkBytes: options.chunkBytes })) {
+    for await (const chunk of readLineChunks(path, { signal: options.signal, chunkBytes: options.chunkBytes, onBytes: options.onBytes })) {
       scanner ??= new RunScanner(path, docTable, true, judged, 2 * estimateLines(chunk));
       scanner.scan(chunk);
       if (!scanner.grouped) return { grouped: false, queryIds: scanner.queryIds, runTag: scanner.runTag };

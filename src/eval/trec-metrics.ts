@@ -4,20 +4,8 @@
  * file. A run that is not grouped by query is split by qid hash into temporary partitions that are
  * each evaluated in memory; the numbers are the same either way (trec_eval order and sums).
  */
-import { mkdtemp, open, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
-import {
-  IdTable,
-  loadTrecQrelsColumns,
-  loadTrecRunColumns,
-  partitionOrigin,
-  partitionTrecRun,
-  streamTrecRunGroups,
-  type TrecRunPartition,
-} from '../dataset/index.js';
-import { isGzip } from '../dataset/text-file.js';
+import { forEachTrecRunQuery, IdTable, loadTrecQrelsColumns } from '../dataset/index.js';
 import { QueryEvaluator, type ColumnarEvaluation, type ColumnarOptions } from '../metrics/index.js';
 
 /** Options of {@link evaluateTrecFiles}. */
@@ -49,12 +37,6 @@ export interface TrecFileMetrics {
   partitions: number;
 }
 
-/** Resolves on the next turn of the event loop (signals get handled), then checks `signal`. */
-async function breathe(signal: AbortSignal | undefined): Promise<void> {
-  await new Promise<void>((r) => setImmediate(r));
-  signal?.throwIfAborted();
-}
-
 function emptyRun(file: string): CorebError {
   // trec_eval refuses an empty results file; all-zero measures would look like a real score.
   return new CorebError('VALIDATION', 'the run has no result lines; expected `qid Q0 docid rank score tag` lines', { file });
@@ -73,75 +55,25 @@ export async function evaluateTrecFiles(options: TrecFileMetricsOptions): Promis
   const qrels = await loadTrecQrelsColumns(options.qrels, { docs, signal });
   if (anchors !== undefined) for (const a of anchors.values()) docs.intern(a);
   const evaluator = new QueryEvaluator(qrels, options);
-  let entries = 0;
-  let due = 0;
-  const stream = await streamTrecRunGroups(options.run, { docs, judged: qrels, anchors, signal, chunkBytes: options.chunkBytes }, (g) => {
-    evaluator.add(g.qid, g.docs, g.scores, g.start, g.end, g.compareEntries);
-    entries += g.end - g.start;
-  });
-  if (stream.grouped) {
-    if (stream.queryIds.length === 0) throw emptyRun(options.run);
-    const inRun = new Set(stream.queryIds);
-    return { result: evaluator.finish((q) => inRun.has(q)), runTag: stream.runTag, mode: 'grouped', partitions: 0 };
-  }
-
-  evaluator.reset();
-  const parts = await partitionCount(options.run, options.partitionBytes ?? 1 << 26);
-  options.onUngrouped?.(parts);
-  const dir = await mkdtemp(join(options.tmpDir ?? tmpdir(), 'coreb-metrics-'));
-  try {
-    const partitions = await partitionTrecRun(options.run, dir, parts, signal);
-    const inRun = new Set<string>();
-    let last: TrecRunPartition | undefined;
-    let runTag = '';
-    for (const part of partitions) {
-      if (part.count === 0) continue;
-      const run = await loadTrecRunColumns(part.run, {
-        docs,
-        knownDocsOnly: true,
-        judged: qrels,
-        anchors,
-        signal,
-        origin: partitionOrigin(options.run, part),
-      });
-      if (last === undefined || part.lastLine > last.lastLine) {
-        last = part;
-        runTag = run.runTag;
-      }
-      for (let q = 0; q < run.queryIds.length; q++) {
-        inRun.add(run.queryIds[q]);
-        evaluator.add(run.queryIds[q], run.docs, run.scores, run.offsets[q], run.offsets[q + 1], run.compareEntries);
-        entries += run.offsets[q + 1] - run.offsets[q];
-        if (entries >= due) {
-          due = entries + 200_000;
-          await breathe(signal);
-        }
-      }
-    }
-    if (inRun.size === 0) throw emptyRun(options.run);
-    return { result: evaluator.finish((q) => inRun.has(q)), runTag, mode: 'partitioned', partitions: parts };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** Partitions for `file`: its uncompressed size (gzip estimated at 5x) over `target`, 2 to 1024. */
-async function partitionCount(file: string, target: number): Promise<number> {
-  const st = await stat(file);
-  if (!st.isFile()) {
-    throw new CorebError(
-      'UNSUPPORTED',
-      "the run is not grouped by query (a query's lines resume after another's) and comes from a pipe, which cannot be read twice; give the file, or group it first (`sort -s -k1,1`)",
-      { file },
-    );
-  }
-  const head = Buffer.alloc(2);
-  const fh = await open(file, 'r');
-  try {
-    await fh.read(head, 0, 2, 0);
-  } finally {
-    await fh.close();
-  }
-  const bytes = isGzip(head) ? st.size * 5 : st.size;
-  return Math.max(2, Math.min(1024, Math.ceil(bytes / target)));
+  const read = await forEachTrecRunQuery(
+    options.run,
+    {
+      docs,
+      judged: qrels,
+      anchors,
+      signal,
+      chunkBytes: options.chunkBytes,
+      tmpPrefix: 'coreb-metrics-',
+      ...(options.tmpDir !== undefined ? { tmpDir: options.tmpDir } : {}),
+      ...(options.partitionBytes !== undefined ? { partitionBytes: options.partitionBytes } : {}),
+      onUngrouped: (parts) => {
+        evaluator.reset();
+        options.onUngrouped?.(parts);
+      },
+    },
+    (g) => evaluator.add(g.qid, g.docs, g.scores, g.start, g.end, g.compareEntries),
+  );
+  if (read.queryIds.length === 0) throw emptyRun(options.run);
+  const inRun = new Set(read.queryIds);
+  return { result: evaluator.finish((q) => inRun.has(q)), runTag: read.runTag, mode: read.mode, partitions: read.partitions };
 }
