@@ -17,15 +17,21 @@ import {
   loadEmbeddings,
   NPY_EMBEDDINGS_FILES,
   loadTopRanked,
-  loadTrecRunMap,
   type EmbeddingVectors,
   type VectorTable,
 } from '../dataset/index.js';
 import { CorebError } from '../core/errors.js';
 import { openIndexFileStore } from '../cache/index.js';
-import { createBm25Retriever, createDenseRetriever, createEmbedderEncoder, createRrfRetriever, type DenseEncoder } from '../search/index.js';
+import {
+  createBm25Retriever,
+  createDenseRetriever,
+  createEmbedderEncoder,
+  createRrfRetriever,
+  rrfInputDepth,
+  type DenseEncoder,
+} from '../search/index.js';
 import type { RetrieverSpec } from './retriever-spec.js';
-import { createRunRetriever } from './run-retriever.js';
+import { createRunRetriever, loadRunRankings, type RunSearchPlan } from './run-retriever.js';
 
 /** What resolving a spec may need. */
 export interface CreateRetrieverContext {
@@ -49,6 +55,12 @@ export interface CreateRetrieverContext {
    * embedding cache to flush). When absent, nothing is registered.
    */
   onClose?: (close: () => void) => void;
+  /**
+   * What the caller will search: a `run:` file then keeps only these queries, each to this depth
+   * (plus its excluded documents), so memory follows queries x depth, not the file. Default: every
+   * ranking of the file, whole.
+   */
+  plan?: RunSearchPlan;
   logger?: Logger;
   progress?: Progress;
   signal?: AbortSignal;
@@ -66,8 +78,19 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
         }),
         spec.text,
       );
-    case 'run':
-      return createRunRetriever(file(spec.file), await loadTrecRunMap(file(spec.file)), spec.text, await hashFile(file(spec.file)));
+    case 'run': {
+      const f = file(spec.file);
+      const rankings = await loadRunRankings(f, {
+        ...(ctx.plan !== undefined ? { plan: ctx.plan } : {}),
+        ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+        ...(ctx.progress !== undefined ? { progress: ctx.progress } : {}),
+        onUngrouped: (parts) =>
+          ctx.logger?.info(
+            `${spec.file}: not grouped by query; splitting it by qid into ${parts} temporary files (sort it by qid to skip this pass)`,
+          ),
+      });
+      return createRunRetriever(f, rankings, spec.text);
+    }
     case 'embeddings': {
       const vectors = await loadEmbeddings(file(spec.file), {
         ...(spec.search.dtype !== undefined ? { dtype: spec.search.dtype } : {}),
@@ -116,7 +139,9 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
     }
     case 'rrf': {
       const members: Retriever[] = [];
-      for (const m of spec.members) members.push(await createRetriever(m, ctx));
+      // Each part is searched deeper than the fused list (rrfInputDepth).
+      const plan = ctx.plan === undefined ? undefined : { ...ctx.plan, depth: rrfInputDepth(ctx.plan.depth) };
+      for (const m of spec.members) members.push(await createRetriever(m, { ...ctx, ...(plan !== undefined ? { plan } : {}) }));
       return named(createRrfRetriever(members, { k: spec.k, ...(spec.weights ? { weights: spec.weights } : {}) }), spec.text);
     }
   }

@@ -42,7 +42,13 @@ export async function retrieveTasks(o: RetrieveTasksOptions): Promise<RetrievedT
   const closers: Array<() => void> = [];
   const progress = o.progress ?? silentProgress;
   try {
+    const excludeAnchors = o.excludeAnchors ?? true;
+    const planQueries = new Map<string, number>();
+    for (const task of o.tasks.values()) {
+      for (const q of task.queries) planQueries.set(q.id, (planQueries.get(q.id) ?? 0) + (excludeAnchors && q.anchorId !== undefined ? 1 : 0));
+    }
     const retriever = await createRetriever(parseRetrieverSpec(o.spec), {
+      plan: { depth: o.depth, queries: planQueries },
       baseDir: o.baseDir,
       env: o.env ?? {},
       ...(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {}),
@@ -63,7 +69,7 @@ export async function retrieveTasks(o: RetrieveTasksOptions): Promise<RetrievedT
         indexes.set(task.corpus, index);
       }
       const exclude = new Map<string, string[]>();
-      if (o.excludeAnchors ?? true) for (const q of task.queries) if (q.anchorId !== undefined) exclude.set(q.id, [q.anchorId]);
+      if (excludeAnchors) for (const q of task.queries) if (q.anchorId !== undefined) exclude.set(q.id, [q.anchorId]);
       lists.set(name, await index.search(task.queries, o.depth, { ...common, exclude }));
     }
     return { description: retriever.describe(), lists };

@@ -542,9 +542,29 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       });
       rerankers.push({ spec, label: heads.filter((h) => h === heads[i]).length > 1 ? spec : heads[i], reranker });
     }
+    // What each task's queries exclude, and the plan a `run:` file is read for (its queries, each
+    // with its excluded documents counted, since they may hold places in the file's top).
+    const excludes = new Map<string, Map<string, string[]>>();
+    const planQueries = new Map<string, number>();
+    for (const [name, task] of data.tasks) {
+      const exclude = new Map<string, string[]>();
+      const anchored = protocol.anchorExclusion && name === 'code2code';
+      for (const q of task.queries) {
+        const ex: string[] = [];
+        if (anchored && q.anchorId !== undefined) ex.push(q.anchorId);
+        if (protocol.ignoreIdenticalIds) ex.push(q.id);
+        if (ex.length > 0) exclude.set(q.id, ex);
+        planQueries.set(q.id, (planQueries.get(q.id) ?? 0) + ex.length);
+      }
+      excludes.set(name, exclude);
+    }
     const evaluateSpec = async (spec: RetrieverSpec): Promise<void> => {
       const tr = performance.now();
+      // A fixed candidate list (MTEB `top_ranked`) is reranked whole unless told otherwise.
+      const rerankDepth = options.rerankDepth ?? (spec.kind === 'top-ranked' ? Number.MAX_SAFE_INTEGER : RERANK_DEFAULT_DEPTH);
+      const searchDepth = Math.max(depth, rerankers.length > 0 ? Math.min(rerankDepth, 100_000) : 0, options.topRanked ?? 0);
       const retriever = await createRetriever(spec, {
+        plan: { depth: searchDepth, queries: planQueries },
         baseDir,
         env: options.env ?? {},
         ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
@@ -570,9 +590,6 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       const slug = uniqueSlug(label);
       const indexes = new Map<string, RetrieverIndex>();
       const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
-      // A fixed candidate list (MTEB `top_ranked`) is reranked whole unless told otherwise.
-      const rerankDepth = options.rerankDepth ?? (spec.kind === 'top-ranked' ? Number.MAX_SAFE_INTEGER : RERANK_DEFAULT_DEPTH);
-      const searchDepth = Math.max(depth, rerankers.length > 0 ? Math.min(rerankDepth, 100_000) : 0, options.topRanked ?? 0);
       const stage: StageTask[] = [];
       for (const [name, task] of data.tasks) {
         checkAborted(signal);
@@ -590,14 +607,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
           timings.indexMs += performance.now() - ti;
           indexes.set(key, index);
         }
-        const exclude = new Map<string, string[]>();
+        const exclude = excludes.get(name)!;
         const anchored = protocol.anchorExclusion && name === 'code2code';
-        for (const q of task.queries) {
-          const ex: string[] = [];
-          if (anchored && q.anchorId !== undefined) ex.push(q.anchorId);
-          if (protocol.ignoreIdenticalIds) ex.push(q.id);
-          if (ex.length > 0) exclude.set(q.id, ex);
-        }
         const ts = performance.now();
         const lists = await index.search(task.queries, searchDepth, {
           ...(taskName ? { task: taskName } : {}),

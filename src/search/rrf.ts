@@ -65,6 +65,11 @@ export function fuseRrf(lists: readonly RankedList[], depth: number, options: Rr
   return { docIds, scores: outScores.slice(0, m) };
 }
 
+/** The depth each input of an rrf retriever is searched to for a fused `depth`: `inputDepth`, by default max(depth, 100). */
+export function rrfInputDepth(depth: number, inputDepth?: number): number {
+  return inputDepth ?? Math.max(depth, 100);
+}
+
 /** Options of {@link createRrfRetriever}. */
 export interface RrfRetrieverOptions extends RrfOptions {
   /**
@@ -101,7 +106,7 @@ export function createRrfRetriever(retrievers: readonly Retriever[], options: Rr
         size: docs.length,
         async search(queries: readonly Query[], depth: number, searchOptions: SearchOptions = {}) {
           validateDepth(depth);
-          const inputDepth = options.inputDepth ?? Math.max(depth, 100);
+          const inputDepth = rrfInputDepth(depth, options.inputDepth);
           const runs: Map<string, RankedList>[] = [];
           for (const index of indexes) runs.push(await index.search(queries, inputDepth, searchOptions));
           const out = new Map<string, RankedList>();

@@ -59,7 +59,9 @@ Options:
                                                             queries.npy + queries.ids (float32/16);
                                                             ?dtype=float16 stores documents in half
                                                             the memory; ?threads=N (default all cores)
-                            run:FILE                        a TREC run (plain or .gz)
+                            run:FILE                        a TREC run (plain or .gz, any size): read
+                                                            once, keeping only the evaluated queries'
+                                                            top documents (memory: queries x depth)
                             rrf:SPEC,SPEC[,k=60][,weights=1,1]  reciprocal-rank fusion
                             dense:PROVIDER:MODEL[?...]      a live embedding model (see coreb providers);
                                                             dtype= and threads= as for embeddings:
