@@ -226,7 +226,20 @@ test('no path outside the page and the API is served: traversal, build files, a 
 });
 
 test('in Chromium: content is escaped; a approves, e + typing + Ctrl-Enter edits, r rejects; review.jsonl has the lines', async (t) => {
-  if (!chromiumAvailable()) return t.skip('chromium not installed');
+  if (!chromiumAvailable()) {
+    // Without a browser the same three decisions go through the API the page uses, so the tests
+    // after this one (restart read-back, the release stage) still run and can fail.
+    for (const body of [
+      { item: 'rv_rev', decision: 'approve' },
+      { item: 'rv_sum', decision: 'edit', text: EDITED },
+      { item: 'rv_xss', decision: 'reject' },
+    ]) {
+      const r = await post(body);
+      assert.equal(r.status, 200, r.body);
+    }
+    assertDecisions();
+    return t.skip('chromium not installed: the page was not driven; the decisions were posted to its API');
+  }
   const shots = process.env.COREB_REVIEW_SCREENSHOTS;
   const opened = await openUrlInChromium(url, { width: 1400, height: 1000 });
   const { page } = opened;
@@ -275,6 +288,13 @@ test('in Chromium: content is escaped; a approves, e + typing + Ctrl-Enter edits
   } finally {
     await opened.close();
   }
+  assertDecisions();
+});
+
+const EDITED = 'A lighthouse keeper logs N integers. Print their sum.\n\nConstraints: 1 <= N <= 100.';
+
+/** The three decisions the browser test makes, as review.jsonl must hold them. */
+function assertDecisions(): void {
   const d = decisions();
   assert.equal(d.length, 3, JSON.stringify(d));
   assert.deepEqual(
@@ -286,9 +306,9 @@ test('in Chromium: content is escaped; a approves, e + typing + Ctrl-Enter edits
     ],
   );
   assert.match(d[1].before, /^In the harbour of Veltmark, Alice has N integers/);
-  assert.equal(d[1].after, 'A lighthouse keeper logs N integers. Print their sum.\n\nConstraints: 1 <= N <= 100.');
+  assert.equal(d[1].after, EDITED);
   assert.ok(d.every((x) => !Number.isNaN(Date.parse(x.when))));
-});
+}
 
 test('Ctrl-C stops the server cleanly (exit 0) and the port is released', async () => {
   const child = review as ChildProcessWithoutNullStreams;
@@ -307,12 +327,14 @@ test('Ctrl-C stops the server cleanly (exit 0) and the port is released', async 
 test('SIGTERM stops it cleanly too, and the decisions made so far are read back on restart', async () => {
   url = '';
   const child = await startReview();
+  review = child; // killed by after() if an assertion below fails
   const items = JSON.parse((await raw('GET', '/api/items', { 'X-Coreb-Token': token })).body);
   assert.deepEqual(items.counts, { problems: 3, approved: 1, rejected: 1, edited: 1, unreviewed: 0, decisions: 3 });
   const code = await new Promise<number | null>((resolve) => {
     child.on('exit', (c) => resolve(c));
     child.kill('SIGTERM');
   });
+  review = undefined;
   assert.equal(code, 0);
 });
 
