@@ -5,20 +5,26 @@
  * and peak RSS), checks the outputs are identical and prints the ratios and the slope of CPU time
  * per million lines between sizes.
  *
- * The reference is trec_eval 9.0.8 built from source here with `make`: its source tree
- * (`--trec-eval-src DIR`), or the v9.0.8 tarball fetched from GitHub when neither that nor a binary
- * (`--trec-eval BIN`) is given; offline, the fetch fails with a clear message (`--coreb-only` times
- * coreb alone). Each size is measured plain and gzipped (`--formats plain,gzip`), and the slopes
- * (CPU seconds and peak MB per 1,000 queries and per GB between consecutive sizes) are printed.
+ * The reference is trec_eval 9.0.8 built from source here with `make` (the Makefile's own flags):
+ * its source tree (`--trec-eval-src DIR`, built in a copy; the VERSIONID it built is printed), or
+ * the v9.0.8 tarball fetched from GitHub when neither that nor a binary (`--trec-eval BIN`) is
+ * given; offline, the fetch fails with a clear message (`--coreb-only` times coreb alone).
+ * `--check-fixtures` first runs that binary on the te9.0.8 outputs in `../shared/fixtures/trec`
+ * (every case with `-q -m all_trec`, `-l 2`, `-c`, `-c -l 2`, and trec_eval's own test outputs)
+ * and refuses to compare against a binary that differs on any file unless `--force`.
+ * Each size is measured plain and gzipped (`--formats plain,gzip`). trec_eval cannot read gzip (it
+ * mmaps the file), so for a gzip row its command is `gzip -dc run.gz > tmp && trec_eval qrels tmp`
+ * timed as one: its CPU includes the decompression, as coreb's does. The slopes (CPU seconds and
+ * peak MB per 1,000 queries and per GB between consecutive sizes) are printed.
  * Run it on an idle machine (the script prints the load average it started at) and, on a shared
  * one, under the heavy-run lock.
  *
  * Usage: node dist/bench/metrics-scale.js [--sizes 5000,50000,100000] [--depth 1000] [--repeat 1]
- *   [--formats plain,gzip] [--trec-eval BIN | --trec-eval-src DIR | --coreb-only] [--measures all_trec]
- *   [--dir DIR (kept, files reused)]
+ *   [--formats plain,gzip] [--trec-eval BIN | --trec-eval-src DIR | --coreb-only]
+ *   [--check-fixtures [--force]] [--measures all_trec] [--dir DIR (kept, files reused)]
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +37,9 @@ function option(name: string): string | undefined {
 
 const SIZES = (option('sizes') ?? '5000,50000,100000').split(',').map(Number);
 const DEPTH = Number(option('depth') ?? 1000);
-const REPEAT = Number(option('repeat') ?? 1);
+/** Runs per size: one number for all sizes, or one per size (`--repeat 3,1,1`). */
+const REPEATS = (option('repeat') ?? '1').split(',').map(Number);
+const repeatFor = (i: number): number => REPEATS[Math.min(i, REPEATS.length - 1)];
 const FORMATS = (option('formats') ?? (process.argv.includes('--gzip') ? 'gzip' : 'plain,gzip')).split(',');
 const MEASURES = option('measures') ?? 'all_trec';
 const TARBALL = 'https://github.com/usnistgov/trec_eval/archive/refs/tags/v9.0.8.tar.gz';
@@ -64,7 +72,6 @@ interface Timing {
   cpu: number;
   wall: number;
   rssMb: number;
-  out: string;
 }
 
 /** Runs `sh -c cmd` under /usr/bin/time; stdout to `out` (unless `cmd` writes it itself). */
@@ -73,19 +80,117 @@ function timed(cmd: string, out: string, dir: string, writesOut = false): Timing
   const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', tf, 'sh', '-c', writesOut ? cmd : `${cmd} > "${out}"`], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`failed (${r.status}): ${cmd}\n${r.stderr}`);
   const [e, u, s, m] = readFileSync(tf, 'utf8').trim().split('\n').pop()!.split(/\s+/).map(Number);
-  return { cpu: u + s, wall: e, rssMb: m / 1024, out: readFileSync(out, 'utf8') };
+  return { cpu: u + s, wall: e, rssMb: m / 1024 };
+}
+
+/**
+ * Whether coreb's output equals trec_eval's once trec_eval's `relstring` lines (the one all_trec
+ * measure coreb does not compute, see docs/metrics.md) are dropped; compared as streams, not in memory.
+ */
+function sameOutput(coreb: string, te: string): boolean {
+  return spawnSync('sh', ['-c', `grep -v '^relstring ' "${te}" | cmp -s - "${coreb}"`]).status === 0;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** Builds trec_eval from the source tree `src` in a copy under `dir`. */
+/** Builds trec_eval from the source tree `src` in a copy under `dir`; prints the VERSIONID built. */
 function build(src: string, dir: string): string {
+  const makefile = join(src, 'Makefile');
+  if (!existsSync(makefile)) throw new Error(`${src}: no Makefile, not a trec_eval source tree`);
   const tree = join(dir, 'trec_eval-src');
   rmSync(tree, { recursive: true, force: true });
-  spawnSync('cp', ['-r', src, tree]);
-  const r = spawnSync('make', ['-C', tree], { encoding: 'utf8' });
+  const cp = spawnSync('cp', ['-r', src, tree], { encoding: 'utf8' });
+  if (cp.status !== 0) throw new Error(`copying ${src} to ${tree} failed:\n${cp.stderr}`);
+  spawnSync('make', ['-C', tree, 'clean'], { encoding: 'utf8' });
+  const r = spawnSync('make', ['-C', tree, 'trec_eval'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`building trec_eval in ${tree} failed:\n${r.stderr}`);
-  return join(tree, 'trec_eval');
+  const bin = join(tree, 'trec_eval');
+  const versionId = /^VERSIONID\s*=\s*(\S+)/m.exec(readFileSync(makefile, 'utf8'))?.[1] ?? 'unknown';
+  const v = spawnSync(bin, ['-v'], { encoding: 'utf8' });
+  const says = `${v.stdout}${v.stderr}`.trim();
+  process.stdout.write(`built trec_eval from ${src}: Makefile VERSIONID ${versionId}; \`trec_eval -v\` says "${says}"\n`);
+  return bin;
+}
+
+/** One te9.0.8 output file and the trec_eval arguments that made it. */
+interface FixtureFile {
+  expected: string;
+  args: string[];
+}
+
+/** The te9.0.8 outputs under `root` (cases/ and trec_eval_testdata/v9.0.8/) with their commands. */
+function fixtureFiles(root: string): FixtureFile[] {
+  const files: FixtureFile[] = [];
+  const variants: [string, string[]][] = [
+    ['all_trec.q.txt', ['-q', '-m', 'all_trec']],
+    ['all_trec.q.l2.txt', ['-q', '-m', 'all_trec', '-l', '2']],
+    ['all_trec.q.c.txt', ['-q', '-c', '-m', 'all_trec']],
+    ['all_trec.q.c.l2.txt', ['-q', '-c', '-l', '2', '-m', 'all_trec']],
+  ];
+  const cases = join(root, 'cases');
+  for (const name of readdirSync(cases).sort()) {
+    const d = join(cases, name);
+    for (const [file, flags] of variants) {
+      const expected = join(d, 'te9.0.8', file);
+      if (existsSync(expected)) files.push({ expected, args: [...flags, join(d, 'qrels.txt'), join(d, 'run.txt')] });
+    }
+  }
+  const t = join(root, 'trec_eval_testdata', 'v9.0.8');
+  if (existsSync(t)) {
+    const f = (name: string): string => join(t, name);
+    const tests: [string, string[]][] = [
+      ['out.test', [f('qrels.test'), f('results.test')]],
+      ['out.test.a', ['-m', 'all_trec', f('qrels.test'), f('results.test')]],
+      ['out.test.aq', ['-m', 'all_trec', '-q', f('qrels.test'), f('results.test')]],
+      ['out.test.aqc', ['-m', 'all_trec', '-q', '-c', f('qrels.test'), f('results.trunc')]],
+      ['out.test.aqcM', ['-m', 'all_trec', '-q', '-c', '-M100', f('qrels.test'), f('results.trunc')]],
+      ['out.test.aql', ['-m', 'all_trec', '-mrelstring.20', '-q', '-l2', f('qrels.rel_level'), f('results.test')]],
+      ['out.test.prefs', ['-m', 'all_prefs', '-q', '-R', 'prefs', f('prefs.test'), f('prefs.results.test')]],
+      ['out.test.qrels_prefs', ['-m', 'all_prefs', '-q', '-R', 'qrels_prefs', f('qrels.test'), f('results.test')]],
+      ['out.test.qrels_jg', ['-m', 'qrels_jg', '-q', '-R', 'qrels_jg', f('qrels.123'), f('results.test')]],
+      [
+        'out.test.meas_params',
+        [
+          '-q',
+          '-miprec_at_recall..10,.20,.25,.75,.50',
+          '-m',
+          'P.5,7,3',
+          '-m',
+          'recall.20,2000',
+          '-m',
+          'Rprec_mult.5.0,0.2,0.35',
+          '-mutility.2,-1,0,0',
+          '-m',
+          '11pt_avg..25,.5,.75',
+          '-mndcg.1=3,2=9,4=4.5',
+          '-mndcg_cut.10,20,23.4',
+          '-msuccess.2,5,20',
+          f('qrels.test'),
+          f('results.test'),
+        ],
+      ],
+      ['out.test.aqZ', ['-q', '-m', 'all_trec', '-Z', f('zscores_file'), f('qrels.test'), f('results.test')]],
+    ];
+    for (const [name, args] of tests) if (existsSync(f(name))) files.push({ expected: f(name), args });
+  }
+  return files;
+}
+
+/** Runs `bin` on every te9.0.8 fixture; prints the count identical and the files that differ. */
+function checkFixtures(bin: string): boolean {
+  const root = fileURLToPath(new URL('../../../shared/fixtures/trec', import.meta.url));
+  if (!existsSync(join(root, 'cases')))
+    throw new Error(`--check-fixtures: no trec_eval fixtures at ${root} (expected ../shared beside the checkout)`);
+  const files = fixtureFiles(root);
+  const differ: string[] = [];
+  for (const { expected, args } of files) {
+    const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
+    if (r.stdout !== readFileSync(expected, 'utf8'))
+      differ.push(`${expected} (exit ${r.status}${r.stderr ? `: ${r.stderr.trim().split('\n')[0]}` : ''})`);
+  }
+  process.stdout.write(`trec_eval output identical to the te9.0.8 fixtures on ${files.length - differ.length}/${files.length} files\n`);
+  for (const d of differ) process.stdout.write(`  differs: ${d}\n`);
+  return differ.length === 0;
 }
 
 /** The trec_eval binary: given, built from a given tree, or built from the fetched 9.0.8 tarball. */
@@ -120,12 +225,25 @@ if (keep !== undefined) mkdirSync(keep, { recursive: true });
 try {
   const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const te = await trecEvalBinary(dir);
+  if (te !== undefined && process.argv.includes('--check-fixtures') && !checkFixtures(te)) {
+    if (!process.argv.includes('--force')) {
+      process.stderr.write(
+        'metrics-scale: this trec_eval is not the te9.0.8 reference (outputs differ above); not comparing against it (--force to do so anyway)\n',
+      );
+      process.exit(3);
+    }
+    process.stdout.write('--force: comparing against a trec_eval that differs from the te9.0.8 fixtures\n');
+  }
   process.stdout.write(
     `machine: ${cpus().length} cores, load average ${loadavg()
       .map((x) => x.toFixed(1))
       .join(' ')} at start\n`,
   );
   process.stdout.write(`reference: ${te ?? 'none (--coreb-only)'}; measures: -q -m ${MEASURES}\n`);
+  if (te !== undefined)
+    process.stdout.write("output compared without trec_eval's relstring lines (the one all_trec measure coreb does not compute)\n");
+  if (te !== undefined && FORMATS.includes('gzip'))
+    process.stdout.write('gzip rows: trec_eval is timed on `gzip -dc run.gz > tmp && trec_eval qrels tmp` (it cannot read gzip)\n');
   interface Row {
     queries: number;
     format: string;
@@ -136,7 +254,7 @@ try {
     teRss?: number;
   }
   const rows: Row[] = [];
-  for (const queries of SIZES) {
+  for (const [sizeIndex, queries] of SIZES.entries()) {
     const run = join(dir, `run-${queries}.txt`);
     const qrels = join(dir, `qrels-${queries}.txt`);
     if (!existsSync(run) || !existsSync(qrels)) await generate(run, qrels, queries);
@@ -149,7 +267,7 @@ try {
       const bytes = statSync(target).size;
       const ours: Timing[] = [];
       const theirs: Timing[] = [];
-      for (let i = 0; i < REPEAT; i++) {
+      for (let i = 0; i < repeatFor(sizeIndex); i++) {
         ours.push(
           timed(
             `"${process.execPath}" "${cli}" metrics -q -m ${MEASURES} --qrels "${qrels}" --run "${target}" -o "${join(dir, 'coreb.out')}"`,
@@ -158,18 +276,29 @@ try {
             true,
           ),
         );
-        if (te !== undefined) theirs.push(timed(`"${te}" -q -m ${MEASURES} "${qrels}" "${target}"`, join(dir, 'te.out'), dir));
+        if (te !== undefined) {
+          // trec_eval mmaps its input, so it cannot read gzip or a pipe: it is timed decompressing to
+          // a temp file and reading that, the decompression counted in its CPU as in coreb's.
+          const plain = join(dir, 'te-input.txt');
+          const cmd =
+            format === 'gzip'
+              ? `gzip -dc "${target}" > "${plain}" && "${te}" -q -m ${MEASURES} "${qrels}" "${plain}"`
+              : `"${te}" -q -m ${MEASURES} "${qrels}" "${target}"`;
+          theirs.push(timed(cmd, join(dir, 'te.out'), dir));
+          rmSync(plain, { force: true });
+        }
       }
       const c = median(ours.map((t) => t.cpu));
       const rss = Math.max(...ours.map((t) => t.rssMb));
+      const n = ours.length > 1 ? ` (median of ${ours.length})` : '';
       const row: Row = { queries, format, gb: bytes / 1e9, cpu: c, rss };
-      let line = `${queries} queries x ${DEPTH} ${format} (${(bytes / 1e9).toFixed(2)} GB, ${(statSync(run).size / 1e9).toFixed(2)} GB plain): coreb ${c.toFixed(1)} s CPU, ${median(ours.map((t) => t.wall)).toFixed(1)} s wall, peak ${rss.toFixed(0)} MB`;
+      let line = `${queries} queries x ${DEPTH} ${format} (${(bytes / 1e9).toFixed(2)} GB, ${(statSync(run).size / 1e9).toFixed(2)} GB plain): coreb ${c.toFixed(1)} s CPU${n}, ${median(ours.map((t) => t.wall)).toFixed(1)} s wall, peak ${rss.toFixed(0)} MB`;
       if (te !== undefined) {
         const tc = median(theirs.map((t) => t.cpu));
         const trss = Math.max(...theirs.map((t) => t.rssMb));
         row.teCpu = tc;
         row.teRss = trss;
-        line += `; trec_eval ${tc.toFixed(1)} s CPU, peak ${trss.toFixed(0)} MB; CPU ratio ${(c / tc).toFixed(2)} (goal <= 0.5), RSS ratio ${(rss / trss).toFixed(2)} (goal <= 1); output identical: ${ours[0].out === theirs[0].out}`;
+        line += `; trec_eval ${tc.toFixed(1)} s CPU, peak ${trss.toFixed(0)} MB; CPU ratio ${(c / tc).toFixed(2)} (goal <= 0.5), RSS ratio ${(rss / trss).toFixed(2)} (goal <= 1); output identical: ${sameOutput(join(dir, 'coreb.out'), join(dir, 'te.out'))}`;
       }
       rows.push(row);
       process.stdout.write(`${line}\n`);
