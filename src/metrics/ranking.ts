@@ -9,6 +9,8 @@ let keys = new Float64Array(1024);
 let ties = new Int32Array(1024);
 let order = new Int32Array(1024);
 const NO_TIES = new Int32Array(0);
+/** Tie groups up to this size are sorted by insertion sort, larger ones by TypedArray sort. */
+const SMALL_TIES = 16;
 
 /** Grows the shared sort scratch (`keys`, `ties`, `order`) to hold `len` entries, doubling. */
 function ensureScratch(len: number): void {
@@ -149,7 +151,20 @@ export function rankQueryByEntries(
   for (let i = 0; i < n; ) {
     let j = i + 1;
     while (j < n && groupKeys[j] === groupKeys[i]) j++;
-    if (j - i > 1) order.subarray(i, j).sort(byDocidDesc);
+    if (j - i > SMALL_TIES) order.subarray(i, j).sort(byDocidDesc);
+    else if (j - i > 1) {
+      // Small tie groups (the usual case) by insertion sort in place: no subarray or comparator
+      // call per group. Docids within a query are distinct, so the order is the same.
+      for (let k = i + 1; k < j; k++) {
+        const e = order[k];
+        let m = k - 1;
+        while (m >= i && compare(e, order[m]) > 0) {
+          order[m + 1] = order[m];
+          m--;
+        }
+        order[m + 1] = e;
+      }
+    }
     i = j;
   }
   for (let i = 0; i < n; i++) out[i] = docs[order[i]];
