@@ -137,32 +137,65 @@ export function readRow(store: DenseStore, d: number): Float32Array {
  * @throws CorebError `VALIDATION` naming `what` and the first row holding a non-finite value.
  */
 export function normalizeStore(store: DenseStore, what: string): void {
-  const dim = store.dim;
-  const table = store.dtype === 'float16' ? float16Table() : undefined;
   let base = 0;
   for (const chunk of store.chunks) {
-    const rows = chunk.length / dim;
-    for (let r = 0; r < rows; r++) {
-      const off = r * dim;
-      let s = 0;
-      for (let j = 0; j < dim; j++) {
-        const x = table === undefined ? chunk[off + j] : table[chunk[off + j]];
-        s += x * x;
-      }
-      if (!Number.isFinite(s)) {
-        let j = 0;
-        while (j < dim && Number.isFinite(table === undefined ? chunk[off + j] : table[chunk[off + j]])) j++;
-        const v = table === undefined ? chunk[off + j] : table[chunk[off + j]];
-        throw new CorebError('VALIDATION', `${what}: row ${base + r} has a non-finite value (${v}) at column ${j}`);
-      }
-      if (s > 0) {
-        const inv = 1 / Math.sqrt(s);
-        if (table === undefined) for (let j = 0; j < dim; j++) chunk[off + j] *= inv;
-        else for (let j = 0; j < dim; j++) chunk[off + j] = float64ToF16(Math.fround(table[chunk[off + j]] * inv));
-      }
-    }
+    const rows = chunk.length / store.dim;
+    normalizeStoredRows(chunk, 0, rows, store.dim, what, base);
     base += rows;
   }
+}
+
+/**
+ * {@link normalizeStore} of rows `[r0, r1)` of one chunk (float32 values, or float16 bit patterns
+ * in a Uint16Array): the same arithmetic, so a streamed chunk normalised here holds the values an
+ * in-memory store would. `rowBase` is added to row numbers in errors.
+ * @throws CorebError `VALIDATION` naming `what` and the first row holding a non-finite value.
+ */
+export function normalizeStoredRows(chunk: Float32Array | Uint16Array, r0: number, r1: number, dim: number, what: string, rowBase = 0): void {
+  const table = chunk instanceof Uint16Array ? float16Table() : undefined;
+  for (let r = r0; r < r1; r++) {
+    const off = r * dim;
+    let s = 0;
+    for (let j = 0; j < dim; j++) {
+      const x = table === undefined ? chunk[off + j] : table[chunk[off + j]];
+      s += x * x;
+    }
+    if (!Number.isFinite(s)) {
+      let j = 0;
+      while (j < dim && Number.isFinite(table === undefined ? chunk[off + j] : table[chunk[off + j]])) j++;
+      const v = table === undefined ? chunk[off + j] : table[chunk[off + j]];
+      throw new CorebError('VALIDATION', `${what}: row ${rowBase + r} has a non-finite value (${v}) at column ${j}`);
+    }
+    if (s > 0) {
+      const inv = 1 / Math.sqrt(s);
+      if (table === undefined) for (let j = 0; j < dim; j++) chunk[off + j] *= inv;
+      else for (let j = 0; j < dim; j++) chunk[off + j] = float64ToF16(Math.fround(table[chunk[off + j]] * inv));
+    }
+  }
+}
+
+/**
+ * Document vectors too large to hold at once, read in chunks (e.g. from a `.npy` file) and searched
+ * chunk by chunk (`denseTopKStreamed`): only a chunk is in memory. Each chunk holds some of the
+ * logical documents, normalised, in the storage dtype; together the chunks hold each document once.
+ */
+export interface DenseChunkSource {
+  /** Logical documents (the rows ranked; result indices refer to them). */
+  rows: number;
+  dim: number;
+  /** Storage dtype of the chunks (the values the scores are computed from). */
+  dtype: DenseDtype;
+  /** Most rows one chunk holds. */
+  chunkRows: number;
+  /** Number of chunks. */
+  chunkCount: number;
+  /**
+   * Reads chunk `i` (`0 <= i < chunkCount`) into `into` (`chunkRows * dim` values: float32, or
+   * float16 bit patterns for dtype float16): its logical documents, normalised, one row each, with
+   * `labels[j]` the logical index of row j. Resolves to the number of rows written.
+   * @throws CorebError naming the file for anything unreadable; `INTERRUPTED` when `signal` aborts.
+   */
+  readChunk(i: number, into: Float32Array | Uint16Array, labels: Int32Array, signal?: AbortSignal): Promise<number>;
 }
 
 /**

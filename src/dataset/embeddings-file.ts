@@ -8,10 +8,11 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { statSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
-import { allocateStore, writeRows, type DenseDtype, type DenseStore } from '../core/vector-store.js';
-import { loadIdsFile, loadNpyStore } from './npy.js';
+import { allocateStore, dtypeBytes, writeRows, type DenseDtype, type DenseStore } from '../core/vector-store.js';
+import { DEFAULT_STREAM_CHUNK_BYTES, loadIdsFile, loadNpyStore, readNpyHeader, type NpyHeader } from './npy.js';
 
 /** Vectors read from an embeddings file, by kind and id (float32, as given; not normalised). */
 export interface EmbeddingsFile {
@@ -146,8 +147,27 @@ export interface VectorTable {
 }
 
 /**
+ * Document vectors left in their `.npy` file because the matrix is larger than the memory budget:
+ * dense search reads them in chunks (`openNpyChunks` with these settings) at each search.
+ */
+export interface StreamedVectorTable {
+  ids: Map<string, number>;
+  /** The `.npy` file and its checked header. */
+  file: string;
+  header: NpyHeader;
+  /** Storage dtype of the chunks (the file's unless `dtype` was asked for). */
+  dtype: DenseDtype;
+  /** Bytes of one chunk in `dtype` (see {@link streamChunkBytes}). */
+  chunkBytes: number;
+  /** The memory budget the matrix exceeded, in bytes. */
+  memoryBytes: number;
+}
+
+/**
  * Precomputed vectors as dense search reads them: each kind in one store (one copy of the
- * matrix), rows looked up by id. From a JSONL embeddings file or a directory of `.npy` matrices.
+ * matrix), rows looked up by id, or for a document matrix larger than the memory budget, left in
+ * its `.npy` file ({@link StreamedVectorTable}). From a JSONL embeddings file or a directory of
+ * `.npy` matrices.
  */
 export interface EmbeddingVectors {
   /** The file or directory read. */
@@ -156,13 +176,35 @@ export interface EmbeddingVectors {
   format: 'jsonl' | 'npy';
   dim: number;
   queries: VectorTable;
-  docs: VectorTable;
+  docs: VectorTable | StreamedVectorTable;
+}
+
+/** The default memory budget of a `.npy` document matrix: half of `os.totalmem()`, in bytes. */
+export function defaultEmbeddingsMemoryBytes(): number {
+  return Math.floor(totalmem() / 2);
+}
+
+/**
+ * Chunk bytes of a streamed matrix under a budget of `memoryBytes`: a quarter of it (two chunks
+ * and a read buffer stay within it), at most `DEFAULT_STREAM_CHUNK_BYTES` (32 MiB); at least one
+ * row is always read.
+ */
+export function streamChunkBytes(memoryBytes: number): number {
+  return Math.max(1, Math.min(DEFAULT_STREAM_CHUNK_BYTES, Math.floor(memoryBytes / 4)));
 }
 
 /** Options of {@link loadEmbeddings}. */
 export interface LoadEmbeddingsOptions {
   /** Storage dtype of the document vectors. Default: float32 (JSONL) or the file's (`.npy`). */
   dtype?: DenseDtype;
+  /**
+   * Bytes the document matrix of a `.npy` directory may take in memory, in its storage dtype; a
+   * larger one is not read but streamed from the file at each search ({@link StreamedVectorTable}:
+   * memory then holds two chunks and a read buffer of at most a quarter of the budget each, up to
+   * 32 MiB). 0 always streams. Default {@link defaultEmbeddingsMemoryBytes} (half the machine's
+   * memory). JSONL files are always read whole.
+   */
+  memoryBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -184,26 +226,43 @@ export function tableOfVectors(vectors: Map<string, Float32Array>, dim: number, 
 /** The file names of an `.npy` embeddings directory. */
 export const NPY_EMBEDDINGS_FILES = { docs: ['docs.npy', 'docs.ids'], queries: ['queries.npy', 'queries.ids'] } as const;
 
-/** Reads one `.npy` + ids pair, checking they have the same number of rows. */
-async function loadNpyTable(dir: string, names: readonly [string, string], options: LoadEmbeddingsOptions): Promise<VectorTable> {
+/**
+ * Reads one `.npy` + ids pair, checking they have the same number of rows (before the matrix is
+ * read); with `stream`, a matrix larger than the memory budget stays in its file.
+ */
+async function loadNpyTable(
+  dir: string,
+  names: readonly [string, string],
+  options: LoadEmbeddingsOptions,
+  stream: boolean,
+): Promise<VectorTable | StreamedVectorTable> {
   const [npy, idsName] = names.map((n) => join(dir, n));
+  const header = readNpyHeader(npy);
   const list = await loadIdsFile(idsName);
-  const store = loadNpyStore(npy, {
-    ...(options.dtype !== undefined ? { dtype: options.dtype } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  if (store.rows !== list.length) {
-    throw new CorebError('VALIDATION', `${npy} has ${store.rows} rows but ${idsName} has ${list.length} ids; write one id per row, in row order`, {
+  if (header.rows !== list.length) {
+    throw new CorebError('VALIDATION', `${npy} has ${header.rows} rows but ${idsName} has ${list.length} ids; write one id per row, in row order`, {
       file: idsName,
     });
   }
-  return { ids: new Map(list.map((id, i) => [id, i])), store };
+  const ids = new Map(list.map((id, i) => [id, i]));
+  list.length = 0;
+  const dtype = options.dtype ?? header.dtype;
+  const memoryBytes = options.memoryBytes ?? defaultEmbeddingsMemoryBytes();
+  if (stream && header.rows * header.dim * dtypeBytes(dtype) > memoryBytes) {
+    return { ids, file: npy, header, dtype, chunkBytes: streamChunkBytes(memoryBytes), memoryBytes };
+  }
+  const store = loadNpyStore(npy, {
+    dtype,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return { ids, store };
 }
 
 /**
  * Loads precomputed vectors for `embeddings:PATH`: a JSONL file ({@link loadEmbeddingsFile}) or a
  * directory holding `docs.npy` + `docs.ids` and `queries.npy` + `queries.ids` (see
- * `readNpyHeader` for the accepted `.npy` files; ids one per line, in row order).
+ * `readNpyHeader` for the accepted `.npy` files; ids one per line, in row order). A document
+ * matrix larger than `memoryBytes` is left in its file, to be streamed (see {@link LoadEmbeddingsOptions}).
  * @throws CorebError naming the file for anything unreadable or inconsistent.
  */
 export async function loadEmbeddings(path: string, options: LoadEmbeddingsOptions = {}): Promise<EmbeddingVectors> {
@@ -214,14 +273,15 @@ export async function loadEmbeddings(path: string, options: LoadEmbeddingsOption
     throw new CorebError('IO', `cannot read embeddings ${path}: ${(e as Error).message}`, { file: path, cause: e });
   }
   if (isDir) {
-    const docs = await loadNpyTable(path, NPY_EMBEDDINGS_FILES.docs, options);
-    const queries = await loadNpyTable(path, NPY_EMBEDDINGS_FILES.queries, { ...options, dtype: 'float32' });
-    if (docs.store.dim !== queries.store.dim) {
-      throw new CorebError('VALIDATION', `${path}: docs.npy has dim ${docs.store.dim} but queries.npy has dim ${queries.store.dim}; use one model`, {
+    const docs = await loadNpyTable(path, NPY_EMBEDDINGS_FILES.docs, options, true);
+    const queries = (await loadNpyTable(path, NPY_EMBEDDINGS_FILES.queries, { ...options, dtype: 'float32' }, false)) as VectorTable;
+    const dim = 'store' in docs ? docs.store.dim : docs.header.dim;
+    if (dim !== queries.store.dim) {
+      throw new CorebError('VALIDATION', `${path}: docs.npy has dim ${dim} but queries.npy has dim ${queries.store.dim}; use one model`, {
         file: path,
       });
     }
-    return { file: path, format: 'npy', dim: docs.store.dim, docs, queries };
+    return { file: path, format: 'npy', dim, docs, queries };
   }
   const e = await loadEmbeddingsFile(path, options.signal);
   return {

@@ -1,14 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, readFileSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCorebError } from '../core/errors.js';
 import { f16ToFloat64, float64ToF16 } from '../core/float-format.js';
-import { readRow } from '../core/vector-store.js';
+import { normalizeStore, readRow } from '../core/vector-store.js';
+import { createUniform } from '../core/random.js';
 import { numpySkipReason, runPython } from '../../test/support/python.js';
 import { loadEmbeddings } from './embeddings-file.js';
-import { loadIdsFile, loadNpyStore, npyHeader, npyIdsPath, readNpyHeader, writeIdsFile, writeNpy } from './npy.js';
+import { loadIdsFile, loadNpyStore, npyHeader, npyIdsPath, openNpyChunks, readNpyHeader, writeIdsFile, writeNpy } from './npy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'coreb-npy-'));
 const matrix = { rows: 3, dim: 4, data: Float32Array.from([0.1, -2, 3.5, 0, 1, 1, 1, 1, -0.25, 7, 1e-3, 65000]) };
@@ -108,10 +109,12 @@ test('an embeddings directory pairs docs/queries .npy with their ids and checks 
   await writeIdsFile(join(d, 'queries.ids'), ['q1']);
   const v = await loadEmbeddings(d);
   assert.equal(v.format, 'npy');
+  assert.ok('store' in v.docs);
   assert.equal(v.docs.store.dtype, 'float16');
   assert.equal(v.queries.store.dtype, 'float32');
   assert.equal(v.docs.ids.get('d3'), 2);
-  assert.equal((await loadEmbeddings(d, { dtype: 'float32' })).docs.store.dtype, 'float32');
+  const v32 = await loadEmbeddings(d, { dtype: 'float32' });
+  assert.equal('store' in v32.docs && v32.docs.store.dtype, 'float32');
   await writeIdsFile(join(d, 'docs.ids'), ['d1', 'd2']);
   await assert.rejects(loadEmbeddings(d), (e) => isCorebError(e, 'VALIDATION') && /has 3 rows but .*docs\.ids has 2 ids/.test(e.message));
 });
@@ -152,4 +155,89 @@ test("numpy reads the .npy files coreb writes and coreb reads numpy's (versions 
     );
     assert.ok(readFileSync(p1).length > 0);
   });
+});
+
+test('openNpyChunks: chunks of a .npy file hold the rows loadNpyStore + normalizeStore give, in every dtype pairing, for a row subset', async () => {
+  const rows = 23;
+  const dim = 5;
+  const r = createUniform(7);
+  const m = { rows, dim, data: Float32Array.from({ length: rows * dim }, () => (r() - 0.5) * 4) };
+  m.data.fill(0, 10, 15); // an all-zero row stays zero
+  for (const fileDtype of ['float32', 'float16'] as const) {
+    const f = join(dir, `chunks-${fileDtype}.npy`);
+    await writeNpy(f, m, fileDtype);
+    for (const dtype of ['float32', 'float16'] as const) {
+      const ref = loadNpyStore(f, { dtype });
+      normalizeStore(ref, 'ref');
+      // Logical documents: file rows 22, 20, ..., 0 (every second row, reversed).
+      const rowMap = Int32Array.from({ length: 12 }, (_, i) => 22 - 2 * i);
+      const src = openNpyChunks(f, { dtype, rowMap, chunkBytes: 4 * dim * (dtype === 'float16' ? 2 : 4) });
+      assert.equal(src.chunkRows, 4);
+      assert.equal(src.chunkCount, 6);
+      assert.equal(src.rows, 12);
+      const seen = new Map<number, number[]>();
+      for (let c = 0; c < src.chunkCount; c++) {
+        const into = dtype === 'float16' ? new Uint16Array(4 * dim) : new Float32Array(4 * dim);
+        const labels = new Int32Array(4);
+        const n = await src.readChunk(c, into, labels);
+        for (let j = 0; j < n; j++) seen.set(labels[j], [...readRow({ rows: n, dim, dtype, chunkRows: 4, chunks: [into] }, j)]);
+      }
+      assert.equal(seen.size, 12, `${fileDtype} -> ${dtype}: every document once`);
+      for (let i = 0; i < 12; i++) assert.deepEqual(seen.get(i), [...readRow(ref, rowMap[i])], `${fileDtype} -> ${dtype} document ${i}`);
+    }
+  }
+});
+
+test('openNpyChunks: a file truncated after opening, a bad row map and a non-finite value are named', async () => {
+  const f = join(dir, 'trunc.npy');
+  await writeNpy(f, { rows: 10, dim: 4, data: new Float32Array(40).fill(1) });
+  assert.throws(
+    () => openNpyChunks(f, { rowMap: Int32Array.from([0, 10]) }),
+    (e) => isCorebError(e, 'VALIDATION') && e.message.includes(f) && /entry 1 is 10/.test(e.message),
+  );
+  assert.throws(
+    () => openNpyChunks(f, { rowMap: Int32Array.from([3, 3]) }),
+    (e) => isCorebError(e, 'VALIDATION') && /distinct/.test(e.message),
+  );
+  const src = openNpyChunks(f, { chunkBytes: 4 * 16 });
+  truncateSync(f, 128 + 6 * 16);
+  const into = new Float32Array(16);
+  const labels = new Int32Array(4);
+  assert.equal(await src.readChunk(0, into, labels), 4);
+  await assert.rejects(
+    src.readChunk(1, into, labels),
+    (e) => isCorebError(e, 'IO') && e.message.includes(f) && /end of file at row 6; the header says 10 rows/.test(e.message),
+  );
+  const g = join(dir, 'nan.npy');
+  await writeNpy(g, { rows: 3, dim: 2, data: Float32Array.from([1, 0, 0, 1, 0, Number.NaN]) });
+  await assert.rejects(
+    openNpyChunks(g, { chunkBytes: 16 }).readChunk(1, new Float32Array(4), new Int32Array(2)),
+    (e) => isCorebError(e, 'VALIDATION') && /row 2 has a non-finite value \(NaN\) at column 1/.test(e.message),
+  );
+  const ac = new AbortController();
+  ac.abort();
+  await assert.rejects(openNpyChunks(g).readChunk(0, new Float32Array(6), new Int32Array(3), ac.signal), (e) => isCorebError(e, 'INTERRUPTED'));
+});
+
+test('an embeddings directory over the memory budget is left in its file; the ids count is checked first', async () => {
+  const d = mkdtempSync(join(dir, 'emb-big-'));
+  await writeNpy(join(d, 'docs.npy'), matrix);
+  await writeIdsFile(join(d, 'docs.ids'), ['d1', 'd2', 'd3']);
+  await writeNpy(join(d, 'queries.npy'), { rows: 1, dim: 4, data: Float32Array.from([1, 0, 0, 0]) });
+  await writeIdsFile(join(d, 'queries.ids'), ['q1']);
+  // 3 x 4 float32 = 48 bytes: streamed under 47, read at 48; float16 storage halves it.
+  const over = await loadEmbeddings(d, { memoryBytes: 47 });
+  assert.ok(!('store' in over.docs));
+  assert.equal(over.docs.dtype, 'float32');
+  assert.equal(over.docs.chunkBytes, 11);
+  assert.equal(over.docs.ids.get('d3'), 2);
+  assert.ok('store' in (await loadEmbeddings(d, { memoryBytes: 48 })).docs);
+  assert.ok('store' in (await loadEmbeddings(d, { memoryBytes: 47, dtype: 'float16' })).docs);
+  assert.ok('store' in (await loadEmbeddings(d)).docs, 'the default budget holds a small matrix');
+  assert.ok('store' in over.queries, 'queries are always read');
+  await writeIdsFile(join(d, 'docs.ids'), ['d1', 'd2', 'd3', 'd4']);
+  await assert.rejects(
+    loadEmbeddings(d, { memoryBytes: 0 }),
+    (e) => isCorebError(e, 'VALIDATION') && /docs\.npy has 3 rows but .*docs\.ids has 4 ids/.test(e.message),
+  );
 });

@@ -5,10 +5,19 @@
  * --format npy`. Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
 import { float64ToF16 } from '../core/float-format.js';
-import { allocateStore, dtypeBytes, float16Table, type DenseDtype, type DenseStore } from '../core/vector-store.js';
+import {
+  allocateStore,
+  dtypeBytes,
+  float16Table,
+  normalizeStoredRows,
+  type DenseChunkSource,
+  type DenseDtype,
+  type DenseStore,
+} from '../core/vector-store.js';
 import { saveAtomic } from './atomic-write.js';
 import { forEachLine } from './text-file.js';
 
@@ -138,6 +147,120 @@ export function loadNpyStore(file: string, options: LoadNpyOptions = {}): DenseS
     closeSync(fd);
   }
   return store;
+}
+
+/** Default bytes of one chunk of {@link openNpyChunks} (in the storage dtype): 32 MiB. */
+export const DEFAULT_STREAM_CHUNK_BYTES = 32 << 20;
+
+/** Options of {@link openNpyChunks}. */
+export interface NpyChunksOptions {
+  /** Storage dtype of the chunks. Default: the file's (converted as {@link loadNpyStore} does). */
+  dtype?: DenseDtype;
+  /**
+   * Logical document `i` is file row `rowMap[i]` (each file row at most once); rows not mapped are
+   * skipped. Default: every file row, in order.
+   */
+  rowMap?: Int32Array;
+  /** Bytes of one chunk in the storage dtype (at least one row). Default {@link DEFAULT_STREAM_CHUNK_BYTES}. */
+  chunkBytes?: number;
+}
+
+/**
+ * The matrix of a `.npy` file as a {@link DenseChunkSource}: each chunk is a run of consecutive file
+ * rows read with one asynchronous `read` into a reused buffer (the file stays on disk; memory is one
+ * chunk of file bytes plus the caller's chunk), converted to the storage dtype and normalised
+ * exactly as {@link loadNpyStore} + `normalizeStore` would (same values, bit for bit). Chunks whose
+ * rows are all unmapped are not read. The header is checked now (see {@link readNpyHeader}).
+ * @throws CorebError as {@link readNpyHeader}; `VALIDATION` for a `rowMap` entry outside the file
+ *   or repeated. Reads throw `IO` naming the file and row when it ends early (truncated since),
+ *   `VALIDATION` naming the row of a non-finite value, `INTERRUPTED` when the signal aborts.
+ */
+export function openNpyChunks(file: string, options: NpyChunksOptions = {}): DenseChunkSource {
+  const h = readNpyHeader(file);
+  const dtype = options.dtype ?? h.dtype;
+  const dim = h.dim;
+  const inBytes = dtypeBytes(h.dtype);
+  const chunkRows = Math.max(1, Math.floor((options.chunkBytes ?? DEFAULT_STREAM_CHUNK_BYTES) / (dim * dtypeBytes(dtype))));
+  const chunkCount = Math.ceil(h.rows / chunkRows);
+  // Per file row, its logical index, or -1.
+  let inverse: Int32Array | undefined;
+  if (options.rowMap !== undefined) {
+    inverse = new Int32Array(h.rows).fill(-1);
+    const map = options.rowMap;
+    for (let i = 0; i < map.length; i++) {
+      const r = map[i];
+      if (!Number.isInteger(r) || r < 0 || r >= h.rows || inverse[r] !== -1) {
+        throw new CorebError('VALIDATION', `${file}: row map entry ${i} is ${r}; expected distinct rows of the ${h.rows} in the file`, { file });
+      }
+      inverse[r] = i;
+    }
+  }
+  const rows = options.rowMap?.length ?? h.rows;
+  const table = float16Table();
+  const what = `document vectors of ${file}`;
+  let raw: Uint8Array | undefined;
+  return {
+    rows,
+    dim,
+    dtype,
+    chunkRows,
+    chunkCount,
+    async readChunk(i, into, labels, signal) {
+      if (signal?.aborted) throw new CorebError('INTERRUPTED', `reading ${file} interrupted`, { cause: signal.reason });
+      let f0 = i * chunkRows;
+      let f1 = Math.min(h.rows, f0 + chunkRows);
+      if (inverse !== undefined) {
+        while (f0 < f1 && inverse[f0] === -1) f0++;
+        while (f1 > f0 && inverse[f1 - 1] === -1) f1--;
+      }
+      if (f1 <= f0) return 0;
+      const bytes = (f1 - f0) * dim * inBytes;
+      if (raw === undefined) raw = new Uint8Array(chunkRows * dim * inBytes);
+      const buf = raw;
+      const fh = await open(file, 'r').catch((e: Error) => {
+        throw new CorebError('IO', `cannot read ${file}: ${e.message}`, { file, cause: e });
+      });
+      try {
+        let done = 0;
+        while (done < bytes) {
+          const { bytesRead } = await fh.read(buf, done, bytes - done, h.dataOffset + f0 * dim * inBytes + done);
+          if (bytesRead === 0) {
+            throw new CorebError(
+              'IO',
+              `${file}: unexpected end of file at row ${f0 + Math.floor(done / (dim * inBytes))}; the header says ${h.rows} rows`,
+              {
+                file,
+              },
+            );
+          }
+          done += bytesRead;
+        }
+      } finally {
+        await fh.close();
+      }
+      if (signal?.aborted) throw new CorebError('INTERRUPTED', `reading ${file} interrupted`, { cause: signal.reason });
+      const src32 = h.dtype === 'float32' ? new Float32Array(buf.buffer, 0, (f1 - f0) * dim) : undefined;
+      const src16 = h.dtype === 'float16' ? new Uint16Array(buf.buffer, 0, (f1 - f0) * dim) : undefined;
+      let n = 0;
+      for (let f = f0; f < f1; f++) {
+        const label = inverse === undefined ? f : inverse[f];
+        if (label === -1) continue;
+        const s = (f - f0) * dim;
+        const o = n * dim;
+        if (src32 !== undefined) {
+          if (into instanceof Float32Array) into.set(src32.subarray(s, s + dim), o);
+          else for (let j = 0; j < dim; j++) into[o + j] = float64ToF16(src32[s + j]);
+        } else if (src16 !== undefined) {
+          if (into instanceof Uint16Array) into.set(src16.subarray(s, s + dim), o);
+          else for (let j = 0; j < dim; j++) into[o + j] = table[src16[s + j]];
+        }
+        normalizeStoredRows(into, n, n + 1, dim, what, f - n);
+        labels[n] = label;
+        n++;
+      }
+      return n;
+    },
+  };
 }
 
 /** The header bytes of a version 1.0 `.npy` file for a `rows x dim` C-order matrix (padded to 64 bytes). */

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Doc, Query } from '../core/dataset.js';
 import { sharedFloat32, type Embedder, type EmbeddingMatrix, type EmbedOptions } from '../core/embedding.js';
-import { normalizeStore, readBlock, type DenseStore } from '../core/vector-store.js';
+import { normalizeStore, readBlock, type DenseChunkSource, type DenseStore } from '../core/vector-store.js';
 import { Interner } from '../core/ids.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
@@ -17,6 +17,7 @@ import {
   loadEmbeddings,
   NPY_EMBEDDINGS_FILES,
   loadTopRanked,
+  openNpyChunks,
   type EmbeddingVectors,
   type VectorTable,
 } from '../dataset/index.js';
@@ -92,11 +93,19 @@ export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverC
       return createRunRetriever(f, rankings, spec.text);
     }
     case 'embeddings': {
+      const { memoryBytes, ...search } = spec.search;
       const vectors = await loadEmbeddings(file(spec.file), {
-        ...(spec.search.dtype !== undefined ? { dtype: spec.search.dtype } : {}),
+        ...(search.dtype !== undefined ? { dtype: search.dtype } : {}),
+        ...(memoryBytes !== undefined ? { memoryBytes } : {}),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
       });
-      return createDenseRetriever(createFileEncoder(vectors, await hashEmbeddings(vectors)), { name: spec.text, ...spec.search });
+      if (!('store' in vectors.docs)) {
+        const d = vectors.docs;
+        ctx.logger?.info(
+          `${spec.text}: ${d.file} holds ${d.header.rows} x ${d.header.dim} ${d.dtype} vectors (${mb(d.header.rows * d.header.dim * (d.dtype === 'float16' ? 2 : 4))} MiB), over the memory budget of ${mb(d.memoryBytes)} MiB: searched streamed from the file in ${mb(d.chunkBytes)} MiB chunks (same results; memory=SIZE sets the budget)`,
+        );
+      }
+      return createDenseRetriever(createFileEncoder(vectors, await hashEmbeddings(vectors)), { name: spec.text, ...search });
     }
     case 'dense': {
       const { createDenseEmbedder } = await import('./dense-embedder.js');
@@ -157,6 +166,11 @@ export function denseEncoder(embedder: Embedder): DenseEncoder {
   return createEmbedderEncoder(dedupeEmbedder(embedder));
 }
 
+/** Bytes as MiB with one decimal. */
+function mb(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
+}
+
 /** Wraps a retriever under another display name. */
 function named(r: Retriever, name: string): Retriever {
   return { name, describe: () => r.describe(), index: (docs, o) => r.index(docs, o) };
@@ -171,7 +185,7 @@ async function hashEmbeddings(v: EmbeddingVectors): Promise<string> {
 }
 
 /** Store rows of `ids` in `table`, or a `VALIDATION` error naming how many ids have none, and the first few. */
-function rowsOf(v: EmbeddingVectors, kind: 'query' | 'doc', table: VectorTable, ids: readonly string[]): Int32Array {
+function rowsOf(v: EmbeddingVectors, kind: 'query' | 'doc', table: Pick<VectorTable, 'ids'>, ids: readonly string[]): Int32Array {
   const rows = new Int32Array(ids.length);
   const missing: string[] = [];
   for (let i = 0; i < ids.length; i++) {
@@ -205,10 +219,14 @@ function packRows(v: EmbeddingVectors, kind: 'query' | 'doc', table: VectorTable
 /**
  * A {@link DenseEncoder} over precomputed vectors (looked up by id); `sha256` of the file(s) goes
  * into its description. It owns `vectors`: the document store is normalised in place, once, on the
- * first index, and each corpus is a row map into it (one copy of the matrix for every task).
+ * first index, and each corpus is a row map into it (one copy of the matrix for every task). A
+ * streamed document table ({@link loadEmbeddings} over the memory budget) gives each corpus a chunk
+ * source over the `.npy` file instead (`openNpyChunks`), read at each search.
  */
 export function createFileEncoder(vectors: EmbeddingVectors, sha256?: string): DenseEncoder {
   let normalized: DenseStore | undefined;
+  const table = vectors.docs;
+  const dtype = 'store' in table ? table.store.dtype : table.dtype;
   return {
     describe: () => ({
       source: 'embeddings-file',
@@ -216,27 +234,36 @@ export function createFileEncoder(vectors: EmbeddingVectors, sha256?: string): D
       format: vectors.format,
       ...(sha256 !== undefined ? { sha256 } : {}),
       dim: vectors.dim,
-      ...(vectors.docs.store.dtype !== 'float32' ? { dtype: vectors.docs.store.dtype } : {}),
+      ...(dtype !== 'float32' ? { dtype } : {}),
+      ...(!('store' in table) ? { streamed: { memoryBytes: table.memoryBytes, chunkBytes: table.chunkBytes } } : {}),
       queries: vectors.queries.ids.size,
-      docs: vectors.docs.ids.size,
+      docs: table.ids.size,
     }),
-    encodeDocs: async (docs: readonly Doc[]) =>
-      packRows(
+    async encodeDocs(docs: readonly Doc[]) {
+      if (!('store' in table)) {
+        throw new CorebError(
+          'UNSUPPORTED',
+          `${table.file} is larger than the memory budget (${table.memoryBytes} bytes) and is searched streamed; its vectors are not packed into one matrix`,
+        );
+      }
+      return packRows(
         vectors,
         'doc',
-        vectors.docs,
+        table,
         docs.map((d) => d.id),
-      ),
-    async docStore(docs: readonly Doc[]): Promise<DenseStore> {
+      );
+    },
+    async docStore(docs: readonly Doc[]): Promise<DenseStore | DenseChunkSource> {
       const rowMap = rowsOf(
         vectors,
         'doc',
-        vectors.docs,
+        table,
         docs.map((d) => d.id),
       );
+      if (!('store' in table)) return openNpyChunks(table.file, { dtype: table.dtype, rowMap, chunkBytes: table.chunkBytes });
       if (normalized === undefined) {
-        normalizeStore(vectors.docs.store, `document vectors of ${vectors.file}`);
-        normalized = vectors.docs.store;
+        normalizeStore(table.store, `document vectors of ${vectors.file}`);
+        normalized = table.store;
       }
       return { ...normalized, rows: docs.length, rowMap };
     },

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCorebError } from '../core/errors.js';
-import { parseRetrieverSpec } from './retriever-spec.js';
+import { parseByteSize, parseRetrieverSpec } from './retriever-spec.js';
 
 test('bm25 specs carry typed parameters and reject unknown or malformed ones', () => {
   assert.deepEqual(parseRetrieverSpec('bm25'), { kind: 'bm25', text: 'bm25', params: {} });
@@ -27,6 +27,28 @@ test('file and model specs keep the text after the first colon', () => {
     file: 'vecs/',
     search: { dtype: 'float16', threads: 2 },
   });
+  assert.deepEqual(parseRetrieverSpec('embeddings:vecs/?memory=512MB').valueOf(), {
+    kind: 'embeddings',
+    text: 'embeddings:vecs/?memory=512MB',
+    file: 'vecs/',
+    search: { memoryBytes: 512 * 2 ** 20 },
+  });
+  for (const [text, bytes] of [
+    ['0', 0],
+    ['1048576', 2 ** 20],
+    ['1.5g', 1.5 * 2 ** 30],
+    ['2GiB', 2 ** 31],
+    ['64 KB', 2 ** 16],
+  ] as const) {
+    assert.equal(parseByteSize(text), bytes, text);
+  }
+  assert.throws(
+    () => parseRetrieverSpec('embeddings:vecs/?memory=lots'),
+    (e) => isCorebError(e, 'USAGE') && /memory must be a size such as 512MB/.test(e.message) && /`lots`/.test(e.message),
+  );
+  // memory= belongs to embeddings:; a dense: model keeps it as its own parameter.
+  const dense = parseRetrieverSpec('dense:openai:m?memory=1GB');
+  assert.equal(dense.kind === 'dense' ? dense.spec : '', 'openai:m?memory=1GB');
   assert.throws(
     () => parseRetrieverSpec('embeddings:v.jsonl?dtype=int8'),
     (e) => isCorebError(e, 'USAGE') && /dtype must be float32 or float16/.test(e.message),

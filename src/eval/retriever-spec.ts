@@ -60,10 +60,30 @@ export interface DenseSearchParams {
   dtype?: 'float32' | 'float16';
   /** Worker threads (default: all cores). */
   threads?: number;
+  /**
+   * `embeddings:` only (`memory=512MB`): bytes the document matrix of a `.npy` directory may take in
+   * memory (in its storage dtype); a larger one is searched streamed from the file. Default: half
+   * of the machine's memory (`loadEmbeddings`).
+   */
+  memoryBytes?: number;
 }
 
-/** The keys {@link takeDenseParams} takes out of a spec's query string. */
-const DENSE_KEYS = ['dtype', 'threads'];
+/** The keys {@link takeDenseParams} takes out of a spec's query string (`memory` only with `only`). */
+const DENSE_KEYS = ['dtype', 'threads', 'memory'];
+
+const BYTE_UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, k: 2 ** 10, m: 2 ** 20, g: 2 ** 30, t: 2 ** 40 };
+
+/**
+ * Parses a size such as `512MB`, `1.5G`, `2GiB`, `1048576`: a number and an optional unit B, K, M,
+ * G or T (KB/KiB, MB/MiB... the same; binary multiples: 1 MB = 2^20 bytes; case-insensitive).
+ * @returns whole bytes, or undefined when `text` is not such a size.
+ */
+export function parseByteSize(text: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)(?:i?b)?\s*$/i.exec(text);
+  if (m === null) return undefined;
+  const unit = BYTE_UNITS[m[2].toLowerCase()];
+  return Math.floor(Number(m[1]) * unit);
+}
 
 /**
  * Splits `rest` (what follows `kind:`) at its last `?` and takes the dense search keys out of the
@@ -87,7 +107,18 @@ function takeDenseParams(spec: string, rest: string, only: boolean): { rest: str
     if (!Number.isInteger(n) || n < 1) throw new CorebError('USAGE', `retriever \`${spec}\`: threads must be an integer >= 1, got \`${threads}\``);
     search.threads = n;
   }
-  for (const k of DENSE_KEYS) params.delete(k);
+  const memory = only ? params.get('memory') : null;
+  if (memory !== null) {
+    const bytes = parseByteSize(memory);
+    if (bytes === undefined) {
+      throw new CorebError(
+        'USAGE',
+        `retriever \`${spec}\`: memory must be a size such as 512MB, 2GB or 0 (bytes; K, M, G, T are powers of 1024), got \`${memory}\``,
+      );
+    }
+    search.memoryBytes = bytes;
+  }
+  for (const k of DENSE_KEYS) if (k !== 'memory' || only) params.delete(k);
   const others = [...params.keys()];
   if (only && others.length > 0) {
     throw new CorebError('USAGE', `retriever \`${spec}\`: unknown parameter \`${others[0]}\`; valid: ${DENSE_KEYS.join(', ')}`);
@@ -139,8 +170,10 @@ const KINDS =
 /**
  * Parses one retriever spec.
  * - `bm25`, `bm25?k1=0.9&b=0.4`: numeric parameters passed to the BM25 retriever.
- * - `embeddings:PATH[?dtype=float16&threads=N]`: precomputed vectors, a JSONL file or a directory of
- *   `.npy` matrices + ids files (see docs/eval.md); `dtype` stores the documents as float16.
+ * - `embeddings:PATH[?dtype=float16&threads=N&memory=SIZE]`: precomputed vectors, a JSONL file or a
+ *   directory of `.npy` matrices + ids files (see docs/eval.md); `dtype` stores the documents as
+ *   float16; a `.npy` document matrix larger than `memory` (default half the machine's memory) is
+ *   searched streamed from its file, with the same results.
  * - `run:FILE`: a TREC run file (plain or .gz).
  * - `rrf:A,B[,k=60][,weights=1,0.5]`: reciprocal-rank fusion of member specs. Members are split at
  *   top-level commas; wrap a member containing commas (e.g. a nested rrf) in parentheses. After

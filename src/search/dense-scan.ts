@@ -133,7 +133,8 @@ export interface ScanScratch {
 /**
  * Offers every document of `[d0, d1)` (logical indices) to the heaps of queries `[q0, q1)`:
  * `heaps[q - heapBase]` is query q's heap, `Q` holds all query rows (`dim` floats each). Documents
- * go through the kernel `docBlockRows` at a time.
+ * go through the kernel `docBlockRows` at a time. With `labels`, store row `d` is offered to the
+ * heaps as document `labels[d]` (a streamed chunk: its rows' logical indices).
  */
 export function scanRange(
   Q: Float32Array,
@@ -146,6 +147,7 @@ export function scanRange(
   heapBase: number,
   docBlockRows: number,
   scratch: ScanScratch,
+  labels?: Int32Array,
 ): void {
   const dim = store.dim;
   const queries = Q.subarray(q0 * dim, q1 * dim);
@@ -162,7 +164,7 @@ export function scanRange(
       for (let i = 0; i < w; i++) {
         const v = out[o + i];
         if (v >= bar) {
-          h.push(b0 + i, v);
+          h.push(labels === undefined ? b0 + i : labels[b0 + i], v);
           bar = h.threshold;
         }
       }

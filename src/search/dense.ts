@@ -10,9 +10,9 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
 import { createBlockKernel, scanRange, type DenseKernel, type ScanScratch } from './dense-scan.js';
-import { normalizedStore, storeOfMatrix, type DenseDtype, type DenseStore } from '../core/vector-store.js';
+import { normalizedStore, storeOfMatrix, type DenseChunkSource, type DenseDtype, type DenseStore } from '../core/vector-store.js';
 import { hasWasmSimd } from './dense-wasm.js';
-import type { DenseWorkerData, DenseWorkerMessage } from './dense-worker.js';
+import type { DenseStreamCommand, DenseStreamWorkerData, DenseWorkerData, DenseWorkerMessage } from './dense-worker.js';
 import { createTieRanks, TopK } from './top-k.js';
 
 /** Throws `VALIDATION` unless `m` is a consistent matrix of finite values. */
@@ -84,7 +84,9 @@ export interface DenseTopKResult {
 interface Plan {
   Q: Float32Array;
   nq: number;
-  store: DenseStore;
+  /** Logical documents. */
+  nd: number;
+  dim: number;
   kk: number;
   capacity: number;
   tieRanks: Int32Array;
@@ -93,13 +95,17 @@ interface Plan {
   kernel: DenseKernel;
 }
 
-function plan(queries: EmbeddingMatrix, docs: EmbeddingMatrix | DenseStore, k: number, options: DenseTopKOptions): Plan {
+/** `docs` as a store (a float32 matrix wrapped without a copy). */
+function toStore(docs: EmbeddingMatrix | DenseStore): DenseStore {
+  return 'chunks' in docs ? docs : storeOfMatrix(docs);
+}
+
+function plan(queries: EmbeddingMatrix, docs: { rows: number; dim: number }, k: number, options: DenseTopKOptions): Plan {
   validateDepth(k);
-  const store = 'chunks' in docs ? docs : storeOfMatrix(docs);
-  if (queries.dim !== store.dim) {
-    throw new CorebError('VALIDATION', `query vectors have dim ${queries.dim} but document vectors have dim ${store.dim}; use one model for both`);
+  if (queries.dim !== docs.dim) {
+    throw new CorebError('VALIDATION', `query vectors have dim ${queries.dim} but document vectors have dim ${docs.dim}; use one model for both`);
   }
-  const nd = store.rows;
+  const nd = docs.rows;
   const kk = Math.min(k, Math.max(nd, 1));
   const tieRanks = options.tieRanks ?? Int32Array.from({ length: nd }, (_, i) => i);
   if (tieRanks.length !== nd) throw new CorebError('VALIDATION', `tieRanks has ${tieRanks.length} entries for ${nd} documents`);
@@ -113,7 +119,8 @@ function plan(queries: EmbeddingMatrix, docs: EmbeddingMatrix | DenseStore, k: n
   return {
     Q: queries.data,
     nq: queries.rows,
-    store,
+    nd,
+    dim: docs.dim,
     kk,
     capacity: Math.min(kk + maxExcluded, Math.max(nd, 1)),
     tieRanks,
@@ -139,7 +146,7 @@ class Output {
     this.indices = new Int32Array(p.nq * p.kk);
     this.scores = new Float32Array(p.nq * p.kk);
     this.counts = new Int32Array(p.nq);
-    this.excludedMask = new Uint8Array(p.store.rows);
+    this.excludedMask = new Uint8Array(p.nd);
     this.outDocs = new Int32Array(p.capacity);
     this.outScores = new Float32Array(p.capacity);
   }
@@ -174,7 +181,8 @@ class Output {
  * are decoded exactly to float32 first.
  */
 export function denseTopK(queries: EmbeddingMatrix, docs: EmbeddingMatrix | DenseStore, k: number, options: DenseTopKOptions = {}): DenseTopKResult {
-  const p = plan(queries, docs, k, options);
+  const store = toStore(docs);
+  const p = plan(queries, store, k, options);
   const { nq, qb } = p;
   const out = new Output(p, options.exclude);
   const heaps: TopK[] = [];
@@ -183,7 +191,7 @@ export function denseTopK(queries: EmbeddingMatrix, docs: EmbeddingMatrix | Dens
   for (let q0 = 0; q0 < nq; q0 += qb) {
     checkAborted(options.signal);
     const q1 = Math.min(nq, q0 + qb);
-    scanRange(p.Q, q0, q1, p.store, 0, p.store.rows, heaps, q0, p.db, scratch);
+    scanRange(p.Q, q0, q1, store, 0, store.rows, heaps, q0, p.db, scratch);
     for (let q = q0; q < q1; q++) out.take(q, heaps[q - q0]);
     options.onProgress?.(q1);
   }
@@ -231,15 +239,16 @@ export async function denseTopKParallel(
   k: number,
   options: DenseTopKParallelOptions = {},
 ): Promise<DenseTopKResult> {
-  const p = plan(queries, docs, k, options);
+  const own = toStore(docs);
+  const p = plan(queries, own, k, options);
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
-  const work = p.nq * p.store.rows * p.store.dim;
-  if (threads === 1 || work < (options.minWork ?? PARALLEL_MIN_WORK) || p.nq === 0 || p.store.rows === 0) return denseTopK(queries, docs, k, options);
+  const work = p.nq * p.nd * p.dim;
+  if (threads === 1 || work < (options.minWork ?? PARALLEL_MIN_WORK) || p.nq === 0 || p.nd === 0) return denseTopK(queries, docs, k, options);
   checkAborted(options.signal);
   const store: DenseStore = {
-    ...p.store,
-    chunks: p.store.chunks.map((c) => (c.buffer instanceof SharedArrayBuffer ? c : c instanceof Float32Array ? shared(c) : sharedU16(c))),
-    ...(p.store.rowMap !== undefined ? { rowMap: shared(p.store.rowMap) } : {}),
+    ...own,
+    chunks: own.chunks.map((c) => (c.buffer instanceof SharedArrayBuffer ? c : c instanceof Float32Array ? shared(c) : sharedU16(c))),
+    ...(own.rowMap !== undefined ? { rowMap: shared(own.rowMap) } : {}),
   };
   // About 4 tasks per thread and query block, each a whole number of document blocks.
   const per = Math.ceil(store.rows / (threads * 4));
@@ -274,7 +283,7 @@ export async function denseTopKParallel(
             options.onProgress?.(Math.floor((p.nq * tasksDone) / totalTasks));
           } else if (m.type === 'error') {
             reject(new CorebError(m.code === 'UNSUPPORTED' ? 'UNSUPPORTED' : 'INTERNAL', `dense search worker: ${m.message}`));
-          } else {
+          } else if (m.type === 'done') {
             results.push(m);
             if (--pending === 0) {
               options.signal?.removeEventListener('abort', onAbort);
@@ -310,6 +319,176 @@ function sharedU16(c: Uint16Array): Uint16Array {
   return copy;
 }
 
+/** Options of {@link denseTopKStreamed}. */
+export interface DenseTopKStreamedOptions extends DenseTopKParallelOptions {
+  /**
+   * On the calling thread (one thread, or small work): milliseconds of scoring between two turns
+   * given to the event loop (so a signal handler runs and the next chunk's read completes). Default 50.
+   */
+  yieldMs?: number;
+  /** Called after each chunk with the number of chunks scored. */
+  onChunk?: (chunksDone: number) => void;
+}
+
+/** Resolves after the event loop has had a turn. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** `p` with a handler attached, so a rejection nobody awaited yet is not reported as unhandled. */
+function held<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+function interrupted(signal: AbortSignal | undefined): CorebError {
+  return new CorebError('INTERRUPTED', 'search interrupted', { cause: signal?.reason });
+}
+
+/**
+ * {@link denseTopKParallel} over documents read chunk by chunk from `source` (e.g. a `.npy` file
+ * larger than memory, `openNpyChunks`): memory holds two chunks (one scored while the next is
+ * read), the queries and one heap of `k` entries per query, whatever the corpus size. Every
+ * (query, document) score is the same float32 sum as in memory and the heap order is total (score,
+ * then tie rank), so the result is identical, bit for bit, to {@link denseTopK} over the same
+ * vectors held in memory, for any chunk size or thread count. With threads, worker threads score
+ * each chunk in shared memory while the calling thread reads the next; on the calling thread the
+ * scoring gives the event loop a turn every `yieldMs`. Aborting `signal` stops it (threads
+ * terminated, `INTERRUPTED`) within a read or a turn.
+ * @throws CorebError `INTERRUPTED` when `signal` aborts; the source's errors (`IO` naming the file).
+ */
+export async function denseTopKStreamed(
+  queries: EmbeddingMatrix,
+  source: DenseChunkSource,
+  k: number,
+  options: DenseTopKStreamedOptions = {},
+): Promise<DenseTopKResult> {
+  const p = plan(queries, source, k, options);
+  const { signal } = options;
+  checkAborted(signal);
+  const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+  const work = p.nq * p.nd * p.dim;
+  const parallel = threads > 1 && work >= (options.minWork ?? PARALLEL_MIN_WORK) && p.nq > 0 && p.nd > 0;
+  const cr = source.chunkRows;
+  const slot = () => ({
+    data:
+      source.dtype === 'float16' ? new Uint16Array(new SharedArrayBuffer(cr * p.dim * 2)) : new Float32Array(new SharedArrayBuffer(cr * p.dim * 4)),
+    labels: new Int32Array(new SharedArrayBuffer(cr * 4)),
+  });
+  const slots = [slot(), slot()];
+  const read = (c: number) => held(source.readChunk(c, slots[c % 2].data, slots[c % 2].labels, signal));
+  const out = new Output(p, options.exclude);
+  const n = source.chunkCount;
+  const progress = (c: number) => {
+    options.onChunk?.(c);
+    options.onProgress?.(Math.floor((p.nq * c) / n));
+  };
+  if (!parallel) {
+    const yieldMs = options.yieldMs ?? 50;
+    const heaps = Array.from({ length: p.nq }, () => new TopK(p.capacity, p.tieRanks));
+    const scratch: ScanScratch = { kernel: createBlockKernel(p.kernel), block: new Float32Array(0) };
+    // Rows scored between two clock checks: about 25 ms of a 256-query block at dim 384.
+    const step = p.db * 4;
+    let last = performance.now();
+    let next = n > 0 ? read(0) : undefined;
+    for (let c = 0; c < n; c++) {
+      const rows = await (next as Promise<number>);
+      next = c + 1 < n ? read(c + 1) : undefined;
+      const s = slots[c % 2];
+      const store: DenseStore = { rows, dim: p.dim, dtype: source.dtype, chunkRows: cr, chunks: [s.data] };
+      for (let q0 = 0; q0 < p.nq; q0 += p.qb) {
+        const q1 = Math.min(p.nq, q0 + p.qb);
+        for (let d0 = 0; d0 < rows; d0 += step) {
+          scanRange(p.Q, q0, q1, store, d0, Math.min(rows, d0 + step), heaps, 0, p.db, scratch, s.labels);
+          if (performance.now() - last >= yieldMs) {
+            await turn();
+            if (signal?.aborted) throw interrupted(signal);
+            last = performance.now();
+          }
+        }
+      }
+      progress(c + 1);
+    }
+    for (let q = 0; q < p.nq; q++) out.take(q, heaps[q]);
+    return { k: p.kk, indices: out.indices, scores: out.scores, counts: out.counts, kernel: p.kernel, threads: 1 };
+  }
+  const per = Math.ceil(cr / (threads * 4));
+  const data: DenseStreamWorkerData = {
+    stream: true,
+    queries: shared(p.Q.subarray(0, p.nq * p.dim)),
+    nq: p.nq,
+    dim: p.dim,
+    dtype: source.dtype,
+    chunkRows: cr,
+    slots,
+    tieRanks: shared(p.tieRanks),
+    capacity: p.capacity,
+    kernel: p.kernel,
+    queryBlockRows: p.qb,
+    docBlockRows: p.db,
+    taskRows: Math.max(p.db, Math.ceil(per / p.db) * p.db),
+    counter: new Int32Array(new SharedArrayBuffer(4)),
+  };
+  const workers = Array.from({ length: threads }, () => new Worker(new URL('./dense-worker.js', import.meta.url), { workerData: data }));
+  const results: Array<Extract<DenseWorkerMessage, { type: 'done' }>> = [];
+  // The step being awaited: `remaining` workers still to answer `expect`.
+  let waiting: { expect: 'chunkDone' | 'done'; remaining: number; resolve: () => void; reject: (e: Error) => void } | undefined;
+  let failure: Error | undefined;
+  const fail = (e: Error) => {
+    failure ??= e;
+    waiting?.reject(failure);
+    waiting = undefined;
+  };
+  const all = (expect: 'chunkDone' | 'done', command: DenseStreamCommand) =>
+    new Promise<void>((resolve, reject) => {
+      if (failure !== undefined) return reject(failure);
+      waiting = { expect, remaining: workers.length, resolve, reject };
+      for (const w of workers) w.postMessage(command);
+    });
+  const onAbort = () => fail(interrupted(signal));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  for (const w of workers) {
+    w.on('message', (m: DenseWorkerMessage) => {
+      if (m.type === 'task') return;
+      if (m.type === 'error') return fail(new CorebError(m.code === 'UNSUPPORTED' ? 'UNSUPPORTED' : 'INTERNAL', `dense search worker: ${m.message}`));
+      if (m.type === 'done') results.push(m);
+      if (waiting !== undefined && waiting.expect === m.type && --waiting.remaining === 0) {
+        const w = waiting;
+        waiting = undefined;
+        w.resolve();
+      }
+    });
+    w.on('error', (e) => fail(new CorebError('INTERNAL', `dense search worker failed: ${e.message}`, { cause: e })));
+    w.on('exit', (code) => {
+      if (code !== 0) fail(new CorebError('INTERNAL', `dense search worker exited with code ${code}`));
+    });
+  }
+  try {
+    let next = n > 0 ? read(0) : undefined;
+    for (let c = 0; c < n; c++) {
+      const rows = await (next as Promise<number>);
+      if (failure !== undefined) throw failure;
+      Atomics.store(data.counter, 0, 0);
+      const scored = held(all('chunkDone', { type: 'chunk', slot: c % 2, rows }));
+      // The next chunk is read into the other slot while the threads score this one.
+      next = c + 1 < n ? read(c + 1) : undefined;
+      await scored;
+      progress(c + 1);
+    }
+    await all('done', { type: 'finish' });
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    for (const w of workers) void w.terminate();
+  }
+  const h = new TopK(p.capacity, p.tieRanks);
+  for (let q = 0; q < p.nq; q++) {
+    for (const r of results) {
+      const base = q * p.capacity;
+      for (let i = 0; i < r.counts[q]; i++) h.push(r.indices[base + i], r.scores[base + i]);
+    }
+    out.take(q, h);
+  }
+  return { k: p.kk, indices: out.indices, scores: out.scores, counts: out.counts, kernel: p.kernel, threads: workers.length };
+}
+
 /** Produces the vectors of a dense retriever: a live embedder, a file of precomputed vectors, ... */
 export interface DenseEncoder {
   /** Secret-free description (model, dimensions, source file...). */
@@ -321,9 +500,10 @@ export interface DenseEncoder {
   /**
    * Optional: the document vectors already L2-normalised, as a store whose logical rows are `docs`
    * in order (usually through `rowMap` into a larger store), so the retriever uses them without a
-   * copy. When present the retriever calls it instead of {@link encodeDocs}.
+   * copy, or as a chunk source read at each search ({@link denseTopKStreamed}: vectors larger than
+   * memory). When present the retriever calls it instead of {@link encodeDocs}.
    */
-  docStore?(docs: readonly Doc[], options: IndexOptions): Promise<DenseStore>;
+  docStore?(docs: readonly Doc[], options: IndexOptions): Promise<DenseStore | DenseChunkSource>;
   /**
    * True when {@link encodeDocs} returns a new matrix nothing else holds: the retriever may then
    * normalise it in place and keep it (no copy) when it lies in shared memory.
@@ -390,7 +570,7 @@ function toRankedLists(queries: readonly Query[], r: DenseTopKResult, docIds: re
  * encoder's own store ({@link DenseEncoder.docStore}); a fresh shared float32 matrix normalised in
  * place; else a normalised copy ({@link normalizedStore}), the encoder's matrix then dropped.
  */
-async function indexVectors(encoder: DenseEncoder, docs: readonly Doc[], o: IndexOptions, dtype: DenseDtype): Promise<DenseStore> {
+async function indexVectors(encoder: DenseEncoder, docs: readonly Doc[], o: IndexOptions, dtype: DenseDtype): Promise<DenseStore | DenseChunkSource> {
   if (encoder.docStore !== undefined) {
     const store = await encoder.docStore(docs, o);
     if (store.rows !== docs.length) throw new CorebError('VALIDATION', `document vectors have ${store.rows} rows for ${docs.length} documents`);
@@ -410,7 +590,8 @@ async function indexVectors(encoder: DenseEncoder, docs: readonly Doc[], o: Inde
 
 /**
  * A dense retriever: encodes the corpus once with `encoder`, normalises the rows, and ranks each
- * query batch exactly by cosine similarity with {@link denseTopK}.
+ * query batch exactly by cosine similarity with {@link denseTopK} ({@link denseTopKStreamed} when
+ * the encoder hands over a chunk source: one pass over the file per search call).
  */
 export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrieverOptions = {}): Retriever {
   const blocks = {
@@ -447,7 +628,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
           const exclude = queries.map((q) => resolveExcluded(searchOptions.exclude?.get(q.id), docIndex));
           searchOptions.progress?.start('dense search', queries.length);
           let reported = 0;
-          const r = await denseTopKParallel(normalizeMatrix(qraw), matrix, depth, {
+          const run: DenseTopKParallelOptions = {
             ...blocks,
             ...(options.threads !== undefined ? { threads: options.threads } : {}),
             tieRanks,
@@ -457,7 +638,10 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
               searchOptions.progress?.tick(done - reported);
               reported = done;
             },
-          });
+          };
+          const qn = normalizeMatrix(qraw);
+          // A chunk source (vectors larger than the memory budget) is read through once per search.
+          const r = 'readChunk' in matrix ? await denseTopKStreamed(qn, matrix, depth, run) : await denseTopKParallel(qn, matrix, depth, run);
           searchOptions.progress?.done();
           return toRankedLists(queries, r, docIds);
         },

@@ -58,7 +58,11 @@ Options:
                                                             or a directory of docs.npy + docs.ids and
                                                             queries.npy + queries.ids (float32/16);
                                                             ?dtype=float16 stores documents in half
-                                                            the memory; ?threads=N (default all cores)
+                                                            the memory; ?threads=N (default all cores);
+                                                            ?memory=SIZE (512MB, 2GB: powers of 1024;
+                                                            default half the RAM): a larger docs.npy
+                                                            is searched streamed from disk in chunks
+                                                            (same results, one pass per task)
                             run:FILE                        a TREC run (plain or .gz, any size): read
                                                             once, keeping only the evaluated queries'
                                                             top documents (memory: queries x depth)
