@@ -6,6 +6,9 @@
  * a packed copy, a normalised copy; the embedder output plus a normalised copy).
  *
  * Usage: node dist/bench/search-dense-memory.js [--docs 100000] [--dim 256] [--queries 100] [--dir /tmp/coreb-dense-memory]
+ *   [--paths 'baseline;embeddings:DIR?memory=64MB'] (a `;`-separated subset of the paths below; the
+ *   JSONL file is written only when a JSONL path is chosen). `embeddings:DIR?memory=64MB` is the
+ *   streamed path: the document matrix stays in its `.npy` file, read in 16 MiB chunks per search.
  * (heavy at large sizes: run under the shared lock). Prints, per path, peak RSS, the growth over a
  * baseline process (modules and document list only) and that growth in copies of the matrix. The
  * growth includes a fixed part that is not the matrix: worker threads (a V8 isolate and a kernel
@@ -33,6 +36,21 @@ const nd = Number(arg('docs', '100000'));
 const dim = Number(arg('dim', '256'));
 const nq = Number(arg('queries', '100'));
 const dir = arg('dir', '/tmp/coreb-dense-memory');
+const PATHS = [
+  'baseline',
+  'old embeddings:jsonl',
+  'embeddings:FILE',
+  'embeddings:DIR',
+  'embeddings:DIR?dtype=float16',
+  'embeddings:DIR?threads=1',
+  'embeddings:DIR?dtype=float16&threads=1',
+  'embeddings:DIR?memory=64MB',
+  'embeddings:DIR?memory=64MB&threads=1',
+  'old dense:',
+  'dense: (shared embedder output)',
+];
+const paths = arg('paths', PATHS.join(';')).split(';');
+const withJsonl = paths.some((p) => p.includes('jsonl') || p.includes('FILE'));
 
 /** Row i of kind's seeded random vectors (the same numbers in every file and embedder). */
 function fill(out: Float32Array, row0: number, rows: number, seed: number): void {
@@ -50,7 +68,7 @@ const queryIds = () => Array.from({ length: nq }, (_, i) => `q${i}`);
 
 async function writeData(): Promise<void> {
   mkdirSync(join(dir, 'npy'), { recursive: true });
-  const jsonl = openSync(join(dir, 'vectors.jsonl'), 'w');
+  const jsonl = withJsonl ? openSync(join(dir, 'vectors.jsonl'), 'w') : undefined;
   const row = new Float32Array(dim);
   for (const [kind, n, seed] of [
     ['doc', nd, 1],
@@ -61,11 +79,11 @@ async function writeData(): Promise<void> {
     for (let i = 0; i < n; i++) {
       fill(row, i, 1, seed);
       writeSync(npy, new Uint8Array(row.buffer));
-      writeSync(jsonl, `${JSON.stringify({ id: kind === 'doc' ? `d${i}` : `q${i}`, kind, vector: Array.from(row) })}\n`);
+      if (jsonl !== undefined) writeSync(jsonl, `${JSON.stringify({ id: kind === 'doc' ? `d${i}` : `q${i}`, kind, vector: Array.from(row) })}\n`);
     }
     closeSync(npy);
   }
-  closeSync(jsonl);
+  if (jsonl !== undefined) closeSync(jsonl);
   await writeIdsFile(join(dir, 'npy', 'docs.ids'), docIds());
   await writeIdsFile(join(dir, 'npy', 'queries.ids'), queryIds());
 }
@@ -128,17 +146,7 @@ async function main(): Promise<void> {
     console.log(`dense retrieval peak RSS: ${nd} docs x dim ${dim} (one float32 copy = ${copyMB.toFixed(0)} MB), ${nq} queries`);
     const self = fileURLToPath(import.meta.url);
     let base = 0;
-    for (const path of [
-      'baseline',
-      'old embeddings:jsonl',
-      'embeddings:FILE',
-      'embeddings:DIR',
-      'embeddings:DIR?dtype=float16',
-      'embeddings:DIR?threads=1',
-      'embeddings:DIR?dtype=float16&threads=1',
-      'old dense:',
-      'dense: (shared embedder output)',
-    ]) {
+    for (const path of paths) {
       const r = spawnSync(
         process.execPath,
         [self, '--child', path, '--docs', String(nd), '--dim', String(dim), '--queries', String(nq), '--dir', dir],

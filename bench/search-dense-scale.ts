@@ -18,14 +18,26 @@
  * reference from the same run. Exactness: how many of the top-k lists equal faiss's (floating
  * summation order differs, so near-equal scores may swap), and float16 against float32 (lists
  * changed, ranks moved, largest score difference).
+ *
+ * `--memory SIZE` (e.g. 256MB) adds coreb streamed sides: the documents are not loaded but read
+ * from the `.npy` file in chunks (`openNpyChunks` + `denseTopKStreamed`, the path `embeddings:DIR`
+ * takes for a matrix over its memory budget) with that budget, once right after the file's pages
+ * were evicted from the page cache (fsync + posix_fadvise DONTNEED through python3: a cold read)
+ * and once warm, each checked against the in-memory coreb lists (same documents and float32
+ * scores, bit for bit). With `--memory` the coreb float16 sides read a float16 `.npy` file
+ * (written once from the float32 one; the same values as rounding on load).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeRows } from '../src/core/embedding.js';
-import { loadNpyStore, npyHeader } from '../src/dataset/npy.js';
-import { denseTopKParallel } from '../src/search/dense.js';
+import { normalizeStore } from '../src/core/vector-store.js';
+import { float64ToF16 } from '../src/core/float-format.js';
+import { streamChunkBytes } from '../src/dataset/embeddings-file.js';
+import { loadNpyStore, npyHeader, openNpyChunks, readNpyHeader } from '../src/dataset/npy.js';
+import { parseByteSize } from '../src/eval/retriever-spec.js';
+import { denseTopKParallel, denseTopKStreamed } from '../src/search/dense.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -55,8 +67,33 @@ function writeRandomNpy(file: string, rows: number, dim: number, seed: number): 
   }
 }
 
+/** Writes a float16 copy of a float32 `.npy` file (rounded to nearest even), 8,192 rows at a time. */
+function writeF16Copy(from: string, to: string): void {
+  const h = readNpyHeader(from);
+  const src = openSync(from, 'r');
+  const fd = openSync(to, 'w');
+  try {
+    writeSync(fd, npyHeader(h.rows, h.dim, 'float16'));
+    const step = 8192;
+    const inBuf = Buffer.alloc(step * h.dim * 4);
+    const outBuf = new Uint16Array(step * h.dim);
+    for (let r = 0; r < h.rows; r += step) {
+      const n = Math.min(step, h.rows - r);
+      readSync(src, inBuf, 0, n * h.dim * 4, h.dataOffset + r * h.dim * 4);
+      const f = new Float32Array(inBuf.buffer, inBuf.byteOffset, n * h.dim);
+      for (let i = 0; i < f.length; i++) outBuf[i] = float64ToF16(f[i]);
+      writeSync(fd, new Uint8Array(outBuf.buffer, 0, n * h.dim * 2));
+    }
+  } finally {
+    closeSync(fd);
+    closeSync(src);
+  }
+}
+
 interface SideResult {
   loadMs: number;
+  /** CPU time of the load (coreb sides). */
+  loadCpuMs?: number;
   wallMs: number;
   cpuMs: number;
   maxRssMB: number;
@@ -67,20 +104,54 @@ async function child(): Promise<void> {
   const dtype = arg('dtype', 'float32') as 'float32' | 'float16';
   const k = Number(arg('k', '100'));
   const threads = Number(arg('threads', '0'));
+  const memory = arg('memory', '');
   const t0 = performance.now();
-  const docs = loadNpyStore(arg('docs', ''), { dtype });
+  const l0 = process.cpuUsage();
   const q = loadNpyStore(arg('queries', ''), { dtype: 'float32' });
   const queries = { rows: q.rows, dim: q.dim, data: q.chunks[0] as Float32Array };
+  // In memory: read and normalised (as embeddings:DIR does) before the search. Streamed: only the
+  // header is read here; the chunks are read and normalised during the search (and counted in it).
+  const docs =
+    memory === ''
+      ? loadNpyStore(arg('docs', ''), { dtype })
+      : openNpyChunks(arg('docs', ''), { dtype, chunkBytes: streamChunkBytes(parseByteSize(memory) ?? 0) });
+  if ('chunks' in docs) normalizeStore(docs, 'documents');
   const loadMs = performance.now() - t0;
+  const l = process.cpuUsage(l0);
   const w0 = performance.now();
   const c0 = process.cpuUsage();
-  const r = await denseTopKParallel(queries, docs, k, threads > 0 ? { threads } : {});
+  const abortAfter = Number(arg('abort-after', '0'));
+  if (abortAfter > 0 && 'readChunk' in docs) {
+    // Ctrl-C stand-in: abort after abortAfter ms, report how long the search took to stop.
+    const ac = new AbortController();
+    let at = 0;
+    setTimeout(() => {
+      at = performance.now();
+      ac.abort(new Error('SIGINT'));
+    }, abortAfter);
+    const stopped = await denseTopKStreamed(queries, docs, k, { ...(threads > 0 ? { threads } : {}), signal: ac.signal }).then(
+      () => 'finished',
+      (e: Error) => e.message,
+    );
+    console.log(JSON.stringify({ stopMs: performance.now() - at, stopped }));
+    return;
+  }
+  const r =
+    'readChunk' in docs
+      ? await denseTopKStreamed(queries, docs, k, threads > 0 ? { threads } : {})
+      : await denseTopKParallel(queries, docs, k, threads > 0 ? { threads } : {});
   const c = process.cpuUsage(c0);
   const wallMs = performance.now() - w0;
   const out = arg('out', '');
   writeFileSync(`${out}.i32`, r.indices);
   writeFileSync(`${out}.f32`, r.scores);
-  const res: SideResult = { loadMs, wallMs, cpuMs: (c.user + c.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 };
+  const res: SideResult = {
+    loadMs,
+    loadCpuMs: (l.user + l.system) / 1000,
+    wallMs,
+    cpuMs: (c.user + c.system) / 1000,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+  };
   console.log(JSON.stringify(res));
 }
 
@@ -170,6 +241,23 @@ function maxDiff(a: Float32Array, b: Float32Array): number {
   return m;
 }
 
+/** Drops `file`'s pages from the page cache (fsync, then posix_fadvise DONTNEED, through python3). */
+function evict(python: string, file: string): void {
+  const p = spawnSync(
+    python,
+    ['-c', 'import os, sys\nfd = os.open(sys.argv[1], os.O_RDONLY)\nos.fsync(fd)\nos.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)', file],
+    { encoding: 'utf8' },
+  );
+  if (p.status !== 0) console.log(`NOTE: could not evict ${file} from the page cache: ${p.stderr || p.error}`);
+}
+
+/** MB of `file` resident in the page cache (util-linux fincore), or undefined without fincore. */
+function residentMB(file: string): number | undefined {
+  const p = spawnSync('fincore', ['--bytes', '--noheadings', '--output', 'RES', file], { encoding: 'utf8' });
+  const n = Number(p.stdout?.trim());
+  return p.status === 0 && Number.isFinite(n) ? n / 2 ** 20 : undefined;
+}
+
 function main(): void {
   if (process.argv.includes('--child')) {
     void child();
@@ -186,6 +274,8 @@ function main(): void {
   const skip = new Set(arg('skip', '').split(','));
   const keep = process.argv.includes('--keep');
   const refThreads = arg('ref-threads', '');
+  const memory = arg('memory', '');
+  if (memory !== '' && parseByteSize(memory) === undefined) throw new Error(`--memory ${memory}: expected a size such as 256MB`);
   const pyEnv = {
     ...process.env,
     ...(refThreads !== '' ? { OMP_NUM_THREADS: refThreads, OPENBLAS_NUM_THREADS: refThreads, MKL_NUM_THREADS: refThreads } : {}),
@@ -224,13 +314,16 @@ function main(): void {
     for (const nd of sizes) {
       const dFile = join(dir, `docs_${nd}x${dim}.npy`);
       if (!existsSync(dFile)) writeRandomNpy(dFile, nd, dim, 1);
+      const f16File = join(dir, `docs_${nd}x${dim}_f16.npy`);
+      if (memory !== '' && dtypes.includes('float16') && !existsSync(f16File)) writeF16Copy(dFile, f16File);
+      const coreFile = (dtype: string) => (memory !== '' && dtype === 'float16' ? f16File : dFile);
       const flop = 2 * nq * nd * dim;
       const results: Record<string, SideResult & { out: string }> = {};
       for (const dtype of dtypes) {
         const out = join(dir, `coreb_${nd}_${dtype}`);
         const r = spawnSync(
           process.execPath,
-          [self, '--child', '--docs', dFile, '--queries', qFile, '--dtype', dtype, '--k', String(k), '--threads', threads, '--out', out],
+          [self, '--child', '--docs', coreFile(dtype), '--queries', qFile, '--dtype', dtype, '--k', String(k), '--threads', threads, '--out', out],
           { encoding: 'utf8', maxBuffer: 1 << 24 },
         );
         if (r.status !== 0) throw new Error(`coreb side failed: ${r.stderr}`);
@@ -256,6 +349,80 @@ function main(): void {
           if (ref !== undefined) {
             summary.push(
               `${nd} docs ${dtype}: coreb/${name.split(' ')[0]} cpu ${(ours.cpuMs / ref.cpuMs).toFixed(2)}x wall ${(ours.wallMs / ref.wallMs).toFixed(2)}x, peak RSS ${ours.maxRssMB.toFixed(0)} vs ${ref.maxRssMB.toFixed(0)} MB`,
+            );
+          }
+        }
+        if (memory !== '') {
+          const sFile = coreFile(dtype);
+          for (const phase of ['cold', 'warm']) {
+            if (phase === 'cold') evict(python, sFile);
+            const resident = residentMB(sFile);
+            const sout = join(dir, `coreb_${nd}_${dtype}_streamed`);
+            const r = spawnSync(
+              process.execPath,
+              [
+                self,
+                '--child',
+                '--docs',
+                sFile,
+                '--queries',
+                qFile,
+                '--dtype',
+                dtype,
+                '--k',
+                String(k),
+                '--threads',
+                threads,
+                '--memory',
+                memory,
+                '--out',
+                sout,
+              ],
+              { encoding: 'utf8', maxBuffer: 1 << 24 },
+            );
+            if (r.status !== 0) throw new Error(`coreb streamed side failed: ${r.stderr}`);
+            const x = JSON.parse(r.stdout.trim().split('\n').pop() as string) as SideResult;
+            const name = `coreb ${dtype} streamed ${phase}`;
+            (cpuBySide[name] ??= []).push([nd, x.cpuMs, x.maxRssMB]);
+            const same = compareLists(readI32(`${sout}.i32`), readI32(`${ours.out}.i32`), nq, k);
+            const bitForBit = readFileSync(`${sout}.f32`).equals(readFileSync(`${ours.out}.f32`)) && same.sameOrder === nq;
+            console.log(
+              `${name.padEnd(22)} ${String(nd).padStart(8)} ${(x.loadMs / 1000).toFixed(2).padStart(8)} ${(x.wallMs / 1000).toFixed(2).padStart(8)} ${(x.cpuMs / 1000).toFixed(2).padStart(8)} ${(flop / x.cpuMs / 1e6).toFixed(1).padStart(12)} ${x.maxRssMB.toFixed(0).padStart(12)}` +
+                ` ${(x.cpuMs / ours.cpuMs).toFixed(2).padStart(9)}x ${(x.wallMs / ours.wallMs).toFixed(2).padStart(10)}x  ${same.sameOrder}/${nq} vs in-memory, scores ${bitForBit ? 'bit for bit' : 'DIFFER'}` +
+                (resident !== undefined ? `; ${resident.toFixed(0)} MB of the file in page cache before` : ''),
+            );
+            if (phase === 'warm') {
+              const a = spawnSync(
+                process.execPath,
+                [
+                  self,
+                  '--child',
+                  '--docs',
+                  sFile,
+                  '--queries',
+                  qFile,
+                  '--dtype',
+                  dtype,
+                  '--k',
+                  String(k),
+                  '--threads',
+                  threads,
+                  '--memory',
+                  memory,
+                  '--abort-after',
+                  '3000',
+                ],
+                { encoding: 'utf8', maxBuffer: 1 << 24 },
+              );
+              const stop = JSON.parse(a.stdout.trim().split('\n').pop() ?? '{}') as { stopMs?: number; stopped?: string };
+              console.log(
+                stop.stopped === 'finished'
+                  ? `  ${name}: finished before an abort 3 s in`
+                  : `  ${name}: aborted 3 s in, the search stopped ${stop.stopMs?.toFixed(0)} ms later (${stop.stopped})`,
+              );
+            }
+            summary.push(
+              `${nd} docs ${dtype} streamed (${memory}, ${phase}): cpu ${(x.cpuMs / ours.cpuMs).toFixed(2)}x wall ${(x.wallMs / ours.wallMs).toFixed(2)}x in-memory coreb (in-memory load ${(ours.loadMs / 1000).toFixed(2)} s wall, ${((ours.loadCpuMs ?? 0) / 1000).toFixed(2)} s CPU not counted), peak RSS ${x.maxRssMB.toFixed(0)} vs ${ours.maxRssMB.toFixed(0)} MB, identical ${bitForBit ? 'yes' : 'NO'}`,
             );
           }
         }
