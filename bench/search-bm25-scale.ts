@@ -190,13 +190,13 @@ async function corebChild(corpus: string, queriesFile: string, limit: number, st
   const options = resolveBm25Options();
   const store = openIndexFileStore(storeDir);
   w0 = performance.now();
-  const key = bm25IndexKey(docs, options);
+  const key = await bm25IndexKey(docs, options);
   const keyWall = (performance.now() - w0) / 1000;
   w0 = performance.now();
-  const file = store.save(key, encodeBm25IndexData(index.data, key));
+  const file = await store.save(key, encodeBm25IndexData(index.data, key));
   const saveWall = (performance.now() - w0) / 1000;
   w0 = performance.now();
-  const loaded = new Bm25Index(decodeBm25IndexData(store.load(key)?.bytes ?? new Uint8Array(0), key), options);
+  const loaded = new Bm25Index(decodeBm25IndexData((await store.load(key))?.bytes ?? new Uint8Array(0), key), options);
   const loadWall = (performance.now() - w0) / 1000;
   if (loaded.size !== index.size) throw new Error('coreb: the stored index lost documents');
   const stored = { keyWall, saveWall, loadWall, fileMb: statSync(file).size / 1e6 };

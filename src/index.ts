@@ -172,6 +172,7 @@ export {
   fuseRrf,
   loadOrBuildBm25Index,
   type Bm25Index,
+  type Bm25IndexRun,
   type Bm25IndexStore,
   type Bm25Options,
   type Bm25RetrieverContext,

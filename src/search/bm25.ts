@@ -3,11 +3,11 @@
  * corpus, and term-at-a-time scoring of many queries with a reused accumulator and a bounded heap.
  */
 import type { Doc, Query } from '../core/dataset.js';
-import { CorebError } from '../core/errors.js';
-import type { Logger } from '../core/progress.js';
+import { CorebError, isCorebError } from '../core/errors.js';
+import type { Logger, Progress } from '../core/progress.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
-import { type Bm25IndexStore, bm25IndexKey, decodeBm25IndexData, encodeBm25IndexData } from './bm25-store.js';
-import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
+import { type Bm25IndexStore, bm25IndexKey, decodeBm25IndexDataAsync, encodeBm25IndexData } from './bm25-store.js';
+import { checkAborted, EventLoopTurns, resolveExcluded, runSteps, runStepsAsync, validateDepth } from './common.js';
 import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
 import { createTokenizer, resolveTokenizerOptions, STOP_LISTS, TermInterner } from './tokenize.js';
 import { createTieRanks, TopK } from './top-k.js';
@@ -259,11 +259,7 @@ export interface Bm25IndexData {
  * linear in the number of postings (16 bytes each at the peak) plus the vocabulary.
  */
 export function buildBm25IndexData(docs: readonly Doc[], options: ResolvedBm25Options): Bm25IndexData {
-  const steps = bm25IndexSteps(docs, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return runSteps(bm25IndexSteps(docs, options));
 }
 
 /** Documents indexed between two points where {@link buildBm25IndexDataAsync} may give the event loop a turn. */
@@ -281,23 +277,14 @@ export async function buildBm25IndexDataAsync(
   options: ResolvedBm25Options,
   run: { signal?: AbortSignal; yieldMs?: number; onDocs?: (done: number) => void } = {},
 ): Promise<Bm25IndexData> {
-  const yieldMs = run.yieldMs ?? 50;
+  const turns = new EventLoopTurns(run.signal, run.yieldMs);
   const steps = bm25IndexSteps(docs, options);
-  let last = performance.now();
   for (;;) {
     const step = steps.next();
     if (step.done === true) return step.value;
-    if (performance.now() - last >= yieldMs) {
+    if (turns.due()) {
       run.onDocs?.(step.value);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const { signal } = run;
-      if (signal?.aborted === true) {
-        const reason = signal.reason instanceof Error ? signal.reason.message : 'interrupted';
-        throw new CorebError('INTERRUPTED', `bm25 index of ${docs.length} documents stopped after ${step.value}: ${reason}`, {
-          cause: signal.reason,
-        });
-      }
-      last = performance.now();
+      await turns.take(() => `bm25 index of ${docs.length} documents stopped after ${step.value}`);
     }
   }
 }
@@ -372,6 +359,92 @@ function* bm25IndexSteps(docs: readonly Doc[], options: ResolvedBm25Options): Ge
   };
 }
 
+/** What a {@link Bm25Index} computes from its data and options. */
+interface Bm25Derived {
+  options: ResolvedBm25Options;
+  docIndex: Map<string, number>;
+  vocabulary: ReadonlyMap<string, number>;
+  avgDocLength: number;
+  postingWeights: Float32Array;
+  fwdStart: Int32Array;
+  fwdTerms: Int32Array;
+  fwdTf: Int32Array;
+  tieRanks: Int32Array;
+}
+
+/** Derived parts computed in steps by {@link Bm25Index.fromDataAsync}, handed to the constructor. */
+const derivedFor = new WeakMap<Bm25IndexData, Bm25Derived>();
+/** Loop iterations (documents, terms, postings) between two points where a derivation may yield. */
+const DERIVE_STEP = 1 << 16;
+
+/**
+ * Computes what a {@link Bm25Index} derives from `data`, yielding every {@link DERIVE_STEP}
+ * documents, terms or about as many postings: the id map (duplicate ids throw `VALIDATION`), the
+ * posting weights, RM3's forward index, the vocabulary map and the tie ranks.
+ */
+function* bm25DerivedSteps(data: Bm25IndexData, options: ResolvedBm25Options): Generator<void, Bm25Derived, void> {
+  const { docIds, docLengths, documentFrequency: df, termStart, postingDocs, postingTf } = data;
+  const n = docIds.length;
+  const v = df.length;
+  const docIndex = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const id = docIds[i];
+    if (docIndex.has(id)) {
+      throw new CorebError('VALIDATION', `document id "${id}" occurs twice (positions ${docIndex.get(id)} and ${i}); a corpus needs unique ids`);
+    }
+    docIndex.set(id, i);
+    if ((i & (DERIVE_STEP - 1)) === DERIVE_STEP - 1) yield;
+  }
+  let totalLength = 0;
+  for (let d = 0; d < n; d++) totalLength += docLengths[d];
+  const avgdl = n > 0 && totalLength > 0 ? totalLength / n : 1;
+  const { k1, b } = options;
+  const postingWeights = new Float32Array(postingDocs.length);
+  let sinceYield = 0;
+  for (let t = 0; t < v; t++) {
+    const idf = bm25Idf(n, df[t]);
+    const end = termStart[t + 1];
+    for (let p = termStart[t]; p < end; p++) {
+      postingWeights[p] = bm25TermWeight(idf, postingTf[p], docLengths[postingDocs[p]], avgdl, k1, b);
+    }
+    sinceYield += end - termStart[t] + 1;
+    if (sinceYield >= 16 * DERIVE_STEP) {
+      sinceYield = 0;
+      yield;
+    }
+  }
+  // RM3 reads documents' terms: a forward index by a counting sort of the postings by document.
+  const fwdStart = new Int32Array(options.feedbackDocs > 0 ? n + 1 : 1);
+  const fwdTerms = new Int32Array(options.feedbackDocs > 0 ? postingDocs.length : 0);
+  const fwdTf = new Int32Array(fwdTerms.length);
+  if (options.feedbackDocs > 0) {
+    for (let p = 0; p < postingDocs.length; p++) fwdStart[postingDocs[p] + 1]++;
+    for (let d = 0; d < n; d++) fwdStart[d + 1] += fwdStart[d];
+    yield;
+    const fill = fwdStart.slice(0, n);
+    for (let t = 0; t < v; t++) {
+      for (let p = termStart[t], end = termStart[t + 1]; p < end; p++) {
+        const i = fill[postingDocs[p]]++;
+        fwdTerms[i] = t;
+        fwdTf[i] = postingTf[p];
+      }
+      if ((t & (DERIVE_STEP - 1)) === DERIVE_STEP - 1) yield;
+    }
+  }
+  let vocabulary = data.vocabulary;
+  if (vocabulary === undefined) {
+    const built = new Map<string, number>();
+    for (let t = 0; t < data.terms.length; t++) {
+      built.set(data.terms[t], t);
+      if ((t & (DERIVE_STEP - 1)) === DERIVE_STEP - 1) yield;
+    }
+    vocabulary = built;
+  }
+  yield;
+  const tieRanks = createTieRanks(docIds);
+  return { options, docIndex, vocabulary, avgDocLength: avgdl, postingWeights, fwdStart, fwdTerms, fwdTf, tieRanks };
+}
+
 /**
  * An inverted index over one corpus. Postings are stored CSR-style: the documents of term t are
  * `postingDocs[termStart[t] .. termStart[t + 1])`, in increasing document order, with their BM25
@@ -416,58 +489,46 @@ export class Bm25Index implements RetrieverIndex {
   constructor(data: Bm25IndexData, options: ResolvedBm25Options);
   constructor(source: readonly Doc[] | Bm25IndexData, options: ResolvedBm25Options) {
     const data = Array.isArray(source) ? buildBm25IndexData(source as readonly Doc[], options) : (source as Bm25IndexData);
+    let derived = derivedFor.get(data);
+    derivedFor.delete(data);
+    if (derived?.options !== options) derived = runSteps(bm25DerivedSteps(data, options));
     this.data = data;
     this.options = options;
     this.size = data.docIds.length;
     this.docIds = data.docIds;
-    this.docIndex = validateDocIds(this.docIds);
-    const n = this.size;
-    const { docLengths, documentFrequency: df, termStart, postingDocs, postingTf } = data;
-    const v = df.length;
-    let totalLength = 0;
-    for (let d = 0; d < n; d++) totalLength += docLengths[d];
-    const avgdl = n > 0 && totalLength > 0 ? totalLength / n : 1;
-    const { k1, b } = options;
-    const postingWeights = new Float32Array(postingDocs.length);
-    for (let t = 0; t < v; t++) {
-      const idf = bm25Idf(n, df[t]);
-      for (let p = termStart[t], end = termStart[t + 1]; p < end; p++) {
-        postingWeights[p] = bm25TermWeight(idf, postingTf[p], docLengths[postingDocs[p]], avgdl, k1, b);
-      }
-    }
-    // RM3 reads documents' terms: a forward index by a counting sort of the postings by document.
-    const fwdStart = new Int32Array(options.feedbackDocs > 0 ? n + 1 : 1);
-    const fwdTerms = new Int32Array(options.feedbackDocs > 0 ? postingDocs.length : 0);
-    const fwdTf = new Int32Array(fwdTerms.length);
-    if (options.feedbackDocs > 0) {
-      for (let p = 0; p < postingDocs.length; p++) fwdStart[postingDocs[p] + 1]++;
-      for (let d = 0; d < n; d++) fwdStart[d + 1] += fwdStart[d];
-      const fill = fwdStart.slice(0, n);
-      for (let t = 0; t < v; t++) {
-        for (let p = termStart[t], end = termStart[t + 1]; p < end; p++) {
-          const i = fill[postingDocs[p]]++;
-          fwdTerms[i] = t;
-          fwdTf[i] = postingTf[p];
-        }
-      }
-    }
-    let vocab = data.vocabulary;
-    if (vocab === undefined) {
-      const built = new Map<string, number>();
-      for (let t = 0; t < data.terms.length; t++) built.set(data.terms[t], t);
-      vocab = built;
-    }
-    this.vocabulary = vocab;
-    this.documentFrequency = df;
-    this.docLengths = docLengths;
-    this.avgDocLength = avgdl;
-    this.termStart = termStart;
-    this.fwdStart = fwdStart;
-    this.fwdTerms = fwdTerms;
-    this.fwdTf = fwdTf;
-    this.postingDocs = postingDocs;
-    this.postingWeights = postingWeights;
-    this.tieRanks = createTieRanks(this.docIds);
+    this.docIndex = derived.docIndex;
+    this.vocabulary = derived.vocabulary;
+    this.documentFrequency = data.documentFrequency;
+    this.docLengths = data.docLengths;
+    this.avgDocLength = derived.avgDocLength;
+    this.termStart = data.termStart;
+    this.fwdStart = derived.fwdStart;
+    this.fwdTerms = derived.fwdTerms;
+    this.fwdTf = derived.fwdTf;
+    this.postingDocs = data.postingDocs;
+    this.postingWeights = derived.postingWeights;
+    this.tieRanks = derived.tieRanks;
+  }
+
+  /**
+   * {@link Bm25Index} over index data (built or stored), computing what it derives from the data
+   * (BM25 weights of every posting, the vocabulary map, the id map, tie ranks, RM3's forward
+   * index) in steps that give the event loop a turn every `run.yieldMs` milliseconds (default 50),
+   * so `run.signal` stops it. Same index as the constructor.
+   * @throws CorebError `INTERRUPTED` when `run.signal` aborts; `VALIDATION` on duplicate document ids.
+   */
+  static async fromDataAsync(
+    data: Bm25IndexData,
+    options: ResolvedBm25Options,
+    run: { signal?: AbortSignal; yieldMs?: number } = {},
+  ): Promise<Bm25Index> {
+    const derived = await runStepsAsync(
+      bm25DerivedSteps(data, options),
+      run,
+      () => `preparing the bm25 index of ${data.docIds.length} documents stopped`,
+    );
+    derivedFor.set(data, derived);
+    return new Bm25Index(data, options);
   }
 
   /**
@@ -642,34 +703,90 @@ export interface Bm25RetrieverContext {
   logger?: Logger;
 }
 
+/** How {@link loadOrBuildBm25Index} runs: cancellation and progress. */
+export interface Bm25IndexRun {
+  /** Stops the work (hashing, loading, building, saving) at its next step with `INTERRUPTED`. */
+  signal?: AbortSignal;
+  /** Milliseconds of work between two turns of the event loop. Default 50. */
+  yieldMs?: number;
+  /** Reports each phase: `start(label, total)` (`bm25 corpus hash` and `bm25 index` count documents), ticks and `done`. */
+  progress?: Progress;
+}
+
 /**
- * Indexes `docs`, through `store` when given: returns the stored index of the same corpus and
- * parameters, else builds it and stores it (a failed save is a warning, never a failed index).
+ * Indexes `docs`, through `context.store` when given: returns the stored index of the same corpus
+ * and parameters, else builds it and stores it (a failed save is a warning, never a failed index).
+ * Every phase works in steps and gives the event loop a turn every `run.yieldMs` milliseconds
+ * (hashing the corpus for the key, reading and checking the stored file, building with
+ * {@link buildBm25IndexDataAsync}, writing the file), so `run.signal` stops it within a step; an
+ * interrupted save leaves no file under the key (the store writes a temporary file and renames it).
+ * Without a store this is {@link buildBm25IndexDataAsync} plus the index.
+ * @throws CorebError `INTERRUPTED` when `run.signal` aborts; `VALIDATION` on duplicate document ids.
  */
-export function loadOrBuildBm25Index(docs: readonly Doc[], options: ResolvedBm25Options, context: Bm25RetrieverContext = {}): Bm25Index {
+export async function loadOrBuildBm25Index(
+  docs: readonly Doc[],
+  options: ResolvedBm25Options,
+  context: Bm25RetrieverContext = {},
+  run: Bm25IndexRun = {},
+): Promise<Bm25Index> {
   const { store, logger } = context;
-  if (store === undefined) return new Bm25Index(docs, options);
-  const key = bm25IndexKey(docs, options);
-  let found: ReturnType<Bm25IndexStore['load']>;
+  const { signal, progress } = run;
+  checkAborted(signal);
+  const stepped = (label: string): { onDocs: (done: number) => void; finish: () => void } => {
+    progress?.start(label, docs.length);
+    let reported = 0;
+    return {
+      onDocs: (done) => {
+        progress?.tick(done - reported);
+        reported = done;
+      },
+      finish: () => {
+        progress?.tick(docs.length - reported);
+        progress?.done();
+      },
+    };
+  };
+  const build = async (): Promise<Bm25Index> => {
+    const p = stepped('bm25 index');
+    const data = await buildBm25IndexDataAsync(docs, options, { ...run, onDocs: p.onDocs });
+    const index = await Bm25Index.fromDataAsync(data, options, run);
+    p.finish();
+    return index;
+  };
+  if (store === undefined) return build();
+  const hashing = stepped('bm25 corpus hash');
+  const key = await bm25IndexKey(docs, options, { ...run, onDocs: hashing.onDocs });
+  hashing.finish();
+  let found: Awaited<ReturnType<Bm25IndexStore['load']>>;
+  progress?.start('bm25 index read', 0);
   try {
-    found = store.load(key);
+    found = await store.load(key, { signal });
   } catch (e) {
+    if (isCorebError(e, 'INTERRUPTED')) throw e;
     logger?.warn(`bm25: ${(e as Error).message}; rebuilding the index`);
   }
   if (found !== undefined) {
+    let data: Bm25IndexData | undefined;
     try {
-      const index = new Bm25Index(decodeBm25IndexData(found.bytes, key), options);
-      logger?.info(`bm25: index of ${docs.length} documents read from ${found.where}`);
-      return index;
+      data = await decodeBm25IndexDataAsync(found.bytes, key, run);
     } catch (e) {
+      if (isCorebError(e, 'INTERRUPTED')) throw e;
       logger?.warn(`bm25: ${found.where}: ${(e as Error).message}; rebuilding the index`);
     }
+    if (data !== undefined) {
+      const index = await Bm25Index.fromDataAsync(data, options, run);
+      progress?.done();
+      logger?.info(`bm25: index of ${docs.length} documents read from ${found.where}`);
+      return index;
+    }
   }
-  const index = new Bm25Index(docs, options);
+  progress?.done();
+  const index = await build();
   try {
-    const where = store.save(key, encodeBm25IndexData(index.data, key));
+    const where = await store.save(key, encodeBm25IndexData(index.data, key), { signal });
     logger?.info(`bm25: index of ${docs.length} documents saved to ${where}`);
   } catch (e) {
+    if (isCorebError(e, 'INTERRUPTED')) throw e;
     logger?.warn(`bm25: the index could not be saved (${(e as Error).message}); it is rebuilt next time`);
   }
   return index;
@@ -692,28 +809,7 @@ export function createBm25Retriever(options: Bm25Options = {}, context: Bm25Retr
     name: 'bm25',
     describe: () => describeBm25(resolved),
     async index(docs: readonly Doc[], indexOptions: IndexOptions = {}): Promise<RetrieverIndex> {
-      checkAborted(indexOptions.signal);
-      const { progress, signal } = indexOptions;
-      progress?.start('bm25 index', docs.length);
-      let index: Bm25Index;
-      if (context.store === undefined) {
-        // Built in steps so Ctrl-C (the signal) stops a large build within a step.
-        let reported = 0;
-        const data = await buildBm25IndexDataAsync(docs, resolved, {
-          signal,
-          onDocs: (done) => {
-            progress?.tick(done - reported);
-            reported = done;
-          },
-        });
-        index = new Bm25Index(data, resolved);
-        progress?.tick(docs.length - reported);
-      } else {
-        index = loadOrBuildBm25Index(docs, resolved, context);
-        progress?.tick(docs.length);
-      }
-      progress?.done();
-      return index;
+      return loadOrBuildBm25Index(docs, resolved, context, indexOptions);
     },
   };
 }
