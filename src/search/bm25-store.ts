@@ -111,7 +111,8 @@ export function encodeBm25IndexData(data: Bm25IndexData, key: string): Uint8Arra
   const ids = Buffer.from(JSON.stringify(data.docIds), 'utf8');
   const terms = Buffer.from(data.terms.join('\n'), 'utf8');
   let maxTf = 0;
-  for (let i = 0; i < data.postingTf.length; i++) if (data.postingTf[i] > maxTf) maxTf = data.postingTf[i];
+  if (!(data.postingTf instanceof Uint16Array))
+    for (let i = 0; i < data.postingTf.length; i++) if (data.postingTf[i] > maxTf) maxTf = data.postingTf[i];
   const tf16 = maxTf < 65536;
   const header: Header = {
     format: BM25_INDEX_FORMAT,
@@ -131,7 +132,7 @@ export function encodeBm25IndexData(data: Bm25IndexData, key: string): Uint8Arra
   const chunks: Uint8Array[] = [head, json, Buffer.alloc(pad4(head.length + json.length), 0x20)];
   chunks.push(ids, Buffer.alloc(pad4(ids.length)), terms, Buffer.alloc(pad4(terms.length)));
   chunks.push(bytesOf(data.docLengths), bytesOf(data.documentFrequency), bytesOf(data.termStart), bytesOf(data.postingDocs));
-  const tf = tf16 ? Uint16Array.from(data.postingTf) : data.postingTf;
+  const tf = !tf16 || data.postingTf instanceof Uint16Array ? data.postingTf : Uint16Array.from(data.postingTf);
   chunks.push(bytesOf(tf), Buffer.alloc(pad4(tf.byteLength)));
   let crc = 0;
   for (const c of chunks) crc = crc32(c, crc);
@@ -225,10 +226,10 @@ function* decodeSteps(bytes: Uint8Array, key: string): Generator<void, Bm25Index
   const documentFrequency = int32(v);
   const termStart = int32(v + 1);
   const postingDocs = int32(p);
-  let postingTf: Int32Array;
+  let postingTf: Uint16Array | Int32Array;
   if (h.tf16) {
     const b = take(2 * p);
-    postingTf = new Int32Array((b.byteOffset & 1) === 0 ? new Uint16Array(b.buffer, b.byteOffset, p) : new Uint16Array(new Uint8Array(b).buffer));
+    postingTf = (b.byteOffset & 1) === 0 ? new Uint16Array(b.buffer, b.byteOffset, p) : new Uint16Array(new Uint8Array(b).buffer);
   } else {
     postingTf = int32(p);
   }

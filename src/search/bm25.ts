@@ -247,8 +247,11 @@ export interface Bm25IndexData {
   docLengths: Int32Array;
   termStart: Int32Array;
   postingDocs: Int32Array;
-  /** Term frequency of each posting. */
-  postingTf: Int32Array;
+  /**
+   * Term frequency of each posting: 16-bit when every frequency is below 65,536 (2 bytes per
+   * posting; what the build and the on-disk index produce then), else 32-bit.
+   */
+  postingTf: Uint16Array | Int32Array;
 }
 
 /**
@@ -256,7 +259,7 @@ export interface Bm25IndexData {
  * {@link TermInterner} (integer term ids, no per-token strings), its distinct terms and their
  * frequencies are appended to a forward list (typed arrays grown by half), then a counting sort
  * by term turns the forward list into postings in increasing document order. Time and memory are
- * linear in the number of postings (16 bytes each at the peak) plus the vocabulary.
+ * linear in the number of postings (14 bytes each at the peak: the forward list and the postings) plus the vocabulary.
  */
 export function buildBm25IndexData(docs: readonly Doc[], options: ResolvedBm25Options): Bm25IndexData {
   return runSteps(bm25IndexSteps(docs, options));
@@ -339,7 +342,9 @@ function* bm25IndexSteps(docs: readonly Doc[], options: ResolvedBm25Options): Ge
   for (let t = 0; t < v; t++) termStart[t + 1] = termStart[t] + df[t];
   const fill = termStart.slice(0, v);
   const postingDocs = new Int32Array(f);
-  const postingTf = new Int32Array(f);
+  let maxTf = 0;
+  for (let i = 0; i < f; i++) if (fwdTf[i] > maxTf) maxTf = fwdTf[i];
+  const postingTf = maxTf < 65536 ? new Uint16Array(f) : new Int32Array(f);
   for (let d = 0; d < n; d++) {
     for (let i = fwdStart[d], end = fwdStart[d + 1]; i < end; i++) {
       const p = fill[fwdTerms[i]]++;
@@ -450,8 +455,8 @@ function* bm25DerivedSteps(data: Bm25IndexData, options: ResolvedBm25Options): G
  * `postingDocs[termStart[t] .. termStart[t + 1])`, in increasing document order, with their BM25
  * term weights precomputed in `postingWeights` (float32), so a query costs one multiply-add per
  * posting of its terms and never touches documents that share no term with it. Built by
- * {@link buildBm25IndexData} (one pass, integer term ids); memory after the build: 12 bytes per
- * posting (doc id, term frequency, weight; 8 more with RM3's forward index) plus the vocabulary.
+ * {@link buildBm25IndexData} (one pass, integer term ids); memory after the build: 10 bytes per
+ * posting (doc id 4, term frequency 2 (4 past 65,535), weight 4; 8 more with RM3's forward index) plus the vocabulary.
  */
 export class Bm25Index implements RetrieverIndex {
   /** Number of documents. */
