@@ -620,11 +620,11 @@ export class Bm25Index implements RetrieverIndex {
           }
         : undefined;
     options.progress?.start('bm25 search', queries.length);
+    checkAborted(options.signal);
+    // A turn of the event loop every 50 ms, not every so many queries: a query over a million documents takes tens of ms.
+    const turns = new EventLoopTurns(options.signal);
     for (let qi = 0; qi < queries.length; qi++) {
-      if ((qi & 63) === 0) {
-        checkAborted(options.signal);
-        if (qi > 0) await new Promise<void>((r) => setImmediate(r));
-      }
+      if (turns.due()) await turns.take(() => `bm25 search stopped after ${qi} of ${queries.length} queries`);
       const q = queries[qi];
       const qtf = new Map<number, number>();
       queryTerms.reset();
