@@ -19,9 +19,11 @@
  * a shared machine) and wall seconds; indexing speed is in MB of document text (UTF-8) per CPU
  * second, search speed in queries per CPU second. Lucene's forceMerge(1) (before its search) is
  * timed apart and not counted in its indexing time. coreb holds the corpus in memory (its
- * retriever interface takes the documents), Lucene streams it from the file: the RSS after loading
- * the corpus is printed beside coreb's peak. After its search, coreb's on-disk index is timed too:
- * hashing the corpus (the key), saving the file, loading it back into a searchable index.
+ * retriever interface takes the documents), loaded as `coreb eval` loads a BEIR directory
+ * (`loadBeir` on `DIR/beir-N/`, the first N documents, written once), Lucene streams it from the
+ * file: the RSS after loading the corpus is printed beside coreb's peak. After its search, coreb's
+ * on-disk index is timed too, through the steps `coreb eval --index-cache` takes: hashing the corpus
+ * (the key), saving the file, reading it back into a searchable index.
  *
  * Usage: node dist/bench/search-bm25-scale.js [--sizes 100000,1000000] [--queries 1000]
  *        [--dir DIR] [--keep] [--generate-only] [--lucene-jars /usr/share/java] [--release DIR]
@@ -30,27 +32,16 @@
  * `flock /tmp/coreb-heavy.lock nice -n 5 node dist/bench/search-bm25-scale.js`.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Doc, Query } from '../src/core/dataset.js';
+import { createInterface } from 'node:readline';
+import { loadBeir } from '../src/dataset/beir.js';
 import { createRng } from '../src/core/random.js';
 import { openIndexFileStore } from '../src/cache/index-file-store.js';
 import { BM25_DEFAULTS, Bm25Index, createBm25Index, resolveBm25Options } from '../src/search/bm25.js';
-import { bm25IndexKey, decodeBm25IndexData, encodeBm25IndexData } from '../src/search/bm25-store.js';
+import { bm25IndexKey, decodeBm25IndexDataAsync, encodeBm25IndexData } from '../src/search/bm25-store.js';
 import { CODE_STOP_WORDS } from '../src/search/tokenize.js';
 
 function option(name: string): string | undefined {
@@ -118,31 +109,31 @@ function generateQueries(release: string, file: string, count: number): void {
   writeFileSync(file, `${out.join('\n')}\n`);
 }
 
-/** Reads the first `limit` JSONL documents of a file of any size (64 MB chunks; no 512 MB string). */
-function readDocs(file: string, limit: number): { docs: Doc[]; bytes: number } {
-  const docs: Doc[] = [];
-  let bytes = 0;
-  const fd = openSync(file, 'r');
-  const buf = Buffer.alloc(64 << 20);
-  let carry = Buffer.alloc(0);
-  try {
-    while (docs.length < limit) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      if (n === 0) break;
-      const data = carry.length > 0 ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
-      let start = 0;
-      for (let nl = data.indexOf(10, start); nl >= 0 && docs.length < limit; nl = data.indexOf(10, start)) {
-        const r = JSON.parse(data.toString('utf8', start, nl)) as { id: string; text: string };
-        docs.push({ id: r.id, text: r.text });
-        bytes += Buffer.byteLength(r.text);
-        start = nl + 1;
-      }
-      carry = Buffer.from(data.subarray(start));
+/**
+ * Writes the first `count` documents of the bench corpus and the queries as a BEIR directory (`_id`
+ * instead of `id`, every query judged against `d0`), which the coreb side loads as `coreb eval`
+ * does ({@link loadBeir}); kept and reused when it exists.
+ */
+async function writeBeirPrefix(corpus: string, queriesFile: string, dir: string, count: number): Promise<void> {
+  if (existsSync(join(dir, 'qrels', 'test.tsv'))) return;
+  mkdirSync(join(dir, 'qrels'), { recursive: true });
+  const out = createWriteStream(join(dir, 'corpus.jsonl'));
+  let written = 0;
+  let chunk = '';
+  for await (const line of createInterface({ input: createReadStream(corpus), crlfDelay: Number.POSITIVE_INFINITY })) {
+    if (written === count) break;
+    chunk += `{"_id":${line.slice('{"id":'.length)}\n`;
+    written++;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+      chunk = '';
     }
-  } finally {
-    closeSync(fd);
   }
-  return { docs, bytes };
+  out.write(chunk);
+  await new Promise<void>((r) => out.end(() => r()));
+  const queries = jsonl(queriesFile);
+  writeFileSync(join(dir, 'queries.jsonl'), queries.map((q) => JSON.stringify({ _id: q.id, text: q.text })).join('\n') + '\n');
+  writeFileSync(join(dir, 'qrels', 'test.tsv'), `query-id\tcorpus-id\tscore\n${queries.map((q) => `${String(q.id)}\td0\t1`).join('\n')}\n`);
 }
 
 const cpuSeconds = (): number => {
@@ -170,9 +161,14 @@ interface Measure {
 }
 
 /** The coreb side, in a child process: load, index, search; prints one JSON line. */
-async function corebChild(corpus: string, queriesFile: string, limit: number, storeDir: string): Promise<void> {
-  const { docs, bytes } = readDocs(corpus, limit);
-  const queries = jsonl(queriesFile) as unknown as Query[];
+async function corebChild(beirDir: string, storeDir: string): Promise<void> {
+  const beir = await loadBeir(beirDir);
+  const bad = beir.issues.find((i) => i.severity === 'error');
+  if (bad !== undefined) throw new Error(`${bad.file}:${bad.line ?? ''}: ${bad.message}`);
+  const docs = beir.task.corpus;
+  const queries = beir.task.queries;
+  let bytes = 0;
+  for (const d of docs) bytes += Buffer.byteLength(d.text);
   const loadRssMb = rssMb();
   let c0 = cpuSeconds();
   let w0 = performance.now();
@@ -196,7 +192,7 @@ async function corebChild(corpus: string, queriesFile: string, limit: number, st
   const file = await store.save(key, encodeBm25IndexData(index.data, key));
   const saveWall = (performance.now() - w0) / 1000;
   w0 = performance.now();
-  const loaded = new Bm25Index(decodeBm25IndexData((await store.load(key))?.bytes ?? new Uint8Array(0), key), options);
+  const loaded = await Bm25Index.fromDataAsync(await decodeBm25IndexDataAsync((await store.load(key))?.bytes ?? new Uint8Array(0), key), options);
   const loadWall = (performance.now() - w0) / 1000;
   if (loaded.size !== index.size) throw new Error('coreb: the stored index lost documents');
   const stored = { keyWall, saveWall, loadWall, fileMb: statSync(file).size / 1e6 };
@@ -406,7 +402,9 @@ async function main(): Promise<void> {
   // Lucene 8 skips with block-max WAND once 1,000 hits are counted.
   for (const n of sizes) {
     // Each side's line is printed as soon as it is measured (Lucene at 1M takes long).
-    const coreb = runChild(process.execPath, [self, '--child', corpus, queries, String(n), join(dir, 'index-store')]);
+    const beir = join(dir, `beir-${n}`);
+    await writeBeirPrefix(corpus, queries, beir, n);
+    const coreb = runChild(process.execPath, [self, '--child', beir, join(dir, 'index-store')]);
     let out = `${n} documents, ${coreb.mb.toFixed(0)} MB of text:\n${fmt('coreb', coreb)}\n`;
     const st = coreb.stored;
     if (st !== undefined) {
@@ -443,5 +441,5 @@ async function main(): Promise<void> {
   if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
 }
 
-if (process.argv[2] === '--child') await corebChild(process.argv[3], process.argv[4], Number(process.argv[5]), process.argv[6]);
+if (process.argv[2] === '--child') await corebChild(process.argv[3], process.argv[4]);
 else await main();
