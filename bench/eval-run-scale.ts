@@ -17,11 +17,26 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createUniform } from '../src/core/random.js';
+import { readBenchArgs } from './args.js';
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const args = readBenchArgs({
+  script: 'eval-run-scale',
+  about: `\`coreb eval --retriever run:FILE\` on a big generated run (plain and gzipped): CPU seconds and
+peak RSS of the CLI (/usr/bin/time) against the file size and, with --old, against an older coreb
+build on the same files (same metrics checked). Reference for memory: a run of the dataset's
+queries only. Heavy: run it under the heavy-run lock on a shared machine.`,
+  options: [
+    { name: 'queries', value: 'N', help: 'queries in the generated dataset (default 5000)' },
+    { name: 'depth', value: 'N', help: 'documents ranked per query in the run (default 1000)' },
+    { name: 'extra', value: 'N', help: 'run queries not in the dataset, spread through the file (default 40000)' },
+    { name: 'docs', value: 'N', help: 'documents in the generated corpus (default 200000)' },
+    { name: 'formats', value: 'LIST', help: 'run files to time, of plain,gzip (default plain,gzip)' },
+    { name: 'old', value: 'DIR', help: 'an older, built coreb checkout to compare against (default: none)' },
+    { name: 'old-formats', value: 'LIST', help: 'formats timed with --old (default: those of --formats)' },
+    { name: 'dir', value: 'DIR', help: 'keep the generated files in DIR and reuse them (default: a temp dir, removed)' },
+  ],
+});
+const option = (name: string): string | undefined => args.get(name);
 
 const QUERIES = Number(option('queries') ?? 5000);
 const DEPTH = Number(option('depth') ?? 1000);

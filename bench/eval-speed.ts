@@ -9,11 +9,20 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runEval } from '../src/eval/index.js';
+import { readBenchArgs } from './args.js';
 
-function flag(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
+const args = readBenchArgs({
+  script: 'eval-speed',
+  about: `end-to-end \`coreb eval\` timing and quality: median wall time per phase over several runEval
+runs, and overall nDCG@10 / Recall@10 / MAP@10 against a third-party code-aware BM25 on
+release_v2602 (0.3256 / 0.4647 / 0.2707; compared only on that release).`,
+  options: [
+    { name: 'data', value: 'DIR', help: 'release directory (default: the bundled data/coreb-mini/release)' },
+    { name: 'repeat', value: 'N', help: 'runs; the median is printed (default 5)' },
+    { name: 'retriever', value: 'SPEC', help: 'retriever spec as for coreb eval (default bm25)' },
+  ],
+});
+const flag = (name: string, fallback: string): string => args.get(name) ?? fallback;
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const data = flag('data', join(root, 'data', 'coreb-mini', 'release'));

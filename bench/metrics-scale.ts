@@ -29,18 +29,38 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createUniform } from '../src/core/random.js';
+import { readBenchArgs } from './args.js';
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const args = readBenchArgs({
+  script: 'metrics-scale',
+  about: `\`coreb metrics\` on big seeded runs (plain and gzip) against trec_eval 9.0.8 measured in the
+same run: CPU seconds and peak RSS (/usr/bin/time) per size, identical outputs checked, ratios and
+slopes per 1,000 queries and per GB. trec_eval is a given binary, built from a given source tree,
+or built from the v9.0.8 tarball fetched from GitHub. Heavy (the largest run passes 2 GB): run it
+under the heavy-run lock on a shared machine.`,
+  options: [
+    { name: 'sizes', value: 'LIST', help: 'queries per run, comma-separated (default 5000,50000,100000)' },
+    { name: 'depth', value: 'N', help: 'documents per query (default 1000)' },
+    { name: 'repeat', value: 'N|LIST', help: 'runs per size, one for all or one per size (default 1)' },
+    { name: 'formats', value: 'LIST', help: 'plain,gzip or one of them (default plain,gzip)' },
+    { name: 'gzip', help: 'same as --formats gzip (when --formats is not given)' },
+    { name: 'trec-eval', value: 'BIN', help: 'the trec_eval binary to compare against' },
+    { name: 'trec-eval-src', value: 'DIR', help: 'trec_eval source tree, built in a copy with make' },
+    { name: 'coreb-only', help: 'time coreb alone, no trec_eval' },
+    { name: 'check-fixtures', help: 'first check the binary against ../shared/fixtures/trec (te9.0.8 outputs)' },
+    { name: 'force', help: 'with --check-fixtures: compare even against a binary that differs' },
+    { name: 'measures', value: 'LIST', help: 'measures passed to both (-m; default all_trec)' },
+    { name: 'dir', value: 'DIR', help: 'keep the generated files in DIR and reuse them (default: a temp dir, removed)' },
+  ],
+});
+const option = (name: string): string | undefined => args.get(name);
 
 const SIZES = (option('sizes') ?? '5000,50000,100000').split(',').map(Number);
 const DEPTH = Number(option('depth') ?? 1000);
 /** Runs per size: one number for all sizes, or one per size (`--repeat 3,1,1`). */
 const REPEATS = (option('repeat') ?? '1').split(',').map(Number);
 const repeatFor = (i: number): number => REPEATS[Math.min(i, REPEATS.length - 1)];
-const FORMATS = (option('formats') ?? (process.argv.includes('--gzip') ? 'gzip' : 'plain,gzip')).split(',');
+const FORMATS = (option('formats') ?? (args.has('gzip') ? 'gzip' : 'plain,gzip')).split(',');
 const MEASURES = option('measures') ?? 'all_trec';
 const TARBALL = 'https://github.com/usnistgov/trec_eval/archive/refs/tags/v9.0.8.tar.gz';
 const CORPUS = 1_000_003;
@@ -199,7 +219,7 @@ async function trecEvalBinary(dir: string): Promise<string | undefined> {
   if (bin !== undefined) return bin;
   const src = option('trec-eval-src');
   if (src !== undefined) return build(src, dir);
-  if (process.argv.includes('--coreb-only')) return undefined;
+  if (args.has('coreb-only')) return undefined;
   let body: ArrayBuffer;
   try {
     const res = await fetch(TARBALL, { signal: AbortSignal.timeout(60_000) });
@@ -225,8 +245,8 @@ if (keep !== undefined) mkdirSync(keep, { recursive: true });
 try {
   const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
   const te = await trecEvalBinary(dir);
-  if (te !== undefined && process.argv.includes('--check-fixtures') && !checkFixtures(te)) {
-    if (!process.argv.includes('--force')) {
+  if (te !== undefined && args.has('check-fixtures') && !checkFixtures(te)) {
+    if (!args.has('force')) {
       process.stderr.write(
         'metrics-scale: this trec_eval is not the te9.0.8 reference (outputs differ above); not comparing against it (--force to do so anyway)\n',
       );

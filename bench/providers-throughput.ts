@@ -15,10 +15,28 @@ import { join } from 'node:path';
 import { createCachedEmbedder, openEmbeddingStore } from '../src/cache/index.js';
 import { createEmbedder, parseEmbedderSpec } from '../src/providers/index.js';
 import { startLoopbackServer } from '../test/support/loopback-server.js';
+import { readBenchArgs } from './args.js';
+
+const args = readBenchArgs({
+  script: 'providers-throughput',
+  about: `shared HTTP client throughput against a loopback OpenAI-compatible server with a fixed latency
+per request and a cap on requests at once. Reference: the server's capacity, cap x batch / latency
+texts per second (the client should reach >= 90% of it; sequential batches reach 1/cap, run on a
+quarter of the texts). Also two replicas with least-busy balancing, and the cache on a repeat run.`,
+  options: [
+    { name: 'texts', value: 'N', help: 'texts embedded per run (default 4096)' },
+    { name: 'batch', value: 'N', help: 'texts per request (default 32)' },
+    { name: 'latency', value: 'MS', help: 'server latency per request, milliseconds (default 200)' },
+    { name: 'cap', value: 'N', help: 'requests the server processes at once (default 8)' },
+    { name: 'repeat', value: 'N', help: 'runs; the median is printed (default 5)' },
+    { name: 'serve', value: ['LATENCY', 'CAP'], help: 'server mode: start one loopback server, print its base URL', internal: true },
+  ],
+});
 
 /** Server mode: `--serve LATENCY CAP` starts one loopback server and prints its base URL. */
-if (process.argv[2] === '--serve') {
-  const s = await startLoopbackServer({ format: 'openai', dim: 64, latencyMs: Number(process.argv[3]), maxConcurrent: Number(process.argv[4]) });
+const serve = args.values('serve');
+if (serve !== undefined) {
+  const s = await startLoopbackServer({ format: 'openai', dim: 64, latencyMs: Number(serve[0]), maxConcurrent: Number(serve[1]) });
   process.stdout.write(s.baseUrl + '\n');
   process.stdin.resume();
   process.stdin.on('end', () => process.exit(0));
@@ -37,10 +55,7 @@ function startRemote(latency: number, cap: number): Promise<RemoteServer> {
   });
 }
 
-function flag(name: string, fallback: string): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return Number(i >= 0 ? process.argv[i + 1] : fallback);
-}
+const flag = (name: string, fallback: string): number => Number(args.get(name) ?? fallback);
 
 const N = flag('texts', '4096');
 const BATCH = flag('batch', '32');
@@ -104,7 +119,7 @@ async function rawFetch(concurrency: number): Promise<number> {
   return rate;
 }
 
-if (process.argv[2] !== '--serve') await main();
+if (serve === undefined) await main();
 
 async function main(): Promise<void> {
   console.log(

@@ -16,13 +16,37 @@ import { createCachedReranker, openRerankStore } from '../src/cache/index.js';
 import type { RerankPair } from '../src/core/rerank.js';
 import { createReranker, parseRerankerSpec } from '../src/providers/index.js';
 import { startRerankServer, type RerankFormat } from '../test/support/rerank-server.js';
+import { readBenchArgs } from './args.js';
+
+const args = readBenchArgs({
+  script: 'rerank-throughput',
+  about: `reranking throughput against a loopback server of fixed capacity (a fixed latency per request,
+at most cap requests at once). Reference: that capacity, cap x batch / latency pairs per second (the
+client should reach >= 90% of it; sequential requests reach 1/cap), for a rerank API (vLLM wire
+format) and a yes/no LLM (OpenAI /completions). Then the score cache: a repeat run sends 0 pairs.`,
+  options: [
+    { name: 'queries', value: 'N', help: 'queries reranked (default 64)' },
+    { name: 'depth', value: 'N', help: 'candidates per query (default 128)' },
+    { name: 'batch', value: 'N', help: 'pairs per request (default 32)' },
+    { name: 'latency', value: 'MS', help: 'server latency per request, milliseconds (default 200)' },
+    { name: 'cap', value: 'N', help: 'requests the server processes at once (default 8)' },
+    { name: 'repeat', value: 'N', help: 'runs; the median is printed (default 3)' },
+    {
+      name: 'serve',
+      value: ['FORMAT', 'LATENCY', 'CAP'],
+      help: 'server mode: start one loopback server, print its base URL',
+      internal: true,
+    },
+  ],
+});
 
 /** Server mode: `--serve FORMAT LATENCY CAP` starts one loopback server and prints its base URL. */
-if (process.argv[2] === '--serve') {
+const serve = args.values('serve');
+if (serve !== undefined) {
   const s = await startRerankServer({
-    format: process.argv[3] as RerankFormat,
-    latencyMs: Number(process.argv[4]),
-    maxConcurrent: Number(process.argv[5]),
+    format: serve[0] as RerankFormat,
+    latencyMs: Number(serve[1]),
+    maxConcurrent: Number(serve[2]),
   });
   process.stdout.write(s.baseUrl + '\n');
   process.stdin.resume();
@@ -37,10 +61,7 @@ function startRemote(format: RerankFormat, latency: number, cap: number): Promis
   });
 }
 
-function flag(name: string, fallback: string): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return Number(i >= 0 ? process.argv[i + 1] : fallback);
-}
+const flag = (name: string, fallback: string): number => Number(args.get(name) ?? fallback);
 
 const QUERIES = flag('queries', '64');
 const DEPTH = flag('depth', '128');
@@ -112,7 +133,7 @@ async function rawFetch(concurrency: number): Promise<number> {
   return rate;
 }
 
-if (process.argv[2] !== '--serve') await main();
+if (serve === undefined) await main();
 
 async function main(): Promise<void> {
   console.log(

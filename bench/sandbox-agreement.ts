@@ -9,24 +9,36 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { ComparatorName } from '../src/core/execution.js';
 import { computeAgreement, renderAgreement } from '../src/sandbox/judge-agreement.js';
 import { renderJudgeSummary, runJudging, type JudgeRecord } from '../src/sandbox/judge-run.js';
 import { createLcbTestLookup, loadLcbProblems } from '../src/dataset/lcb.js';
 import { createLocalJudge } from '../src/sandbox/local-judge.js';
 import { loadAtcoderData } from '../test/support/exec-data.js';
+import { readBenchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: {
-    shared: { type: 'string', default: join(process.cwd(), '..', 'shared') },
-    out: { type: 'string', default: join(tmpdir(), 'coreb-atcoder-agreement.jsonl') },
-    'timeout-ms': { type: 'string', default: '2000' },
-    comparator: { type: 'string', default: 'tokens' },
-    jobs: { type: 'string' },
-  },
+const args = readBenchArgs({
+  script: 'sandbox-agreement',
+  about: `judges every CoREB v202602 program whose problem is an AtCoder problem (1050 programs, five
+languages) on the LiveCodeBench v5 public tests and prints the verdict table and the agreement per
+language with CoREB's meta_passed and with the independent harness (xlang_release_v2602.json), the
+references. The output JSONL is resumable: re-running continues where a killed run stopped.`,
+  options: [
+    { name: 'shared', value: 'DIR', help: 'the shared data directory (default ../shared from the working directory)' },
+    { name: 'out', value: 'FILE', help: 'verdicts JSONL, resumed when present (default $TMPDIR/coreb-atcoder-agreement.jsonl)' },
+    { name: 'timeout-ms', value: 'MS', help: 'time limit per test, milliseconds (default 2000)' },
+    { name: 'comparator', value: 'NAME', help: 'output comparator (default tokens)' },
+    { name: 'jobs', value: 'N', help: 'programs judged at once (default: available parallelism)' },
+  ],
 });
-const shared = values.shared!;
+const values = {
+  shared: args.get('shared') ?? join(process.cwd(), '..', 'shared'),
+  out: args.get('out') ?? join(tmpdir(), 'coreb-atcoder-agreement.jsonl'),
+  'timeout-ms': args.get('timeout-ms') ?? '2000',
+  comparator: args.get('comparator') ?? 'tokens',
+  jobs: args.get('jobs'),
+};
+const shared = values.shared;
 const data = loadAtcoderData(join(shared, 'data/coreb/release_v2602/code_corpus.jsonl'), join(shared, 'data/coreb/xlang_release_v2602.json'));
 const problems = await loadLcbProblems(join(shared, 'data/lcb_v5_problems.jsonl'));
 const judge = await createLocalJudge({
@@ -35,10 +47,10 @@ const judge = await createLocalJudge({
   jobs: Number(values.jobs ?? availableParallelism()),
 });
 const t0 = performance.now();
-const summary = await runJudging({ judge, testsOf: createLcbTestLookup(problems, 'public'), programs: data.programs, outFile: values.out! });
+const summary = await runJudging({ judge, testsOf: createLcbTestLookup(problems, 'public'), programs: data.programs, outFile: values.out });
 const secs = (performance.now() - t0) / 1000;
 const ids = new Set(data.programs.map((p) => p.id));
-const recs = readFileSync(values.out!, 'utf8')
+const recs = readFileSync(values.out, 'utf8')
   .trim()
   .split('\n')
   .map((l) => JSON.parse(l) as JudgeRecord)

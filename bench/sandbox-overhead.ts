@@ -9,16 +9,26 @@
 import { spawn } from 'node:child_process';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { ExecLanguage, TestCase } from '../src/core/execution.js';
 import { buildRunHelper } from '../src/sandbox/run-helper.js';
 import { createLocalJudge } from '../src/sandbox/local-judge.js';
 import { findTool } from '../src/sandbox/languages.js';
 import { runProcess, type ProcessLimits, type SandboxConfig } from '../src/sandbox/sandbox.js';
+import { readBenchArgs } from './args.js';
 
-const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '200' }, jobs: { type: 'string' }, 'cache-dir': { type: 'string' } },
+const args = readBenchArgs({
+  script: 'sandbox-overhead',
+  about: `sandbox cost against a bare spawn as the reference: overhead per process (median wall time of
+true and python3 -c pass, bare spawn vs the full sandbox; target <= 8 ms on a quiet machine),
+sandboxed Python runs per second at full parallelism (target >= 100 on 2 cores), and compile counts
+(judging N programs x M tests compiles exactly N times).`,
+  options: [
+    { name: 'runs', value: 'N', help: 'processes timed per command (default 200)' },
+    { name: 'jobs', value: 'N', help: 'sandboxed runs at once (default: available parallelism)' },
+    { name: 'cache-dir', value: 'DIR', help: 'compile cache of the judge (default $TMPDIR/coreb-judge)' },
+  ],
 });
+const values = { runs: args.get('runs') ?? '200', jobs: args.get('jobs'), 'cache-dir': args.get('cache-dir') };
 const runs = Number(values.runs);
 const jobs = Number(values.jobs ?? availableParallelism());
 const cacheDir = values['cache-dir'] ?? join(tmpdir(), 'coreb-judge');

@@ -43,11 +43,27 @@ import { openIndexFileStore } from '../src/cache/index-file-store.js';
 import { BM25_DEFAULTS, Bm25Index, createBm25Index, resolveBm25Options } from '../src/search/bm25.js';
 import { bm25IndexKey, decodeBm25IndexDataAsync, encodeBm25IndexData } from '../src/search/bm25-store.js';
 import { CODE_STOP_WORDS } from '../src/search/tokenize.js';
+import { readBenchArgs } from './args.js';
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const args = readBenchArgs({
+  script: 'search-bm25-scale',
+  about: `coreb's BM25 index + search against Lucene 8 (BM25Similarity, same k1 and b, a comparable
+analyzer), measured in the same run, on seeded corpora of up to 1,000,000 documents derived from the
+CoREB release's code corpus, each side in its own process: CPU and wall seconds, MB of text per CPU
+second, queries per CPU second, peak RSS; then coreb's on-disk index (hash, save, load). Heavy at
+1M documents (minutes of CPU, GBs of RAM): run under flock /tmp/coreb-heavy.lock nice -n 5.`,
+  options: [
+    { name: 'sizes', value: 'LIST', help: 'corpus sizes in documents, comma-separated (default 100000,1000000)' },
+    { name: 'queries', value: 'N', help: 'queries searched (default 1000)' },
+    { name: 'dir', value: 'DIR', help: 'where the corpus and queries are written (default /tmp/coreb-bm25-scale)' },
+    { name: 'keep', help: 'keep DIR (and reuse it on the next run); removed at the end otherwise' },
+    { name: 'generate-only', help: 'write the corpus and queries, measure nothing' },
+    { name: 'lucene-jars', value: 'DIR', help: 'directory of the Lucene 8 jars (default /usr/share/java)' },
+    { name: 'release', value: 'DIR', help: 'the CoREB release the corpus is derived from (default ../shared/data/coreb/release_v2602)' },
+    { name: 'child', value: ['BEIR_DIR', 'STORE_DIR'], help: "coreb's side for one size, in its own process", internal: true },
+  ],
+});
+const option = (name: string): string | undefined => args.get(name);
 
 const RELEASE = fileURLToPath(new URL('../../../shared/data/coreb/release_v2602', import.meta.url));
 const DEPTH = 100;
@@ -384,7 +400,7 @@ async function main(): Promise<void> {
   const queries = join(dir, `queries-${nq}.jsonl`);
   if (!existsSync(corpus)) await generateCorpus(release, `${corpus}.tmp`, max).then(() => spawnSync('mv', [`${corpus}.tmp`, corpus]));
   if (!existsSync(queries)) generateQueries(release, queries, nq);
-  if (process.argv.includes('--generate-only')) return;
+  if (args.has('generate-only')) return;
   const lucene = buildLucene(dir, jarsDir);
   process.stdout.write(
     `machine: ${cpus().length} cores, load average ${loadavg()
@@ -438,8 +454,9 @@ async function main(): Promise<void> {
       .map((x) => x.toFixed(1))
       .join(' ')}\n`,
   );
-  if (!process.argv.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+  if (!args.has('keep')) rmSync(dir, { recursive: true, force: true });
 }
 
-if (process.argv[2] === '--child') await corebChild(process.argv[3], process.argv[4]);
+const childArgs = args.values('child');
+if (childArgs !== undefined) await corebChild(childArgs[0], childArgs[1]);
 else await main();

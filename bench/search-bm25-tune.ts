@@ -14,6 +14,19 @@ import type { Doc, Query, Run } from '../src/core/dataset.js';
 import { evaluate, resolveProtocol } from '../src/metrics/index.js';
 import type { Bm25Options } from '../src/search/bm25.js';
 import { createBm25Index } from '../src/search/bm25.js';
+import { readBenchArgs } from './args.js';
+
+const args = readBenchArgs({
+  script: 'search-bm25-tune',
+  about: `BM25 tuning on CoREB release_v2602 (and only there): coreb's BM25 over a grid of parameters,
+overall and per-task nDCG@10 / Recall@10 / MAP@10 under the CoREB protocol, next to the third-party
+code-aware BM25 reference (overall 0.3256 / 0.4647 / 0.2707).`,
+  positional: { name: 'RELEASE_DIR', help: 'the release (default ../shared/data/coreb/release_v2602)' },
+  options: [
+    { name: 'grid', value: 'full|default|JSON_ARRAY', help: 'the grid: the full one, the defaults alone, or a JSON array of points (default full)' },
+    { name: 'base', value: 'JSON', help: 'BM25 options merged under every grid point (default {})' },
+  ],
+});
 
 const REFERENCE = { ndcg10: 0.3256, recall10: 0.4647, map10: 0.2707 } as const;
 
@@ -139,14 +152,9 @@ function gridOf(kind: string, base: Bm25Options): Bm25Options[] {
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const flag = (name: string): string | undefined => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const grid = flag('--grid') ?? 'full';
-  const base = JSON.parse(flag('--base') ?? '{}') as Bm25Options;
-  const dir = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? '../shared/data/coreb/release_v2602';
+  const grid = args.get('grid') ?? 'full';
+  const base = JSON.parse(args.get('base') ?? '{}') as Bm25Options;
+  const dir = args.positional ?? '../shared/data/coreb/release_v2602';
   const data = loadRelease(dir);
   const f = (x: number) => x.toFixed(4);
   console.log(

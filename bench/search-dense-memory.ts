@@ -26,11 +26,25 @@ import { createRetriever } from '../src/eval/create-retriever.js';
 import { parseRetrieverSpec } from '../src/eval/retriever-spec.js';
 import { createDenseRetriever, createEmbedderEncoder, denseTopK } from '../src/search/dense.js';
 import { createTieRanks } from '../src/search/top-k.js';
+import { readBenchArgs } from './args.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
+const args = readBenchArgs({
+  script: 'search-dense-memory',
+  about: `peak resident memory of the dense retrieval paths (embeddings: over JSONL and .npy, float32,
+float16 and streamed; dense: with an in-process embedder), each in its own process, beside the
+previous implementation's steps, against the size of one float32 copy of the document matrix: peak
+RSS, growth over a baseline process, that growth in copies. Heavy at large sizes: run under the
+heavy-run lock.`,
+  options: [
+    { name: 'docs', value: 'N', help: 'documents (default 100000)' },
+    { name: 'dim', value: 'N', help: 'vector dimension (default 256)' },
+    { name: 'queries', value: 'N', help: 'queries (default 100)' },
+    { name: 'dir', value: 'DIR', help: 'where the vectors are written, removed at the end (default /tmp/coreb-dense-memory)' },
+    { name: 'paths', value: 'LIST', help: "';'-separated subset of the paths measured (default: all of them)" },
+    { name: 'child', value: 'PATH', help: 'measure one path in this process', internal: true },
+  ],
+});
+const arg = (name: string, fallback: string): string => args.get(name) ?? fallback;
 
 const nd = Number(arg('docs', '100000'));
 const dim = Number(arg('dim', '256'));

@@ -38,11 +38,37 @@ import { streamChunkBytes } from '../src/dataset/embeddings-file.js';
 import { loadNpyStore, npyHeader, openNpyChunks, readNpyHeader } from '../src/dataset/npy.js';
 import { parseByteSize } from '../src/eval/retriever-spec.js';
 import { denseTopKParallel, denseTopKStreamed } from '../src/search/dense.js';
+import { readBenchArgs } from './args.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? (process.argv[i + 1] ?? fallback) : fallback;
-}
+const args = readBenchArgs({
+  script: 'search-dense-scale',
+  about: `exact dense top-k at scale: coreb's denseTopKParallel (float32 or float16 storage) against faiss
+(IndexFlatIP; IndexScalarQuantizer QT_fp16 for float16) and numpy (BLAS matmul + argpartition) on
+the same seeded unit vectors, each side in its own process, at several corpus sizes: search wall
+and CPU time, peak RSS, ratios coreb / reference, exactness against faiss. With --memory, coreb's
+streamed search (cold and warm) against its in-memory lists. Heavy: run under
+flock /tmp/coreb-heavy.lock nice -n 5.`,
+  options: [
+    { name: 'sizes', value: 'LIST', help: 'corpus sizes in documents, comma-separated (default 100000,1000000)' },
+    { name: 'queries', value: 'N', help: 'queries (default 1000; in a child: the queries .npy file)' },
+    { name: 'dim', value: 'N', help: 'vector dimension (default 384)' },
+    { name: 'k', value: 'N', help: 'top-k depth (default 100)' },
+    { name: 'dtypes', value: 'LIST', help: 'coreb storage types, of float32,float16 (default float32,float16)' },
+    { name: 'threads', value: 'N', help: "coreb's worker threads (default 0: all cores)" },
+    { name: 'dir', value: 'DIR', help: 'where the .npy files are written (default /tmp/coreb-dense-scale)' },
+    { name: 'keep', help: 'keep DIR at the end (removed otherwise)' },
+    { name: 'python', value: 'BIN', help: 'python with faiss and numpy (default /usr/bin/python3)' },
+    { name: 'skip', value: 'LIST', help: 'references to skip, of faiss,numpy (default: none)' },
+    { name: 'ref-threads', value: 'N', help: 'OMP/OpenBLAS threads of faiss and numpy (default: theirs, all cores)' },
+    { name: 'memory', value: 'SIZE', help: "add coreb's streamed sides with this budget, e.g. 256MB (default: none)" },
+    { name: 'child', help: 'run one coreb side in this process', internal: true },
+    { name: 'docs', value: 'FILE', help: 'child: the documents .npy file', internal: true },
+    { name: 'dtype', value: 'TYPE', help: 'child: float32 or float16 (default float32)', internal: true },
+    { name: 'out', value: 'PREFIX', help: 'child: where the indices and scores are written', internal: true },
+    { name: 'abort-after', value: 'MS', help: 'child: abort the streamed search after MS milliseconds (default 0: never)', internal: true },
+  ],
+});
+const arg = (name: string, fallback: string): string => args.get(name) ?? fallback;
 
 /** Writes `rows x dim` seeded random unit vectors (uniform in [-0.5, 0.5), normalised) as float32 .npy. */
 function writeRandomNpy(file: string, rows: number, dim: number, seed: number): void {
@@ -259,7 +285,7 @@ function residentMB(file: string): number | undefined {
 }
 
 function main(): void {
-  if (process.argv.includes('--child')) {
+  if (args.has('child')) {
     void child();
     return;
   }
@@ -272,7 +298,7 @@ function main(): void {
   const dir = arg('dir', '/tmp/coreb-dense-scale');
   const python = arg('python', '/usr/bin/python3');
   const skip = new Set(arg('skip', '').split(','));
-  const keep = process.argv.includes('--keep');
+  const keep = args.has('keep');
   const refThreads = arg('ref-threads', '');
   const memory = arg('memory', '');
   if (memory !== '' && parseByteSize(memory) === undefined) throw new Error(`--memory ${memory}: expected a size such as 256MB`);

@@ -16,11 +16,26 @@ import type { DenseKernel } from '../src/search/dense.js';
 import { normalizeMatrix } from '../src/core/embedding.js';
 import { defaultDenseKernel, denseTopK } from '../src/search/dense.js';
 import { createTieRanks } from '../src/search/top-k.js';
+import { readBenchArgs } from './args.js';
 
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const args = readBenchArgs({
+  script: 'search-dense',
+  about: `exact dense top-k throughput: coreb's denseTopK (WebAssembly SIMD and scalar JS kernels) against
+numpy (BLAS matmul + argpartition top-k) on the same normalised float32 data: median wall and CPU
+time per side (scoring + top-k), queries per second, the ratios, and how many top-k lists agree.`,
+  options: [
+    { name: 'docs', value: 'N', help: 'documents (default 20000)' },
+    { name: 'queries', value: 'N', help: 'queries (default 1000)' },
+    { name: 'dim', value: 'N', help: 'vector dimension (default 768)' },
+    { name: 'k', value: 'N', help: 'top-k depth (default 100)' },
+    { name: 'repeat', value: 'N', help: 'timed runs; the median is printed (default 5)' },
+    { name: 'threads', value: 'N', help: 'OpenBLAS threads for numpy (default 0: all cores)' },
+  ],
+});
+const flag = (name: string, fallback: number): number => {
+  const v = args.get(name);
+  return v !== undefined ? Number(v) : fallback;
+};
 
 const nd = flag('docs', 20000);
 const nq = flag('queries', 1000);
