@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isCorebError } from '../core/errors.js';
+import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { isBeirDir, listBeirSplits, loadBeir } from './beir.js';
 
@@ -164,4 +164,21 @@ test('a missing queries.jsonl is an error issue, a missing directory NOT_FOUND',
   const { issues } = await loadBeir(dir);
   has(issues, 'missing-file', 'queries.jsonl');
   await assert.rejects(loadBeir(join(dir, 'nope')), (e) => isCorebError(e, 'NOT_FOUND'));
+});
+
+test('loadBeir stops with the reason of its aborted signal: before it reads, and when a timer aborts it mid-load', async () => {
+  const n = 20000;
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) lines.push(JSON.stringify({ _id: `d${i}`, text: `def f${i}(x):\n    return x + ${i}` }));
+  const dir = beirDir({ corpus: lines.join('\n') + '\n' });
+  const stop = new CorebError('INTERRUPTED', 'interrupted by test');
+  const before = new AbortController();
+  before.abort(stop);
+  await assert.rejects(loadBeir(dir, { signal: before.signal }), (e) => e === stop);
+  // The timer runs at the load's first turn of the event loop; the load must then stop, not finish.
+  const during = new AbortController();
+  setTimeout(() => during.abort(stop), 0);
+  await assert.rejects(loadBeir(dir, { signal: during.signal }), (e) => isCorebError(e, 'INTERRUPTED'));
+  const { task } = await loadBeir(dir, { signal: new AbortController().signal });
+  assert.equal(task.corpus.length, n, 'a signal that does not abort changes nothing');
 });

@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Doc, Query, RetrievalTask } from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
+import { EventLoopTurns } from '../core/event-loop-turns.js';
 import { trecIdProblem } from '../core/ids.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { camelCase, coerceValue, INVALID, RowChecker, type FieldSpec } from './coerce.js';
@@ -16,6 +17,12 @@ import { isDirectory, isFile, loadTextFile, splitLines, type TextFile } from './
 export interface LoadBeirOptions {
   /** Qrels split (`qrels/<split>.tsv`); default `test`, or the only split when `test` is absent. */
   split?: string;
+  /**
+   * Stops the load (CorebError `INTERRUPTED`) when it aborts: the event loop gets a turn at least
+   * every 50 ms of work (reading, building the records, the id checks), so Ctrl-C stops a
+   * million-document load at once.
+   */
+  signal?: AbortSignal;
 }
 
 /** A loaded BEIR task and every problem found. */
@@ -57,10 +64,12 @@ async function readRecords<T>(
   file: string,
   issues: ValidationIssue[],
   build: (raw: Record<string, unknown>, c: RowChecker) => T | undefined,
+  turns: EventLoopTurns,
+  signal: AbortSignal | undefined,
 ): Promise<Array<{ line: number; value: T }>> {
   let r: JsonlResult;
   try {
-    r = await readJsonl(file);
+    r = await readJsonl(file, signal === undefined ? {} : { signal });
   } catch (e) {
     if (!isCorebError(e, 'NOT_FOUND')) throw e;
     issues.push({ severity: 'error', kind: 'missing-file', file, message: `missing; a BEIR directory has ${basename(file)}` });
@@ -69,7 +78,10 @@ async function readRecords<T>(
   issues.push(...r.issues);
   const out: Array<{ line: number; value: T }> = [];
   let numericIds = 0;
-  for (const rec of r.records) {
+  const records = r.records;
+  for (let i = 0; i < records.length; i++) {
+    if (turns.due()) await turns.take(() => `loading ${file} stopped at record ${i} of ${records.length}`);
+    const rec = records[i];
     const id = rec.value._id;
     if (typeof id === 'number' && Number.isFinite(id)) {
       // Numeric ids are common in exported corpora; read them as strings (as BEIR does) and warn once.
@@ -97,9 +109,16 @@ function rest(raw: Record<string, unknown>, skip: readonly string[]): Record<str
   return Object.keys(meta).length > 0 ? meta : undefined;
 }
 
-function checkUnique<T extends { id: string }>(rows: Array<{ line: number; value: T }>, file: string, issues: ValidationIssue[]): Map<string, T> {
+async function checkUnique<T extends { id: string }>(
+  rows: Array<{ line: number; value: T }>,
+  file: string,
+  issues: ValidationIssue[],
+  turns: EventLoopTurns,
+): Promise<Map<string, T>> {
   const seen = new Map<string, { line: number; value: T }>();
-  for (const r of rows) {
+  for (let i = 0; i < rows.length; i++) {
+    if (turns.due()) await turns.take(() => `checking the ids of ${file} stopped at record ${i} of ${rows.length}`);
+    const r = rows[i];
     const problem = trecIdProblem(r.value.id);
     if (problem !== undefined) {
       issues.push({ severity: 'error', kind: 'bad-id', file, line: r.line, field: '_id', message: `id ${JSON.stringify(r.value.id)} ${problem}` });
@@ -116,7 +135,9 @@ function checkUnique<T extends { id: string }>(rows: Array<{ line: number; value
       });
     } else seen.set(r.value.id, r);
   }
-  return new Map([...seen].map(([k, v]) => [k, v.value]));
+  const out = new Map<string, T>();
+  for (const [k, v] of seen) out.set(k, v.value);
+  return out;
 }
 
 /**
@@ -231,7 +252,8 @@ export function parseBeirQrels(
  * problem is returned: malformed lines, missing/duplicate ids, qrels with unknown query or corpus
  * ids, duplicate pairs, non-integer scores, empty files, BOM/CRLF.
  * @throws CorebError `NOT_FOUND` when `dir` is missing or the split has no qrels file (the message
- * lists the available splits); `USAGE` when no split is given and there is no `test` but several.
+ * lists the available splits); `USAGE` when no split is given and there is no `test` but several;
+ * `INTERRUPTED` when `options.signal` aborts.
  */
 export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Promise<LoadedBeir> {
   if (!(await isDirectory(dir))) throw new CorebError('NOT_FOUND', `BEIR directory not found: ${dir}`);
@@ -242,31 +264,46 @@ export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Prom
     else if (splits.length === 1) split = splits[0];
     else throw new CorebError('USAGE', `${dir} has qrels splits ${splits.join(', ')} and no \`test\`; choose one with --split`);
   }
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const turns = new EventLoopTurns(signal);
   const issues: ValidationIssue[] = [];
   const corpusFile = await findJsonl(dir, 'corpus');
-  const corpusRows = await readRecords<Doc>(corpusFile, issues, (raw, c) => {
-    const id = coerceValue(raw._id, ID, '_id', c);
-    const text = coerceValue(raw.text, TEXT, 'text', c);
-    const title = coerceValue(raw.title, TITLE, 'title', c);
-    if (id === INVALID || text === INVALID) return undefined;
-    const doc: Doc = { id: id as string, text: text as string };
-    if (typeof title === 'string') doc.title = title;
-    const meta = rest(raw, ['_id', 'text', 'title']);
-    if (meta !== undefined) doc.meta = meta;
-    return doc;
-  });
+  const corpusRows = await readRecords<Doc>(
+    corpusFile,
+    issues,
+    (raw, c) => {
+      const id = coerceValue(raw._id, ID, '_id', c);
+      const text = coerceValue(raw.text, TEXT, 'text', c);
+      const title = coerceValue(raw.title, TITLE, 'title', c);
+      if (id === INVALID || text === INVALID) return undefined;
+      const doc: Doc = { id: id as string, text: text as string };
+      if (typeof title === 'string') doc.title = title;
+      const meta = rest(raw, ['_id', 'text', 'title']);
+      if (meta !== undefined) doc.meta = meta;
+      return doc;
+    },
+    turns,
+    signal,
+  );
   const queriesFile = await findJsonl(dir, 'queries');
-  const queryRows = await readRecords<Query>(queriesFile, issues, (raw, c) => {
-    const id = coerceValue(raw._id, ID, '_id', c);
-    const text = coerceValue(raw.text, TEXT, 'text', c);
-    if (id === INVALID || text === INVALID) return undefined;
-    const q: Query = { id: id as string, text: text as string };
-    const meta = rest(raw, ['_id', 'text']);
-    if (meta !== undefined) q.meta = meta;
-    return q;
-  });
-  const corpus = checkUnique(corpusRows, corpusFile, issues);
-  const queries = checkUnique(queryRows, queriesFile, issues);
+  const queryRows = await readRecords<Query>(
+    queriesFile,
+    issues,
+    (raw, c) => {
+      const id = coerceValue(raw._id, ID, '_id', c);
+      const text = coerceValue(raw.text, TEXT, 'text', c);
+      if (id === INVALID || text === INVALID) return undefined;
+      const q: Query = { id: id as string, text: text as string };
+      const meta = rest(raw, ['_id', 'text']);
+      if (meta !== undefined) q.meta = meta;
+      return q;
+    },
+    turns,
+    signal,
+  );
+  const corpus = await checkUnique(corpusRows, corpusFile, issues, turns);
+  const queries = await checkUnique(queryRows, queriesFile, issues, turns);
   let qrelsFile = join(dir, 'qrels', `${split}.tsv`);
   if (!(await isFile(qrelsFile)) && (await isFile(qrelsFile + '.gz'))) qrelsFile += '.gz';
   let tf: TextFile;
@@ -288,6 +325,7 @@ export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Prom
       line: 1,
       message: 'file starts with a UTF-8 byte-order mark; it is ignored, the file is left as it is',
     });
+  signal?.throwIfAborted();
   const rows = parseBeirQrels(tf, issues);
   const qrels: RetrievalTask['qrels'] = new Map();
   const firstLine = new Map<string, number>();
@@ -330,6 +368,7 @@ export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Prom
     if (m === undefined) qrels.set(r.queryId, (m = new Map()));
     m.set(r.docId, r.relevance);
   }
+  signal?.throwIfAborted();
   const task: RetrievalTask = {
     name: basename(resolve(dir)),
     corpus: [...corpus.values()],

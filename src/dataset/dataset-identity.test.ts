@@ -26,3 +26,15 @@ test('hashDatasetDir hashes data files in path order, skipping dot-files and oth
   writeFileSync(join(dir, 'corpus.jsonl'), '{"_id":"e"}\n');
   assert.notEqual((await hashDatasetDir(dir)).sha256, sha256, 'a changed byte changes the combined hash');
 });
+
+test('hashDatasetDir stops with the reason of its aborted signal', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-ident-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'corpus.jsonl'), '{"_id":"d"}\n'.repeat(200_000));
+  const controller = new AbortController();
+  const stop = new Error('interrupted by test');
+  controller.abort(stop);
+  await assert.rejects(hashDatasetDir(dir, controller.signal), (e) => e === stop);
+  await assert.rejects(hashFile(join(dir, 'corpus.jsonl'), controller.signal), (e) => e === stop);
+  assert.equal((await hashDatasetDir(dir, new AbortController().signal)).files.length, 1);
+});

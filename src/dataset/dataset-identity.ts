@@ -12,9 +12,10 @@ const DATA_SUFFIXES = ['.jsonl', '.jsonl.gz', '.parquet', '.tsv', '.tsv.gz', '.j
 
 /**
  * Hashes every data file under `dir` (recursively; dot-files skipped), in path order.
+ * @param signal checked after every 1 MiB read: an abort stops the hashing with its reason.
  * @returns the files and the combined SHA-256 of the lines `path\tbytes\tsha256\n`.
  */
-export async function hashDatasetDir(dir: string): Promise<{ files: DatasetFile[]; sha256: string }> {
+export async function hashDatasetDir(dir: string, signal?: AbortSignal): Promise<{ files: DatasetFile[]; sha256: string }> {
   const paths: string[] = [];
   const walk = async (d: string): Promise<void> => {
     for (const entry of await readdir(d, { withFileTypes: true })) {
@@ -31,7 +32,7 @@ export async function hashDatasetDir(dir: string): Promise<{ files: DatasetFile[
   for (const r of rel) {
     const p = join(dir, r);
     const bytes = (await stat(p)).size;
-    const sha256 = await hashFile(p);
+    const sha256 = await hashFile(p, signal);
     files.push({ path: r, bytes, sha256 });
     all.update(`${r}\t${bytes}\t${sha256}\n`);
   }
@@ -42,7 +43,8 @@ export async function hashDatasetDir(dir: string): Promise<{ files: DatasetFile[
  * SHA-256 of one file's bytes, read through one reused 1 MiB buffer (a stream's fresh chunk per
  * read left a multi-GB file's worth of garbage buffers in memory until the next collection).
  */
-export async function hashFile(file: string): Promise<string> {
+export async function hashFile(file: string, signal?: AbortSignal): Promise<string> {
+  signal?.throwIfAborted();
   const h = createHash('sha256');
   const fh = await open(file, 'r');
   try {
@@ -51,6 +53,7 @@ export async function hashFile(file: string): Promise<string> {
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       h.update(buf.subarray(0, bytesRead));
+      signal?.throwIfAborted();
     }
   } finally {
     await fh.close();

@@ -26,6 +26,8 @@ export interface JsonlResult {
 export interface JsonlOptions {
   /** Report an empty file (no records at all) as an error; default true (else a warning). */
   emptyIsError?: boolean;
+  /** {@link readJsonl} only: stops the read (CorebError `INTERRUPTED`) within 50 ms of work after it aborts. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -203,7 +205,7 @@ export function firstCrlfLine(text: string): number {
 export async function readJsonl(file: string, options: JsonlOptions = {}): Promise<JsonlResult> {
   const c = new JsonlCollector(file, options);
   try {
-    const scan = await forEachLine(file, (text, line) => c.add(text, line));
+    const scan = await forEachLine(file, (text, line) => c.add(text, line), options.signal);
     return c.finish(scan.firstCrlfLine, scan.bom);
   } catch (e) {
     if (!isCorebError(e, 'PARSE')) throw e;

@@ -7,6 +7,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { CorebError } from '../core/errors.js';
+import { EventLoopTurns } from '../core/event-loop-turns.js';
 
 /** A text file as read, with the facts validators report about its encoding. */
 export interface TextFile {
@@ -142,11 +143,13 @@ export function ioError(path: string, e: unknown): CorebError {
  * Streams a text file (plain or gzip, detected by content) line by line without holding it whole in
  * memory, so inputs larger than the ~512 MB string limit of V8 can be read. Each line is delivered
  * without its `\n` / `\r\n`; a leading BOM is removed and reported in the result.
+ * The event loop gets a turn at least every 50 ms of work, and an aborted `signal` stops the read there.
  * @param onLine called with the line text and its 1-based number.
  * @throws CorebError `NOT_FOUND` / `IO` when unreadable; `PARSE` (with `line`) for bad gzip or
- * invalid UTF-8.
+ * invalid UTF-8; `INTERRUPTED` when `signal` aborts (the message names the file and the line reached).
  */
-export async function forEachLine(path: string, onLine: (text: string, line: number) => void): Promise<LineScan> {
+export async function forEachLine(path: string, onLine: (text: string, line: number) => void, signal?: AbortSignal): Promise<LineScan> {
+  signal?.throwIfAborted();
   let gzip: boolean;
   try {
     gzip = await sniffGzip(path);
@@ -157,6 +160,7 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
   const stream: Readable = gzip ? raw.pipe(createGunzip()) : raw;
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const scan: LineScan = { lines: 0, bom: false, gzip, firstCrlfLine: 0 };
+  const turns = new EventLoopTurns(signal);
   // The unfinished last line, as pieces joined only when its newline arrives: searching and
   // concatenating the whole pending text per chunk made a long line quadratic.
   let pending: string[] = [];
@@ -214,6 +218,7 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
         });
       }
       take(decoded);
+      if (turns.due()) await turns.take(() => `reading ${path} stopped at line ${scan.lines}`);
     }
     try {
       take(decoder.decode());

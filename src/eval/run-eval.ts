@@ -245,7 +245,7 @@ export function compileSubtaskGlob(globs: string): (subtask: string | undefined)
 export async function loadEvalData(
   dir: string,
   layout: 'beir' | 'coreb-release',
-  options: Pick<EvalOptions, 'split' | 'tasks' | 'subtasks'>,
+  options: Pick<EvalOptions, 'split' | 'tasks' | 'subtasks' | 'signal'>,
   logger: Logger,
 ): Promise<EvalData> {
   const tasks = new Map<string, RetrievalTask>();
@@ -254,7 +254,10 @@ export async function loadEvalData(
     if (options.tasks !== undefined && options.tasks.length > 0)
       throw new CorebError('USAGE', '--tasks applies to CoREB releases only; a BEIR directory is one task');
     if (options.subtasks) throw new CorebError('USAGE', '--subtasks applies to CoREB releases only');
-    const loaded = await loadBeir(dir, options.split !== undefined ? { split: options.split } : {});
+    const loaded = await loadBeir(dir, {
+      ...(options.split !== undefined ? { split: options.split } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    });
     failOnErrors(dir, beirIssues(loaded), logger);
     const { task, split } = loaded;
     const name = task.name || basename(dir);
@@ -395,7 +398,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       );
     }
   }
-  const hashed = await hashDatasetDir(dir);
+  checkAborted(signal);
+  const hashed = await hashDatasetDir(dir, signal);
   const identity: DatasetIdentity = { ...data.identity, files: hashed.files, sha256: hashed.sha256 };
   const loadMs = performance.now() - t0;
   checkAborted(signal);

@@ -82,7 +82,7 @@ async function run(ctx: CommandContext): Promise<number> {
   let stats: unknown;
   let resolvedSplit: string;
   if (layout === 'beir') {
-    const loaded = await loadBeir(dir, { split });
+    const loaded = await loadBeir(dir, { split, signal: ctx.signal });
     issues = beirIssues(loaded, { labelProxies: true });
     const s = retrievalTaskStats(loaded.task);
     stats = s;
@@ -96,6 +96,8 @@ async function run(ctx: CommandContext): Promise<number> {
     statsText = renderReleaseStats(s);
     resolvedSplit = loaded.release.split;
   }
+  // Ctrl-C during the checks ends the command without a report (exit status 130), never with one.
+  ctx.signal.throwIfAborted();
   const { errors, warnings } = countBy(issues);
   if (format === 'json') {
     ctx.stdout.write(JSON.stringify({ dir, layout, split: resolvedSplit, ok: errors === 0, errors, warnings, stats, issues }, null, 2) + '\n');
