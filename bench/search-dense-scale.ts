@@ -9,7 +9,9 @@
  *   flock /tmp/coreb-heavy.lock nice -n 5 node dist/bench/search-dense-scale.js --sizes 100000,1000000):
  *   node dist/bench/search-dense-scale.js [--sizes 100000,1000000] [--queries 1000] [--dim 384] [--k 100]
  *     [--dtypes float32,float16] [--threads N] [--dir /tmp/coreb-dense-scale] [--keep]
- *     [--python /usr/bin/python3] [--skip faiss,numpy] [--ref-threads N]
+ *     [--python /usr/bin/python3] [--skip faiss,numpy] [--ref-threads N] [--kernels wasm,ort]
+ * `--kernels wasm,ort` adds a coreb side per kernel (`ort`: onnxruntime's SGEMM through the optional
+ * onnxruntime-node, `coreb float32 ort`), each compared with faiss, and ort's lists with wasm's.
  * `--ref-threads N` sets OMP_NUM_THREADS / OPENBLAS_NUM_THREADS of faiss and numpy (default: theirs,
  * all cores). On a loaded machine their spinning BLAS threads inflate CPU time; N = 1 gives their
  * best CPU time per query (compare with coreb's `--threads 1`).
@@ -61,9 +63,15 @@ flock /tmp/coreb-heavy.lock nice -n 5.`,
     { name: 'skip', value: 'LIST', help: 'references to skip, of faiss,numpy (default: none)' },
     { name: 'ref-threads', value: 'N', help: 'OMP/OpenBLAS threads of faiss and numpy (default: theirs, all cores)' },
     { name: 'memory', value: 'SIZE', help: "add coreb's streamed sides with this budget, e.g. 256MB (default: none)" },
+    {
+      name: 'kernels',
+      value: 'LIST',
+      help: "coreb's dot-product kernels, of wasm,ort (ort: onnxruntime SGEMM, optional onnxruntime-node; default wasm); the first is the one the ratio columns and streamed sides use",
+    },
     { name: 'child', help: 'run one coreb side in this process', internal: true },
     { name: 'docs', value: 'FILE', help: 'child: the documents .npy file', internal: true },
     { name: 'dtype', value: 'TYPE', help: 'child: float32 or float16 (default float32)', internal: true },
+    { name: 'kernel', value: 'NAME', help: 'child: wasm or ort (default wasm)', internal: true },
     { name: 'out', value: 'PREFIX', help: 'child: where the indices and scores are written', internal: true },
     { name: 'abort-after', value: 'MS', help: 'child: abort the streamed search after MS milliseconds (default 0: never)', internal: true },
   ],
@@ -131,6 +139,7 @@ async function child(): Promise<void> {
   const k = Number(arg('k', '100'));
   const threads = Number(arg('threads', '0'));
   const memory = arg('memory', '');
+  const kernel = arg('kernel', 'wasm') as 'wasm' | 'ort';
   const t0 = performance.now();
   const l0 = process.cpuUsage();
   const q = loadNpyStore(arg('queries', ''), { dtype: 'float32' });
@@ -155,17 +164,15 @@ async function child(): Promise<void> {
       at = performance.now();
       ac.abort(new Error('SIGINT'));
     }, abortAfter);
-    const stopped = await denseTopKStreamed(queries, docs, k, { ...(threads > 0 ? { threads } : {}), signal: ac.signal }).then(
+    const stopped = await denseTopKStreamed(queries, docs, k, { kernel, ...(threads > 0 ? { threads } : {}), signal: ac.signal }).then(
       () => 'finished',
       (e: Error) => e.message,
     );
     console.log(JSON.stringify({ stopMs: performance.now() - at, stopped }));
     return;
   }
-  const r =
-    'readChunk' in docs
-      ? await denseTopKStreamed(queries, docs, k, threads > 0 ? { threads } : {})
-      : await denseTopKParallel(queries, docs, k, threads > 0 ? { threads } : {});
+  const opts = { kernel, ...(threads > 0 ? { threads } : {}) };
+  const r = 'readChunk' in docs ? await denseTopKStreamed(queries, docs, k, opts) : await denseTopKParallel(queries, docs, k, opts);
   const c = process.cpuUsage(c0);
   const wallMs = performance.now() - w0;
   const out = arg('out', '');
@@ -301,6 +308,10 @@ function main(): void {
   const keep = args.has('keep');
   const refThreads = arg('ref-threads', '');
   const memory = arg('memory', '');
+  const kernels = arg('kernels', 'wasm').split(',');
+  for (const kn of kernels) if (kn !== 'wasm' && kn !== 'ort') throw new Error(`--kernels: ${kn} is not one of wasm, ort`);
+  /** A coreb side's name: `coreb float32`, `coreb float32 ort`. */
+  const sideName = (dtype: string, kn: string) => (kn === 'wasm' ? `coreb ${dtype}` : `coreb ${dtype} ${kn}`);
   if (memory !== '' && parseByteSize(memory) === undefined) throw new Error(`--memory ${memory}: expected a size such as 256MB`);
   const pyEnv = {
     ...process.env,
@@ -346,22 +357,41 @@ function main(): void {
       const flop = 2 * nq * nd * dim;
       const results: Record<string, SideResult & { out: string }> = {};
       for (const dtype of dtypes) {
-        const out = join(dir, `coreb_${nd}_${dtype}`);
-        const r = spawnSync(
-          process.execPath,
-          [self, '--child', '--docs', coreFile(dtype), '--queries', qFile, '--dtype', dtype, '--k', String(k), '--threads', threads, '--out', out],
-          { encoding: 'utf8', maxBuffer: 1 << 24 },
-        );
-        if (r.status !== 0) throw new Error(`coreb side failed: ${r.stderr}`);
-        results[`coreb ${dtype}`] = { ...(JSON.parse(r.stdout.trim().split('\n').pop() as string) as SideResult), out };
+        for (const kn of kernels) {
+          const out = join(dir, `coreb_${nd}_${dtype}${kn === 'wasm' ? '' : `_${kn}`}`);
+          const r = spawnSync(
+            process.execPath,
+            [
+              self,
+              '--child',
+              '--docs',
+              coreFile(dtype),
+              '--queries',
+              qFile,
+              '--dtype',
+              dtype,
+              '--k',
+              String(k),
+              '--threads',
+              threads,
+              '--kernel',
+              kn,
+              '--out',
+              out,
+            ],
+            { encoding: 'utf8', maxBuffer: 1 << 24 },
+          );
+          if (r.status !== 0) throw new Error(`coreb side failed: ${r.stderr}`);
+          results[sideName(dtype, kn)] = { ...(JSON.parse(r.stdout.trim().split('\n').pop() as string) as SideResult), out };
+        }
         for (const side of sides) {
           const pout = join(dir, `${side}_${nd}_${dtype}`);
           const p = spawnSync(python, [pyFile, side, dtype, dFile, qFile, String(k), pout], { encoding: 'utf8', maxBuffer: 1 << 24, env: pyEnv });
           if (p.status !== 0) throw new Error(`${side} side failed: ${p.stderr}`);
           results[`${side} ${dtype}`] = { ...(JSON.parse(p.stdout.trim().split('\n').pop() as string) as SideResult), out: pout };
         }
-        const ours = results[`coreb ${dtype}`];
-        for (const name of [`coreb ${dtype}`, ...sides.map((s) => `${s} ${dtype}`)]) {
+        const ours = results[sideName(dtype, kernels[0])];
+        for (const name of [...kernels.map((kn) => sideName(dtype, kn)), ...sides.map((s) => `${s} ${dtype}`)]) {
           const x = results[name];
           (cpuBySide[name] ??= []).push([nd, x.cpuMs, x.maxRssMB]);
           const ref = name.startsWith('coreb') ? undefined : x;
@@ -373,8 +403,22 @@ function main(): void {
                 : ''),
           );
           if (ref !== undefined) {
-            summary.push(
-              `${nd} docs ${dtype}: coreb/${name.split(' ')[0]} cpu ${(ours.cpuMs / ref.cpuMs).toFixed(2)}x wall ${(ours.wallMs / ref.wallMs).toFixed(2)}x, peak RSS ${ours.maxRssMB.toFixed(0)} vs ${ref.maxRssMB.toFixed(0)} MB`,
+            for (const kn of kernels) {
+              const x = results[sideName(dtype, kn)];
+              const s = compareLists(readI32(`${x.out}.i32`), readI32(`${ref.out}.i32`), nq, k);
+              summary.push(
+                `${nd} docs ${dtype}: ${kn === 'wasm' ? 'coreb' : `coreb ${kn}`}/${name.split(' ')[0]} cpu ${(x.cpuMs / ref.cpuMs).toFixed(2)}x wall ${(x.wallMs / ref.wallMs).toFixed(2)}x, peak RSS ${x.maxRssMB.toFixed(0)} vs ${ref.maxRssMB.toFixed(0)} MB, same lists ${s.sameOrder}/${nq} (sets ${s.sameSet}/${nq})`,
+              );
+            }
+          }
+        }
+        if (kernels.length > 1) {
+          const a = results[sideName(dtype, kernels[0])];
+          for (const kn of kernels.slice(1)) {
+            const b = results[sideName(dtype, kn)];
+            const c = compareLists(readI32(`${b.out}.i32`), readI32(`${a.out}.i32`), nq, k);
+            console.log(
+              `  ${kn} vs ${kernels[0]} (coreb ${dtype}, ${nd} docs): identical lists ${c.sameOrder}/${nq}, same sets ${c.sameSet}/${nq}, rank positions that differ ${c.movedRanks}/${nq * k}, max |score diff| at equal ranks ${maxDiff(readF32(`${b.out}.f32`), readF32(`${a.out}.f32`)).toExponential(2)}`,
             );
           }
         }
@@ -399,6 +443,8 @@ function main(): void {
                 String(k),
                 '--threads',
                 threads,
+                '--kernel',
+                kernels[0],
                 '--memory',
                 memory,
                 '--out',
@@ -433,6 +479,8 @@ function main(): void {
                   String(k),
                   '--threads',
                   threads,
+                  '--kernel',
+                  kernels[0],
                   '--memory',
                   memory,
                   '--abort-after',

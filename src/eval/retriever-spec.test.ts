@@ -49,6 +49,18 @@ test('file and model specs keep the text after the first colon', () => {
   // memory= belongs to embeddings:; a dense: model keeps it as its own parameter.
   const dense = parseRetrieverSpec('dense:openai:m?memory=1GB');
   assert.equal(dense.kind === 'dense' ? dense.spec : '', 'openai:m?memory=1GB');
+  assert.deepEqual(parseRetrieverSpec('embeddings:vecs/?kernel=ort&threads=1').valueOf(), {
+    kind: 'embeddings',
+    text: 'embeddings:vecs/?kernel=ort&threads=1',
+    file: 'vecs/',
+    search: { kernel: 'ort', threads: 1 },
+  });
+  const ortDense = parseRetrieverSpec('dense:openai:m?dimensions=256&kernel=ort');
+  assert.deepEqual(ortDense.kind === 'dense' ? [ortDense.spec, ortDense.search] : [], ['openai:m?dimensions=256', { kernel: 'ort' }]);
+  assert.throws(
+    () => parseRetrieverSpec('embeddings:vecs/?kernel=blas'),
+    (e) => isCorebError(e, 'USAGE') && /kernel must be wasm, js or ort, got `blas`/.test(e.message),
+  );
   assert.throws(
     () => parseRetrieverSpec('embeddings:v.jsonl?dtype=int8'),
     (e) => isCorebError(e, 'USAGE') && /dtype must be float32 or float16/.test(e.message),

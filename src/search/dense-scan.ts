@@ -9,8 +9,11 @@ import { createWasmDotKernel } from './dense-wasm.js';
 import { readBlock, type DenseStore } from '../core/vector-store.js';
 import type { TopK } from './top-k.js';
 
-/** A dot-product kernel name: `wasm` (WebAssembly SIMD, float32 accumulation) or `js` (double). */
-export type DenseKernel = 'wasm' | 'js';
+/**
+ * A dot-product kernel name: `wasm` (WebAssembly SIMD, float32 accumulation), `js` (double), or
+ * `ort` (onnxruntime SGEMM; only through `denseTopKParallel` / `denseTopKStreamed`, which are async).
+ */
+export type DenseKernel = 'wasm' | 'js' | 'ort';
 
 /**
  * Scores a block of query rows against a block of document rows: `out[i * stride + j]` is the
@@ -118,6 +121,7 @@ function createJsKernel(): BlockKernel {
  */
 export function createBlockKernel(kind: DenseKernel): BlockKernel {
   if (kind === 'js') return createJsKernel();
+  if (kind === 'ort') throw new CorebError('UNSUPPORTED', 'dense search: kernel "ort" is async; use denseTopKParallel or denseTopKStreamed');
   const wasm = createWasmDotKernel();
   if (wasm === undefined) throw new CorebError('UNSUPPORTED', 'dense search: this runtime has no WebAssembly SIMD; use kernel "js"');
   return { name: 'wasm', scores: (q, nq, d, nd, dim) => wasm.scores(q, nq, d, nd, dim) };

@@ -10,10 +10,11 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
 import { createBlockKernel, scanRange, type DenseKernel, type ScanScratch } from './dense-scan.js';
-import { normalizedStore, storeOfMatrix, type DenseChunkSource, type DenseDtype, type DenseStore } from '../core/vector-store.js';
+import { normalizedStore, readBlock, storeOfMatrix, type DenseChunkSource, type DenseDtype, type DenseStore } from '../core/vector-store.js';
 import { hasWasmSimd } from './dense-wasm.js';
 import type { DenseStreamCommand, DenseStreamWorkerData, DenseWorkerData, DenseWorkerMessage } from './dense-worker.js';
 import { createTieRanks, TopK } from './top-k.js';
+import { createOrtScorer } from './dense-ort.js';
 
 /** Throws `VALIDATION` unless `m` is a consistent matrix of finite values. */
 export function validateMatrix(m: EmbeddingMatrix, what: string): void {
@@ -50,8 +51,13 @@ export interface DenseTopKOptions {
   /**
    * Dot-product kernel: `wasm` = WebAssembly SIMD, float32 accumulation in 4 lanes (like BLAS
    * sdot); `js` = scalar JavaScript, double accumulation rounded to float32 at the end. Default
-   * `wasm` when the runtime supports it, else `js`. Both are exact in the sense of scoring every
-   * pair; they can differ in the last bits of a score.
+   * `wasm` when the runtime supports it, else `js`. `ort` = one onnxruntime SGEMM per block of
+   * up to 1,024 queries x 2^21 / queries documents (optional package onnxruntime-node, imported when
+   * asked for; MLAS uses AVX2/AVX-512), float32 accumulation in MLAS's order, on `threads`
+   * onnxruntime threads; async only ({@link denseTopKParallel}, {@link denseTopKStreamed}). All
+   * are exact in the sense of scoring every pair, with the same tie order; they can differ in the
+   * last bits of a score (and so in the order of near-equal documents). `ort` scores may also
+   * depend on the thread count and the CPU's instruction set.
    */
   kernel?: DenseKernel;
   signal?: AbortSignal;
@@ -242,6 +248,7 @@ export async function denseTopKParallel(
   const own = toStore(docs);
   const p = plan(queries, own, k, options);
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
+  if (p.kernel === 'ort') return denseTopKOrt(p, own, threads, options);
   const work = p.nq * p.nd * p.dim;
   if (threads === 1 || work < (options.minWork ?? PARALLEL_MIN_WORK) || p.nq === 0 || p.nd === 0) return denseTopK(queries, docs, k, options);
   checkAborted(options.signal);
@@ -319,6 +326,77 @@ function sharedU16(c: Uint16Array): Uint16Array {
   return copy;
 }
 
+/** Queries per `ort` GEMM. */
+const ORT_QUERY_ROWS = 1024;
+/** Scores per `ort` GEMM output (8 MB of float32): documents per block = this / query rows (2,048 for 1,000 queries). */
+const ORT_BLOCK_SCORES = 1 << 21;
+
+/**
+ * The `ort` kernel's state for one search: the onnxruntime session, one heap per query, and
+ * `score`, which offers a block of float32 document rows to every heap (query blocks of
+ * {@link ORT_QUERY_ROWS}, one GEMM each, its output scanned in the same order as `scanRange`).
+ */
+async function createOrtSearch(p: Plan, threads: number) {
+  const scorer = await createOrtScorer(threads);
+  const heaps = Array.from({ length: p.nq }, () => new TopK(p.capacity, p.tieRanks));
+  const qb = Math.min(Math.max(p.nq, 1), ORT_QUERY_ROWS);
+  // Also at most 2^22 floats (16 MB) of documents per block (a float16 block is decoded into scratch).
+  const db = Math.max(256, Math.floor(Math.min(ORT_BLOCK_SCORES / qb, (1 << 22) / p.dim) / 256) * 256);
+  return {
+    db,
+    heaps,
+    scorer,
+    /** Offers rows `[0, w)` of `docs` as documents `base + i` (or `labels[base + i]`). */
+    async score(docs: Float32Array, w: number, base: number, labels?: Int32Array): Promise<void> {
+      for (let q0 = 0; q0 < p.nq; q0 += qb) {
+        const q1 = Math.min(p.nq, q0 + qb);
+        const out = await scorer.scores(p.Q.subarray(q0 * p.dim, q1 * p.dim), q1 - q0, docs, w, p.dim);
+        for (let q = q0; q < q1; q++) {
+          const h = heaps[q];
+          const o = (q - q0) * w;
+          let bar = h.threshold;
+          for (let i = 0; i < w; i++) {
+            const v = out[o + i];
+            if (v >= bar) {
+              h.push(labels === undefined ? base + i : labels[base + i], v);
+              bar = h.threshold;
+            }
+          }
+        }
+      }
+    },
+  };
+}
+
+/**
+ * {@link denseTopKParallel} with the `ort` kernel: document blocks scored by onnxruntime's SGEMM
+ * on `threads` threads. float32 blocks are passed in place (a block never spans two chunks);
+ * float16 or row-mapped blocks are decoded into one block of scratch.
+ */
+async function denseTopKOrt(p: Plan, store: DenseStore, threads: number, options: DenseTopKParallelOptions): Promise<DenseTopKResult> {
+  checkAborted(options.signal);
+  const s = await createOrtSearch(p, threads);
+  const direct = store.dtype === 'float32' && store.rowMap === undefined;
+  const scratch = new Float32Array(direct ? 0 : Math.min(s.db, store.rows) * p.dim);
+  const cr = store.chunkRows;
+  try {
+    if (p.nq > 0) {
+      for (let b0 = 0; b0 < store.rows; ) {
+        checkAborted(options.signal);
+        const b1 = Math.min(store.rows, b0 + s.db, direct ? (Math.floor(b0 / cr) + 1) * cr : Number.POSITIVE_INFINITY);
+        await s.score(readBlock(store, b0, b1, scratch), b1 - b0, b0);
+        options.onProgress?.(Math.floor((p.nq * b1) / store.rows));
+        b0 = b1;
+      }
+    }
+  } finally {
+    await s.scorer.release();
+  }
+  const out = new Output(p, options.exclude);
+  for (let q = 0; q < p.nq; q++) out.take(q, s.heaps[q]);
+  return { k: p.kk, indices: out.indices, scores: out.scores, counts: out.counts, kernel: 'ort', threads };
+}
+
 /** Options of {@link denseTopKStreamed}. */
 export interface DenseTopKStreamedOptions extends DenseTopKParallelOptions {
   /**
@@ -368,10 +446,12 @@ export async function denseTopKStreamed(
   const work = p.nq * p.nd * p.dim;
   const parallel = threads > 1 && work >= (options.minWork ?? PARALLEL_MIN_WORK) && p.nq > 0 && p.nd > 0;
   const cr = source.chunkRows;
+  // onnxruntime-node takes plain ArrayBuffers only; worker threads need shared ones.
+  const ort = p.kernel === 'ort';
+  const mem = (bytes: number) => (ort ? new ArrayBuffer(bytes) : new SharedArrayBuffer(bytes));
   const slot = () => ({
-    data:
-      source.dtype === 'float16' ? new Uint16Array(new SharedArrayBuffer(cr * p.dim * 2)) : new Float32Array(new SharedArrayBuffer(cr * p.dim * 4)),
-    labels: new Int32Array(new SharedArrayBuffer(cr * 4)),
+    data: source.dtype === 'float16' ? new Uint16Array(mem(cr * p.dim * 2)) : new Float32Array(mem(cr * p.dim * 4)),
+    labels: new Int32Array(mem(cr * 4)),
   });
   const slots = [slot(), slot()];
   const read = (c: number) => held(source.readChunk(c, slots[c % 2].data, slots[c % 2].labels, signal));
@@ -381,6 +461,30 @@ export async function denseTopKStreamed(
     options.onChunk?.(c);
     options.onProgress?.(Math.floor((p.nq * c) / n));
   };
+  if (ort) {
+    // One pass over the file; each chunk is cut into GEMM blocks (float16 decoded per block).
+    const o = await createOrtSearch(p, threads);
+    const scratch = new Float32Array(source.dtype === 'float16' ? Math.min(o.db, cr) * p.dim : 0);
+    try {
+      let next = n > 0 && p.nq > 0 ? read(0) : undefined;
+      for (let c = 0; next !== undefined; c++) {
+        const rows = await next;
+        next = c + 1 < n ? read(c + 1) : undefined;
+        const s = slots[c % 2];
+        const store: DenseStore = { rows, dim: p.dim, dtype: source.dtype, chunkRows: cr, chunks: [s.data] };
+        for (let d0 = 0; d0 < rows; d0 += o.db) {
+          if (signal?.aborted) throw interrupted(signal);
+          const d1 = Math.min(rows, d0 + o.db);
+          await o.score(readBlock(store, d0, d1, scratch), d1 - d0, d0, s.labels);
+        }
+        progress(c + 1);
+      }
+    } finally {
+      await o.scorer.release();
+    }
+    for (let q = 0; q < p.nq; q++) out.take(q, o.heaps[q]);
+    return { k: p.kk, indices: out.indices, scores: out.scores, counts: out.counts, kernel: 'ort', threads };
+  }
   if (!parallel) {
     const yieldMs = options.yieldMs ?? 50;
     const heaps = Array.from({ length: p.nq }, () => new TopK(p.capacity, p.tieRanks));
@@ -605,7 +709,12 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
       return {
         kind: 'dense',
         similarity: 'cosine (rows L2-normalised once, exact dot product)',
-        kernel: blocks.kernel === 'wasm' ? 'wasm-simd (float32 accumulation)' : 'js (double accumulation)',
+        kernel:
+          blocks.kernel === 'wasm'
+            ? 'wasm-simd (float32 accumulation)'
+            : blocks.kernel === 'ort'
+              ? 'ort (onnxruntime SGEMM, float32 accumulation in its own order)'
+              : 'js (double accumulation)',
         ...(options.dtype === 'float16' ? { storage: 'float16 (rounded after normalisation)' } : {}),
         ties: 'score as float32 descending, then docid descending by code point (trec_eval 9.0.8)',
         encoder: encoder.describe(),

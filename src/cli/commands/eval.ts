@@ -62,13 +62,16 @@ Options:
                                                             ?memory=SIZE (512MB, 2GB: powers of 1024;
                                                             default half the RAM): a larger docs.npy
                                                             is searched streamed from disk in chunks
-                                                            (same results, one pass per task)
+                                                            (same results, one pass per task);
+                                                            ?kernel=ort scores with onnxruntime SGEMM
+                                                            (optional onnxruntime-node; ~5x less CPU,
+                                                            scores differ in the last bits)
                             run:FILE                        a TREC run (plain or .gz, any size): read
                                                             once, keeping only the evaluated queries'
                                                             top documents (memory: queries x depth)
                             rrf:SPEC,SPEC[,k=60][,weights=1,1]  reciprocal-rank fusion
                             dense:PROVIDER:MODEL[?...]      a live embedding model (see coreb providers);
-                                                            dtype= and threads= as for embeddings:
+                                                            dtype=, threads=, kernel= as for embeddings:
                             top-ranked[:FILE]               fixed MTEB candidate lists (default: the
                                                             data dir's top_ranked.jsonl)
                             es:INDEX[?url=..&fields=..]     an existing Elasticsearch/OpenSearch index
