@@ -3,8 +3,11 @@
 //   node scripts/run-tests.mjs            unit + e2e tests (*.test.js), no ../shared needed
 //   node scripts/run-tests.mjs --shared   suites that read ../shared (*.shared.test.js)
 //   node scripts/run-tests.mjs [--shared] PATH_FILTER...   only files whose path contains a filter
+// The tests' temporary files go to one fresh folder (TMPDIR for the test processes), removed when the
+// run ends, pass or fail; COREB_KEEP_TEST_TMP=1 keeps it and prints where it is.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,9 +35,14 @@ if (files.length === 0) {
   console.error(`run-tests: no ${shared ? 'shared ' : ''}test files found under dist/ (did the build run?)`);
   process.exit(1);
 }
+const testTmp = mkdtempSync(join(tmpdir(), 'coreb-tests-'));
+// The same mode as /tmp (world-writable, sticky): the sandbox user must reach the judge's folders in it.
+chmodSync(testTmp, 0o1777);
 const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], {
   stdio: 'inherit',
   cwd: root,
-  env: { ...process.env, COREB_PROJECT_ROOT: root },
+  env: { ...process.env, COREB_PROJECT_ROOT: root, TMPDIR: testTmp },
 });
+if (process.env.COREB_KEEP_TEST_TMP === '1') console.error(`run-tests: temporary files kept in ${testTmp}`);
+else rmSync(testTmp, { recursive: true, force: true, maxRetries: 3 });
 process.exit(r.status ?? 1);
