@@ -347,6 +347,28 @@ function main(): void {
       'side                      docs      load s   wall s    cpu s  GFLOP/s/cpu  peak RSS MB  cpu ratio  wall ratio  same lists (order/set)',
     );
     const summary: string[] = [];
+    /** Runs one coreb side in its own process (`--child`) and returns its exit and last stdout line. */
+    const corebChild = (docs: string, dtype: string, kernel: string, extra: string[]) => {
+      const args = [
+        self,
+        '--child',
+        '--docs',
+        docs,
+        '--queries',
+        qFile,
+        '--dtype',
+        dtype,
+        '--k',
+        String(k),
+        '--threads',
+        threads,
+        '--kernel',
+        kernel,
+        ...extra,
+      ];
+      const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+      return { status: r.status, stderr: r.stderr, last: r.stdout.trim().split('\n').pop() ?? '' };
+    };
     const cpuBySide: Record<string, Array<[number, number, number]>> = {};
     for (const nd of sizes) {
       const dFile = join(dir, `docs_${nd}x${dim}.npy`);
@@ -359,30 +381,9 @@ function main(): void {
       for (const dtype of dtypes) {
         for (const kn of kernels) {
           const out = join(dir, `coreb_${nd}_${dtype}${kn === 'wasm' ? '' : `_${kn}`}`);
-          const r = spawnSync(
-            process.execPath,
-            [
-              self,
-              '--child',
-              '--docs',
-              coreFile(dtype),
-              '--queries',
-              qFile,
-              '--dtype',
-              dtype,
-              '--k',
-              String(k),
-              '--threads',
-              threads,
-              '--kernel',
-              kn,
-              '--out',
-              out,
-            ],
-            { encoding: 'utf8', maxBuffer: 1 << 24 },
-          );
+          const r = corebChild(coreFile(dtype), dtype, kn, ['--out', out]);
           if (r.status !== 0) throw new Error(`coreb side failed: ${r.stderr}`);
-          results[sideName(dtype, kn)] = { ...(JSON.parse(r.stdout.trim().split('\n').pop() as string) as SideResult), out };
+          results[sideName(dtype, kn)] = { ...(JSON.parse(r.last) as SideResult), out };
         }
         for (const side of sides) {
           const pout = join(dir, `${side}_${nd}_${dtype}`);
@@ -428,32 +429,9 @@ function main(): void {
             if (phase === 'cold') evict(python, sFile);
             const resident = residentMB(sFile);
             const sout = join(dir, `coreb_${nd}_${dtype}_streamed`);
-            const r = spawnSync(
-              process.execPath,
-              [
-                self,
-                '--child',
-                '--docs',
-                sFile,
-                '--queries',
-                qFile,
-                '--dtype',
-                dtype,
-                '--k',
-                String(k),
-                '--threads',
-                threads,
-                '--kernel',
-                kernels[0],
-                '--memory',
-                memory,
-                '--out',
-                sout,
-              ],
-              { encoding: 'utf8', maxBuffer: 1 << 24 },
-            );
+            const r = corebChild(sFile, dtype, kernels[0], ['--memory', memory, '--out', sout]);
             if (r.status !== 0) throw new Error(`coreb streamed side failed: ${r.stderr}`);
-            const x = JSON.parse(r.stdout.trim().split('\n').pop() as string) as SideResult;
+            const x = JSON.parse(r.last) as SideResult;
             const name = `coreb ${dtype} streamed ${phase}`;
             (cpuBySide[name] ??= []).push([nd, x.cpuMs, x.maxRssMB]);
             const same = compareLists(readI32(`${sout}.i32`), readI32(`${ours.out}.i32`), nq, k);
@@ -464,31 +442,8 @@ function main(): void {
                 (resident !== undefined ? `; ${resident.toFixed(0)} MB of the file in page cache before` : ''),
             );
             if (phase === 'warm') {
-              const a = spawnSync(
-                process.execPath,
-                [
-                  self,
-                  '--child',
-                  '--docs',
-                  sFile,
-                  '--queries',
-                  qFile,
-                  '--dtype',
-                  dtype,
-                  '--k',
-                  String(k),
-                  '--threads',
-                  threads,
-                  '--kernel',
-                  kernels[0],
-                  '--memory',
-                  memory,
-                  '--abort-after',
-                  '3000',
-                ],
-                { encoding: 'utf8', maxBuffer: 1 << 24 },
-              );
-              const stop = JSON.parse(a.stdout.trim().split('\n').pop() ?? '{}') as { stopMs?: number; stopped?: string };
+              const a = corebChild(sFile, dtype, kernels[0], ['--memory', memory, '--abort-after', '3000']);
+              const stop = JSON.parse(a.last === '' ? '{}' : a.last) as { stopMs?: number; stopped?: string };
               console.log(
                 stop.stopped === 'finished'
                   ? `  ${name}: finished before an abort 3 s in`
