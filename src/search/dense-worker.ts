@@ -11,11 +11,10 @@ import { createBlockKernel, scanRange, type DenseKernel, type ScanScratch } from
 import type { DenseDtype, DenseStore } from '../core/vector-store.js';
 import { TopK } from './top-k.js';
 
-/** What the parent passes as `workerData`. */
-export interface DenseWorkerData {
+/** What both modes pass as `workerData`: the queries, the heaps' shape and the task split. */
+interface DenseWorkerCommon {
   queries: Float32Array;
   nq: number;
-  store: DenseStore;
   tieRanks: Int32Array;
   capacity: number;
   kernel: DenseKernel;
@@ -23,30 +22,24 @@ export interface DenseWorkerData {
   docBlockRows: number;
   /** Documents per task. */
   taskRows: number;
-  /** Shared task counter (index 0). */
+  /** Shared task counter (index 0); in stream mode reset by the parent before each chunk. */
   counter: Int32Array;
 }
 
+/** What the parent passes as `workerData`. */
+export interface DenseWorkerData extends DenseWorkerCommon {
+  store: DenseStore;
+}
+
 /** What the parent passes as `workerData` in stream mode. */
-export interface DenseStreamWorkerData {
+export interface DenseStreamWorkerData extends DenseWorkerCommon {
   stream: true;
-  queries: Float32Array;
-  nq: number;
   dim: number;
   dtype: DenseDtype;
   /** Rows a slot holds at most. */
   chunkRows: number;
   /** Shared chunk buffers (float32, or float16 bit patterns) and their rows' logical indices. */
   slots: Array<{ data: Float32Array | Uint16Array; labels: Int32Array }>;
-  tieRanks: Int32Array;
-  capacity: number;
-  kernel: DenseKernel;
-  queryBlockRows: number;
-  docBlockRows: number;
-  /** Documents per task. */
-  taskRows: number;
-  /** Shared task counter (index 0), reset by the parent before each chunk. */
-  counter: Int32Array;
 }
 
 /** Messages from the parent in stream mode. */
