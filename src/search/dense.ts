@@ -172,6 +172,17 @@ class Output {
     this.counts[q] = c;
     if (ex !== undefined) for (const d of ex) this.excludedMask[d] = 0;
   }
+
+  /** Merges the worker threads' per-query survivors into one heap per query and takes each. */
+  takeMerged(results: ReadonlyArray<{ counts: Int32Array; indices: Int32Array; scores: Float32Array }>): void {
+    const { nq, capacity, tieRanks } = this.p;
+    const h = new TopK(capacity, tieRanks);
+    for (let q = 0; q < nq; q++) {
+      const base = q * capacity;
+      for (const r of results) for (let i = 0; i < r.counts[q]; i++) h.push(r.indices[base + i], r.scores[base + i]);
+      this.take(q, h);
+    }
+  }
 }
 
 /**
@@ -308,14 +319,7 @@ export async function denseTopKParallel(
     for (const w of workers) void w.terminate();
   }
   const out = new Output(p, options.exclude);
-  const h = new TopK(p.capacity, p.tieRanks);
-  for (let q = 0; q < p.nq; q++) {
-    for (const r of results) {
-      const base = q * p.capacity;
-      for (let i = 0; i < r.counts[q]; i++) h.push(r.indices[base + i], r.scores[base + i]);
-    }
-    out.take(q, h);
-  }
+  out.takeMerged(results);
   return { k: p.kk, indices: out.indices, scores: out.scores, counts: out.counts, kernel: p.kernel, threads: n };
 }
 
@@ -582,14 +586,7 @@ export async function denseTopKStreamed(
     signal?.removeEventListener('abort', onAbort);
     for (const w of workers) void w.terminate();
   }
-  const h = new TopK(p.capacity, p.tieRanks);
-  for (let q = 0; q < p.nq; q++) {
-    for (const r of results) {
-      const base = q * p.capacity;
-      for (let i = 0; i < r.counts[q]; i++) h.push(r.indices[base + i], r.scores[base + i]);
-    }
-    out.take(q, h);
-  }
+  out.takeMerged(results);
   return { k: p.kk, indices: out.indices, scores: out.scores, counts: out.counts, kernel: p.kernel, threads: workers.length };
 }
 
