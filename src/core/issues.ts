@@ -15,6 +15,8 @@ export interface ValidationIssue extends SourceLocation {
   kind: string;
   /** Human message: what is wrong, the offending value, what was expected. */
   message: string;
+  /** The dataset table the issue is in (e.g. `code2code_queries`), where the dataset has tables. */
+  table?: string;
 }
 
 /** Renders an issue as one line: `error file:12: field \`x\`: message [kind]`. */

@@ -83,10 +83,14 @@ test('coerceRow merges nested and flattened meta, keeps unknown columns, drops r
   assert.deepEqual(r.record, { id: 'a', n: null, meta: { sourceProblemId: 'p', langs: ['go'], otherThing: 1 }, extra: { oddCol: 'x' } });
   assert.deepEqual(
     issues.map((i) => [i.kind, i.field]),
-    [['unknown-field', 'odd_col']],
+    [
+      ['unknown-field', 'meta.other_thing'],
+      ['unknown-field', 'odd_col'],
+    ],
   );
-  coerceRow({ id: 'b', odd_col: 'y' }, schema, c, seen);
-  assert.equal(issues.length, 1, 'an unknown column is reported once per file');
+  assert.ok(issues.every((i) => i.severity === 'warning'));
+  coerceRow({ id: 'b', odd_col: 'y', meta: { other_thing: 2 } }, schema, c, seen);
+  assert.equal(issues.length, 2, 'an unknown column or meta field is reported once per file');
   assert.equal(coerceRow({ n: 1 }, schema, c, seen).ok, false);
 });
 

@@ -236,13 +236,18 @@ export function coerceRow(raw: Record<string, unknown>, schema: TableSchema, c: 
     else if (hasFlat || hasNested) meta[camelCase(spec.wire)] = null;
   }
   for (const [k, v] of Object.entries(nested)) {
-    if (!metaKnown.has(k)) meta[camelCase(k)] = typeof v === 'bigint' ? Number(v) : v;
+    if (metaKnown.has(k)) continue;
+    if (!unknownSeen.has(`meta.${k}`)) {
+      unknownSeen.add(`meta.${k}`);
+      c.warn('unknown-field', `meta.${k}`, 'meta field not in the CoREB schema; kept as read');
+    }
+    meta[camelCase(k)] = typeof v === 'bigint' ? Number(v) : v;
   }
   for (const [k, v] of Object.entries(raw)) {
     if (known.has(k)) continue;
     if (!unknownSeen.has(k)) {
       unknownSeen.add(k);
-      c.warn('unknown-field', k, 'column not in the CoREB schema; kept as read');
+      c.warn('unknown-field', k, `${k.startsWith('meta_') ? 'meta field' : 'column'} not in the CoREB schema; kept as read`);
     }
     const val = typeof v === 'bigint' ? Number(v) : v;
     if (k.startsWith('meta_')) meta[camelCase(k.slice(5))] = val;

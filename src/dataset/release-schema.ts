@@ -111,9 +111,61 @@ function variants(prefix: string, kinds: readonly string[]): string[] {
   return kinds.flatMap((k) => SUBTASK_LANGUAGES.map((l) => `${prefix}_${k}_${l}`));
 }
 
-/** Every subtask id a CoREB release may use, per main task (paper §A.3, Table 1). */
+/**
+ * The subtask family prefixes and the task each belongs to: a subtask belongs to its task by its
+ * prefix (`t2c_`, `c2t_`, `c2c_`), so a name a later release adds is still placed and scored.
+ */
+export const SUBTASK_FAMILIES = { t2c_: 'text2code', c2t_: 'code2text', c2c_: 'code2code' } as const satisfies Record<string, TaskName>;
+
+/**
+ * The task a subtask id belongs to by its family prefix (`c2c_future_x` -> `code2code`), or
+ * undefined when it has none of {@link SUBTASK_FAMILIES} (such a query is not scored).
+ */
+export function subtaskFamily(subtask: string): TaskName | undefined {
+  for (const [prefix, task] of Object.entries(SUBTASK_FAMILIES)) if (subtask.startsWith(prefix)) return task;
+  return undefined;
+}
+
+/** Every subtask id an official CoREB release is known to use, per main task (paper §A.3, Table 1; v202603's data card). */
 export const SUBTASKS: Readonly<Record<TaskName, readonly string[]>> = {
   text2code: variants('t2c', ['canonical_retro', 'full_retro', 'search']),
   code2text: [...variants('c2t', ['canonical_retro', 'full_retro']), 'c2t_match'],
-  code2code: ['c2c_cross_lang'],
+  code2code: ['c2c_cross_lang', 'c2c_mono_lang', 'c2c_cross_model'],
 };
+
+const QUERY_KIND: Readonly<Record<string, string>> = {
+  t2c_canonical_retro: 'the abbreviated (50-150 word) problem statement finds its verified-correct programs',
+  t2c_full_retro: 'the full rewritten problem statement finds its verified-correct programs',
+  t2c_search: 'a short developer search query finds the verified-correct programs',
+  c2t_canonical_retro: 'a verified-correct program finds its problem (the abbreviated description); its near-miss texts are hard negatives',
+  c2t_full_retro: 'a verified-correct program finds its full problem description; its near-miss texts are hard negatives',
+};
+
+const NAMED: Readonly<Record<string, string>> = {
+  c2t_match:
+    'a program and one text, labelled 1 (its own problem) or 0 (another problem); negatives have no relevance-2 text and count as 0 by default',
+  c2c_cross_lang:
+    "a passing program of the primary model (claude-sonnet-4-5) finds that model's passing programs of the same problem in the other languages",
+  c2c_mono_lang: "a passing Python program of the second model (gemini-3-flash) finds the primary model's passing Python program",
+  c2c_cross_model: "a passing Python program of the second model finds the primary model's passing programs in the other languages",
+};
+
+/**
+ * One line saying what a known subtask measures (`t2c_search_go`, `c2c_mono_lang`, ...), or
+ * undefined for a name no known release uses (it is still scored, as a subtask of its own).
+ */
+export function describeSubtask(subtask: string): string | undefined {
+  const named = NAMED[subtask];
+  if (named !== undefined) return named;
+  const lang = subtaskLanguage(subtask);
+  if (lang === undefined) return undefined;
+  const kind = QUERY_KIND[subtask.slice(0, subtask.length - lang.length - 1)];
+  if (kind === undefined) return undefined;
+  return lang === 'any' ? `${kind} (any language)` : `${kind} (${lang} only)`;
+}
+
+/** True when `subtask` is one an official release is known to use (see {@link SUBTASKS}). */
+export function isKnownSubtask(subtask: string): boolean {
+  const task = subtaskFamily(subtask);
+  return task !== undefined && SUBTASKS[task].includes(subtask);
+}

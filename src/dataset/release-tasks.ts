@@ -4,6 +4,7 @@
  */
 import type { Doc, Qrels, Query, QueryRecord, Release, RetrievalTask, TaskName } from '../core/dataset.js';
 import { TASK_CORPUS, TASKS } from '../core/dataset.js';
+import { subtaskFamily } from './release-schema.js';
 
 /** Builds a qrels Map (query id -> doc id -> relevance) from rows; a repeated pair keeps the last label. */
 export function createQrels(rows: Iterable<{ queryId: string; docId: string; relevance: number }>): Qrels {
@@ -65,6 +66,9 @@ function toQuery(task: TaskName, q: QueryRecord): Query {
  *   `problemId`; every other top-level and meta field goes into `meta` (a null meta field never hides
  *   a non-null top-level one, e.g. c2t_match `text_type`).
  *
+ * Queries whose subtask has no known family prefix (`t2c_`, `c2t_`, `c2c_`) are left out (validation
+ * warns about each); a new subtask of a known family is kept and scored as a subtask of its own.
+ *
  * c2t canonical_retro: in v202602 these queries' qrels point at the same text row as full_retro
  * (the original problem description); the canonical (short) text is that row's `abbreviated_text`,
  * which is not a separate corpus document. Scoring ranks the one text corpus for every c2t
@@ -96,7 +100,7 @@ export function releaseTasks(release: Release): Record<TaskName, RetrievalTask> 
       name: task,
       task,
       corpus: TASK_CORPUS[task] === 'code' ? code : text,
-      queries: t.queries.map((q) => toQuery(task, q)),
+      queries: t.queries.filter((q) => subtaskFamily(q.subtask) !== undefined).map((q) => toQuery(task, q)),
       qrels: createQrels(t.qrels),
     };
   }

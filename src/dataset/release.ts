@@ -44,6 +44,11 @@ export interface ReleaseLayout {
   split: string;
   /** Files per table, in row order; empty when the table is missing. */
   files: Record<ReleaseTable, string[]>;
+  /**
+   * Tables of the chosen split that coreb does not know (a later release may add some), with
+   * their files: reported as warnings and not read.
+   */
+  unknownTables: Record<string, string[]>;
 }
 
 const SHARD_RE = /^(.+)-(\d{5})-of-(\d{5})\.parquet$/;
@@ -114,7 +119,12 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
     }
     if (any || format === 'jsonl') {
       if (!any) throw new CorebError('NOT_FOUND', `no CoREB JSONL tables (e.g. code_corpus.jsonl) in ${dir}`);
-      return { format: 'jsonl', split: options.split ?? (await manifestSplit(dir)) ?? basename(resolve(dir)), files };
+      const unknownTables: Record<string, string[]> = {};
+      for (const name of await listDir(dir)) {
+        const m = /^(.+)\.jsonl(\.gz)?$/.exec(name);
+        if (m !== null && !(RELEASE_TABLES as readonly string[]).includes(m[1])) unknownTables[m[1]] = [join(dir, name)];
+      }
+      return { format: 'jsonl', split: options.split ?? (await manifestSplit(dir)) ?? basename(resolve(dir)), files, unknownTables };
     }
   }
   // Parquet: `<split>/<table>-<split>-NNNNN-of-NNNNN.parquet` (also directly in `dir`), or the
@@ -128,10 +138,14 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
     }
     if (!m[table].includes(file)) m[table].push(file);
   };
+  // Shards of tables coreb does not know: `<table>-<split>-NNNNN-...` beside known ones, or a config folder.
+  const others: Array<{ dir: string; name: string; config?: string }> = [];
   const scanFlat = async (d: string): Promise<void> => {
-    for (const [split, names] of parquetSplitsIn(await listDir(d))) {
-      for (const n of names) add(split, RELEASE_TABLES.find((t) => n.startsWith(`${t}-${split}-`))!, join(d, n));
+    const names = await listDir(d);
+    for (const [split, shards] of parquetSplitsIn(names)) {
+      for (const n of shards) add(split, RELEASE_TABLES.find((t) => n.startsWith(`${t}-${split}-`))!, join(d, n));
     }
+    for (const n of names) if (SHARD_RE.test(n) && !RELEASE_TABLES.some((t) => n.startsWith(`${t}-`))) others.push({ dir: d, name: n });
   };
   await scanFlat(dir);
   for (const sub of await listDir(dir)) {
@@ -140,6 +154,10 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
     const table = RELEASE_TABLES.find((t) => t === sub);
     if (table === undefined) {
       await scanFlat(subDir);
+      for (const n of await listDir(subDir)) {
+        const m = SHARD_RE.exec(n);
+        if (m !== null && !RELEASE_TABLES.some((t) => n.startsWith(`${t}-`))) others.push({ dir: subDir, name: n, config: sub });
+      }
       continue;
     }
     for (const n of await listDir(subDir)) {
@@ -165,7 +183,17 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
     throw new CorebError('NOT_FOUND', `split \`${split}\` not found in ${dir}; available: ${[...candidates.keys()].join(', ')}`);
   }
   for (const t of RELEASE_TABLES) files[t] = found[t].sort();
-  return { format: 'parquet', split, files };
+  const unknownTables: Record<string, string[]> = {};
+  for (const o of others) {
+    const stem = SHARD_RE.exec(o.name)![1];
+    // `<config>/<split>-NNNNN-...` (the Hub's per-config layout) or `<table>-<split>-NNNNN-...`.
+    const table = o.config !== undefined && stem === split ? o.config : stem.endsWith(`-${split}`) ? stem.slice(0, -split.length - 1) : undefined;
+    if (table === undefined) continue;
+    const list = unknownTables[table] ?? (unknownTables[table] = []);
+    const file = join(o.dir, o.name);
+    if (!list.includes(file)) list.push(file);
+  }
+  return { format: 'parquet', split, files, unknownTables };
 }
 
 /** Raw rows of one table with their source locations. */
@@ -233,9 +261,19 @@ async function readTable(layout: ReleaseLayout, table: ReleaseTable, dir: string
 export async function loadRelease(dir: string, options: LoadReleaseOptions = {}): Promise<LoadedRelease> {
   const layout = await resolveReleaseLayout(dir, options);
   const issues: ValidationIssue[] = [];
+  for (const [table, tableFiles] of Object.entries(layout.unknownTables)) {
+    issues.push({
+      severity: 'warning',
+      kind: 'unknown-table',
+      file: tableFiles[0],
+      table,
+      message: `table \`${table}\` is not one coreb knows (${RELEASE_TABLES.join(', ')}); it is skipped, not read`,
+    });
+  }
   const records = {} as Record<ReleaseTable, Record<string, unknown>[]>;
   const sources: Partial<Record<ReleaseTable, TableSource>> = {};
   for (const table of RELEASE_TABLES) {
+    const before = issues.length;
     const raw = await readTable(layout, table, dir, issues);
     const unknownSeen = new Set<string>();
     const kept: Record<string, unknown>[] = [];
@@ -252,6 +290,7 @@ export async function loadRelease(dir: string, options: LoadReleaseOptions = {})
       recordFiles.push(where.file);
     });
     records[table] = kept;
+    for (let i = before; i < issues.length; i++) issues[i].table = table;
     if (layout.files[table].length > 0) {
       sources[table] = {
         file: layout.files[table][0],

@@ -7,10 +7,9 @@ import type { QueryRecord, Release, ReleaseTable, TaskName } from '../core/datas
 import { LANGUAGES, recordLocation, RELEVANCE, TASK_CORPUS, TASKS } from '../core/dataset.js';
 import { trecIdProblem } from '../core/ids.js';
 import type { ValidationIssue } from '../core/issues.js';
-import { SUBTASKS, subtaskLanguage, TASK_TABLES } from './release-schema.js';
+import { isKnownSubtask, SUBTASK_FAMILIES, SUBTASKS, subtaskFamily, subtaskLanguage, TASK_TABLES } from './release-schema.js';
 
 const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(LANGUAGES);
-const SUBTASK_TASK = new Map<string, TaskName>(TASKS.flatMap((t) => SUBTASKS[t].map((s) => [s, t] as [string, TaskName])));
 
 /** Issue builder bound to a release's table sources. */
 class Reporter {
@@ -18,7 +17,7 @@ class Reporter {
   constructor(private readonly release: Release) {}
 
   at(table: ReleaseTable, index: number, severity: ValidationIssue['severity'], kind: string, field: string | undefined, message: string): void {
-    this.issues.push({ severity, kind, ...recordLocation(this.release.sources?.[table], index), field, message });
+    this.issues.push({ severity, kind, ...recordLocation(this.release.sources?.[table], index), field, message, table });
   }
 
   /** The user-visible name of a meta field: `meta.x` for nested meta, `meta_x` for flattened. */
@@ -50,11 +49,14 @@ function indexIds(ids: readonly string[], table: ReleaseTable, field: string, re
 
 /**
  * Checks a release's consistency and returns all issues (errors and warnings), in table order.
- * Errors: duplicate ids or (query, doc) pairs, ids that are empty or hold whitespace (a TREC line cannot hold them), qrels with unknown query or document ids, unknown
- * subtasks or subtasks of another task, c2c queries without an anchor, anchors or c2t `text_id`s
- * missing from the corpora. Warnings: queries without qrels or without a positive (except c2t_match
- * negatives), relevance outside {0, 1, 2}, unknown languages, fields that disagree with the subtask,
- * c2t_match labels that disagree with the qrels.
+ * The rule (docs/eval.md, "How releases may grow"): an error is only what makes scoring impossible
+ * or wrong. Errors: duplicate ids or (query, doc) pairs, ids that are empty or hold whitespace (a
+ * TREC line cannot hold them), qrels with unknown query or document ids, c2c queries without an
+ * anchor, anchors or c2t `text_id`s missing from the corpora. Warnings (scored all the same): subtasks
+ * no known release uses (scored as their own subtask), subtasks with no known family prefix (skipped,
+ * see {@link releaseTasks}), subtasks named for another task, queries without qrels or without a
+ * positive (except c2t_match negatives), relevance outside {0, 1, 2}, unknown languages, fields that
+ * disagree with the subtask, c2t_match labels that disagree with the qrels.
  * @example
  * ```ts
  * const { release } = await loadRelease('data/coreb-mini/release');
@@ -91,7 +93,15 @@ export function validateRelease(release: Release): ValidationIssue[] {
       'query_id',
       rep,
     );
-    queries.forEach((q, i) => checkQuery(release, task, q, i, rep, codeIndex, textIndex));
+    const perSubtask = new Map<string, number>();
+    for (const q of queries) perSubtask.set(q.subtask, (perSubtask.get(q.subtask) ?? 0) + 1);
+    const named = new Set<string>();
+    queries.forEach((q, i) => {
+      // One subtask warning per name (at its first query, with its count), not one per query.
+      const first = !named.has(q.subtask);
+      named.add(q.subtask);
+      checkQuery(release, task, q, i, rep, codeIndex, textIndex, first ? perSubtask.get(q.subtask)! : 0);
+    });
     const judged = new Map<string, { count: number; positives: number }>();
     const pairs = new Map<string, number>();
     qrels.forEach((r, i) => {
@@ -170,14 +180,14 @@ function checkQuery(
   rep: Reporter,
   codeIndex: Map<string, number>,
   textIndex: Map<string, number>,
+  firstOfSubtask: number,
 ): void {
   const table = TASK_TABLES[task].queries;
-  const owner = SUBTASK_TASK.get(q.subtask);
-  if (owner === undefined) {
-    rep.at(table, i, 'error', 'unknown-subtask', 'subtask', `unknown subtask \`${q.subtask}\`; ${task} subtasks are ${describeSubtasks(task)}`);
-  } else if (owner !== task) {
-    rep.at(table, i, 'error', 'subtask-task-mismatch', 'subtask', `subtask \`${q.subtask}\` belongs to ${owner}, not to ${table}`);
-  }
+  const owner = subtaskFamily(q.subtask);
+  // A subtask is named once, at its first query, with its count.
+  const warning = firstOfSubtask > 0 ? subtaskWarning(task, q.subtask, firstOfSubtask) : undefined;
+  if (warning !== undefined) rep.at(table, i, 'warning', warning.kind, 'subtask', warning.message);
+  if (owner === undefined) return;
   if (q.split !== undefined && q.split !== null && q.split !== task) {
     rep.at(table, i, 'warning', 'split-mismatch', 'split', `split \`${q.split}\` in ${table}; expected \`${task}\``);
   }
@@ -249,6 +259,30 @@ function checkMatchPair(q: QueryRecord, i: number, pairs: Map<string, number>, q
   } else if (q.label === 0 && rel !== undefined && rel >= RELEVANCE.positive) {
     rep.at(table, i, 'warning', 'inconsistent-pair', 'label', `negative pair, but text \`${q.textId}\` is judged ${rel} (a positive)`);
   }
+}
+
+/** The warning a subtask's first query gets: no known family (skipped), another task's family, or a name no known release uses. */
+function subtaskWarning(task: TaskName, subtask: string, queries: number): { kind: string; message: string } | undefined {
+  const owner = subtaskFamily(subtask);
+  const count = queries === 1 ? 'one query is' : `${queries} queries are`;
+  if (owner === undefined) {
+    const families = Object.keys(SUBTASK_FAMILIES).join(', ');
+    return {
+      kind: 'unknown-family',
+      message: `subtask \`${subtask}\` has no known family prefix (${families}); its ${count} skipped, not scored`,
+    };
+  }
+  if (owner !== task) {
+    return {
+      kind: 'subtask-task-mismatch',
+      message: `subtask \`${subtask}\` is named as ${owner}, but stands in ${TASK_TABLES[task].queries}; its ${count} scored as ${task} (the corpus of its table)`,
+    };
+  }
+  if (isKnownSubtask(subtask)) return undefined;
+  return {
+    kind: 'unknown-subtask',
+    message: `subtask \`${subtask}\` is new to this coreb (known ${task} subtasks: ${describeSubtasks(task)}); its ${count} scored as a ${task} subtask of its own and count in every aggregate`,
+  };
 }
 
 function describeSubtasks(task: TaskName): string {

@@ -4,13 +4,25 @@
  */
 import { TASK_CORPUS, type TaskName } from '../core/dataset.js';
 import { hasErrors, type ValidationIssue } from '../core/issues.js';
-import { releaseTasks, validateRelease, type LoadedBeir, type LoadedRelease } from '../dataset/index.js';
+import { releaseTasks, TASK_TABLES, validateRelease, type LoadedBeir, type LoadedRelease } from '../dataset/index.js';
 import { labelProxyIssues } from './label-proxies.js';
 
 /** Options of {@link releaseIssues} and {@link beirIssues}. */
 export interface DatasetIssueOptions {
   /** Also look for label-proxy fields (warnings; only when there is no error). Default false. */
   labelProxies?: boolean;
+  /**
+   * The tasks that will be scored (a release only). An error in a table none of them reads (a
+   * missing `code2text_qrels` when only text-to-code is scored) cannot make their results wrong, so
+   * it is reported as a warning saying so. Default: all three tasks.
+   */
+  tasks?: readonly TaskName[];
+}
+
+/** The release tables a task reads: its queries and qrels, its corpus, and the code corpus for anchors. */
+function tablesRead(task: TaskName): string[] {
+  const { queries, qrels } = TASK_TABLES[task];
+  return [queries, qrels, TASK_CORPUS[task] === 'code' ? 'code_corpus' : 'text_corpus', 'code_corpus'];
 }
 
 /**
@@ -20,6 +32,13 @@ export interface DatasetIssueOptions {
  */
 export function releaseIssues(loaded: LoadedRelease, options: DatasetIssueOptions = {}): ValidationIssue[] {
   const issues = [...loaded.issues, ...validateRelease(loaded.release)];
+  if (options.tasks !== undefined) {
+    const read = new Set(options.tasks.flatMap(tablesRead));
+    for (const [i, issue] of issues.entries()) {
+      if (issue.severity !== 'error' || issue.table === undefined || read.has(issue.table)) continue;
+      issues[i] = { ...issue, severity: 'warning', message: `${issue.message} (not scored: only ${options.tasks.join(', ')} selected)` };
+    }
+  }
   if (options.labelProxies && !hasErrors(issues)) {
     const tasks = Object.entries(releaseTasks(loaded.release));
     issues.push(...labelProxyIssues(tasks, (t) => (TASK_CORPUS[t as TaskName] === 'code' ? 'code_corpus' : 'text_corpus')));

@@ -267,11 +267,12 @@ export async function loadEvalData(
   }
   const loaded = await loadRelease(dir, options.split !== undefined ? { split: options.split } : {});
   // The same checks as `coreb validate`: eval never scores what validate rejects.
-  failOnErrors(dir, releaseIssues(loaded), logger);
+  const selected = resolveTasks(options.tasks);
+  failOnErrors(dir, releaseIssues(loaded, { tasks: selected }), logger);
   const { release } = loaded;
   const all = releaseTasks(release);
   const keep = options.subtasks ? compileSubtaskGlob(options.subtasks) : null;
-  for (const t of resolveTasks(options.tasks)) {
+  for (const t of selected) {
     const task = all[t];
     const queries = keep === null ? task.queries : task.queries.filter((q) => keep(q.subtask));
     if (queries.length === 0) continue;
