@@ -12,6 +12,7 @@ import { silentLogger, silentProgress, type Logger, type Progress } from '../cor
 import type { RankedList } from '../core/retrieval.js';
 import { loadBeir, loadRelease, releaseTasks } from '../dataset/index.js';
 import { createBm25Retriever } from '../search/index.js';
+import { beirIssues, releaseIssues } from './dataset-issues.js';
 import { findLabelProxies } from './label-proxies.js';
 import { detectorAgrees, loadLanguageDetector, type LanguageDetector } from './language-detector.js';
 import { findExactDuplicates, findNearDuplicates, type NearDuplicateOptions } from './near-duplicates.js';
@@ -76,14 +77,17 @@ async function loadAuditData(dir: string, options: AuditOptions, logger: Logger)
   const tasks = new Map<string, { task: RetrievalTask; corpus: string }>();
   const corpora = new Map<string, Doc[]>();
   if (layout === 'beir') {
-    const { task, issues, split } = await loadBeir(dir, options.split !== undefined ? { split: options.split } : {});
-    failOnErrors(dir, issues, logger);
+    const loaded = await loadBeir(dir, options.split !== undefined ? { split: options.split } : {});
+    // The same rule as `coreb validate` and `coreb eval` (dataset-issues.ts).
+    failOnErrors(dir, beirIssues(loaded), logger);
+    const { task, split } = loaded;
     tasks.set(task.name, { task, corpus: 'corpus' });
     corpora.set('corpus', task.corpus);
     return { kind: 'beir', split, tasks, corpora, protocol: resolveEvalProtocol('beir') };
   }
-  const { release, issues } = await loadRelease(dir, options.split !== undefined ? { split: options.split } : {});
-  failOnErrors(dir, issues, logger);
+  const loaded = await loadRelease(dir, options.split !== undefined ? { split: options.split } : {});
+  failOnErrors(dir, releaseIssues(loaded), logger);
+  const { release } = loaded;
   const all = releaseTasks(release);
   for (const t of TASKS) {
     tasks.set(t, { task: all[t], corpus: TASK_CORPUS[t] });

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditReport } from '../../src/core/audit-report.js';
 import { runCli } from '../support/cli.js';
 import { writeCoirLikeBeir } from '../support/coir-like.js';
+import { projectRoot } from '../support/shared.js';
 
 test('coreb audit on a CoIR-like BEIR directory: JSON shape, the real offline language detector, table output', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'coreb-audit-e2e-'));
@@ -39,4 +40,17 @@ test('coreb audit on a CoIR-like BEIR directory: JSON shape, the real offline la
   const bad = runCli(['audit', join(dir, 'missing')]);
   assert.equal(bad.status, 3);
   assert.match(bad.stderr, /missing: no such directory/);
+});
+
+test('coreb audit refuses what coreb validate refuses (one rule): a dangling qrel in a release exits 4 in both', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-audit-dangling-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(join(projectRoot, 'data', 'coreb-mini', 'release'), dir, { recursive: true });
+  appendFileSync(join(dir, 'text2code_qrels.jsonl'), '{"query_id": "q_t2c_canonical_retro_any_0001", "doc_id": "code_nowhere", "relevance": 2}\n');
+  const validate = runCli(['validate', dir]);
+  assert.equal(validate.status, 4, validate.stdout);
+  assert.match(validate.stdout, /code_nowhere/);
+  const audit = runCli(['audit', dir, '--no-language-check', '--quiet']);
+  assert.equal(audit.status, 4, audit.stdout);
+  assert.match(audit.stderr, /document `code_nowhere` is not in code_corpus/);
 });
