@@ -55,6 +55,11 @@ export interface CompareReport {
   /** Settings that decide the numbers, for reproduction. */
   settings: { seed: number; permutations: number; bootstrapSamples: number; confidence: number; tests: CompareTest[] };
   comparisons: Comparison[];
+  /**
+   * Pairs not tested because the two retrievers were scored on different queries in that scope (a
+   * partial run): a test on their common queries would sit beside means computed on others.
+   */
+  skipped: Array<{ retriever: string; scope: string; reason: string }>;
 }
 
 /** Paired values of one measure for two retrievers in one scope, in query-id order. */
@@ -95,6 +100,27 @@ export function pairValues(a: RetrieverResult, b: RetrieverResult, measure: stri
     vb[i] = y;
   });
   return { ids, a: va, b: vb };
+}
+
+/** The query ids a retriever was scored on in `scope` (`overall` or a task), sorted. */
+export function scopeQueryIds(r: RetrieverResult, scope: string): string[] {
+  const pq = requirePerQuery(r);
+  return Object.keys(pq)
+    .filter((id) => scope === 'overall' || pq[id].task === scope)
+    .sort();
+}
+
+/**
+ * Why two retrievers cannot be tested against each other in `scope`, or undefined when they can:
+ * their means must be computed on the same queries, or a mark would sit beside a number it does not
+ * describe.
+ */
+export function populationMismatch(a: RetrieverResult, b: RetrieverResult, scope: string): string | undefined {
+  const ia = scopeQueryIds(a, scope);
+  const ib = scopeQueryIds(b, scope);
+  if (ia.length === ib.length && ia.every((id, i) => id === ib[i])) return undefined;
+  const common = ia.filter((id) => b.perQuery![id] !== undefined).length;
+  return `scored on other queries (${ia.length} vs ${ib.length}, ${common} in common)`;
 }
 
 /** Runs one named test on paired values (treatment `a`, control `b`). */
@@ -149,9 +175,15 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
   const s = resolveSettings(options);
   const scopes = ['overall', ...Object.keys(baseline.tasks)];
   const comparisons: Comparison[] = [];
+  const skipped: CompareReport['skipped'] = [];
   for (const r of results.retrievers) {
     if (r === baseline) continue;
     for (const scope of scopes) {
+      const mismatch = populationMismatch(r, baseline, scope);
+      if (mismatch !== undefined) {
+        skipped.push({ retriever: r.name, scope, reason: mismatch });
+        continue;
+      }
       const pv = pairValues(r, baseline, measure, scope);
       for (const test of s.tests) {
         const t = runPairedTest(test, pv.a, pv.b, s);
@@ -163,7 +195,7 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
     const family = comparisons.filter((c) => c.test === test);
     holmAdjust(family.map((c) => c.pValue)).forEach((p, i) => (family[i].pHolm = p));
   }
-  return { baseline: baselineName, measure, settings: s, comparisons };
+  return { baseline: baselineName, measure, settings: s, comparisons, skipped };
 }
 
 /** Options of {@link significantWins}. */
@@ -181,7 +213,8 @@ export interface WinsOptions {
 /**
  * ranx-style significance marks: for every retriever, the names of the retrievers it significantly
  * beats (higher mean and Holm-adjusted p <= alpha over all pairs). Retrievers without per-query
- * values are left out (empty set). Default test: randomization with 10,000 flips, seed 42.
+ * values are left out (empty set), and so is every pair scored on different queries in the scope
+ * (see {@link populationMismatch}). Default test: randomization with 10,000 flips, seed 42.
  */
 export function significantWins(retrievers: readonly RetrieverResult[], options: WinsOptions): Map<string, Set<string>> {
   const test = options.test ?? 'randomization';
@@ -191,6 +224,8 @@ export function significantWins(retrievers: readonly RetrieverResult[], options:
   const pairs: Array<{ a: string; b: string; delta: number; p: number }> = [];
   for (let i = 0; i < usable.length; i++) {
     for (let j = i + 1; j < usable.length; j++) {
+      // Only rows whose means come from the same queries are tested (a partial run is not).
+      if (populationMismatch(usable[i], usable[j], options.scope) !== undefined) continue;
       const pv = pairValues(usable[i], usable[j], options.measure, options.scope);
       if (pv.ids.length === 0) continue;
       const t = runPairedTest(test, pv.a, pv.b, s);
@@ -243,6 +278,11 @@ export function renderCompareTable(report: CompareReport): string {
     ...rows.map(line),
     '',
     '* = significant at 0.05 after Holm–Bonferroni over the comparisons of the same test',
+    ...(report.skipped.length > 0
+      ? [
+          `not tested (a test needs both means computed on the same queries): ${report.skipped.map((x) => `${x.retriever} in ${x.scope}, ${x.reason}`).join('; ')}`,
+        ]
+      : []),
     '',
   ].join('\n');
 }

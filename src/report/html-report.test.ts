@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalResults, GroupResult, QueryResult, RetrieverResult } from '../core/eval-results.js';
 import { prefixSvgIds } from './charts.js';
-import { groupByRelease, renderHtmlReport, writeHtmlReport } from './html-report.js';
+import { renderHtmlReport, writeHtmlReport } from './html-report.js';
+import { groupResults } from './result-groups.js';
 import { createRng } from './significance.js';
 
 const EVIL = '<script>alert("x")</script>';
@@ -156,8 +157,8 @@ test('report files: index.html, one SVG and PNG per chart', async (t) => {
   assert.equal(readFileSync(out.indexFile, 'utf8'), out.html);
 });
 
-test('groupByRelease merges files of one dataset and renames clashing retrievers', () => {
-  const g = groupByRelease([a, { file: 'c.json', results: results('release_v2602', 'aa', [retriever('bm25 & "co"', 0.2, 9)]) }, b]);
+test('groupResults merges files of one dataset and protocol and renames clashing retrievers', () => {
+  const g = groupResults([a, { file: 'c.json', results: results('release_v2602', 'aa', [retriever('bm25 & "co"', 0.2, 9)]) }, b]);
   assert.equal(g.length, 2);
   assert.deepEqual(
     g[0].retrievers.map((r) => r.name),

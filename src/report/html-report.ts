@@ -15,6 +15,7 @@ import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } fr
 import type { LoadedResults } from './load-results.js';
 import { kendallTauB, spearman } from './rank-correlation.js';
 import { rankableRows } from './render-results.js';
+import { crossReleasePairs, explainGroups, groupResults, type ReleaseGroup } from './result-groups.js';
 
 /** Options of {@link writeHtmlReport}. */
 export interface HtmlReportOptions {
@@ -44,16 +45,6 @@ export interface HtmlReportOutput {
   charts: Array<{ id: string; svgFile: string; pngFile: string | null }>;
 }
 
-/** Results of one dataset (one release or BEIR directory): the retrievers of every file that evaluated it. */
-export interface ReleaseGroup {
-  /** Display label: the split (`release_v2602`), made unique. */
-  label: string;
-  files: LoadedResults[];
-  retrievers: RetrieverResult[];
-  /** The first file's results (dataset identity, protocol, measures). */
-  results: EvalResults;
-}
-
 /** A reranked entry as issue 10 specifies it (`firstStage` + `rerank` block); read tolerantly. */
 interface RerankBlock {
   depth?: number;
@@ -66,35 +57,6 @@ interface RerankBlock {
 const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(4));
 const signed = (x: number | null | undefined) =>
   x === null || x === undefined || !Number.isFinite(x) ? '–' : (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4);
-
-/**
- * Groups results files by dataset (split + sha256), in order of first appearance. Retriever names
- * must be unique within a group: a repeated name gets ` (file N)` appended.
- */
-export function groupByRelease(files: readonly LoadedResults[]): ReleaseGroup[] {
-  const groups = new Map<string, ReleaseGroup>();
-  files.forEach((f, n) => {
-    const key = `${f.results.dataset.split}\u0000${f.results.dataset.sha256}`;
-    let g = groups.get(key);
-    if (g === undefined) {
-      g = { label: f.results.dataset.split, files: [], retrievers: [], results: f.results };
-      groups.set(key, g);
-    }
-    g.files.push(f);
-    for (const r of f.results.retrievers) {
-      const taken = g.retrievers.some((x) => x.name === r.name);
-      g.retrievers.push(taken ? { ...r, name: `${r.name} (file ${n + 1})` } : r);
-    }
-  });
-  const out = [...groups.values()];
-  const seen = new Map<string, number>();
-  for (const g of out) {
-    const c = seen.get(g.label) ?? 0;
-    seen.set(g.label, c + 1);
-    if (c > 0) g.label = `${g.label} #${c + 1}`;
-  }
-  return out;
-}
 
 /** Task names of a group, in the first retriever's order. */
 function taskNames(g: ReleaseGroup): string[] {
@@ -246,7 +208,7 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
     }),
     `<p class="note">${esc(note)}</p>`,
   ].join('\n');
-  return { id: `leaderboard-${gi}`, title: `Leaderboard — ${g.label}`, html };
+  return { id: `leaderboard-${gi}`, title: `Leaderboard — ${g.split}, protocol ${g.protocol}${g.label.includes(' #') ? ` (${g.label})` : ''}`, html };
 }
 
 function tasksChart(g: ReleaseGroup, gi: number): ChartSpec {
@@ -437,8 +399,54 @@ function rerankSection(g: ReleaseGroup, gi: number): { section: Section; chart: 
   return { section: { id: `rerank-${gi}`, title: `Reranking — ${g.label}`, html }, chart };
 }
 
-/** Cross-release stability between two groups (the paper's Table 14). */
-function stabilitySection(a: ReleaseGroup, b: ReleaseGroup): { section: Section; chart: ChartSpec } | null {
+/** The subtasks a group's retrievers were scored on, with their query counts (the first retriever that has each). */
+function subtaskCounts(g: ReleaseGroup): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of g.retrievers) for (const [s, grp] of Object.entries(r.subtasks ?? {})) if (!out.has(s)) out.set(s, grp.queries);
+  return out;
+}
+
+/** Query-weighted mean of nDCG@10 over the given subtasks (those of `task` only, when given). */
+function sharedMean(r: RetrieverResult, subtasks: readonly string[], task?: string): number {
+  let sum = 0;
+  let n = 0;
+  for (const s of subtasks) {
+    const grp = r.subtasks?.[s] as (GroupResult & { task?: string }) | undefined;
+    if (grp === undefined || (task !== undefined && grp.task !== task)) continue;
+    sum += grp.metrics['ndcg@10'] * grp.queries;
+    n += grp.queries;
+  }
+  return n > 0 ? sum / n : Number.NaN;
+}
+
+/**
+ * What changed in the composition of two releases: subtasks only in one of them, and subtasks whose
+ * share of all queries moved by more than 5 points. Empty when the composition is the same.
+ */
+export function compositionChanges(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): string[] {
+  const total = (m: ReadonlyMap<string, number>) => [...m.values()].reduce((x, y) => x + y, 0) || 1;
+  const ta = total(a);
+  const tb = total(b);
+  const out: string[] = [];
+  const onlyA = [...a.keys()].filter((s) => !b.has(s));
+  const onlyB = [...b.keys()].filter((s) => !a.has(s));
+  if (onlyB.length > 0) out.push(`added ${onlyB.map((s) => `${s} (${b.get(s)} queries)`).join(', ')}`);
+  if (onlyA.length > 0) out.push(`removed ${onlyA.map((s) => `${s} (${a.get(s)} queries)`).join(', ')}`);
+  for (const [s, na] of a) {
+    const nb = b.get(s);
+    if (nb === undefined) continue;
+    const moved = (nb / tb - na / ta) * 100;
+    if (Math.abs(moved) > 5) out.push(`${s} share ${((na / ta) * 100).toFixed(1)}% → ${((nb / tb) * 100).toFixed(1)}%`);
+  }
+  return out;
+}
+
+/**
+ * Cross-release stability between two groups of the same protocol, `a` the older (the paper's
+ * Table 14), and the same change measured on the subtasks both releases share, so a change of
+ * composition is not read as a change of the models.
+ */
+function stabilitySection(a: ReleaseGroup, b: ReleaseGroup, pi: number): { section: Section; chart: ChartSpec } | null {
   const shared = a.retrievers.filter((r) => b.retrievers.some((x) => x.name === r.name));
   if (shared.length === 0) return null;
   const other = (r: RetrieverResult) => b.retrievers.find((x) => x.name === r.name)!;
@@ -478,6 +486,24 @@ function stabilitySection(a: ReleaseGroup, b: ReleaseGroup): { section: Section;
     signed(ob[i] - oa[i]),
     ...tasks.map((t) => signed((other(r).tasks[t]?.metrics['ndcg@10'] ?? NaN) - (r.tasks[t]?.metrics['ndcg@10'] ?? NaN))),
   ]);
+  // The same change on the subtasks both releases have.
+  const ca = subtaskCounts(a);
+  const cb = subtaskCounts(b);
+  const common = [...ca.keys()].filter((s) => cb.has(s)).sort();
+  const onlyA = [...ca.keys()].filter((s) => !cb.has(s)).sort();
+  const onlyB = [...cb.keys()].filter((s) => !ca.has(s)).sort();
+  const changes = compositionChanges(ca, cb);
+  const sharedRows = shared.map((r) => [
+    r.name,
+    f4(sharedMean(r, common)),
+    f4(sharedMean(other(r), common)),
+    signed(sharedMean(other(r), common) - sharedMean(r, common)),
+    ...tasks.map((t) => signed(sharedMean(other(r), common, t) - sharedMean(r, common, t))),
+  ]);
+  const leftOut =
+    onlyA.length + onlyB.length === 0
+      ? 'Both releases have the same subtasks.'
+      : `Left out of this table: ${[onlyA.length > 0 ? `only in ${a.label}: ${onlyA.join(', ')}` : '', onlyB.length > 0 ? `only in ${b.label}: ${onlyB.join(', ')}` : ''].filter((x) => x !== '').join('; ')} (a subtask one release lacks has no change to measure).`;
   const summary = `${shared.length} retrievers in both. Spearman ρ = ${Number.isFinite(rho) ? rho.toFixed(3) : 'n/a'}, Kendall τ-b = ${Number.isFinite(tau) ? tau.toFixed(3) : 'n/a'} (overall nDCG@10 rankings); median |Δ| per-task nDCG@10 = ${f4(median)}, max ${f4(sortedD[sortedD.length - 1])}.`;
   const values = shared.flatMap((r, i) => [
     { retriever: r.name, release: a.label, ndcg: oa[i] },
@@ -502,10 +528,22 @@ function stabilitySection(a: ReleaseGroup, b: ReleaseGroup): { section: Section;
     },
   };
   const html = [
-    `<p>${esc(summary)}</p>`,
-    htmlTable(header, rows, { caption: `Per-retriever change from ${a.label} to ${b.label} (paper Table 14)` }),
+    `<p>${esc(summary)} Releases ordered by date (${esc(a.label)} before ${esc(b.label)}).</p>`,
+    changes.length > 0
+      ? `<p class="warn"><strong>Composition changed</strong>: ${esc(changes.join('; '))}. The change of the overall and per-task numbers mixes the models' change with the releases'; the second table compares the shared subtasks only.</p>`
+      : '',
+    htmlTable(header, rows, { caption: `Per-retriever change from ${a.label} to ${b.label}, as published (paper Table 14)` }),
+    htmlTable(
+      ['retriever', `${a.label} nDCG@10 (shared)`, `${b.label} nDCG@10 (shared)`, 'Δ shared', ...tasks.map((t) => `Δ ${t} (shared)`)],
+      sharedRows,
+      {
+        caption: `The same change on the ${common.length} subtasks both releases have (query-weighted over those subtasks)`,
+      },
+    ),
+    `<p class="note">${esc(leftOut)}</p>`,
   ].join('\n');
-  return { section: { id: 'stability', title: `Cross-release stability — ${a.label} → ${b.label}`, html }, chart };
+  const id = pi === 0 ? 'stability' : `stability-${pi}`;
+  return { section: { id, title: `Cross-release stability — ${a.label} → ${b.label}`, html }, chart: { ...chart, id } };
 }
 
 function heatTables(g: ReleaseGroup): string {
@@ -666,7 +704,7 @@ export async function renderHtmlReport(
   const studies = options.contamination ?? [];
   if (files.length === 0 && studies.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one results file or contamination.json');
   const o = { alpha: options.alpha ?? 0.05, permutations: options.permutations ?? 10000, seed: options.seed ?? 42 };
-  const groups = groupByRelease(files);
+  const groups = groupResults(files);
   const body: string[] = [];
   const toc: Array<{ id: string; title: string }> = [];
   const charts: RenderedChart[] = [];
@@ -680,6 +718,14 @@ export async function renderHtmlReport(
     toc.push({ id: s.id, title: s.title });
     body.push(`<section id="${esc(s.id)}"><h2>${esc(s.title)}</h2>\n${s.html}\n</section>`);
   };
+  const why = explainGroups(groups);
+  if (why.length > 0) {
+    section({
+      id: 'leaderboards',
+      title: `${groups.length} leaderboards`,
+      html: `<p>These results form ${groups.length} leaderboards, one per dataset and protocol: rows of different datasets or protocols are never ranked together or tested against each other, because their numbers do not measure the same thing.</p>\n<ul>${why.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>`,
+    });
+  }
   for (const [gi, g] of groups.entries()) {
     const lb = leaderboardSection(g, o, gi);
     section({ ...lb, html: lb.html + (await render(tasksChart(g, gi))) });
@@ -692,14 +738,14 @@ export async function renderHtmlReport(
     const rr = rerankSection(g, gi);
     if (rr !== null) section({ ...rr.section, html: rr.section.html + (await render(rr.chart)) });
   }
-  if (groups.length >= 2) {
-    const st = stabilitySection(groups[0], groups[1]);
+  for (const [pi, [a, b]] of crossReleasePairs(groups).entries()) {
+    const st = stabilitySection(a, b, pi);
     if (st !== null) section({ ...st.section, html: st.section.html + (await render(st.chart)) });
     else
       section({
-        id: 'stability',
+        id: pi === 0 ? 'stability' : `stability-${pi}`,
         title: 'Cross-release stability',
-        html: `<p>${esc(`${groups[0].label} and ${groups[1].label} share no retriever name; nothing to compare.`)}</p>`,
+        html: `<p>${esc(`${a.label} and ${b.label} share no retriever name; nothing to compare.`)}</p>`,
       });
   }
   if (studies.length > 0) section({ id: 'contamination', title: 'Contamination study', html: contaminationSection(studies) });

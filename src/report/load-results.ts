@@ -59,7 +59,8 @@ export async function loadEvalResults(file: string): Promise<LoadedResults> {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A UTF-8 byte-order mark (Windows editors and PowerShell write one) is not part of the JSON.
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     throw new CorebError('PARSE', `not valid JSON (${(e as Error).message}); pass the results.json that \`coreb eval --out DIR\` wrote`, {
       file,

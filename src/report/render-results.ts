@@ -95,21 +95,35 @@ export function leaderboardTasks(results: EvalResults): string[] {
 
 /**
  * Splits rows into those ranked against each other and the rest: only rows scored on the same
- * tasks are comparable, so the ranked rows are those scored on every task of
- * {@link leaderboardTasks} (when no row is, those scored on the most tasks, the first such set);
- * a row scored on fewer or other tasks (a partial run) is listed apart, unranked.
+ * queries are comparable, so the ranked rows are those scored on the same tasks with the same query
+ * count per task as the most complete row (most tasks of {@link leaderboardTasks}, then most
+ * queries; the first such); a row scored on fewer or other tasks, or on part of a task's queries
+ * (`--subtasks`, a partial run), is listed apart, unranked.
  */
 export function rankableRows(results: EvalResults): { ranked: RetrieverResult[]; unranked: RetrieverResult[]; tasks: string[] } {
   const all = leaderboardTasks(results);
-  const key = (r: RetrieverResult) => all.filter((t) => r.tasks[t] !== undefined).join(',');
+  // A row's population: the tasks it was scored on and how many queries each averaged.
+  const key = (r: RetrieverResult) =>
+    all
+      .filter((t) => r.tasks[t] !== undefined)
+      .map((t) => `${t}:${r.tasks[t].queries}`)
+      .join(',');
   const keys = results.retrievers.map(key);
-  let target = all.join(',');
-  if (!keys.includes(target) && keys.length > 0) {
-    target = keys.reduce((best, k) => (k.split(',').length > best.split(',').length ? k : best), keys[0]);
+  // Ranked: the rows of the complete population (scored on the most tasks, then the most queries).
+  const completeness = (r: RetrieverResult) => {
+    const tasks = all.filter((t) => r.tasks[t] !== undefined);
+    return { tasks: tasks.length, queries: tasks.reduce((n, t) => n + r.tasks[t].queries, 0) };
+  };
+  let best = -1;
+  for (const [i, r] of results.retrievers.entries()) {
+    const c = completeness(r);
+    const b = best < 0 ? undefined : completeness(results.retrievers[best]);
+    if (b === undefined || c.tasks > b.tasks || (c.tasks === b.tasks && c.queries > b.queries)) best = i;
   }
+  const target = best < 0 ? '' : keys[best];
   const ranked = results.retrievers.filter((_, i) => keys[i] === target);
   const unranked = results.retrievers.filter((_, i) => keys[i] !== target);
-  return { ranked, unranked, tasks: target === '' ? [] : target.split(',') };
+  return { ranked, unranked, tasks: target === '' ? [] : target.split(',').map((k) => k.slice(0, k.lastIndexOf(':'))) };
 }
 
 /**

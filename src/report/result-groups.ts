@@ -1,0 +1,136 @@
+/**
+ * Which numbers may stand side by side: results are grouped by (dataset identity, protocol and
+ * measure semantics), so rows of different datasets or protocols never share a leaderboard or a
+ * significance test, and groups of the same protocol on different releases are ordered by date
+ * for the cross-release view. Pure.
+ */
+import type { EvalResults, ProtocolSemantics, RetrieverResult } from '../core/eval-results.js';
+import type { LoadedResults } from './load-results.js';
+
+/** Results of one dataset under one protocol: the retrievers of every file that evaluated it so. */
+export interface ReleaseGroup {
+  /** Display label: the split (`release_v2602`), with the protocol when the split has several groups; unique. */
+  label: string;
+  /** The dataset split. */
+  split: string;
+  /** The protocol's name (`coreb`, `mteb`, `beir`). */
+  protocol: string;
+  /** The grouping key: split, dataset sha256 and the protocol fingerprint. */
+  key: string;
+  /** The protocol fingerprint alone (groups with equal ones may be compared across releases). */
+  protocolKey: string;
+  files: LoadedResults[];
+  retrievers: RetrieverResult[];
+  /** The first file's results (dataset identity, protocol, measures). */
+  results: EvalResults;
+}
+
+/**
+ * A stable fingerprint of everything in a protocol that changes what a number means (relevance
+ * level, nDCG variant, anchor exclusion, qrels, c2t_match handling, MRR flavour, rounding, ranking
+ * aggregate, ...): its fields as sorted JSON. Results of schema 1 lack some fields; they compare as
+ * written.
+ */
+export function protocolFingerprint(p: ProtocolSemantics): string {
+  const rec = p as unknown as Record<string, unknown>;
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(rec)
+        .sort()
+        .map((k) => [k, rec[k]]),
+    ),
+  );
+}
+
+/** The protocol fields whose values differ between two protocols, e.g. `relevanceLevel 2 vs 1`. */
+export function protocolDifferences(a: ProtocolSemantics, b: ProtocolSemantics): string[] {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(ra), ...Object.keys(rb)])].sort();
+  return keys.filter((k) => JSON.stringify(ra[k]) !== JSON.stringify(rb[k])).map((k) => `${k} ${JSON.stringify(ra[k])} vs ${JSON.stringify(rb[k])}`);
+}
+
+/**
+ * Groups results files by (split, dataset sha256, protocol fingerprint), in order of first
+ * appearance. Retriever names must be unique within a group: a repeated name gets ` (file N)`.
+ */
+export function groupResults(files: readonly LoadedResults[]): ReleaseGroup[] {
+  const groups = new Map<string, ReleaseGroup>();
+  files.forEach((f, n) => {
+    const protocolKey = protocolFingerprint(f.results.protocol);
+    const key = `${f.results.dataset.split}\u0000${f.results.dataset.sha256}\u0000${protocolKey}`;
+    let g = groups.get(key);
+    if (g === undefined) {
+      const split = f.results.dataset.split;
+      g = { label: split, split, protocol: f.results.protocol.name, key, protocolKey, files: [], retrievers: [], results: f.results };
+      groups.set(key, g);
+    }
+    g.files.push(f);
+    for (const r of f.results.retrievers) {
+      const taken = g.retrievers.some((x) => x.name === r.name);
+      g.retrievers.push(taken ? { ...r, name: `${r.name} (file ${n + 1})` } : r);
+    }
+  });
+  const out = [...groups.values()];
+  // A split scored under several protocols: name the protocol; the same split with other data: number it.
+  const protocols = new Map<string, Set<string>>();
+  for (const g of out) protocols.set(g.split, (protocols.get(g.split) ?? new Set()).add(g.protocolKey));
+  for (const g of out) if ((protocols.get(g.split)?.size ?? 0) > 1) g.label = `${g.split} · protocol ${g.protocol}`;
+  const seen = new Map<string, number>();
+  for (const g of out) {
+    const c = seen.get(g.label) ?? 0;
+    seen.set(g.label, c + 1);
+    if (c > 0) g.label = `${g.label} #${c + 1}`;
+  }
+  return out;
+}
+
+/**
+ * Why results form several leaderboards, one sentence per pair of groups that differ (empty for
+ * one group): other dataset (split or content) or other protocol, naming the fields that differ.
+ */
+export function explainGroups(groups: readonly ReleaseGroup[]): string[] {
+  if (groups.length < 2) return [];
+  const first = groups[0];
+  return groups.slice(1).map((g) => {
+    const data =
+      g.results.dataset.split !== first.results.dataset.split
+        ? `another dataset (${g.split} vs ${first.split})`
+        : g.results.dataset.sha256 !== first.results.dataset.sha256
+          ? `the same split name with other data (sha256 ${g.results.dataset.sha256.slice(0, 12)} vs ${first.results.dataset.sha256.slice(0, 12)})`
+          : '';
+    const diff = protocolDifferences(g.results.protocol, first.results.protocol);
+    const proto = diff.length > 0 ? `another protocol (${diff.join('; ')})` : '';
+    return `${g.label} vs ${first.label}: ${[data, proto].filter((x) => x !== '').join(' and ')}`;
+  });
+}
+
+/**
+ * A release's place in time: the `vYYMM` of its split (`release_v2603` -> 2603), else the
+ * `YYYYMM` / `YYYY-MM` it names, else NaN (then file order decides).
+ */
+export function releaseOrder(split: string): number {
+  const v = /v(\d{4})(\d{2})?(?!\d)/.exec(split);
+  if (v !== null) return v[2] !== undefined ? Number(v[1].slice(2) + v[2]) : Number(v[1]);
+  const d = /(20\d{2})-?(\d{2})/.exec(split);
+  if (d !== null) return Number(d[1].slice(2) + d[2]);
+  return Number.NaN;
+}
+
+/**
+ * Pairs of groups to compare across releases: groups under the same protocol on different
+ * datasets, ordered by {@link releaseOrder} (file order where unknown), each with the next one.
+ */
+export function crossReleasePairs(groups: readonly ReleaseGroup[]): Array<[ReleaseGroup, ReleaseGroup]> {
+  const byProtocol = new Map<string, ReleaseGroup[]>();
+  for (const g of groups) byProtocol.set(g.protocolKey, [...(byProtocol.get(g.protocolKey) ?? []), g]);
+  const pairs: Array<[ReleaseGroup, ReleaseGroup]> = [];
+  for (const list of byProtocol.values()) {
+    const ordered = list
+      .map((g, i) => ({ g, i, t: releaseOrder(g.split) }))
+      .sort((x, y) => (Number.isNaN(x.t) || Number.isNaN(y.t) || x.t === y.t ? x.i - y.i : x.t - y.t))
+      .map((x) => x.g);
+    for (let i = 1; i < ordered.length; i++) pairs.push([ordered[i - 1], ordered[i]]);
+  }
+  return pairs;
+}
