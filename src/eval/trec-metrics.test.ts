@@ -123,3 +123,12 @@ test('an empty run is refused like trec_eval does', async () => {
     (e) => isCorebError(e, 'VALIDATION') && /no result lines/.test(e.message),
   );
 });
+
+test('empty qrels are an error naming the qrels file, not a table of zeros', async () => {
+  writeFileSync(join(root, 'empty-qrels.txt'), '\n');
+  writeFileSync(join(root, 'run1.txt'), 'q1 Q0 d1 1 1.0 t\n');
+  await assert.rejects(
+    evaluateTrecFiles({ qrels: join(root, 'empty-qrels.txt'), run: join(root, 'run1.txt'), specs }),
+    (e) => isCorebError(e, 'VALIDATION') && /no judgement lines/.test(e.message) && e.message.startsWith(join(root, 'empty-qrels.txt')),
+  );
+});

@@ -47,12 +47,16 @@ function emptyRun(file: string): CorebError {
  * {@link QueryEvaluator}), streaming the run. Memory: the qrels, one result row per query and the
  * largest query's entries (plus one 4 MiB chunk); an ungrouped run adds one partition in memory.
  * @throws CorebError `PARSE`/`VALIDATION` for a malformed line (file and line), a duplicate
- * (qid, docid) (both lines) or an empty run; `INTERRUPTED` (the signal's reason) when aborted.
+ * (qid, docid) (both lines), an empty run or empty qrels; `INTERRUPTED` (the signal's reason) when aborted.
  */
 export async function evaluateTrecFiles(options: TrecFileMetricsOptions): Promise<TrecFileMetrics> {
   const { signal, anchors } = options;
   const docs = new IdTable();
   const qrels = await loadTrecQrelsColumns(options.qrels, { docs, signal });
+  // trec_eval refuses empty qrels too; all-zero measures would look like a real (bad) score.
+  if (qrels.queryIds.length === 0) {
+    throw new CorebError('VALIDATION', 'the qrels file has no judgement lines; expected `qid 0 docid relevance` lines', { file: options.qrels });
+  }
   if (anchors !== undefined) for (const a of anchors.values()) docs.intern(a);
   const evaluator = new QueryEvaluator(qrels, options);
   const read = await forEachTrecRunQuery(

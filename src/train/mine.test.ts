@@ -140,3 +140,19 @@ test('warnings and bad options', () => {
   assert.equal(disjointnessWarning('release_v2602', true), undefined);
   assert.throws(() => mineRerankRecords({ tasks: new Map(), lists: new Map(), window: [5, 2] }), /window must be ranks FROM-TO/);
 });
+
+test('a near-miss text belongs to the problem it was written from: its own noise id is not counted as a problem', () => {
+  const task = {
+    name: 'code2text',
+    task: 'code2text' as const,
+    corpus: [
+      { id: 't1', text: 'a', problemId: 'lcb_1' },
+      { id: 't1n1', text: 'b', problemId: 'lcb_1_noise1', meta: { originalProblemId: 'lcb_1' } },
+      { id: 't1n2', text: 'c', problemId: 'lcb_1_noise2', meta: { originalProblemId: 'lcb_1' } },
+      { id: 't2', text: 'd', problemId: 'lcb_2' },
+    ],
+    queries: [{ id: 'q1', text: 'x', task: 'code2text' as const, subtask: 'c2t_full_retro_any', problemId: 'lcb_1' }],
+    qrels: new Map(),
+  };
+  assert.deepEqual([...taskProblems([task])].sort(), ['lcb_1', 'lcb_2']);
+});

@@ -70,16 +70,14 @@ export interface MineResult {
 }
 
 /**
- * The problems a document belongs to: its `problemId` and, for an LLM-written near-miss text, the
- * problem it was written from (`meta.originalProblemId`; in v202602 such texts carry problem ids
- * like `lcb_abc378_b_noise1`).
+ * The problem a document belongs to: for an LLM-written near-miss text the problem it was written
+ * from (`meta.originalProblemId`; such texts carry their own ids like `lcb_3487_noise1` as
+ * `problemId`, which name no problem), else its `problemId`.
  */
 export function docProblems(d: Doc): string[] {
-  const out: string[] = [];
-  if (d.problemId !== undefined) out.push(d.problemId);
   const orig = d.meta?.originalProblemId;
-  if (typeof orig === 'string' && orig !== '' && orig !== d.problemId) out.push(orig);
-  return out;
+  if (typeof orig === 'string' && orig !== '') return [orig];
+  return d.problemId !== undefined ? [d.problemId] : [];
 }
 
 /** All problems a task set touches (queries and corpus documents, see {@link docProblems}). */
