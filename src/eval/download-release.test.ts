@@ -83,6 +83,39 @@ test('bytes that do not match the sha256 are refused and leave no file; an unkno
   }
 });
 
+test('a mirror streaming past the listed size is stopped at the size; a stalled stream times out; neither leaves a file', async () => {
+  const big = 'release_v9999/code_corpus-release_v9999-00000-of-00001.parquet';
+  const slow = 'release_v9999/text_corpus-release_v9999-00000-of-00001.parquet';
+  const hub = await startHubServer({ dataset: COREB_HUB_DATASET, root: hubRepo(), endless: [big] });
+  try {
+    const outDir = tempDir('coreb-download-endless-');
+    const t0 = performance.now();
+    await assert.rejects(
+      downloadRelease({ outDir, split: 'release_v9999', endpoint: hub.endpoint }),
+      /code_corpus-release_v9999.*sent more than the \d+ bytes the Hub lists/,
+    );
+    assert.ok(performance.now() - t0 < 10_000, 'stopped at once, not after the whole stream');
+    assert.equal(existsSync(join(outDir, big)), false);
+    assert.deepEqual(
+      readdirSync(join(outDir, 'release_v9999')).filter((n) => n.endsWith('.part')),
+      [],
+    );
+  } finally {
+    await hub.close();
+  }
+  const stalled = await startHubServer({ dataset: COREB_HUB_DATASET, root: hubRepo(), stall: [slow] });
+  try {
+    const outDir = tempDir('coreb-download-stall-');
+    await assert.rejects(
+      downloadRelease({ outDir, split: 'release_v9999', endpoint: stalled.endpoint, idleTimeoutMs: 300 }),
+      /text_corpus-release_v9999.*no data for 0\.3 s after \d+ of \d+ bytes; run coreb download again to resume/,
+    );
+    assert.equal(existsSync(join(outDir, slow)), false);
+  } finally {
+    await stalled.close();
+  }
+});
+
 test('offline: a clear error naming the Hub and the hf / git lfs alternatives', async () => {
   const srv = createServer();
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));

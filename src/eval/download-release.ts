@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CorebError } from '../core/errors.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
@@ -39,6 +39,8 @@ export interface DownloadReleaseOptions {
   maxRetries?: number;
   /** First backoff, ms (doubled per retry, jittered); default 500. */
   backoffMs?: number;
+  /** A file's transfer is stopped when no byte arrives for this long, ms; default 60,000. */
+  idleTimeoutMs?: number;
   signal?: AbortSignal;
   progress?: Progress;
   logger?: Logger;
@@ -216,11 +218,48 @@ export async function downloadRelease(options: DownloadReleaseOptions): Promise<
       let bytes = 0;
       try {
         const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
-        body.on('data', (c: Buffer) => {
-          hash.update(c);
-          bytes += c.length;
+        // Stop at the listed size (a mirror that streams more is wrong, and may never stop) and
+        // when the stream goes idle (a server that stalls would hang the download).
+        const idleMs = options.idleTimeoutMs ?? 60_000;
+        const stop = new AbortController();
+        let stalled = false;
+        let idle = setTimeout(() => ((stalled = true), stop.abort()), idleMs);
+        const onAbort = (): void => stop.abort(options.signal?.reason);
+        options.signal?.addEventListener('abort', onAbort, { once: true });
+        const limit = new Transform({
+          transform(c: Buffer, _enc, done) {
+            clearTimeout(idle);
+            idle = setTimeout(() => ((stalled = true), stop.abort()), idleMs);
+            bytes += c.length;
+            if (bytes > f.size) {
+              done(
+                new CorebError('IO', `the server sent more than the ${f.size} bytes the Hub lists for ${f.path}; stopped at ${bytes}`, {
+                  file: dest,
+                }),
+              );
+              return;
+            }
+            hash.update(c);
+            done(null, c);
+          },
         });
-        await pipeline(body, createWriteStream(tmp), { signal: options.signal });
+        try {
+          await pipeline(body, limit, createWriteStream(tmp), { signal: stop.signal });
+        } catch (e) {
+          if (stalled) {
+            throw new CorebError(
+              'HTTP',
+              `downloading ${f.path}: no data for ${idleMs / 1000} s after ${bytes} of ${f.size} bytes; run coreb download again to resume`,
+              {
+                cause: e,
+              },
+            );
+          }
+          throw e;
+        } finally {
+          clearTimeout(idle);
+          options.signal?.removeEventListener('abort', onAbort);
+        }
         if (bytes !== f.size) throw new CorebError('IO', `got ${bytes} bytes, the Hub lists ${f.size}; run coreb download again`, { file: dest });
         const sha = hash.digest('hex');
         if (f.lfs?.oid !== undefined && sha !== f.lfs.oid)

@@ -23,6 +23,10 @@ export interface HubServerOptions {
   failFirst?: number;
   /** Repository paths served with flipped bytes (same size). */
   corrupt?: string[];
+  /** Repository paths served endlessly past their listed size (a broken mirror), in 64 KiB chunks, until the client hangs up. */
+  endless?: string[];
+  /** Repository paths whose transfer stops after the first half and then stays open without sending. */
+  stall?: string[];
 }
 
 /** A running Hub stand-in. */
@@ -99,7 +103,27 @@ export async function startHubServer(o: HubServerOptions): Promise<HubServer> {
         res.writeHead(404).end();
         return;
       }
-      const body = o.corrupt?.includes(url.searchParams.get('file') ?? '') ? Buffer.from(f.bytes.map((b) => b ^ 0xff)) : f.bytes;
+      const name = url.searchParams.get('file') ?? '';
+      if (o.endless?.includes(name)) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        const chunk = Buffer.alloc(65536, 7);
+        let sent = 0;
+        // Bounded all the same (4 GiB): the client is expected to stop long before.
+        const more = (): void => {
+          while (!res.destroyed && sent < 2 ** 32 && res.write(chunk)) sent += chunk.length;
+          if (!res.destroyed && sent < 2 ** 32) res.once('drain', more);
+        };
+        more();
+        return;
+      }
+      if (o.stall?.includes(name)) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(f.bytes.length) });
+        res.write(f.bytes.subarray(0, f.bytes.length >> 1));
+        const hang = setTimeout(() => res.destroy(), 30_000);
+        res.on('close', () => clearTimeout(hang));
+        return;
+      }
+      const body = o.corrupt?.includes(name) ? Buffer.from(f.bytes.map((b) => b ^ 0xff)) : f.bytes;
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) }).end(body);
       return;
     }
