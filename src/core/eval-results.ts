@@ -228,6 +228,40 @@ export interface DatasetIdentity {
   sha256: string;
   /** Documents and queries per task. */
   counts: Record<string, { corpus: number; queries: number }>;
+  /** A CoREB release's descriptive statistics (the whole release, not only the tasks scored). */
+  stats?: DatasetStats;
+}
+
+/** Mean and count of one group's token lengths. */
+export interface TokenMean {
+  /** Items counted. */
+  items: number;
+  /** Mean cl100k_base tokens per item (special-token text such as `<|endoftext|>` counted as ordinary text, like tiktoken's `encode_ordinary`). */
+  meanTokens: number;
+}
+
+/** Token statistics of a release (cl100k_base; paper Tables 1, 9, 16). */
+export interface ReleaseTokenStats {
+  encoding: 'cl100k_base';
+  /** Per subtask: the queries' mean length. */
+  querySubtasks: Record<string, TokenMean>;
+  /** Per main task: the queries' mean length. */
+  queryTasks: Record<string, TokenMean>;
+  /** Per subtask family, all its languages pooled (`t2c_search`, `t2c_full_retro`, `c2t_match`): the paper's Table 1 rows. */
+  queryVariants: Record<string, TokenMean>;
+  /** Code corpus per language, and `all`. */
+  codeCorpus: Record<string, TokenMean>;
+  /** Text corpus: `all`, `originals` (texts with an `abbreviated_text`), `near-miss` (the rest), `abbreviated` (the abbreviated texts). */
+  textCorpus: Record<string, TokenMean>;
+}
+
+/** model -> language -> programs and verified-correct programs (`meta.passed`) of a code corpus (paper §A.8). */
+export type VerifiedByModelLanguage = Record<string, Record<string, { programs: number; passed: number }>>;
+
+/** A release's descriptive statistics, as `coreb validate` prints them and `coreb report` shows them. */
+export interface DatasetStats {
+  tokens: ReleaseTokenStats;
+  verified: VerifiedByModelLanguage;
 }
 
 /** A complete `coreb eval` results file. */

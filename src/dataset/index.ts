@@ -9,6 +9,7 @@ export * from './release.js';
 export * from './validate-release.js';
 export * from './release-tasks.js';
 export * from './release-stats.js';
+export * from './release-tokens.js';
 export * from './release-save.js';
 export * from './beir.js';
 export { IdTable } from './id-table.js';

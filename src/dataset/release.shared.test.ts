@@ -8,6 +8,7 @@ import { tempDir, writeParquetRelease, type WireTables } from '../../test/e2e/va
 import { loadRelease } from './release.js';
 import { releaseToWire } from './release-save.js';
 import { releaseStats } from './release-stats.js';
+import { loadCl100kCounter, releaseTokenStats, verifiedByModelLanguage } from './release-tokens.js';
 import { releaseTasks } from './release-tasks.js';
 import { validateRelease } from './validate-release.js';
 
@@ -83,4 +84,19 @@ test('release_v2602 converts back to exactly its wire rows', async () => {
   const wire = releaseToWire(release);
   const raw = rawTables();
   for (const t of RELEASE_TABLES) assert.deepEqual(wire[t], raw[t], t);
+});
+
+test('release_v2602 token lengths in cl100k_base are the paper figures (Table 1: search 25.0, full about 448) and its verified programs per model x language', async () => {
+  const { release } = await loadRelease(DIR);
+  const t = await releaseTokenStats(release, await loadCl100kCounter());
+  assert.equal(t.queryVariants.t2c_search.items, 263);
+  assert.equal(t.queryVariants.t2c_search.meanTokens.toFixed(1), '25.0');
+  assert.ok(Math.abs(t.queryVariants.t2c_full_retro.meanTokens - 448) < 1, String(t.queryVariants.t2c_full_retro.meanTokens));
+  assert.equal(t.codeCorpus.all.items, 1670);
+  const v = verifiedByModelLanguage(release);
+  const passed = Object.values(v).reduce((n, langs) => n + Object.values(langs).reduce((m, c) => m + c.passed, 0), 0);
+  // Verified-correct programs = the code corpus rows with meta_passed true, counted independently.
+  const raw = rawTables().code_corpus.filter((r) => r.meta_passed === true).length;
+  assert.equal(passed, raw);
+  assert.deepEqual(Object.keys(v).sort(), ['claude-4-sonnet', 'gemini-3-flash']);
 });

@@ -3,13 +3,24 @@
  * each task's corpus once, write TREC runs, score them under the protocol, aggregate by task,
  * subtask, language and query type, and return (and optionally save) the results.
  */
-import { readdir, rm } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
-import { TASK_CORPUS, TASK_SHORT, TASK_SHORT_NAME, TASKS, type Doc, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import {
+  TASK_CORPUS,
+  TASK_SHORT,
+  TASK_SHORT_NAME,
+  TASKS,
+  type Doc,
+  type Query,
+  type Release,
+  type RetrievalTask,
+  type TaskName,
+} from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
 import {
   EVAL_RESULTS_SCHEMA,
   type DatasetIdentity,
+  type DatasetStats,
   type EvalResults,
   type FailedRetriever,
   type GroupResult,
@@ -23,7 +34,19 @@ import {
 import { renderIssue, type ValidationIssue } from '../core/issues.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList, RetrieverIndex } from '../core/retrieval.js';
-import { hashDatasetDir, isBeirDir, loadBeir, loadRelease, releaseTasks, removeStaleTemps, saveAtomic, saveLinesAtomic } from '../dataset/index.js';
+import {
+  hashDatasetDir,
+  isBeirDir,
+  loadCl100kCounter,
+  releaseTokenStats,
+  verifiedByModelLanguage,
+  loadBeir,
+  loadRelease,
+  releaseTasks,
+  removeStaleTemps,
+  saveAtomic,
+  saveLinesAtomic,
+} from '../dataset/index.js';
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever } from './create-retriever.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
@@ -99,6 +122,14 @@ export interface EvalOptions {
   cacheDir?: string;
   /** On-disk BM25 index store folder (see `CreateRetrieverContext.indexCacheDir`). Default: none. */
   indexCacheDir?: string;
+  /**
+   * Record the release's descriptive statistics in `dataset.stats` (cl100k_base token lengths per
+   * subtask and corpus, verified-correct programs per model x language; `coreb report` shows them).
+   * Default true (a CoREB release only).
+   */
+  datasetStats?: boolean;
+  /** Where those statistics are cached by dataset sha256 (`<dir>/datasets/<sha256>.stats.json`); default: not cached. */
+  statsCacheDir?: string;
   signal?: AbortSignal;
   progress?: Progress;
   logger?: Logger;
@@ -122,6 +153,8 @@ export interface EvalData {
   tasks: Map<string, RetrievalTask>;
   /** Corpus key per task: tasks sharing a key share one index. */
   corpusKey: Map<string, string>;
+  /** The loaded release (a CoREB release only), for its descriptive statistics. */
+  release?: Release;
 }
 
 /** Detects the dataset layout: BEIR when `corpus.jsonl[.gz]` is present, else a CoREB release. */
@@ -198,6 +231,36 @@ async function removeOldRuns(outDir: string, written: ReadonlySet<string>, logge
   const old = names.filter((n) => RUN_OUTPUT.test(n) && !written.has(`runs/${n}`));
   for (const n of old) await rm(join(outDir, 'runs', n), { force: true });
   if (old.length > 0) logger.info(`${outDir}: removed ${old.length} run file(s) of the replaced results`);
+}
+
+/**
+ * A release's descriptive statistics, read from `<cacheDir>/datasets/<sha256>.stats.json` when an
+ * earlier run computed them for the same bytes, else computed (and saved there).
+ */
+async function loadOrComputeDatasetStats(
+  release: Release,
+  sha256: string,
+  cacheDir: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<DatasetStats> {
+  const file = cacheDir === undefined ? undefined : join(cacheDir, 'datasets', `${sha256}.stats.json`);
+  if (file !== undefined) {
+    const cached = await readFile(file, 'utf8').then(
+      (t) => JSON.parse(t) as DatasetStats,
+      () => undefined,
+    );
+    if (cached?.tokens?.encoding === 'cl100k_base' && cached.verified !== undefined) return cached;
+  }
+  const stats: DatasetStats = {
+    tokens: await releaseTokenStats(release, await loadCl100kCounter(), signal),
+    verified: verifiedByModelLanguage(release),
+  };
+  if (file !== undefined) {
+    await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
+    // A cache: a failed write costs the next run the computation, nothing else.
+    await saveAtomic(file, JSON.stringify(stats)).catch(() => undefined);
+  }
+  return stats;
 }
 
 /** Resolves `--tasks` values to task names. */
@@ -282,7 +345,7 @@ export async function loadEvalData(
   if (tasks.size === 0) {
     throw new CorebError('USAGE', `no queries match --tasks ${options.tasks?.join(',') ?? '(all)'} --subtasks ${options.subtasks ?? '(all)'}`);
   }
-  return { identity: { kind: 'coreb-release', dir, split: release.split, counts: counts(tasks) }, tasks, corpusKey };
+  return { identity: { kind: 'coreb-release', dir, split: release.split, counts: counts(tasks) }, tasks, corpusKey, release };
 }
 
 function counts(tasks: ReadonlyMap<string, RetrievalTask>): Record<string, { corpus: number; queries: number }> {
@@ -402,6 +465,9 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   checkAborted(signal);
   const hashed = await hashDatasetDir(dir, signal);
   const identity: DatasetIdentity = { ...data.identity, files: hashed.files, sha256: hashed.sha256 };
+  if (data.release !== undefined && options.datasetStats !== false) {
+    identity.stats = await loadOrComputeDatasetStats(data.release, hashed.sha256, options.statsCacheDir, signal);
+  }
   const loadMs = performance.now() - t0;
   checkAborted(signal);
 

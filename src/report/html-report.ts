@@ -14,7 +14,7 @@ import { significantWins } from './compare.js';
 import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } from './contamination.js';
 import type { LoadedResults } from './load-results.js';
 import { kendallTauB, spearman } from './rank-correlation.js';
-import { rankableRows } from './render-results.js';
+import { nonSearchLanguageMeans, rankableRows } from './render-results.js';
 import { crossReleasePairs, explainGroups, groupResults, type ReleaseGroup } from './result-groups.js';
 
 /** Options of {@link writeHtmlReport}. */
@@ -546,6 +546,35 @@ function stabilitySection(a: ReleaseGroup, b: ReleaseGroup, pi: number): { secti
   return { section: { id, title: `Cross-release stability — ${a.label} → ${b.label}`, html }, chart: { ...chart, id } };
 }
 
+/** The release's descriptive tables (paper Tables 1, 9, 16 and §A.8), when the results carry them. */
+function datasetSection(g: ReleaseGroup, gi: number): Section | null {
+  const st = g.results.dataset.stats;
+  if (st === undefined) return null;
+  const t = st.tokens;
+  const rows: string[][] = [];
+  for (const [k, m] of Object.entries(t.queryTasks)) rows.push([`${k} queries`, m.meanTokens.toFixed(1), String(m.items)]);
+  for (const [k, m] of Object.entries(t.queryVariants)) rows.push([`  ${k} (languages pooled)`, m.meanTokens.toFixed(1), String(m.items)]);
+  for (const [k, m] of Object.entries(t.codeCorpus)) rows.push([`code corpus: ${k}`, m.meanTokens.toFixed(1), String(m.items)]);
+  for (const [k, m] of Object.entries(t.textCorpus)) rows.push([`text corpus: ${k}`, m.meanTokens.toFixed(1), String(m.items)]);
+  const models = Object.keys(st.verified).sort();
+  const langs = [...new Set(models.flatMap((m) => Object.keys(st.verified[m])))].sort();
+  const share = (c: { programs: number; passed: number } | undefined) =>
+    c === undefined || c.programs === 0 ? '–' : `${((100 * c.passed) / c.programs).toFixed(1)}% (${c.passed}/${c.programs})`;
+  const html = [
+    htmlTable(['group', `mean ${t.encoding} tokens`, 'items'], rows, {
+      caption: `Average length in ${t.encoding} tokens (paper Tables 1, 9, 16), the whole release`,
+    }),
+    models.length > 0
+      ? htmlTable(
+          ['model', ...langs],
+          models.map((m) => [m, ...langs.map((l) => share(st.verified[m][l]))]),
+          { caption: 'Verified-correct programs per model and language (paper §A.8): passed / programs in the code corpus' },
+        )
+      : '',
+  ].join('\n');
+  return { id: `dataset-${gi}`, title: `Dataset — ${g.label}`, html };
+}
+
 function heatTables(g: ReleaseGroup): string {
   const parts: string[] = [];
   const tasks = taskNames(g);
@@ -556,9 +585,19 @@ function heatTables(g: ReleaseGroup): string {
       htmlTable(
         ['retriever', ...langs],
         g.retrievers.map((r) => [r.name, ...langs.map((l) => f4(r.languages[t]?.[l]?.metrics['ndcg@10']))]),
-        { heat: true, caption: `${t}: nDCG@10 per language` },
+        { heat: true, caption: `${t}: nDCG@10 per language (pooled: every query of the language)` },
       ),
     );
+    const views = g.retrievers.map((r) => nonSearchLanguageMeans(r, t));
+    if (views.some((v) => Object.keys(v).length > 0)) {
+      parts.push(
+        htmlTable(
+          ['retriever', ...langs],
+          g.retrievers.map((r, i) => [r.name, ...langs.map((l) => f4(views[i][l]))]),
+          { heat: true, caption: `${t}: nDCG@10 per language, the paper's view (§B.6): mean of the non-search language subtasks, each counted once` },
+        ),
+      );
+    }
   }
   return parts.join('\n');
 }
@@ -729,6 +768,8 @@ export async function renderHtmlReport(
   for (const [gi, g] of groups.entries()) {
     const lb = leaderboardSection(g, o, gi);
     section({ ...lb, html: lb.html + (await render(tasksChart(g, gi))) });
+    const ds = datasetSection(g, gi);
+    if (ds !== null) section(ds);
     section({ id: `languages-${gi}`, title: `Per language — ${g.label}`, html: heatTables(g) + (await render(languageChart(g, gi))) });
     section({ id: `subtasks-${gi}`, title: `Per subtask — ${g.label}`, html: subtaskTable(g) });
     section({ id: `query-types-${gi}`, title: `Per sub_query_type — ${g.label}`, html: queryTypeTable(g) });

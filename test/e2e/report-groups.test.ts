@@ -21,6 +21,7 @@ const text = (html: string) =>
   html
     .replace(/<[^>]+>/g, ' ')
     .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
     .replace(/\s+/g, ' ');
 
 test('report: a coreb-protocol and an mteb-protocol results file of the same BM25 give two leaderboards, never one', () => {
@@ -148,4 +149,27 @@ test('report: the cross-release view orders releases by date, compares their sha
   // Every subtask of the older release is shared; the newer one's additions are left out of that table.
   const shared = /The same change on the (\d+) subtasks both releases have/.exec(view);
   assert.ok(shared !== null && Number(shared[1]) > 30, view.slice(0, 400));
+});
+
+test('eval and report: the paper per-language view (§B.6, non-search subtasks) beside the pooled one, and the release token and verified tables', () => {
+  const dir = tempDir('coreb-e2e-report-views-');
+  const ev = runCli(['eval', '--out', join(dir, 'e'), '--runs', 'none'], { env: { ...process.env, COREB_CACHE_DIR: join(dir, 'cache') } });
+  assert.equal(ev.status, 0, ev.stderr);
+  const results = JSON.parse(readFileSync(join(dir, 'e', 'results.json'), 'utf8'));
+  const bm25 = results.retrievers[0];
+  // §B.6: the unweighted mean of t2c_canonical_retro_go and t2c_full_retro_go (search left out).
+  const b6 = (bm25.subtasks.t2c_canonical_retro_go.metrics['ndcg@10'] + bm25.subtasks.t2c_full_retro_go.metrics['ndcg@10']) / 2;
+  const line = new RegExp(`^text2code \\(§B\\.6\\) .*${b6.toFixed(4)}`, 'm');
+  assert.match(ev.stdout, line);
+  assert.match(ev.stdout, /^text2code  +0\.\d{4}/m, 'the pooled row stays');
+  // The release's descriptive statistics are recorded once per dataset (cached by its sha256).
+  assert.equal(results.dataset.stats.tokens.encoding, 'cl100k_base');
+  assert.equal(results.dataset.stats.tokens.queryVariants.t2c_search.items, 72);
+  const r = runCli(['report', join(dir, 'e'), '--out', join(dir, 'report'), '--no-png', '--permutations', '100']);
+  assert.equal(r.status, 0, r.stderr);
+  const html = readFileSync(join(dir, 'report', 'index.html'), 'utf8');
+  const ds = text(section(html, 'dataset-0'));
+  assert.match(ds, /t2c_search \(languages pooled\) \d+\.\d 72/);
+  assert.match(ds, /author-a \d+\.\d% \(\d+\/\d+\)/);
+  assert.match(text(section(html, 'languages-0')), /the paper's view \(§B\.6\)/);
 });

@@ -9,6 +9,7 @@ import { saveAtomic } from '../../dataset/atomic-write.js';
 import { RUN_FILE_FORMATS, runEval } from '../../eval/run-eval.js';
 import { CorebError, EXIT_CODES, type ErrorCode } from '../../core/errors.js';
 import { PROTOCOLS, type ProtocolName } from '../../core/eval-results.js';
+import { resolveCacheDir } from '../../cache/index.js';
 import { renderResults, type ReportFormat } from '../../report/index.js';
 import { BM25_DEFAULTS, BM25_PRESETS, resolveTokenizerOptions } from '../../search/index.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
@@ -193,6 +194,7 @@ const command: Command = {
       corebVersion: corebVersion(),
       env: ctx.env,
       ...(ctx.env.COREB_CACHE_DIR ? { cacheDir: ctx.env.COREB_CACHE_DIR } : {}),
+      statsCacheDir: resolveCacheDir(ctx.env),
       ...(values['index-cache'] !== undefined ? { indexCacheDir: resolve(ctx.cwd, values['index-cache'] as string) } : {}),
       signal: ctx.signal,
       ...(progress !== undefined ? { progress } : {}),

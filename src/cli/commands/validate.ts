@@ -7,7 +7,11 @@ import { CorebError, EXIT_CODES } from '../../core/errors.js';
 import {
   isBeirDir,
   loadBeir,
+  loadCl100kCounter,
   loadRelease,
+  releaseTokenStats,
+  renderReleaseTokenStats,
+  verifiedByModelLanguage,
   releaseStats,
   renderReleaseStats,
   renderRetrievalTaskStats,
@@ -44,6 +48,7 @@ Options:
                             directory layout (default auto: beir when corpus.jsonl exists)
   --input auto|jsonl|parquet
                             release storage format (default auto: JSONL when present)
+  --no-tokens               skip the token statistics (cl100k_base, a release only)
   --split NAME              parquet release split (default: the only one) or BEIR qrels split
                             (default test)
   -h, --help                this help
@@ -64,6 +69,7 @@ async function run(ctx: CommandContext): Promise<number> {
       layout: { type: 'string' },
       input: { type: 'string' },
       split: { type: 'string' },
+      'no-tokens': { type: 'boolean' },
     },
     true,
   );
@@ -92,8 +98,10 @@ async function run(ctx: CommandContext): Promise<number> {
     const loaded = await loadRelease(dir, { format: input, split });
     issues = releaseIssues(loaded, { labelProxies: true });
     const s = releaseStats(loaded.release);
-    stats = s;
-    statsText = renderReleaseStats(s);
+    const tokens = values['no-tokens'] ? undefined : await releaseTokenStats(loaded.release, await loadCl100kCounter(), ctx.signal);
+    const verified = verifiedByModelLanguage(loaded.release);
+    stats = { ...s, ...(tokens !== undefined ? { tokens } : {}), verified };
+    statsText = `${renderReleaseStats(s).trimEnd()}\n\n${renderReleaseTokenStats(tokens, verified)}\n`;
     resolvedSplit = loaded.release.split;
   }
   // Ctrl-C during the checks ends the command without a report (exit status 130), never with one.
