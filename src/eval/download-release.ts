@@ -223,13 +223,17 @@ export async function downloadRelease(options: DownloadReleaseOptions): Promise<
         const idleMs = options.idleTimeoutMs ?? 60_000;
         const stop = new AbortController();
         let stalled = false;
-        let idle = setTimeout(() => ((stalled = true), stop.abort()), idleMs);
+        const onIdle = (): void => {
+          stalled = true;
+          stop.abort();
+        };
+        let idle = setTimeout(onIdle, idleMs);
         const onAbort = (): void => stop.abort(options.signal?.reason);
         options.signal?.addEventListener('abort', onAbort, { once: true });
         const limit = new Transform({
           transform(c: Buffer, _enc, done) {
             clearTimeout(idle);
-            idle = setTimeout(() => ((stalled = true), stop.abort()), idleMs);
+            idle = setTimeout(onIdle, idleMs);
             bytes += c.length;
             if (bytes > f.size) {
               done(
