@@ -122,16 +122,4 @@ export function resolveEvalProtocol(name: string, options: ProtocolOptions = {})
   };
 }
 
-/**
- * Rounds like Python's `round(x, digits)`: correctly rounded, exact decimal ties to even (BEIR rounds
- * its means this way). JS `toFixed` is correctly rounded too but sends exact ties up.
- */
-export function roundHalfEven(x: number, digits: number): number {
-  if (!Number.isFinite(x)) return x;
-  const scale = 10 ** digits;
-  const y = x * scale;
-  const fl = Math.floor(y);
-  // An exact tie needs x to be a dyadic rational with a short expansion; y is then exact too.
-  if (y - fl === 0.5 && Number.isInteger(x * 2 ** 20)) return (fl % 2 === 0 ? fl : fl + 1) / scale;
-  return Number(x.toFixed(digits));
-}
+export { roundHalfEven } from '../core/round.js';

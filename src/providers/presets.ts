@@ -28,10 +28,36 @@ export interface ModelPreset {
   templates: TaskTemplates;
   /** Provider-native input types, keyed by provider name. */
   inputTypes?: Readonly<Record<string, InputTypes>>;
+  /**
+   * What a model card or MTEB's `ModelMeta` says of the model, for `coreb export mteb`'s
+   * `model_meta.json`: parameter count, open weights, license, reference page, release date (ISO
+   * date). Absent where coreb knows no source.
+   */
+  card?: ModelCard;
   /** Where the values come from. */
   source: string;
   /** What was chosen by coreb rather than taken from the source, and caveats. */
   notes: string;
+}
+
+/** Model facts from a card or MTEB's `ModelMeta` (see {@link ModelPreset.card}). */
+export interface ModelCard {
+  /** Parameter count; null when the vendor does not publish it (API models). */
+  parameters: number | null;
+  openWeights: boolean;
+  /** SPDX-like license id (`apache-2.0`); null for API models. */
+  license: string | null;
+  reference: string;
+  /** ISO date. */
+  releaseDate: string;
+}
+
+/** Where the {@link ModelCard} values come from: MTEB's model metadata (mteb commit a905523d0, 2026-08-22). */
+const MTEB_META = "MTEB's ModelMeta (mteb/models/model_implementations, commit a905523d0)";
+
+/** An open-weights card on the Hub under apache-2.0. */
+function hubCard(id: string, parameters: number, releaseDate: string): ModelCard {
+  return { parameters, openWeights: true, license: 'apache-2.0', reference: `https://huggingface.co/${id}`, releaseDate };
 }
 
 const T2C: TaskName = 'text2code';
@@ -99,7 +125,8 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       normalize: true,
       dimensions: size === '0.5B' ? 896 : 3584,
       templates: NONE,
-      source: `https://huggingface.co/codefuse-ai/C2LLM-${size} (model card, "How to use"); arXiv:2512.21332`,
+      card: hubCard(`codefuse-ai/C2LLM-${size}`, size === '0.5B' ? 497_252_096 : 7_667_028_992, '2025-12-22'),
+      source: `https://huggingface.co/codefuse-ai/C2LLM-${size} (model card, "How to use"); arXiv:2512.21332; card: ${MTEB_META}`,
       notes:
         'Pools with a learned multi-head attention (PMA) module in custom code, so it is served over HTTP ' +
         '(sentence-transformers / vLLM) rather than run by the generic onnx provider. No instruction template is ' +
@@ -113,7 +140,8 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       pooling: 'last-token',
       normalize: true,
       templates: NONE,
-      source: `https://huggingface.co/codefuse-ai/F2LLM-${size} (model card, Usage); arXiv:2510.02294`,
+      card: hubCard(`codefuse-ai/F2LLM-${size}`, { '0.6B': 596_049_920, '1.7B': 1_720_574_976, '4B': 4_022_468_096 }[size], '2025-09-18'),
+      source: `https://huggingface.co/codefuse-ai/F2LLM-${size} (model card, Usage); arXiv:2510.02294; card: ${MTEB_META}`,
       notes:
         'Qwen3 backbone; embedding = hidden state of the EOS token the tokenizer appends (last-token pooling). ' +
         'No instruction template by default.',
@@ -157,7 +185,8 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       maxTokens: 8192,
       dimensions: size === '0.6B' ? 1024 : size === '4B' ? 2560 : 4096,
       templates: QWEN3_TEMPLATES,
-      source: `https://huggingface.co/Qwen/Qwen3-Embedding-${size} (model card: get_detailed_instruct, last_token_pool, max_length 8192); arXiv:2506.05176`,
+      card: hubCard(`Qwen/Qwen3-Embedding-${size}`, { '0.6B': 595_776_512, '4B': 4_021_774_336, '8B': 7_567_295_488 }[size], '2025-06-05'),
+      source: `https://huggingface.co/Qwen/Qwen3-Embedding-${size} (model card: get_detailed_instruct, last_token_pool, max_length 8192); arXiv:2506.05176; card: ${MTEB_META}`,
       notes: "Template format from the card; the task sentences are coreb's (the card asks users to write one per task).",
     }),
   ),
@@ -176,7 +205,14 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
           default: { query: 'RETRIEVAL_QUERY', document: 'RETRIEVAL_DOCUMENT' },
         },
       },
-      source: 'https://ai.google.dev/gemini-api/docs/embeddings (task types) and https://ai.google.dev/api/embeddings (batchEmbedContents)',
+      card: {
+        parameters: null,
+        openWeights: false,
+        license: null,
+        reference: 'https://ai.google.dev/gemini-api/docs/embeddings',
+        releaseDate: id === 'gemini-embedding-001' ? '2025-07-14' : '2026-03-10',
+      },
+      source: `https://ai.google.dev/gemini-api/docs/embeddings (task types) and https://ai.google.dev/api/embeddings (batchEmbedContents); card: ${MTEB_META}`,
       notes:
         'CODE_RETRIEVAL_QUERY is documented for natural-language queries over code blocks embedded as RETRIEVAL_DOCUMENT; ' +
         "code queries (c2t, c2c) use RETRIEVAL_QUERY (coreb's choice). Vectors below 3072 dimensions are not normalised by the API: set normalize=true.",
@@ -191,7 +227,17 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       matryoshka: id === 'voyage-code-3' ? [256, 512, 1024, 2048] : undefined,
       templates: NONE,
       inputTypes: { voyage: { default: { query: 'query', document: 'document' } } },
-      source: 'https://docs.voyageai.com/docs/embeddings (input_type, output_dimension, context length)',
+      card: {
+        parameters: null,
+        openWeights: false,
+        license: null,
+        reference:
+          id === 'voyage-code-3'
+            ? 'https://blog.voyageai.com/2024/12/04/voyage-code-3/'
+            : 'https://blog.voyageai.com/2024/01/23/voyage-code-2-elevate-your-code-retrieval/',
+        releaseDate: id === 'voyage-code-3' ? '2024-12-04' : '2024-01-23',
+      },
+      source: `https://docs.voyageai.com/docs/embeddings (input_type, output_dimension, context length); card: ${MTEB_META}`,
       notes: 'The API prepends its own retrieval prompt from input_type.',
     }),
   ),
@@ -202,7 +248,14 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
       maxTokens: 8191,
       dimensions: id === 'text-embedding-3-small' ? 1536 : 3072,
       templates: NONE,
-      source: 'https://platform.openai.com/docs/guides/embeddings (dimensions parameter, 8191 max input tokens)',
+      card: {
+        parameters: null,
+        openWeights: false,
+        license: null,
+        reference: 'https://openai.com/index/new-embedding-models-and-api-updates/',
+        releaseDate: '2024-01-25',
+      },
+      source: `https://platform.openai.com/docs/guides/embeddings (dimensions parameter, 8191 max input tokens); card: ${MTEB_META}`,
       notes: 'No instructions; vectors are returned normalised.',
     }),
   ),

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import type { EvalResults, QueryResult, RetrieverResult } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
 import { keyPaths, mtebResultsFixture } from '../../test/support/mteb.js';
-import { confidenceScores, exportMteb, MTEB_K, nauc, stringifyMtebJson } from './mteb-export.js';
+import { roundHalfEven } from '../core/round.js';
+import {
+  confidenceScores,
+  exportMteb,
+  MTEB_DATASET_REVISIONS,
+  MTEB_K,
+  mtebModelMeta,
+  nauc,
+  roundMtebScores,
+  stringifyMtebJson,
+} from './mteb-export.js';
 import { createRng } from './significance.js';
 
 /** MTEB's results file shape (our own values; key set and order as MTEB 2.x writes them). */
@@ -16,7 +26,7 @@ const FIXTURE = mtebResultsFixture();
 const FAMILIES = ['ndcg', 'map', 'recall', 'p', 'mrr', 'hit'] as const;
 
 /** A results file shaped like the `mteb` preset's: every family at every k, per query and per task, with run files. */
-function mtebLikeResults(dir: string, protocol = 'mteb'): EvalResults {
+function mtebLikeResults(dir: string, protocol = 'mteb', split = 'release_v2603'): EvalResults {
   const rng = createRng(3);
   const perQuery: Record<string, QueryResult> = {};
   const tasks: RetrieverResult['tasks'] = {};
@@ -67,7 +77,7 @@ function mtebLikeResults(dir: string, protocol = 'mteb'): EvalResults {
     schema: 'coreb.eval-results/2',
     coreb: { version: 't' },
     createdAt: '2026-01-01T00:00:00Z',
-    dataset: { kind: 'coreb-release', dir: '/d', split: 'release_v2602', files: [], sha256: 'f'.repeat(64), counts: {} },
+    dataset: { kind: 'coreb-release', dir: '/d', split, files: [], sha256: 'f'.repeat(64), counts: {} },
     protocol: { name: protocol },
     measures: Object.keys(perQuery['text2code-q0'].metrics),
     options: { depth: 1000, tasks: Object.keys(tasks), subtasks: null },
@@ -103,9 +113,11 @@ test('MTEB export: per-task files with exactly the key set (and order) of an MTE
     assert.equal(s.accuracy, s.recall_at_1);
     assert.equal(s.hf_subset, 'default');
     const task = { CorebT2CRetrieval: 'text2code', CorebC2TRetrieval: 'code2text', CorebC2CRetrieval: 'code2code' }[doc.task_name]!;
-    assert.equal(s.ndcg_at_1000, results.retrievers[0].tasks[task].metrics['ndcg@1000']);
-    assert.equal(s.hit_rate_at_5, results.retrievers[0].tasks[task].metrics['hit@5']);
-    assert.equal(s.precision_at_20, results.retrievers[0].tasks[task].metrics['p@20']);
+    assert.equal(s.ndcg_at_1000, roundHalfEven(results.retrievers[0].tasks[task].metrics['ndcg@1000'], 6));
+    assert.equal(s.hit_rate_at_5, roundHalfEven(results.retrievers[0].tasks[task].metrics['hit@5'], 6));
+    assert.equal(s.precision_at_20, roundHalfEven(results.retrievers[0].tasks[task].metrics['p@20'], 6));
+    // release_v2603 is what MTEB's CoREB tasks hold: its pinned revisions are written.
+    assert.equal((doc as unknown as { dataset_revision: string }).dataset_revision, MTEB_DATASET_REVISIONS.release_v2603[doc.task_name]);
     assert.equal(typeof s.nauc_mrr_at_10_diff1, 'number');
   }
   const settings = readFileSync(out.files[4], 'utf8')
@@ -197,4 +209,42 @@ test('nauc and confidence scores: hand-computed cases', () => {
     ),
   );
   assert.equal(stringifyMtebJson({ a: NaN, b: 1 }), '{\n  "a": NaN,\n  "b": 1\n}\n');
+});
+
+test('MTEB rounding: every score to 6 places as Python round (exact ties to even), lists and nested objects too', () => {
+  // 1/128 = 0.0078125 exactly: Python round(0.0078125, 6) = 0.007812 (toFixed would give 0.007813).
+  assert.deepEqual(roundMtebScores({ a: 1 / 128, b: [0.1234565, 2 / 3], c: { d: NaN }, e: 'default' }), {
+    a: 0.007812,
+    b: [Number((0.1234565).toFixed(6)), 0.666667],
+    c: { d: NaN },
+    e: 'default',
+  });
+});
+
+test('model_meta.json is filled from the preset of a known model; --model-meta fields win; unknown models get nulls', () => {
+  const q = mtebModelMeta('Qwen/Qwen3-Embedding-8B', 'rev', {});
+  assert.equal(q.n_parameters, 7_567_295_488);
+  assert.equal(q.embed_dim, 4096);
+  assert.equal(q.max_tokens, 8192);
+  assert.equal(q.open_weights, true);
+  assert.equal(q.license, 'apache-2.0');
+  assert.equal(q.reference, 'https://huggingface.co/Qwen/Qwen3-Embedding-8B');
+  assert.equal(q.use_instructions, true);
+  const api = mtebModelMeta('voyageai/voyage-code-3', 'rev', { memory_usage_mb: 1 });
+  assert.deepEqual([api.n_parameters, api.open_weights, api.embed_dim, api.memory_usage_mb], [null, false, 1024, 1]);
+  const mine = mtebModelMeta('me/my-model', 'r', { n_parameters: 5, name: 'ignored' });
+  assert.deepEqual([mine.name, mine.n_parameters, mine.license, mine.embed_dim], ['me/my-model', 5, null, null]);
+});
+
+test('MTEB export: a split MTEB does not host needs --dataset-revision per task; an export never overwrites silently', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-mteb-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const results = mtebLikeResults(dir, 'mteb', 'release_v2602');
+  const base = { outDir: join(dir, 'out'), modelName: 'a/b', revision: 'r', resultsFile: join(dir, 'results.json') };
+  await assert.rejects(exportMteb(results, base), /no MTEB dataset revision for text2code \(CorebT2CRetrieval\), code2text/);
+  const revs = { text2code: 'x1', code2text: 'x2', CorebC2CRetrieval: 'x3' };
+  const out = await exportMteb(results, { ...base, datasetRevisions: revs });
+  assert.equal(JSON.parse(readFileSync(out.files[2], 'utf8').replace(/\bNaN\b/g, 'null')).dataset_revision, 'x3');
+  await assert.rejects(exportMteb(results, { ...base, datasetRevisions: revs }), /already holds 5 file\(s\).*--overwrite/);
+  await exportMteb(results, { ...base, datasetRevisions: revs, overwrite: true });
 });

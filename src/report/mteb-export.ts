@@ -3,11 +3,14 @@
  * format (`<out>/<org>__<name>/<revision>/CorebT2CRetrieval.json`, ..., `model_meta.json`,
  * `run_settings.jsonl`), including MTEB's abstention nAUCs computed from the run files.
  */
+import { readdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
 import type { Run } from '../core/dataset.js';
 import { loadTrecRunMap, saveAtomic } from '../dataset/index.js';
+import { roundHalfEven } from '../core/round.js';
+import { findPreset } from '../providers/index.js';
 
 /** The cut-offs MTEB reports for retrieval tasks. */
 export const MTEB_K = [1, 3, 5, 10, 20, 100, 1000] as const;
@@ -21,6 +24,27 @@ export const MTEB_TASK_NAMES: Readonly<Record<string, string>> = {
 
 /** Languages MTEB lists for the CoREB tasks (ISO 639-3 + script, `-Code` for programming languages). */
 export const MTEB_LANGUAGES: readonly string[] = ['eng-Latn', 'python-Code', 'ruby-Code', 'java-Code', 'go-Code', 'c++-Code'];
+
+/**
+ * MTEB's pinned dataset revisions of its CoREB tasks, per coreb split: MTEB's CoREB tasks are the
+ * official test release v202603 (their corpora hold its 1,744 code documents and 1,123 text-to-code
+ * queries). Source: `mteb/tasks/retrieval/code/coreb_retrieval.py` and
+ * `mteb/tasks/reranking/code/coreb_reranking.py`, mteb commit 16cc38696 (2026-05-21, "Add CoREB
+ * benchmark"), unchanged at a905523d0 (2026-08-22).
+ */
+export const MTEB_DATASET_REVISIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  release_v2603: {
+    CorebT2CRetrieval: '4c171f120c2a63216df5499e573af234b8c30376',
+    CorebC2TRetrieval: 'ed660dab63182a8290c5a8d4bc7b3e6e2306d36b',
+    CorebC2CRetrieval: 'ee25caf9aa8a6334da7c40e5b45ba579faf66a5e',
+    CorebT2CReranking: '11aaa91e8c4915be01ba73fa89fadd0cebbf4972',
+    CorebC2TReranking: '79beb7ee1b271cfd03966a3f5c553aa2c1cd8a95',
+    CorebC2CReranking: '92c6923fc428dd176d4a7379f3dac7564313ae37',
+  },
+};
+
+/** Decimal places MTEB's `TaskResult.to_disk` rounds every score to (Python's `round`). */
+export const MTEB_SCORE_DIGITS = 6;
 
 /** The MTEB version whose results format this writes (the format of the published CoREB results). */
 export const MTEB_FORMAT_VERSION = '2.12.30';
@@ -39,8 +63,19 @@ export interface MtebExportOptions {
   resultsFile: string;
   /** `mteb_version` to write. Default {@link MTEB_FORMAT_VERSION}. */
   mtebVersion?: string;
-  /** Per task `dataset_revision` (MTEB's dataset commit). Default: the coreb dataset sha256. */
+  /**
+   * Per task `dataset_revision` (MTEB's dataset commit), keyed by coreb task (`text2code`) or MTEB
+   * task name. Default: {@link MTEB_DATASET_REVISIONS} for an official split MTEB hosts; for any
+   * other dataset every exported task needs one (a USAGE error names the missing ones).
+   */
   datasetRevisions?: Record<string, string>;
+  /**
+   * `model_meta.json` fields to set (MTEB's names: `n_parameters`, `license`, ...), over those
+   * filled from coreb's model preset of `modelName` (see `findPreset`). Default: none.
+   */
+  modelMeta?: Record<string, unknown>;
+  /** Replace the files of an earlier export in the same folder. Default false: a non-empty folder is refused. */
+  overwrite?: boolean;
   /** Unix time written as `date`. Default now. */
   nowSeconds?: number;
 }
@@ -69,8 +104,19 @@ function pick(metrics: Record<string, number>, family: string, k: number): numbe
   return undefined;
 }
 
+/** Python's `round(x, digits)` (what MTEB writes), NaN and infinities as they are. */
 function round(x: number, digits: number): number {
-  return Number.isFinite(x) ? Number(x.toFixed(digits)) : x;
+  return roundHalfEven(x, digits);
+}
+
+/** Every number of a scores block rounded as MTEB's `TaskResult.to_disk` does (recursively, lists too). */
+export function roundMtebScores<T>(value: T, digits = MTEB_SCORE_DIGITS): T {
+  if (typeof value === 'number') return round(value, digits) as T;
+  if (Array.isArray(value)) return value.map((v) => roundMtebScores(v, digits)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundMtebScores(v, digits)])) as T;
+  }
+  return value;
 }
 
 /**
@@ -191,6 +237,77 @@ export function mtebModelDir(modelName: string): string {
   return modelName.replace('/', '__');
 }
 
+/** The exported tasks' MTEB task names: `Coreb*Retrieval`, or `Coreb*Reranking` for a reranked entry. */
+function mtebTaskName(task: string, rerank: boolean): string {
+  const retrievalName = MTEB_TASK_NAMES[task];
+  if (retrievalName === undefined)
+    throw new CorebError('USAGE', `task \`${task}\` has no MTEB CoREB task; MTEB hosts ${Object.keys(MTEB_TASK_NAMES).join(', ')}`);
+  return rerank ? retrievalName.replace(/Retrieval$/, 'Reranking') : retrievalName;
+}
+
+/**
+ * The `dataset_revision` of each exported task: the user's (by coreb task or MTEB task name), else
+ * MTEB's pinned revision for an official split it hosts.
+ * @throws CorebError `USAGE` naming the tasks without one (a coreb dataset hash is not MTEB's revision).
+ */
+export function resolveDatasetRevisions(
+  results: EvalResults,
+  retriever: RetrieverResult,
+  given: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const rerank = (retriever as RetrieverResult & { rerank?: unknown }).rerank !== undefined;
+  const known = MTEB_DATASET_REVISIONS[results.dataset.split] ?? {};
+  const out: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const task of Object.keys(retriever.tasks)) {
+    const name = mtebTaskName(task, rerank);
+    const rev = given[task] ?? given[name] ?? known[name];
+    if (rev === undefined) missing.push(`${task} (${name})`);
+    else out[task] = rev;
+  }
+  if (missing.length > 0) {
+    throw new CorebError(
+      'USAGE',
+      `no MTEB dataset revision for ${missing.join(', ')}: coreb knows MTEB's pinned revisions for ${Object.keys(MTEB_DATASET_REVISIONS).join(', ')} only, and these results are on split \`${results.dataset.split}\`; pass --dataset-revision TASK=REV for each (MTEB's dataset commit)`,
+    );
+  }
+  return out;
+}
+
+/**
+ * `model_meta.json` as MTEB's `ModelMeta` writes it: filled from coreb's model preset of
+ * `modelName` when there is one (parameters, embedding dimension, max tokens, open weights, license,
+ * reference, release date), then the `overrides` (MTEB field names) on top. Unknown values are null.
+ */
+export function mtebModelMeta(modelName: string, revision: string, overrides: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const preset = findPreset(modelName);
+  const card = preset?.card;
+  const meta: Record<string, unknown> = {
+    name: modelName,
+    revision,
+    release_date: card?.releaseDate ?? null,
+    languages: null,
+    n_parameters: card?.parameters ?? null,
+    memory_usage_mb: null,
+    max_tokens: preset?.maxTokens ?? null,
+    embed_dim: preset?.dimensions ?? null,
+    license: card?.license ?? null,
+    open_weights: card?.openWeights ?? null,
+    public_training_code: null,
+    public_training_data: null,
+    framework: [],
+    reference: card?.reference ?? null,
+    similarity_fn_name: preset === undefined ? null : 'cosine',
+    use_instructions: preset === undefined ? null : Object.keys(preset.templates).length > 0,
+    training_datasets: null,
+    adapted_from: null,
+    superseded_by: null,
+    modalities: ['text'],
+    loader: null,
+  };
+  return { ...meta, ...overrides, name: modelName, revision };
+}
+
 /**
  * Writes MTEB result files for one retriever of a results file computed with the `mteb` preset.
  * @throws CorebError `USAGE` when the results were computed under another preset (naming it and
@@ -218,22 +335,27 @@ export async function exportMteb(results: EvalResults, options: MtebExportOption
     );
   }
   const dir = join(resolve(options.outDir), mtebModelDir(options.modelName), options.revision);
+  const held = await readdir(dir).catch(() => [] as string[]);
+  if (held.length > 0 && options.overwrite !== true) {
+    throw new CorebError(
+      'USAGE',
+      `${dir} already holds ${held.length} file(s) (${held.slice(0, 3).join(', ')}): an earlier export is never replaced silently; pass --overwrite to replace it, or choose another --out`,
+    );
+  }
+  const revisions = resolveDatasetRevisions(results, retriever, options.datasetRevisions ?? {});
   const files: string[] = [];
   const base = dirname(resolve(options.resultsFile));
   const settings: string[] = [];
   const rerank = (retriever as RetrieverResult & { rerank?: unknown }).rerank !== undefined;
   for (const task of Object.keys(retriever.tasks)) {
-    const retrievalName = MTEB_TASK_NAMES[task];
-    if (retrievalName === undefined)
-      throw new CorebError('USAGE', `task \`${task}\` has no MTEB CoREB task; MTEB hosts ${Object.keys(MTEB_TASK_NAMES).join(', ')}`);
-    const taskName = rerank ? retrievalName.replace(/Retrieval$/, 'Reranking') : retrievalName;
+    const taskName = mtebTaskName(task, rerank);
     const runFile = retriever.tasks[task].runFile;
     const run = runFile === undefined ? null : await loadTrecRunMap(join(base, runFile));
     const doc = {
-      dataset_revision: options.datasetRevisions?.[task] ?? options.datasetRevisions?.[taskName] ?? results.dataset.sha256,
+      dataset_revision: revisions[task],
       task_name: taskName,
       mteb_version: options.mtebVersion ?? MTEB_FORMAT_VERSION,
-      scores: { test: [mtebScores(retriever, task, run, rerank ? 'map_at_10' : 'ndcg_at_10')] },
+      scores: roundMtebScores({ test: [mtebScores(retriever, task, run, rerank ? 'map_at_10' : 'ndcg_at_10')] }),
       evaluation_time: round((retriever.timings.totalMs ?? 0) / 1000, 3),
       kg_co2_emissions: null,
       date: options.nowSeconds ?? Date.now() / 1000,
@@ -254,29 +376,7 @@ export async function exportMteb(results: EvalResults, options: MtebExportOption
       }),
     );
   }
-  const meta = {
-    name: options.modelName,
-    revision: options.revision,
-    release_date: null,
-    languages: null,
-    n_parameters: null,
-    memory_usage_mb: null,
-    max_tokens: null,
-    embed_dim: null,
-    license: null,
-    open_weights: null,
-    public_training_code: null,
-    public_training_data: null,
-    framework: [],
-    reference: null,
-    similarity_fn_name: null,
-    use_instructions: null,
-    training_datasets: null,
-    adapted_from: null,
-    superseded_by: null,
-    modalities: ['text'],
-    loader: null,
-  };
+  const meta = mtebModelMeta(options.modelName, options.revision, options.modelMeta ?? {});
   files.push(join(dir, 'model_meta.json'));
   await saveAtomic(files[files.length - 1], JSON.stringify(meta, null, 2) + '\n');
   files.push(join(dir, 'run_settings.jsonl'));

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalResults } from '../../src/core/eval-results.js';
+import { roundHalfEven } from '../../src/core/round.js';
 import { runCli } from '../support/cli.js';
 import { keyPaths, mtebResultsFixture, readMtebJson } from '../support/mteb.js';
 
@@ -53,8 +54,42 @@ test('the MTEB export of an mteb-preset BM25 run on the sample has the exact key
     '--revision',
     'v1',
   ]);
-  assert.equal(r.status, 0, r.stderr);
-  const files = r.stdout.trim().split('\n');
+  // coreb-mini is not a dataset MTEB hosts: its revision must be given, never a coreb hash in its place.
+  assert.equal(r.status, 2);
+  assert.match(
+    r.stderr,
+    /no MTEB dataset revision for text2code \(CorebT2CRetrieval\), code2text \(CorebC2TRetrieval\), code2code \(CorebC2CRetrieval\).*--dataset-revision TASK=REV/,
+  );
+  const meta = join(dir, 'meta.json');
+  writeFileSync(meta, '\uFEFF{"n_parameters": 0, "license": "mit", "open_weights": true}');
+  const args = [
+    'export',
+    'mteb',
+    join(dir, 'eval', 'results.json'),
+    '--out',
+    join(dir, 'mteb'),
+    '--model-name',
+    'coreb/bm25',
+    '--revision',
+    'v1',
+    '--dataset-revision',
+    'text2code=aaa',
+    '--dataset-revision',
+    'CorebC2TRetrieval=bbb',
+    '--dataset-revision',
+    'code2code=ccc',
+    '--model-meta',
+    meta,
+  ];
+  const ok = runCli(args);
+  assert.equal(ok.status, 0, ok.stderr);
+  const files = ok.stdout.trim().split('\n');
+  const again = runCli(args);
+  assert.equal(again.status, 2, 'a second export into the same folder is refused');
+  assert.match(again.stderr, /already holds 5 file\(s\).*pass --overwrite/);
+  assert.equal(runCli([...args, '--overwrite']).status, 0);
+  const mm = JSON.parse(readFileSync(files[3], 'utf8'));
+  assert.deepEqual([mm.name, mm.revision, mm.n_parameters, mm.license, mm.open_weights], ['coreb/bm25', 'v1', 0, 'mit', true]);
   assert.equal(files.length, 5);
   const fixture = keyPaths(mtebResultsFixture());
   const tasks: Record<string, string> = { CorebT2CRetrieval: 'text2code', CorebC2TRetrieval: 'code2text', CorebC2CRetrieval: 'code2code' };
@@ -62,11 +97,17 @@ test('the MTEB export of an mteb-preset BM25 run on the sample has the exact key
     const doc = readMtebJson<{ task_name: string; scores: { test: Array<Record<string, number>> } }>(f);
     assert.deepEqual(keyPaths(doc), fixture, f);
     const s = doc.scores.test[0];
+    assert.equal(
+      (doc as unknown as { dataset_revision: string }).dataset_revision,
+      { CorebT2CRetrieval: 'aaa', CorebC2TRetrieval: 'bbb', CorebC2CRetrieval: 'ccc' }[doc.task_name],
+    );
     const task = results.retrievers[0].tasks[tasks[doc.task_name]];
-    assert.equal(s.main_score, task.metrics['ndcg@10']);
-    assert.equal(s.ndcg_at_1000, task.metrics['ndcg@1000']);
-    assert.equal(s.hit_rate_at_10, task.metrics['hit@10']);
-    assert.equal(s.mrr_at_10, task.metrics['mrr@10']);
+    // MTEB's TaskResult.to_disk rounds every score to 6 places (Python's round).
+    const six = (x: number) => roundHalfEven(x, 6);
+    assert.equal(s.main_score, six(task.metrics['ndcg@10']));
+    assert.equal(s.ndcg_at_1000, six(task.metrics['ndcg@1000']));
+    assert.equal(s.hit_rate_at_10, six(task.metrics['hit@10']));
+    assert.equal(s.mrr_at_10, six(task.metrics['mrr@10']));
     for (const k of ['max', 'std', 'diff1']) assert.ok(typeof s[`nauc_ndcg_at_10_${k}`] === 'number' || s[`nauc_ndcg_at_10_${k}`] === null);
   }
 });

@@ -2,6 +2,7 @@
  * `coreb export mteb`: writes a results file computed with the `mteb` preset in MTEB's results
  * format, ready for a submission to MTEB's results repository.
  */
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { exportMteb, loadEvalResults, MTEB_FORMAT_VERSION } from '../../report/index.js';
@@ -25,11 +26,37 @@ Options:
   --revision REV               Model revision / commit (required).
   --retriever NAME             Retriever of the results to export (default: the only one).
   --dataset-revision TASK=REV  MTEB's dataset revision per task (repeatable; TASK = text2code,
-                               code2text, code2code or the MTEB task name). Default: coreb's
-                               dataset sha256 (replace it with MTEB's before submitting).
+                               code2text, code2code or the MTEB task name). Default: MTEB's
+                               pinned revisions for release_v2603 (MTEB's CoREB tasks); any other
+                               dataset needs one per exported task.
+  --model-meta FILE            JSON object of model_meta.json fields (MTEB's names: n_parameters,
+                               license, open_weights, ...) over those coreb's model preset fills.
+  --overwrite                  Replace an earlier export in the same ORG__NAME/REV folder.
   --mteb-version V             mteb_version written (default ${MTEB_FORMAT_VERSION}).
 See docs/report.md for what else a submission needs.
 `;
+
+/** Reads `--model-meta FILE`: a JSON object (a UTF-8 BOM is ignored). */
+async function loadModelMeta(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new CorebError((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `cannot read --model-meta: ${(e as Error).message}`, {
+      file,
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new CorebError('PARSE', `--model-meta is not valid JSON (${(e as Error).message}); expected an object of model_meta.json fields`, { file });
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CorebError('VALIDATION', '--model-meta must hold a JSON object of model_meta.json fields, e.g. {"n_parameters": 7000000000}', { file });
+  }
+  return value as Record<string, unknown>;
+}
 
 const command: Command = {
   summary: "export mteb: results of the mteb preset in MTEB's results format (for a submission)",
@@ -48,6 +75,8 @@ const command: Command = {
         retriever: { type: 'string' },
         'dataset-revision': { type: 'string', multiple: true },
         'mteb-version': { type: 'string' },
+        'model-meta': { type: 'string' },
+        overwrite: { type: 'boolean' },
       },
       true,
     );
@@ -63,6 +92,7 @@ const command: Command = {
     }
     const file = resolve(ctx.cwd, positionals[0]);
     const { results } = await loadEvalResults(file);
+    const modelMeta = values['model-meta'] === undefined ? undefined : await loadModelMeta(resolve(ctx.cwd, values['model-meta'] as string));
     const out = await exportMteb(results, {
       outDir: resolve(ctx.cwd, values.out as string),
       modelName: values['model-name'] as string,
@@ -71,6 +101,8 @@ const command: Command = {
       datasetRevisions,
       ...(values.retriever !== undefined ? { retriever: values.retriever as string } : {}),
       ...(values['mteb-version'] !== undefined ? { mtebVersion: values['mteb-version'] as string } : {}),
+      ...(modelMeta !== undefined ? { modelMeta } : {}),
+      overwrite: Boolean(values.overwrite),
     });
     for (const f of out.files) ctx.stdout.write(f + '\n');
     return 0;
