@@ -97,6 +97,13 @@ export const INVALID: unique symbol = Symbol('invalid');
  * @param field the wire name as the user sees it (e.g. `meta_anchor_code_id`).
  */
 export function coerceValue(v: unknown, spec: FieldSpec, field: string, c: RowChecker): unknown {
+  // A bad value of an optional field cannot make a score wrong: it is dropped with a warning (read as
+  // missing; a check that needs the field, such as a c2c query's anchor, then reports its absence).
+  const bad = (kind: string, message: string): typeof INVALID => {
+    if (spec.required) c.error(kind, field, message);
+    else c.warn(kind, field, `${message}; dropped (read as missing)`);
+    return INVALID;
+  };
   if (typeof v === 'bigint') v = Number(v);
   if (v === undefined || v === null) {
     if (spec.required) {
@@ -140,14 +147,8 @@ export function coerceValue(v: unknown, spec: FieldSpec, field: string, c: RowCh
         c.warn('nan-as-null', field, `NaN read as null (missing); expected ${EXPECTED[spec.type]} or null`);
         return undefined;
       }
-      if (!Number.isFinite(n)) {
-        c.error('non-finite-number', field, `is ${n}; expected ${EXPECTED[spec.type]} (NaN and infinities are not allowed)`);
-        return INVALID;
-      }
-      if (spec.type === 'int' && !Number.isInteger(n)) {
-        c.error('not-integer', field, `is ${n}; expected an integer`);
-        return INVALID;
-      }
+      if (!Number.isFinite(n)) return bad('non-finite-number', `is ${n}; expected ${EXPECTED[spec.type]} (NaN and infinities are not allowed)`);
+      if (spec.type === 'int' && !Number.isInteger(n)) return bad('not-integer', `is ${n}; expected an integer`);
       return n;
     }
     case 'bool':
@@ -162,8 +163,7 @@ export function coerceValue(v: unknown, spec: FieldSpec, field: string, c: RowCh
       if (Array.isArray(v) || ArrayBuffer.isView(v)) {
         const arr = Array.from(v as ArrayLike<unknown>);
         if (arr.every((x) => typeof x === 'string')) return arr;
-        c.error('wrong-type', field, `has a non-string element (${describe(arr.find((x) => typeof x !== 'string'))}); expected a list of strings`);
-        return INVALID;
+        return bad('wrong-type', `has a non-string element (${describe(arr.find((x) => typeof x !== 'string'))}); expected a list of strings`);
       }
       if (typeof v === 'string') {
         const list = parseStringListLiteral(v);
@@ -174,8 +174,7 @@ export function coerceValue(v: unknown, spec: FieldSpec, field: string, c: RowCh
       }
       break;
   }
-  c.error('wrong-type', field, `is ${describe(v)}; expected ${EXPECTED[spec.type]}`);
-  return INVALID;
+  return bad('wrong-type', `is ${describe(v)}; expected ${EXPECTED[spec.type]}`);
 }
 
 /** A converted row: camelCased known fields, meta, extras; `ok` false when a required field failed. */

@@ -248,15 +248,15 @@ const CASES: Array<{ name: string; make: () => string; expect: Expect; errors?: 
     errors: ['non-finite-number'],
   },
   {
-    name: 'Infinity in a numeric meta field',
+    name: 'Infinity in an optional numeric meta field (warning: dropped)',
     make: () => {
       const d = jsonlDir();
       const line = JSON.stringify(fixtureTables().code_corpus[1]).replace('"meta_pass_rate":1', '"meta_pass_rate":Infinity');
       setLine(d, 'code_corpus', 2, line);
       return d;
     },
-    expect: { kind: 'non-finite-number', severity: 'error', file: 'code_corpus.jsonl', line: 2, field: 'meta_pass_rate' },
-    errors: ['non-finite-number'],
+    expect: { kind: 'non-finite-number', severity: 'warning', file: 'code_corpus.jsonl', line: 2, field: 'meta_pass_rate' },
+    errors: [],
   },
   {
     name: 'boolean relevance',
@@ -265,10 +265,16 @@ const CASES: Array<{ name: string; make: () => string; expect: Expect; errors?: 
     errors: ['wrong-type'],
   },
   {
-    name: 'wrong type in a meta field',
+    name: 'wrong type in an optional meta field (warning: dropped, it cannot make a score wrong)',
     make: () => jsonlDir((t) => (t.code_corpus[0].meta_passed = 'yes')),
-    expect: { kind: 'wrong-type', severity: 'error', file: 'code_corpus.jsonl', line: 1, field: 'meta_passed' },
-    errors: ['wrong-type'],
+    expect: { kind: 'wrong-type', severity: 'warning', file: 'code_corpus.jsonl', line: 1, field: 'meta_passed' },
+    errors: [],
+  },
+  {
+    name: 'wrong type in a c2c anchor (dropped, then the query has no anchor: an error)',
+    make: () => jsonlDir((t) => (t.code2code_queries[0].meta_anchor_code_id = { id: 'c1' })),
+    expect: { kind: 'missing-anchor', severity: 'error', file: 'code2code_queries.jsonl', line: 1, field: 'meta_anchor_code_id' },
+    errors: ['missing-anchor'],
   },
   {
     name: 'object where the query text belongs',
