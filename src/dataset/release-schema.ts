@@ -164,6 +164,14 @@ export function describeSubtask(subtask: string): string | undefined {
   return lang === 'any' ? `${kind} (any language)` : `${kind} (${lang} only)`;
 }
 
+/**
+ * One line saying what a subtask family measures, its languages pooled (`t2c_search`,
+ * `c2c_mono_lang`), or undefined for a family no known release has.
+ */
+export function describeSubtaskFamily(family: string): string | undefined {
+  return NAMED[family] ?? QUERY_KIND[family];
+}
+
 /** True when `subtask` is one an official release is known to use (see {@link SUBTASKS}). */
 export function isKnownSubtask(subtask: string): boolean {
   const task = subtaskFamily(subtask);

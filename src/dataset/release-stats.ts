@@ -4,8 +4,8 @@
  * positives per query; plus a plain-text rendering for `coreb validate`.
  */
 import type { Release, ReleaseTable, RetrievalTask, TaskName } from '../core/dataset.js';
-import { RELEASE_TABLES, RELEVANCE, TASK_CORPUS, TASKS } from '../core/dataset.js';
-import { SUBTASK_LANGUAGES, subtaskLanguage } from './release-schema.js';
+import { RELEASE_TABLES, RELEVANCE, TASK_CORPUS, TASK_SHORT_NAME, TASKS } from '../core/dataset.js';
+import { describeSubtaskFamily, SUBTASK_LANGUAGES, subtaskFamily, subtaskLanguage } from './release-schema.js';
 import { querySubQueryType } from './release-tasks.js';
 
 /** Min / median / mean / max of a list of counts (all 0 for an empty list). */
@@ -30,6 +30,11 @@ export interface TaskStats {
   byVariantLanguage: Record<string, Record<string, number>>;
   /** `sub_query_type` (t2c) / text type (c2t) -> queries. */
   bySubQueryType: Record<string, number>;
+  /**
+   * Subtasks of no known family (`x2y_probe`) -> queries: not scored, and left out of the subtask,
+   * language and query-type counts above (they are in {@link queries}, the table's rows).
+   */
+  skippedSubtasks: Record<string, number>;
   /** Qrels rows. */
   qrels: number;
   /** Relevance label -> qrels rows (paper Table 5). */
@@ -148,6 +153,7 @@ export function releaseStats(release: Release): ReleaseStats {
       byLanguage: {},
       byVariantLanguage: {},
       bySubQueryType: {},
+      skippedSubtasks: {},
       qrels: qrels.length,
       qrelsByRelevance: {},
       positivesPerQuery: summarizeCounts([]),
@@ -160,6 +166,10 @@ export function releaseStats(release: Release): ReleaseStats {
     const qids = new Set<string>();
     for (const q of qs) {
       qids.add(q.queryId);
+      if (subtaskFamily(q.subtask) === undefined) {
+        inc(st.skippedSubtasks, q.subtask);
+        continue;
+      }
       inc(st.bySubtask, q.subtask);
       const lang = sliceLanguage(task, q.subtask, q.languageConstraint, q.anchorLanguage);
       inc(st.byLanguage, lang);
@@ -240,8 +250,17 @@ export function renderReleaseStats(s: ReleaseStats): string {
         const total = Object.values(m).reduce((a, b) => a + b, 0);
         return [v, ...cols.map((l) => fmtInt(m[l] ?? 0)), fmtInt(total)];
       });
-    rows.push(['total', ...cols.map((l) => fmtInt(t.byLanguage[l] ?? 0)), fmtInt(t.queries)]);
+    const skipped = Object.values(t.skippedSubtasks).reduce((a, b) => a + b, 0);
+    rows.push(['total', ...cols.map((l) => fmtInt(t.byLanguage[l] ?? 0)), fmtInt(t.queries - skipped)]);
     out.push(...table(['subtask', ...cols, 'total'], rows).map((l) => '  ' + l));
+    for (const v of Object.keys(t.byVariantLanguage).sort()) {
+      const what = describeSubtaskFamily(`${TASK_SHORT_NAME[task]}_${v}`);
+      out.push(`  ${v}: ${what ?? 'new to this coreb: scored as a subtask of its own'}`);
+    }
+    if (skipped > 0) {
+      const names = sortedKeys(t.skippedSubtasks).map((k) => `${k} ${fmtInt(t.skippedSubtasks[k])}`);
+      out.push(`  skipped, not scored (no known subtask family): ${names.join(', ')}`);
+    }
     if (Object.keys(t.bySubQueryType).length > 0) {
       out.push(
         `  query types: ${sortedKeys(t.bySubQueryType)
