@@ -217,6 +217,11 @@ export interface Release {
   dir: string;
   /** Split name, e.g. `release_v2602`. */
   split: string;
+  /**
+   * When the release was made (ISO 8601), from its `manifest.json` (`release_date`, else
+   * `created_at`); absent when it has none (the published parquet: its split name dates it).
+   */
+  releaseDate?: string;
   codeCorpus: CodeRecord[];
   textCorpus: TextRecord[];
   tasks: Record<TaskName, ReleaseTask>;

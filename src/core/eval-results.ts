@@ -223,6 +223,8 @@ export interface DatasetIdentity {
   dir: string;
   /** Split name of a CoREB release (e.g. `release_v2602`) or the qrels split of a BEIR directory. */
   split: string;
+  /** When the release was made (its manifest's `release_date` or `created_at`), when it says. */
+  releaseDate?: string;
   files: DatasetFile[];
   /** SHA-256 over every file's path, size and SHA-256 in path order (see docs/eval.md). */
   sha256: string;

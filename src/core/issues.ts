@@ -17,6 +17,10 @@ export interface ValidationIssue extends SourceLocation {
   message: string;
   /** The dataset table the issue is in (e.g. `code2code_queries`), where the dataset has tables. */
   table?: string;
+  /** The subtask of the query the issue is about (a query row, or a qrels row of a known query). */
+  subtask?: string;
+  /** Set on an error turned into a warning because what it is in is not scored (`--tasks`, `--subtasks`): why. */
+  notScored?: string;
 }
 
 /** Renders an issue as one line: `error file:12: field \`x\`: message [kind]`. */

@@ -78,16 +78,17 @@ function parquetSplitsIn(names: string[]): Map<string, string[]> {
 }
 
 /**
- * The split name a JSONL release declares in its optional `manifest.json` (`{"split": "..."}`),
- * e.g. the bundled coreb-mini; undefined when there is no manifest or it names no split.
+ * What a release's optional `manifest.json` declares: its split (`{"split": "..."}`, e.g. the
+ * bundled coreb-mini) and when it was made (`release_date`, else `created_at`); undefined fields when
+ * there is no manifest or it names neither.
  */
-async function manifestSplit(dir: string): Promise<string | undefined> {
+async function readManifest(dir: string): Promise<{ split?: string; date?: string }> {
   const file = join(dir, 'manifest.json');
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    return undefined;
+    return {};
   }
   let manifest: unknown;
   try {
@@ -95,8 +96,10 @@ async function manifestSplit(dir: string): Promise<string | undefined> {
   } catch (e) {
     throw new CorebError('PARSE', `malformed JSON (${(e as Error).message}); expected a JSON object`, { file, cause: e });
   }
-  const split = (manifest as { split?: unknown } | null)?.split;
-  return typeof split === 'string' && split !== '' ? split : undefined;
+  const m = (manifest ?? {}) as { split?: unknown; release_date?: unknown; created_at?: unknown };
+  const split = typeof m.split === 'string' && m.split !== '' ? m.split : undefined;
+  const date = [m.release_date, m.created_at].find((d): d is string => typeof d === 'string' && !Number.isNaN(Date.parse(d)));
+  return { ...(split !== undefined ? { split } : {}), ...(date !== undefined ? { date } : {}) };
 }
 
 /**
@@ -124,7 +127,7 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
         const m = /^(.+)\.jsonl(\.gz)?$/.exec(name);
         if (m !== null && !(RELEASE_TABLES as readonly string[]).includes(m[1])) unknownTables[m[1]] = [join(dir, name)];
       }
-      return { format: 'jsonl', split: options.split ?? (await manifestSplit(dir)) ?? basename(resolve(dir)), files, unknownTables };
+      return { format: 'jsonl', split: options.split ?? (await readManifest(dir)).split ?? basename(resolve(dir)), files, unknownTables };
     }
   }
   // Parquet: `<split>/<table>-<split>-NNNNN-of-NNNNN.parquet` (also directly in `dir`), or the
@@ -309,9 +312,11 @@ export async function loadRelease(dir: string, options: LoadReleaseOptions = {})
       qrels: records[t.qrels] as unknown as Release['tasks'][TaskName]['qrels'],
     };
   }
+  const { date } = await readManifest(dir);
   const release: Release = {
     dir,
     split: layout.split,
+    ...(date !== undefined ? { releaseDate: date } : {}),
     codeCorpus: records.code_corpus as unknown as Release['codeCorpus'],
     textCorpus: records.text_corpus as unknown as Release['textCorpus'],
     tasks,

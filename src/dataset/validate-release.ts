@@ -14,10 +14,37 @@ const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(LANGUAGES);
 /** Issue builder bound to a release's table sources. */
 class Reporter {
   readonly issues: ValidationIssue[] = [];
+  private readonly subtaskOfQuery = new Map<TaskName, Map<string, string>>();
   constructor(private readonly release: Release) {}
 
   at(table: ReleaseTable, index: number, severity: ValidationIssue['severity'], kind: string, field: string | undefined, message: string): void {
-    this.issues.push({ severity, kind, ...recordLocation(this.release.sources?.[table], index), field, message, table });
+    const subtask = this.subtaskAt(table, index);
+    this.issues.push({
+      severity,
+      kind,
+      ...recordLocation(this.release.sources?.[table], index),
+      field,
+      message,
+      table,
+      ...(subtask !== undefined ? { subtask } : {}),
+    });
+  }
+
+  /** The subtask a query or qrels row belongs to (its query's), so `--subtasks` can leave its problems out. */
+  private subtaskAt(table: ReleaseTable, index: number): string | undefined {
+    for (const task of TASKS) {
+      const t = this.release.tasks[task];
+      if (table === TASK_TABLES[task].queries) return t.queries[index]?.subtask;
+      if (table !== TASK_TABLES[task].qrels) continue;
+      let m = this.subtaskOfQuery.get(task);
+      if (m === undefined) {
+        m = new Map(t.queries.map((q) => [q.queryId, q.subtask]));
+        this.subtaskOfQuery.set(task, m);
+      }
+      const qid = t.qrels[index]?.queryId;
+      return qid === undefined ? undefined : m.get(qid);
+    }
+    return undefined;
   }
 
   /** The user-visible name of a meta field: `meta.x` for nested meta, `meta_x` for flattened. */

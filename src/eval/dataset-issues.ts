@@ -17,6 +17,14 @@ export interface DatasetIssueOptions {
    * it is reported as a warning saying so. Default: all three tasks.
    */
   tasks?: readonly TaskName[];
+  /**
+   * The subtasks that will be scored (`--subtasks`): an error about a query of a subtask left out
+   * (a c2c query without an anchor in a subtask not scored) is reported as a warning saying so.
+   * Default: every subtask.
+   */
+  subtasks?: (subtask: string) => boolean;
+  /** How the subtask selection reads, for those messages (e.g. `--subtasks c2c_cross_lang`). */
+  subtasksLabel?: string;
 }
 
 /** The release tables a task reads: its queries and qrels, its corpus, and the code corpus for anchors. */
@@ -32,11 +40,16 @@ function tablesRead(task: TaskName): string[] {
  */
 export function releaseIssues(loaded: LoadedRelease, options: DatasetIssueOptions = {}): ValidationIssue[] {
   const issues = [...loaded.issues, ...validateRelease(loaded.release)];
-  if (options.tasks !== undefined) {
-    const read = new Set(options.tasks.flatMap(tablesRead));
-    for (const [i, issue] of issues.entries()) {
-      if (issue.severity !== 'error' || issue.table === undefined || read.has(issue.table)) continue;
-      issues[i] = { ...issue, severity: 'warning', message: `${issue.message} (not scored: only ${options.tasks.join(', ')} selected)` };
+  const read = options.tasks === undefined ? undefined : new Set(options.tasks.flatMap(tablesRead));
+  const keep = options.subtasks;
+  for (const [i, issue] of issues.entries()) {
+    if (issue.severity !== 'error') continue;
+    if (read !== undefined && issue.table !== undefined && !read.has(issue.table)) {
+      const why = `only ${options.tasks!.join(', ')} selected`;
+      issues[i] = { ...issue, severity: 'warning', message: `${issue.message} (not scored: ${why})`, notScored: why };
+    } else if (keep !== undefined && issue.subtask !== undefined && !keep(issue.subtask)) {
+      const why = `${issue.subtask} is not selected by ${options.subtasksLabel ?? '--subtasks'}`;
+      issues[i] = { ...issue, severity: 'warning', message: `${issue.message} (not scored: ${why})`, notScored: why };
     }
   }
   if (options.labelProxies && !hasErrors(issues)) {

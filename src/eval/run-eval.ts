@@ -162,10 +162,23 @@ export async function detectDataLayout(dir: string): Promise<'beir' | 'coreb-rel
   return (await isBeirDir(dir)) ? 'beir' : 'coreb-release';
 }
 
-/** Logs the first warnings and throws a VALIDATION error naming the first problems when `issues` holds errors. */
+/**
+ * Logs the first warnings (and, apart, the errors let through because what they are in is not
+ * scored), then throws a VALIDATION error naming the first problems when `issues` holds errors.
+ */
 export function failOnErrors(dir: string, issues: readonly ValidationIssue[], logger: Logger): void {
   const errors = issues.filter((i) => i.severity === 'error');
-  for (const w of issues.filter((i) => i.severity === 'warning').slice(0, 5)) logger.warn(renderIssue(w));
+  const warnings = issues.filter((i) => i.severity === 'warning');
+  const ignored = warnings.filter((i) => i.notScored !== undefined);
+  const others = warnings.filter((i) => i.notScored === undefined);
+  for (const w of others.slice(0, 5)) logger.warn(renderIssue(w));
+  if (others.length > 5) logger.warn(`${others.length - 5} more warning(s); \`coreb validate ${dir}\` lists them all`);
+  if (ignored.length > 0) {
+    const reasons = [...new Set(ignored.map((i) => i.notScored))];
+    logger.warn(
+      `${ignored.length} problem(s) in what is not scored let through (${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; ...' : ''}); first: ${renderIssue(ignored[0])}`,
+    );
+  }
   if (errors.length > 0) {
     throw new CorebError(
       'VALIDATION',
@@ -331,10 +344,11 @@ export async function loadEvalData(
   const loaded = await loadRelease(dir, options.split !== undefined ? { split: options.split } : {});
   // The same checks as `coreb validate`: eval never scores what validate rejects.
   const selected = resolveTasks(options.tasks);
-  failOnErrors(dir, releaseIssues(loaded, { tasks: selected }), logger);
+  const keep = options.subtasks ? compileSubtaskGlob(options.subtasks) : null;
+  const subtaskSelection = keep === null ? {} : { subtasks: keep, subtasksLabel: `--subtasks ${options.subtasks}` };
+  failOnErrors(dir, releaseIssues(loaded, { tasks: selected, ...subtaskSelection }), logger);
   const { release } = loaded;
   const all = releaseTasks(release);
-  const keep = options.subtasks ? compileSubtaskGlob(options.subtasks) : null;
   for (const t of selected) {
     const task = all[t];
     const queries = keep === null ? task.queries : task.queries.filter((q) => keep(q.subtask));
@@ -345,7 +359,14 @@ export async function loadEvalData(
   if (tasks.size === 0) {
     throw new CorebError('USAGE', `no queries match --tasks ${options.tasks?.join(',') ?? '(all)'} --subtasks ${options.subtasks ?? '(all)'}`);
   }
-  return { identity: { kind: 'coreb-release', dir, split: release.split, counts: counts(tasks) }, tasks, corpusKey, release };
+  const identity = {
+    kind: 'coreb-release' as const,
+    dir,
+    split: release.split,
+    ...(release.releaseDate !== undefined ? { releaseDate: release.releaseDate } : {}),
+    counts: counts(tasks),
+  };
+  return { identity, tasks, corpusKey, release };
 }
 
 function counts(tasks: ReadonlyMap<string, RetrievalTask>): Record<string, { corpus: number; queries: number }> {

@@ -118,17 +118,31 @@ export function releaseOrder(split: string): number {
 }
 
 /**
+ * A group's place in time, ms since the epoch: its release date (manifest) when the results record
+ * one, else the first day of the month its split names (`release_v2603` -> 2026-03-01), else NaN.
+ */
+export function releaseTime(g: ReleaseGroup): number {
+  const d = g.results.dataset.releaseDate;
+  if (d !== undefined && !Number.isNaN(Date.parse(d))) return Date.parse(d);
+  const yymm = releaseOrder(g.split);
+  if (Number.isNaN(yymm)) return Number.NaN;
+  return Date.UTC(2000 + Math.floor(yymm / 100), (yymm % 100) - 1, 1);
+}
+
+/**
  * Pairs of groups to compare across releases: groups under the same protocol on different
- * datasets, ordered by {@link releaseOrder} (file order where unknown), each with the next one.
+ * datasets, ordered by {@link releaseTime} (file order where unknown), each with the next one.
  */
 export function crossReleasePairs(groups: readonly ReleaseGroup[]): Array<[ReleaseGroup, ReleaseGroup]> {
   const byProtocol = new Map<string, ReleaseGroup[]>();
   for (const g of groups) byProtocol.set(g.protocolKey, [...(byProtocol.get(g.protocolKey) ?? []), g]);
   const pairs: Array<[ReleaseGroup, ReleaseGroup]> = [];
   for (const list of byProtocol.values()) {
+    // By date, then by the month the split names, then in the order given.
+    const by = (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? 0 : a - b);
     const ordered = list
-      .map((g, i) => ({ g, i, t: releaseOrder(g.split) }))
-      .sort((x, y) => (Number.isNaN(x.t) || Number.isNaN(y.t) || x.t === y.t ? x.i - y.i : x.t - y.t))
+      .map((g, i) => ({ g, i, t: releaseTime(g), v: releaseOrder(g.split) }))
+      .sort((x, y) => by(x.t, y.t) || by(x.v, y.v) || x.i - y.i)
       .map((x) => x.g);
     for (let i = 1; i < ordered.length; i++) pairs.push([ordered[i - 1], ordered[i]]);
   }

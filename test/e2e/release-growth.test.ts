@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { tempDir } from '../support/judge.js';
@@ -67,4 +67,20 @@ test('eval --subtasks leaves out what a user cannot score; --tasks ignores the t
   const t2c = runCli(['eval', '--data', spoiled.dir, '--tasks', 't2c,c2c']);
   assert.equal(t2c.status, 0, t2c.stderr);
   assert.match(t2c.stderr, /not scored: only text2code, code2code selected/);
+  // A subtask a user cannot score (its queries lost their anchors) is left out with --subtasks.
+  const noAnchor = writeGrownRelease(join(tempDir('coreb-e2e-growth-anchorless-'), 'release'));
+  const q = join(noAnchor.dir, 'code2code_queries.jsonl');
+  const rows = readFileSync(q, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  for (const row of rows) if (row.subtask === 'c2c_future_x') delete row.meta_anchor_code_id;
+  writeFileSync(q, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  const refused = runCli(['eval', '--data', noAnchor.dir]);
+  assert.equal(refused.status, 4, 'a c2c query without an anchor cannot be scored');
+  assert.match(refused.stderr, /missing-anchor/);
+  const left = runCli(['eval', '--data', noAnchor.dir, '--subtasks', 't2c_*,c2t_*,c2c_cross_lang,c2c_mono_lang,c2c_cross_model', '--format', 'json']);
+  assert.equal(left.status, 0, left.stderr);
+  assert.match(left.stderr, /not scored: c2c_future_x is not selected by --subtasks/);
+  assert.equal(JSON.parse(left.stdout).retrievers[0].subtasks.c2c_future_x, undefined);
 });
