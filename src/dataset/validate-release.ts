@@ -187,6 +187,8 @@ export function validateRelease(release: Release): ValidationIssue[] {
       }
     });
     queries.forEach((q, i) => {
+      // A query of no known family is skipped (said once, at its subtask): nothing more to say of it.
+      if (subtaskFamily(q.subtask) === undefined) return;
       if (task === 'code2text' && q.subtask === 'c2t_match') checkMatchPair(q, i, pairs, qrels, rep);
       const j = judged.get(q.queryId);
       if (j === undefined)
