@@ -1,7 +1,38 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { EvalResults } from '../core/eval-results.js';
-import { resolveEvalProtocol } from '../eval/protocol.js';
+import type { EvalResults, ProtocolSemantics } from '../core/eval-results.js';
+
+/** The two presets' fields that differ, as the eval layer resolves them (copied here: report may not import eval). */
+function resolveEvalProtocol(name: 'coreb' | 'mteb'): ProtocolSemantics {
+  const base = { scores: 'float32', ties: 'score-desc,docid-desc-utf8', ignoreIdenticalIds: false, population: 'run-and-qrels' } as const;
+  return name === 'coreb'
+    ? {
+        ...base,
+        name,
+        relevanceLevel: 2,
+        ndcg: 'strict',
+        anchorExclusion: true,
+        qrels: 'as-is',
+        c2tMatchNegatives: 'zero',
+        mrr: 'trec',
+        rankBy: 'overall',
+        roundDigits: null,
+        unrounded: [],
+      }
+    : {
+        ...base,
+        name,
+        relevanceLevel: 1,
+        ndcg: 'trec',
+        anchorExclusion: false,
+        qrels: 'positives-only',
+        c2tMatchNegatives: 'exclude',
+        mrr: 'mteb',
+        rankBy: 'taskMean',
+        roundDigits: 5,
+        unrounded: ['mrr@10'],
+      };
+}
 import type { LoadedResults } from './load-results.js';
 import { crossReleasePairs, explainGroups, groupResults, protocolDifferences, releaseOrder } from './result-groups.js';
 
