@@ -20,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   review: () => import('./commands/review.js'),
   soup: () => import('./commands/soup.js'),
   audit: () => import('./commands/audit.js'),
+  drift: () => import('./commands/drift.js'),
   rerank: () => import('./commands/rerank.js'),
   report: () => import('./commands/report.js'),
   export: () => import('./commands/export.js'),

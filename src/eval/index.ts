@@ -11,6 +11,7 @@ export * from './create-retriever.js';
 export * from './dense-embedder.js';
 export * from './run-eval.js';
 export * from './audit.js';
+export * from './release-drift.js';
 export * from './label-proxies.js';
 export * from './dataset-issues.js';
 export * from './embed-dataset.js';

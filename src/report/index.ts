@@ -4,6 +4,7 @@ export * from './load-results.js';
 export * from './significance.js';
 export * from './compare.js';
 export * from './render-audit.js';
+export * from './render-drift.js';
 export * from './rank-correlation.js';
 export * from './charts.js';
 export * from './html-report.js';

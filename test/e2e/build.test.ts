@@ -15,6 +15,7 @@ import { after, before, test } from 'node:test';
 import { RELEASE_TABLES } from '../../src/core/dataset.js';
 import { createBuildFake } from '../support/build-fake.js';
 import { cliPath, runCli, runCliAsync } from '../support/cli.js';
+import { projectRoot } from '../support/shared.js';
 import { authoredBuildProblems, PROGRAMS, stdinTest } from '../support/build-problems.js';
 import { startChatServer, type ChatServer } from '../support/loopback-chat-server.js';
 import { SEARCH_QUERY_KINDS, SEARCH_SUB_QUERY_TYPE } from '../../src/construct/index.js';
@@ -257,13 +258,17 @@ test('the qrels obey every rule', () => {
   assert.ok(checked.t2c > 0 && checked.c2c > 0 && checked.c2t > 0 && checked.c2t_match > 0 && checked.search_variant > 0, JSON.stringify(checked));
 });
 
-test('a rerun sends 0 requests and writes byte-identical tables', async () => {
+test('a rerun sends 0 requests and writes byte-identical tables; --previous prints the series check against the last release', async () => {
   const before = openai.calls.length + anthropic.calls.length;
-  const r = await runCliAsync(args(out1), { env });
+  const previous = join(projectRoot, 'data', 'coreb-mini', 'release');
+  const r = await runCliAsync(args(out1, ['--previous', previous]), { env });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(openai.calls.length + anthropic.calls.length, before);
   assert.match(r.stdout, /0 request\(s\) sent this run/);
   assert.deepEqual(tables(out1), first);
+  assert.match(r.stdout, /^series check: \S+ \(.*\) against coreb_mini_v1 \(.*coreb-mini\/release\); \d+ of \d+ figures outside their band$/m);
+  assert.match(r.stdout, /^!? +text2code queries +360 +\d+ /m);
+  assert.match(r.stdout, /text2code BM25 nDCG@10/);
 });
 
 test('kill -9 mid-build, then a rerun: no answered call repeated, identical tables', async () => {

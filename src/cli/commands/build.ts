@@ -10,6 +10,8 @@ import type { ChatModel } from '../../core/chat.js';
 import { CorebError } from '../../core/errors.js';
 import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
 import { BUILD_STAGES, loadPromptSet, planBuild, runBuild, type BuildOptions, type BuildStage } from '../../construct/index.js';
+import { compareReleases } from '../../eval/release-drift.js';
+import { renderDriftReport } from '../../report/index.js';
 import { CHAT_PROVIDERS, createChatModel, normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/index.js';
 import { LANGUAGE_TOOLS, findTool, missingPackages } from '../../sandbox/languages.js';
 import { createLocalJudge } from '../../sandbox/local-judge.js';
@@ -60,6 +62,9 @@ Options:
   --jobs N                 sandboxed processes at once when judging (default: cores)
   --timeout-ms N           judge CPU-time limit per test, ms (default 6000)
   --judge-cache DIR        judge helper/PCH/Go cache (default $COREB_JUDGE_CACHE or <tmp>/coreb-judge)
+  --previous DIR           the last release: after the release stage, print the series check of
+                           this build against it (coreb drift PREVIOUS DIR; docs/build.md)
+  --previous-split NAME    parquet split of --previous (default: the only one)
   --dry-run                print the plan (stages, calls per model, token estimate) and exit;
                            needs no API key and sends nothing
 
@@ -193,6 +198,8 @@ const command: Command = {
       'timeout-ms': { type: 'string' },
       'judge-cache': { type: 'string' },
       'dry-run': { type: 'boolean' },
+      previous: { type: 'string' },
+      'previous-split': { type: 'string' },
     });
     const str = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
     const cfgFile = str('config') !== undefined ? resolve(ctx.cwd, str('config') as string) : undefined;
@@ -339,6 +346,15 @@ const command: Command = {
           '\n',
       );
       ctx.stdout.write(`wrote ${outDir} (8 tables, problems.jsonl, manifest.json)\n`);
+      if (values.previous !== undefined) {
+        const drift = await compareReleases(resolve(ctx.cwd, values.previous as string), outDir, {
+          ...(values['previous-split'] !== undefined ? { previousSplit: values['previous-split'] as string } : {}),
+          corebVersion: coreVersion(),
+          signal: ctx.signal,
+          logger: ctx.logger,
+        });
+        ctx.stdout.write(`\n${renderDriftReport(drift)}`);
+      }
     }
     if (r.failures.length > 0) {
       ctx.stdout.write(
