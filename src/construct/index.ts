@@ -17,6 +17,18 @@ export {
   type SolutionOutcome,
 } from './mini-authored.js';
 export { planMiniRelease, type MiniReleaseOptions, type PlannedRelease } from './mini-release.js';
+export {
+  loadExcludedProblems,
+  NEAR_DUPLICATE_STATEMENTS,
+  parseSelectionDate,
+  sameStatement,
+  selectProblems,
+  statementFingerprint,
+  type DroppedProblem,
+  type ExcludedProblems,
+  type ProblemSelection,
+  type StatementFingerprint,
+} from './problem-selection.js';
 export { FLOAT_COLUMNS, renderWireRow, type WireRow } from './wire-row.js';
 export {
   BUILD_STAGES,

@@ -18,6 +18,8 @@ export interface LcbProblem {
   /** `atcoder`, `leetcode` or `codeforces`. */
   platform: string;
   contestId?: string;
+  /** `contest_date` as given (ISO date-time, e.g. `2024-10-05T00:00:00`). */
+  contestDate?: string;
   difficulty?: string;
   starterCode?: string;
   /** Method name of functional (LeetCode-style) tests (`metadata.func_name`). */
@@ -149,6 +151,7 @@ export function parseLcbProblem(raw: Record<string, unknown>, file?: string, lin
     metadata,
   };
   if (typeof raw.contest_id === 'string') p.contestId = raw.contest_id;
+  if (typeof raw.contest_date === 'string' && raw.contest_date !== '') p.contestDate = raw.contest_date;
   if (typeof raw.difficulty === 'string') p.difficulty = raw.difficulty;
   if (typeof raw.starter_code === 'string') p.starterCode = raw.starter_code;
   if (funcName !== undefined) p.funcName = funcName;

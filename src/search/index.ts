@@ -6,4 +6,5 @@ export * from './dense.js';
 export * from './tokenize.js';
 export * from './top-k.js';
 export * from './rrf.js';
+export * from './shingles.js';
 export * from '../core/vector-store.js';

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { ChatModel } from '../../core/chat.js';
 import { CorebError } from '../../core/errors.js';
 import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
-import { BUILD_STAGES, loadPromptSet, planBuild, runBuild, type BuildOptions, type BuildStage } from '../../construct/index.js';
+import { BUILD_STAGES, loadPromptSet, parseSelectionDate, planBuild, runBuild, type BuildOptions, type BuildStage } from '../../construct/index.js';
 import { compareReleases } from '../../eval/release-drift.js';
 import { renderDriftReport } from '../../report/index.js';
 import { CHAT_PROVIDERS, createChatModel, normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/index.js';
@@ -52,7 +52,11 @@ Options:
                            served from it; each endpoint of a multi-endpoint model (baseUrl=A,B)
                            has its own (default 4). A model's concurrency= parameter, when given,
                            also caps that model over all its endpoints
-  --limit N                use only the first N problems of the file
+  --from DATE              only problems whose contest_date is on or after DATE (YYYY-MM-DD)
+  --to DATE                only problems whose contest_date is on or before DATE
+  --exclude-release DIR    leave out the problems of an earlier release (a CoREB release directory
+                           or a build), by id and by near-duplicate statement; repeatable
+  --limit N                use only the first N problems of the file (after the selection)
   --prompts DIR            prompt template folder (default: coreb's own, prompts/build)
   --config FILE            build.json with the same settings (camelCase keys; solvers: [SPEC...]);
                            command-line options win
@@ -87,6 +91,9 @@ interface FileConfig {
   stages?: string | string[];
   until?: string;
   createdAt?: string;
+  from?: string;
+  to?: string;
+  excludeReleases?: string[];
 }
 
 const CONFIG_KEYS = [
@@ -106,6 +113,9 @@ const CONFIG_KEYS = [
   'stages',
   'until',
   'createdAt',
+  'from',
+  'to',
+  'excludeReleases',
 ];
 
 function readConfig(file: string): FileConfig {
@@ -172,6 +182,31 @@ function coreVersion(): string {
   }
 }
 
+/** `--from`, `--to`, `--exclude-release` (or `from`, `to`, `excludeReleases` in build.json). */
+function selectionOptions(
+  values: Record<string, unknown>,
+  cfg: FileConfig,
+  cwd: string,
+  cfgDir: string,
+): Pick<BuildOptions, 'from' | 'to' | 'excludeReleases'> {
+  const c = cfg as Omit<FileConfig, 'from' | 'to' | 'excludeReleases'> & { from?: unknown; to?: unknown; excludeReleases?: unknown };
+  const date = (name: 'from' | 'to'): string | undefined => {
+    const v = (values[name] as string | undefined) ?? (typeof c[name] === 'string' ? (c[name] as string) : undefined);
+    return v === undefined ? undefined : parseSelectionDate(`--${name}`, v);
+  };
+  const cli = (values['exclude-release'] as string[] | undefined)?.map((d) => resolve(cwd, d));
+  const fromCfg = Array.isArray(c.excludeReleases) ? c.excludeReleases.map((d) => resolve(cfgDir, String(d))) : undefined;
+  const from = date('from');
+  const to = date('to');
+  if (from !== undefined && to !== undefined && from > to) throw new CorebError('USAGE', `--from ${from} is after --to ${to}`);
+  const excludeReleases = cli ?? fromCfg;
+  return {
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    ...(excludeReleases !== undefined ? { excludeReleases } : {}),
+  };
+}
+
 const command: Command = {
   summary: 'build a CoREB release from LiveCodeBench problems through chat models and the judge',
   usage: USAGE,
@@ -199,6 +234,9 @@ const command: Command = {
       'judge-cache': { type: 'string' },
       'dry-run': { type: 'boolean' },
       previous: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      'exclude-release': { type: 'string', multiple: true },
       'previous-split': { type: 'string' },
     });
     const str = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
@@ -274,6 +312,7 @@ const command: Command = {
       seed: num('seed', cfg.seed, 0),
       concurrency: num('concurrency', cfg.concurrency, 1),
       limit: num('limit', cfg.limit, 1),
+      ...selectionOptions(values, cfg, ctx.cwd, cfgDir),
       prompts: loadPromptSet(promptsDir),
       stages,
       createdAt: str('created-at') ?? cfg.createdAt,
@@ -291,6 +330,12 @@ const command: Command = {
 
     if (values['dry-run'] === true) {
       const plan = await planBuild(options);
+      const sel = plan.selection;
+      if (sel.dropped.length > 0 || sel.from !== null || sel.to !== null || sel.excluded.length > 0) {
+        ctx.stdout.write(`selection: ${plan.problems} of ${sel.offered} problem(s) kept, ${sel.dropped.length} left out\n`);
+        for (const d of sel.dropped.slice(0, 20)) ctx.stdout.write(`  ${d.id}: ${d.reason}\n`);
+        if (sel.dropped.length > 20) ctx.stdout.write(`  … ${sel.dropped.length - 20} more (all of them in the manifest of a real run)\n`);
+      }
       const rows = plan.stages.map((s) => [s.stage, s.model, String(s.calls), String(s.inputTokens), String(s.outputTokens), s.note ?? '']);
       rows.push(['execute', 'judge', `${plan.problems * languages.length * solverSpecs.length} programs`, '', '', 'sandboxed, no model calls']);
       rows.push(['qrels, release', '-', '0', '', '', 'local']);

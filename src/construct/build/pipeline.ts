@@ -43,6 +43,7 @@ import {
 import { renderMessages, renderTemplate, type PromptName, type PromptSet } from './prompts.js';
 import { applyReviewInPlace, loadReviewState, REVIEW_FILE, reviewStatus, summarizeReview } from '../review/decisions.js';
 import { similarProblems } from './similar.js';
+import { loadExcludedProblems, NEAR_DUPLICATE_STATEMENTS, selectProblems, type DroppedProblem, type ExcludedProblems } from '../problem-selection.js';
 
 /** The stages, in order. `tests` adapts the test cases a rewrite changed (part of rewriting). */
 export const BUILD_STAGES = ['load', 'rewrite', 'tests', 'abbreviate', 'solve', 'execute', 'queries', 'negatives', 'qrels', 'release'] as const;
@@ -121,8 +122,14 @@ export interface BuildOptions {
   prompts: PromptSet;
   /** Stages to run; default all. Stages not run read their earlier output from `work/`. */
   stages?: readonly BuildStage[];
-  /** Use only the first N problems (in file order); default all. */
+  /** Use only the first N problems (in file order, after the selection below); default all. */
   limit?: number;
+  /** Earliest contest date built from (ISO date, inclusive; `--from`). Default: no bound. */
+  from?: string;
+  /** Latest contest date built from (ISO date, inclusive; `--to`). Default: no bound. */
+  to?: string;
+  /** Earlier releases (CoREB release directories or builds) whose problems are left out, by id and by near-duplicate statement (`--exclude-release`). */
+  excludeReleases?: readonly string[];
   /** Retries of a reply that breaks its contract (the parse error is quoted back); default 2 (abbreviate: 1). */
   contractRetries?: number;
   /** Search queries asked per problem, query type and variant (`any`, each passing language); default 2 (the official runner's). */
@@ -451,11 +458,43 @@ function begin(ctx: Ctx, stage: BuildStage, total: number): void {
   ctx.progress.start(`${stage}`, total);
 }
 
-/** Loads the build's problems: file order, then `limit`, then sorted by id. */
-async function loadProblems(o: BuildOptions): Promise<LcbProblem[]> {
+/** The problems a build selected, and what it left out (see problem-selection.ts). */
+export interface BuildSelection {
+  from: string | null;
+  to: string | null;
+  excluded: ExcludedProblems['sources'];
+  /** Problems in the file. */
+  offered: number;
+  dropped: DroppedProblem[];
+}
+
+/**
+ * Loads the build's problems: file order, the selection (contest-date window, earlier releases),
+ * then `limit`, then sorted by id.
+ * @throws CorebError `USAGE` when the selection leaves no problem (naming how many were dropped and why).
+ */
+async function loadProblems(o: BuildOptions): Promise<{ problems: LcbProblem[]; selection: BuildSelection }> {
   const all = [...(await loadLcbProblems(o.problemsFile)).values()];
-  const chosen = o.limit !== undefined ? all.slice(0, o.limit) : all;
-  return chosen.sort((a, b) => compareCodePoints(a.questionId, b.questionId));
+  const exclude = o.excludeReleases !== undefined && o.excludeReleases.length > 0 ? await loadExcludedProblems(o.excludeReleases) : undefined;
+  const { kept, dropped } = selectProblems(all, {
+    ...(o.from !== undefined ? { from: o.from } : {}),
+    ...(o.to !== undefined ? { to: o.to } : {}),
+    ...(exclude !== undefined ? { exclude } : {}),
+  });
+  const selection: BuildSelection = { from: o.from ?? null, to: o.to ?? null, excluded: exclude?.sources ?? [], offered: all.length, dropped };
+  if (kept.length === 0 && all.length > 0) {
+    const why = new Map<string, number>();
+    for (const d of dropped) {
+      const k = d.reason.replace(/ of \S+ in /, ' in ').replace(/contest \S+ /, 'contest ');
+      why.set(k, (why.get(k) ?? 0) + 1);
+    }
+    throw new CorebError(
+      'USAGE',
+      `nothing to build: all ${all.length} problem(s) of ${o.problemsFile} were left out by the selection (${[...why].map(([k, n]) => `${n} ${k}`).join('; ')})`,
+    );
+  }
+  const chosen = o.limit !== undefined ? kept.slice(0, o.limit) : kept;
+  return { problems: chosen.sort((a, b) => compareCodePoints(a.questionId, b.questionId)), selection };
 }
 
 export function resolveCtx(o: BuildOptions, usage: Ctx['usage'] = {}): Ctx {
@@ -872,6 +911,7 @@ function problemRow(p: LcbProblem, rw: RewriteRow, tests: TestsRow): Record<stri
     question_content: rw.statement,
     platform: p.platform,
     contest_id: p.contestId ?? '',
+    contest_date: p.contestDate ?? '',
     difficulty: p.difficulty ?? '',
     starter_code: rw.starter_code ?? '',
     public_test_cases: JSON.stringify(tests.public_tests),
@@ -929,6 +969,8 @@ function paperCounts(plan: PlannedRelease, problems: number, models: string[], l
 export interface BuildPlan {
   problems: number;
   stages: Array<{ stage: BuildStage; model: string; calls: number; inputTokens: number; outputTokens: number; note?: string }>;
+  /** What the selection kept and left out. */
+  selection: BuildSelection;
 }
 
 /**
@@ -938,7 +980,7 @@ export interface BuildPlan {
  */
 export async function planBuild(o: BuildOptions): Promise<BuildPlan> {
   checkModels(o.models);
-  const problems = await loadProblems(o);
+  const { problems, selection } = await loadProblems(o);
   const languages = o.languages ?? ['python', 'cpp', 'java', 'go', 'ruby'];
   const tok = (s: string): number => Math.ceil(s.length / 4);
   const rows: BuildPlan['stages'] = [];
@@ -981,7 +1023,7 @@ export async function planBuild(o: BuildOptions): Promise<BuildPlan> {
   );
   const negCalls = problems.length * HARD_NEGATIVE_STRATEGIES.length;
   add('negatives', o.models.negativeWriter ?? rewriter, negCalls, negCalls * tok(t('negatives')) + stmt * 4, stmt * 4);
-  return { problems: problems.length, stages: rows };
+  return { problems: problems.length, stages: rows, selection };
 }
 
 /**
@@ -1014,7 +1056,7 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   const releaseName = o.releaseName ?? `v${createdAt.slice(0, 4)}${createdAt.slice(5, 7)}`;
 
   // load
-  const problems = await loadProblems(o);
+  const { problems, selection } = await loadProblems(o);
   if (problems.length === 0) throw new CorebError('VALIDATION', 'no problems to build from', { file: o.problemsFile });
   await writeWork(
     o.outDir,
@@ -1200,6 +1242,14 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       problems_sha256: sha256(readFileSync(o.problemsFile, 'utf8')),
       problems_read: problems.length,
       limit: o.limit ?? null,
+      selection: {
+        from: selection.from,
+        to: selection.to,
+        exclude_releases: selection.excluded,
+        problems_offered: selection.offered,
+        dropped: selection.dropped,
+        near_duplicate_rule: NEAR_DUPLICATE_STATEMENTS,
+      },
     },
     models: {
       rewriter: describe(o.models.rewriter),
