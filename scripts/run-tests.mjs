@@ -41,7 +41,8 @@ chmodSync(testTmp, 0o1777);
 const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], {
   stdio: 'inherit',
   cwd: root,
-  env: { ...process.env, COREB_PROJECT_ROOT: root, TMPDIR: testTmp },
+  // A cache of the run's own (tests that count requests give each build one of its own), never the user's ~/.cache/coreb.
+  env: { ...process.env, COREB_PROJECT_ROOT: root, TMPDIR: testTmp, COREB_CACHE_DIR: join(testTmp, 'coreb-cache') },
 });
 if (process.env.COREB_KEEP_TEST_TMP === '1') console.error(`run-tests: temporary files kept in ${testTmp}`);
 else rmSync(testTmp, { recursive: true, force: true, maxRetries: 3 });

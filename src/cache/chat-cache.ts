@@ -5,15 +5,15 @@
  * so a process killed at any moment leaves each reply whole or absent. A cached reply is never
  * requested again; tracing headers are not part of the key.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import type { ChatCallOptions, ChatModel, ChatReply, ChatRequest } from '../core/chat.js';
-import { CorebError } from '../core/errors.js';
 import { canonicalJson } from './cached-embedder.js';
+import { openJsonFileStore } from './json-file-store.js';
 
 /** Layout folder; a new layout gets a new name. */
-const LAYOUT = 'chat-v1';
+export const CHAT_CACHE_LAYOUT = 'chat-v1';
+const LAYOUT = CHAT_CACHE_LAYOUT;
 
 /** What is stored per reply. */
 export interface ChatCacheRecord {
@@ -36,6 +36,8 @@ export interface CachedChatModel extends ChatModel {
   counters(): ChatCacheCounters;
   /** The cache key of a request (sha256 hex). */
   keyOf(request: ChatRequest): string;
+  /** Removes a request's cached reply (a reply that broke its contract), so it is asked again; true when there was one. */
+  evict(request: ChatRequest): boolean;
 }
 
 /** The cache key: SHA-256 over the canonical JSON of the model identity and the resolved request. */
@@ -47,54 +49,39 @@ export function chatCacheKey(model: ChatModel, request: ChatRequest): string {
 
 /** Path of a key's file under `root`. */
 export function chatCachePath(root: string, key: string): string {
-  return join(root, LAYOUT, key.slice(0, 2), `${key}.json`);
+  return openJsonFileStore(root, LAYOUT).path(key);
 }
+
+const isRecord = (v: unknown, key: string): boolean => {
+  const rec = v as ChatCacheRecord | null;
+  return rec !== null && typeof rec === 'object' && rec.key === key && typeof rec.reply?.text === 'string';
+};
 
 /** Reads a cached record; undefined when absent. A torn or foreign file is an error naming it. */
 export function readChatCacheRecord(root: string, key: string): ChatCacheRecord | undefined {
-  const file = chatCachePath(root, key);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CorebError('CACHE', `cannot read cached reply (${(e as Error).message})`, { file, cause: e });
-  }
-  try {
-    const rec = JSON.parse(text) as ChatCacheRecord;
-    if (rec.key !== key || typeof rec.reply?.text !== 'string') throw new Error('key or reply missing');
-    return rec;
-  } catch (e) {
-    throw new CorebError('CACHE', `cached reply is not a valid record (${(e as Error).message}); delete the file to ask again`, { file, cause: e });
-  }
-}
-
-function writeAtomic(file: string, data: string): void {
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, data);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-    throw e;
-  }
+  return openJsonFileStore<ChatCacheRecord>(root, LAYOUT, isRecord).get(key);
 }
 
 /**
  * Wraps `inner` with the reply cache in `root` (created on first write). Concurrent identical
  * requests within one process are sent once.
  */
-export function createCachedChatModel(inner: ChatModel, root: string): CachedChatModel {
+export function createCachedChatModel(inner: ChatModel, root: string, options: { readAlso?: readonly string[] } = {}): CachedChatModel {
+  const store = openJsonFileStore<ChatCacheRecord>(root, LAYOUT, isRecord);
+  const others = (options.readAlso ?? []).map((r) => openJsonFileStore<ChatCacheRecord>(r, LAYOUT, isRecord));
+  const lookup = (key: string): ChatCacheRecord | undefined => {
+    const hit = store.get(key);
+    if (hit !== undefined) return hit;
+    for (const o of others) {
+      const old = o.get(key);
+      if (old !== undefined) {
+        // Carried over into the main cache, so the next build finds it there.
+        store.put(key, old);
+        return old;
+      }
+    }
+    return undefined;
+  };
   const counters: ChatCacheCounters = { hits: 0, calls: 0 };
   const pending = new Map<string, Promise<ChatReply>>();
   const keyOf = (request: ChatRequest): string => chatCacheKey(inner, request);
@@ -105,9 +92,18 @@ export function createCachedChatModel(inner: ChatModel, root: string): CachedCha
     resolve: (r) => inner.resolve(r),
     counters: () => ({ ...counters }),
     keyOf,
+    evict(request: ChatRequest): boolean {
+      const file = store.path(keyOf(request));
+      try {
+        unlinkSync(file);
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async complete(request: ChatRequest, options: ChatCallOptions = {}): Promise<ChatReply> {
       const key = keyOf(request);
-      const hit = readChatCacheRecord(root, key);
+      const hit = lookup(key);
       if (hit !== undefined) {
         counters.hits++;
         return { ...hit.reply, cached: true };
@@ -123,13 +119,7 @@ export function createCachedChatModel(inner: ChatModel, root: string): CachedCha
           request: inner.resolve(request),
           reply: { text: reply.text, finishReason: reply.finishReason, usage: reply.usage },
         };
-        const file = chatCachePath(root, key);
-        try {
-          mkdirSync(join(root, LAYOUT, key.slice(0, 2)), { recursive: true });
-          writeAtomic(file, JSON.stringify(rec) + '\n');
-        } catch (e) {
-          throw new CorebError('CACHE', `cannot store the reply (${(e as Error).message})`, { file, cause: e });
-        }
+        store.put(key, rec);
         return { ...rec.reply, cached: false };
       })();
       pending.set(key, p);

@@ -30,6 +30,18 @@ export interface JudgeRunOptions {
   logger?: Logger;
   /** Aborting stops starting programs; finished lines stay, unfinished programs are not written. */
   signal?: AbortSignal;
+  /**
+   * A verdict cache shared by every run (content-addressed by {@link judgeKey}): a program judged
+   * before with the same code, tests and judge settings is taken from it, not run again; new
+   * verdicts are added to it, except `sandbox_error` (a failure of the judge, not of the program).
+   */
+  store?: VerdictStore;
+}
+
+/** A verdict cache for {@link runJudging} (see `openJsonFileStore` in cache/). */
+export interface VerdictStore {
+  get(key: string): JudgeRecord | undefined;
+  put(record: JudgeRecord): void;
 }
 
 /** Counts of one run. */
@@ -38,6 +50,8 @@ export interface JudgeRunSummary {
   judged: number;
   /** Programs skipped because the output already had them with the same key. */
   resumed: number;
+  /** Programs whose verdict came from the verdict cache ({@link JudgeRunOptions.store}). */
+  fromStore: number;
   /** Programs whose problem `testsOf` does not know (not judged). */
   missingProblem: number;
   /** Programs whose problem has no tests (not judged). */
@@ -199,7 +213,7 @@ export async function runJudging(options: JudgeRunOptions): Promise<JudgeRunSumm
   const logger = options.logger ?? silentLogger;
   const settings = options.judge.describe();
   const concurrency = options.concurrency ?? Math.max(1, 2 * Number(settings.jobs ?? 1));
-  const summary: JudgeRunSummary = { judged: 0, resumed: 0, missingProblem: 0, noTests: 0, byLanguage: {} };
+  const summary: JudgeRunSummary = { judged: 0, resumed: 0, fromStore: 0, missingProblem: 0, noTests: 0, byLanguage: {} };
   const { jobs: _jobs, ...keySettings } = settings;
   const unlock = lockOutput(options.outFile);
   try {
@@ -253,31 +267,50 @@ async function judgeUnlocked(
   }
   if (summary.resumed > 0) logger.info(`resuming: ${summary.resumed} program(s) already judged in ${outFile}`);
   const fh = await open(outFile, 'a');
-  progress.start('judging', todo.length);
+  const write = async (rec: JudgeRecord): Promise<void> => {
+    await fh.write(JSON.stringify(rec) + '\n').catch((e: unknown) => {
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new CorebError(
+        'IO',
+        `cannot write the output (${code}${code === 'ENOSPC' ? ': no space left on the device' : ''}); the programs judged so far are kept, re-run to resume`,
+        { file: outFile, cause: e },
+      );
+    });
+  };
+  // Verdicts already paid for by another run (the cache): journaled here, not run again.
+  const store = options.store;
+  const toRun = store === undefined ? todo : [];
+  if (store !== undefined) {
+    for (const item of todo) {
+      const hit = store.get(item.key);
+      if (hit === undefined) {
+        toRun.push(item);
+        continue;
+      }
+      await write(hit);
+      summary.fromStore++;
+      count(hit.language, hit.verdict);
+    }
+    if (summary.fromStore > 0)
+      logger.info(`${summary.fromStore} program(s) taken from the verdict cache (judged before with the same code, tests and settings)`);
+  }
+  progress.start('judging', toRun.length);
   try {
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < todo.length && !signal?.aborted) {
-        const item = todo[next++];
+      while (next < toRun.length && !signal?.aborted) {
+        const item = toRun[next++];
         const r = await judge.judge(item.program, item.tests, { signal });
         if (signal?.aborted) return;
-        await fh.write(JSON.stringify(toJudgeRecord(r, item.key)) + '\n').catch((e: unknown) => {
-          const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-          throw new CorebError(
-            'IO',
-            `cannot write the output (${code}${code === 'ENOSPC' ? ': no space left on the device' : ''}); the programs judged so far are kept, re-run to resume`,
-            {
-              file: outFile,
-              cause: e,
-            },
-          );
-        });
+        const rec = toJudgeRecord(r, item.key);
+        await write(rec);
+        if (store !== undefined && rec.verdict !== 'sandbox_error') store.put(rec);
         summary.judged++;
         count(r.language, r.verdict);
         progress.tick();
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, toRun.length) }, worker));
   } finally {
     progress.done();
     await fh.close();

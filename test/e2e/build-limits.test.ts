@@ -19,6 +19,8 @@ import { startChatServer, type ChatAnswer, type ChatCall, type ChatServer } from
 import { checkQrelsRules } from '../support/qrels-rules.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-build-limits-'));
+/** Each build its own reply and verdict cache: these tests count the requests a build sends. */
+const cacheEnv = (out: string, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv => ({ ...base, COREB_CACHE_DIR: `${out}.cache` });
 const servers: ChatServer[] = [];
 after(async () => {
   await Promise.all(servers.map((s) => s.close()));
@@ -63,30 +65,34 @@ test('--concurrency bounds requests in flight per endpoint: models on one base U
   const c = await startChatServer({ format: 'openai', answer: delayed(60) });
   servers.push(a, b, c);
   const out = join(tmp, 'limits');
-  const r = await runCliAsync([
-    'build',
-    '--problems',
-    problemsFile,
-    '--out',
-    out,
-    '--rewriter',
-    `openai:rewriter-1?baseUrl=${enc(a.baseUrl)}`,
-    // Two solvers on server A: one shared bound of 2 (each model alone would allow 4 by default).
-    '--solver',
-    `openai:model-a?baseUrl=${enc(a.baseUrl)}`,
-    '--solver',
-    `openai:model-b?baseUrl=${enc(a.baseUrl)}`,
-    // One solver with two replicas: 2 in flight at each.
-    '--solver',
-    `openai:model-c?baseUrl=${enc(`${b.baseUrl},${c.baseUrl}`)}`,
-    '--languages',
-    'python,cpp,java,go,ruby',
-    '--concurrency',
-    '2',
-    '--until',
-    'solve',
-  ]);
-  assert.equal(r.status, 0, r.stderr + r.stdout);
+  const r = await runCliAsync(
+    [
+      'build',
+      '--problems',
+      problemsFile,
+      '--out',
+      out,
+      '--rewriter',
+      `openai:rewriter-1?baseUrl=${enc(a.baseUrl)}`,
+      // Two solvers on server A: one shared bound of 2 (each model alone would allow 4 by default).
+      '--solver',
+      `openai:model-a?baseUrl=${enc(a.baseUrl)}`,
+      '--solver',
+      `openai:model-b?baseUrl=${enc(a.baseUrl)}`,
+      // One solver with two replicas: 2 in flight at each.
+      '--solver',
+      `openai:model-c?baseUrl=${enc(`${b.baseUrl},${c.baseUrl}`)}`,
+      '--languages',
+      'python,cpp,java,go,ruby',
+      '--concurrency',
+      '2',
+      '--until',
+      'solve',
+    ],
+    { env: cacheEnv(out) },
+  );
+  // java, go and ruby items fail by design (no known program): the status says something is missing.
+  assert.equal(r.status, 6, r.stderr + r.stdout);
   // java, go and ruby have no known program: those items are asked 3 times (contract retries).
   const solveA = a.calls.filter((x) => x.stage === 'solve');
   assert.equal(solveA.length, 2 * 2 * (2 + 3 * 3), 'model-a and model-b solve every problem x language at A');
@@ -117,14 +123,14 @@ test('--dry-run needs no API key: the key variables may be unset', async () => {
     '--languages',
     'python,cpp',
   ];
-  const dry = await runCliAsync([...args, '--dry-run'], { env });
+  const dry = await runCliAsync([...args, '--dry-run'], { env: cacheEnv(join(tmp, 'keys'), env) });
   assert.equal(dry.status, 0, dry.stderr);
   assert.match(dry.stdout, /2 problem\(s\), 2 language\(s\), 2 solver\(s\); no request sent/);
   assert.match(dry.stdout, /^rewrite\s+anthropic:claude-sonnet-4-5\s+2\s/m);
   assert.match(dry.stdout, /^solve\s+gemini:gemini-3-flash\s+4\s/m);
   assert.match(dry.stdout, /^solve\s+openai:gpt-x\s+4\s/m);
   // Without --dry-run the missing key is a clear error before anything is sent.
-  const real = await runCliAsync(args, { env });
+  const real = await runCliAsync(args, { env: cacheEnv(join(tmp, 'keys'), env) });
   assert.notEqual(real.status, 0);
   assert.match(real.stderr, /ANTHROPIC_API_KEY|MY_UNSET_KEY/);
 });
@@ -151,8 +157,8 @@ test('connection refused: every item of that model is a failed item; a rerun onc
     '--until',
     'solve',
   ];
-  const r1 = await runCliAsync(args);
-  assert.equal(r1.status, 0, r1.stderr + r1.stdout);
+  const r1 = await runCliAsync(args, { env: cacheEnv(out) });
+  assert.equal(r1.status, 6, r1.stderr + r1.stdout);
   assert.match(r1.stdout, /missing: 4 item\(s\) failed/);
   assert.match(
     r1.stdout,
@@ -163,7 +169,7 @@ test('connection refused: every item of that model is a failed item; a rerun onc
   const p = await startChatServer({ format: 'openai', answer: fake, port: refusedPort });
   servers.push(p);
   const before = s.calls.length;
-  const r2 = await runCliAsync(args);
+  const r2 = await runCliAsync(args, { env: cacheEnv(out) });
   assert.equal(r2.status, 0, r2.stderr + r2.stdout);
   assert.equal(s.calls.length, before, 'nothing answered is asked again');
   assert.deepEqual(p.calls.map((c) => `${c.stage} ${c.item}`).sort(), [
@@ -208,8 +214,8 @@ test('provider errors after retries (500 forever, 400) are failed items; the bui
     '--jobs',
     '2',
   ];
-  const r1 = await runCliAsync(args);
-  assert.equal(r1.status, 0, r1.stderr + r1.stdout);
+  const r1 = await runCliAsync(args, { env: cacheEnv(out) });
+  assert.equal(r1.status, 6, r1.stderr + r1.stdout);
   assert.equal(
     s.calls.filter((c) => c.stage === 'solve' && c.model === 'model-a' && c.item === 'lp_rev/cpp').length,
     3,
@@ -234,7 +240,7 @@ test('provider errors after retries (500 forever, 400) are failed items; the bui
   // The endpoint recovers: the rerun sends exactly the failed requests.
   healthy = true;
   const before = s.calls.length;
-  const r2 = await runCliAsync(args);
+  const r2 = await runCliAsync(args, { env: cacheEnv(out) });
   assert.equal(r2.status, 0, r2.stderr + r2.stdout);
   const again = s.calls
     .slice(before)
@@ -253,7 +259,7 @@ test('provider errors after retries (500 forever, 400) are failed items; the bui
   const tables = (): string[] => RELEASE_TABLES.map((t) => readFileSync(join(out, `${t}.jsonl`), 'utf8'));
   const t2 = tables();
   const n = s.calls.length;
-  const r3 = await runCliAsync(args);
+  const r3 = await runCliAsync(args, { env: cacheEnv(out) });
   assert.equal(r3.status, 0, r3.stderr);
   assert.equal(s.calls.length, n);
   assert.deepEqual(tables(), t2);

@@ -99,6 +99,11 @@ function args(out: string, extra: string[] = []): string[] {
   ];
 }
 const env = { ...process.env, FAKE_ANTHROPIC_KEY: KEY };
+/** Each build its own reply and verdict cache (COREB_CACHE_DIR), unless a test shares one on purpose. */
+const envFor = (out: string) => ({ ...env, COREB_CACHE_DIR: `${out}.cache` });
+/** The item that breaks its contract on every attempt (model-b writes no C++ for tp_rev): 1 request + 2 retries per run. */
+const isBroken = (c: { stage?: string; item?: string; format: string }) => c.format === 'anthropic' && c.stage === 'solve' && c.item === 'tp_rev/cpp';
+const BROKEN_CALLS = 3;
 const tables = (dir: string): Record<string, string> =>
   Object.fromEntries([...RELEASE_TABLES.map((t) => `${t}.jsonl`), 'problems.jsonl'].map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 // biome-ignore lint/suspicious/noExplicitAny: JSONL rows of the release tables, probed field by field
@@ -112,9 +117,11 @@ const out1 = join(tmp, 'release');
 let first: Record<string, string>;
 let callsInFullBuild = 0;
 
-test('coreb build writes the 8 tables, problems.jsonl and a manifest; verdicts are the known ones', async () => {
-  const r = await runCliAsync(args(out1), { env });
-  assert.equal(r.status, 0, r.stderr + r.stdout);
+test('coreb build writes the 8 tables, problems.jsonl and a manifest; verdicts are the known ones; a failed item makes the status 6', async () => {
+  const r = await runCliAsync(args(out1), { env: envFor(out1) });
+  assert.equal(r.status, 6, r.stderr + r.stdout);
+  assert.match(r.stdout, /missing: 1 item\(s\) failed/);
+  assert.match(r.stdout, /judged 7 program\(s\) in the sandbox this run; 0 from the verdict cache/);
   callsInFullBuild = openai.calls.length + anthropic.calls.length;
   first = tables(out1);
   const code = rows(out1, 'code_corpus');
@@ -258,17 +265,35 @@ test('the qrels obey every rule', () => {
   assert.ok(checked.t2c > 0 && checked.c2c > 0 && checked.c2t > 0 && checked.c2t_match > 0 && checked.search_variant > 0, JSON.stringify(checked));
 });
 
-test('a rerun sends 0 requests and writes byte-identical tables; --previous prints the series check against the last release', async () => {
+test('a rerun asks only the failed item again and writes byte-identical tables; --previous prints the series check against the last release', async () => {
   const before = openai.calls.length + anthropic.calls.length;
+  const a0 = anthropic.calls.length;
   const previous = join(projectRoot, 'data', 'coreb-mini', 'release');
-  const r = await runCliAsync(args(out1, ['--previous', previous]), { env });
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(openai.calls.length + anthropic.calls.length, before);
-  assert.match(r.stdout, /0 request\(s\) sent this run/);
+  const r = await runCliAsync(args(out1, ['--previous', previous]), { env: envFor(out1) });
+  assert.equal(r.status, 6, r.stderr);
+  // A reply that broke its contract is not kept: the failed item (and nothing else) is asked again.
+  assert.equal(openai.calls.length + anthropic.calls.length - before, BROKEN_CALLS);
+  assert.ok(anthropic.calls.slice(a0).every(isBroken));
+  assert.match(r.stdout, new RegExp(`${BROKEN_CALLS} request\\(s\\) sent this run`));
   assert.deepEqual(tables(out1), first);
   assert.match(r.stdout, /^series check: \S+ \(.*\) against coreb_mini_v1 \(.*coreb-mini\/release\); \d+ of \d+ figures outside their band$/m);
   assert.match(r.stdout, /^!? +text2code queries +360 +\d+ /m);
   assert.match(r.stdout, /text2code BM25 nDCG@10/);
+});
+
+test('a rebuild into a new --out with the same cache sends no request but the failed item, judges no program, writes identical tables', async () => {
+  const out4 = join(tmp, 'rebuilt');
+  const before = openai.calls.length + anthropic.calls.length;
+  const a0 = anthropic.calls.length;
+  const r = await runCliAsync(args(out4), { env: envFor(out1) });
+  assert.equal(r.status, 6, r.stderr);
+  assert.equal(openai.calls.length + anthropic.calls.length - before, BROKEN_CALLS);
+  assert.ok(anthropic.calls.slice(a0).every(isBroken));
+  assert.match(r.stdout, /judged 0 program\(s\) in the sandbox this run; 7 from the verdict cache/);
+  assert.deepEqual(tables(out4), first);
+  const stats = runCli(['cache', 'stats', '--store', 'verdicts', '--json'], { env: envFor(out1) });
+  assert.equal(stats.status, 0, stats.stderr);
+  assert.equal(JSON.parse(stats.stdout).records, 7);
 });
 
 test('kill -9 mid-build, then a rerun: no answered call repeated, identical tables', async () => {
@@ -276,7 +301,7 @@ test('kill -9 mid-build, then a rerun: no answered call repeated, identical tabl
   const oa0 = openai.answered.length;
   const an0 = anthropic.answered.length;
   const killAt = openai.calls.length + Math.floor(callsInFullBuild * 0.6);
-  const child = spawn(process.execPath, [cliPath, ...args(out2)], { env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [cliPath, ...args(out2)], { env: envFor(out2), stdio: 'ignore' });
   killing = (n) => {
     if (n < killAt) return false;
     child.kill('SIGKILL');
@@ -289,12 +314,14 @@ test('kill -9 mid-build, then a rerun: no answered call repeated, identical tabl
   const oa1 = openai.answered.length;
   const an1 = anthropic.answered.length;
   assert.ok(run1.length > 0 && run1.length < callsInFullBuild, `killed after ${run1.length} of ${callsInFullBuild} calls`);
-  const r = await runCliAsync(args(out2), { env });
-  assert.equal(r.status, 0, r.stderr);
+  const r = await runCliAsync(args(out2), { env: envFor(out2) });
+  assert.equal(r.status, 6, r.stderr);
+  // The failed item is asked again by design; every other call is paid exactly once.
   const run2 = [...openai.answered.slice(oa1), ...anthropic.answered.slice(an1)];
-  const seen = new Set(run1.map((c) => `${c.format}:${c.raw}`));
+  const seen = new Set(run1.filter((c) => !isBroken(c)).map((c) => `${c.format}:${c.raw}`));
   for (const c of run2) assert.ok(!seen.has(`${c.format}:${c.raw}`), `call repeated after the kill: ${c.stage} ${c.item}`);
-  assert.equal(run1.length + run2.length, callsInFullBuild, 'every call of a full build paid exactly once');
+  const paid = (calls: typeof run1) => calls.filter((c) => !isBroken(c)).length;
+  assert.equal(paid(run1) + paid(run2), callsInFullBuild - BROKEN_CALLS, 'every call of a full build paid exactly once');
   assert.deepEqual(tables(out2), first);
 });
 
@@ -329,15 +356,27 @@ test('--config build.json with --dry-run prints the plan and sends nothing; the 
 test('--until abbreviate stops there; --stages solve then continues from the stage outputs', async () => {
   const out3 = join(tmp, 'staged');
   const before = openai.calls.length;
-  const r1 = await runCliAsync(args(out3, ['--until', 'abbreviate']), { env });
+  const r1 = await runCliAsync(args(out3, ['--until', 'abbreviate']), { env: envFor(out3) });
   assert.equal(r1.status, 0, r1.stderr);
   const stages1 = new Set(openai.calls.slice(before).map((c) => c.stage));
   assert.deepEqual([...stages1].sort(), ['abbreviate', 'rewrite', 'tests']);
   assert.ok(!readFileSync(join(out3, 'work', 'abbreviate.jsonl'), 'utf8').includes('"fallback":true'));
-  const r2 = await runCliAsync(args(out3, ['--stages', 'solve']), { env });
-  assert.equal(r2.status, 0, r2.stderr);
+  const r2 = await runCliAsync(args(out3, ['--stages', 'solve']), { env: envFor(out3) });
+  assert.equal(r2.status, 6, r2.stderr);
   assert.ok(readFileSync(join(out3, 'work', 'solve.jsonl'), 'utf8').includes('"model":"model-a"'));
-  const r3 = await runCliAsync(args(out3, ['--stages', 'queries']), { env });
+  const r3 = await runCliAsync(args(out3, ['--stages', 'queries']), { env: envFor(out3) });
   assert.notEqual(r3.status, 0);
   assert.match(r3.stderr, /execute\.jsonl|no execution result|run the execute stage/);
+});
+
+test('once the endpoint answers, the rerun asks only the failed item and exits 0', async () => {
+  solutions.set('model-b|tp_rev/cpp', PROGRAMS.REV_CPP);
+  const before = openai.calls.length + anthropic.calls.length;
+  const a0 = anthropic.calls.length;
+  const r = await runCliAsync(args(out1), { env: envFor(out1) });
+  assert.equal(r.status, 0, r.stderr + r.stdout);
+  assert.equal(openai.calls.length + anthropic.calls.length - before, 1, 'the one item, answered at its first attempt');
+  assert.ok(anthropic.calls.slice(a0).every(isBroken));
+  assert.match(r.stdout, /judged 1 program\(s\) in the sandbox this run; 0 from the verdict cache, 7 already in work\/execute\.jsonl/);
+  assert.deepEqual(JSON.parse(readFileSync(join(out1, 'manifest.json'), 'utf8')).failures, []);
 });

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { ChatModel } from '../../core/chat.js';
-import { CorebError } from '../../core/errors.js';
+import { CorebError, EXIT_CODES } from '../../core/errors.js';
+import { resolveCacheDir } from '../../cache/index.js';
 import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
 import { BUILD_STAGES, loadPromptSet, parseSelectionDate, planBuild, runBuild, type BuildOptions, type BuildStage } from '../../construct/index.js';
 import { compareReleases } from '../../eval/release-drift.js';
@@ -312,6 +313,7 @@ const command: Command = {
       seed: num('seed', cfg.seed, 0),
       concurrency: num('concurrency', cfg.concurrency, 1),
       limit: num('limit', cfg.limit, 1),
+      cacheDir: resolveCacheDir(ctx.env),
       ...selectionOptions(values, cfg, ctx.cwd, cfgDir),
       prompts: loadPromptSet(promptsDir),
       stages,
@@ -376,7 +378,12 @@ const command: Command = {
     }
     const r = await runBuild(options);
     const calls = r.calls;
-    ctx.stdout.write(`coreb build: ${calls} request(s) sent this run\n`);
+    ctx.stdout.write(`coreb build: ${calls} request(s) sent this run (cache: ${options.cacheDir})\n`);
+    if (r.judging !== undefined) {
+      ctx.stdout.write(
+        `  judged ${r.judging.judged} program(s) in the sandbox this run; ${r.judging.fromCache} from the verdict cache, ${r.judging.resumed} already in work/execute.jsonl\n`,
+      );
+    }
     for (const [stage, u] of Object.entries(r.usage)) {
       ctx.stdout.write(
         `  ${stage.padEnd(11)} ${String(u.replies).padStart(6)} replies  ${String(u.calls).padStart(6)} new  ${String(u.inputTokens).padStart(9)} in  ${String(u.outputTokens).padStart(8)} out tokens  ${u.failed} failed\n`,
@@ -409,6 +416,8 @@ const command: Command = {
       if (r.failures.length > 20) ctx.stdout.write(`  … ${r.failures.length - 20} more\n`);
       for (const d of r.dropped ?? []) ctx.stdout.write(`  problem ${d.id} left out of the release: ${d.reason}\n`);
       ctx.stdout.write('rerun the same command to retry only the failed items (answered calls come from the cache)\n');
+      // Something is missing from the release: say so in the status too (docs/build.md).
+      return EXIT_CODES.PROVIDER;
     }
     return 0;
   },

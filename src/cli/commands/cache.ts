@@ -5,8 +5,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
+  CHAT_CACHE_LAYOUT,
   embeddingStoreDir,
+  jsonFileStoreStats,
   openEmbeddingStore,
+  pruneJsonFileStore,
+  VERDICT_CACHE_LAYOUT,
   pruneEmbeddingStore,
   resolveCacheDir,
   RERANK_STORE_LAYOUT,
@@ -17,11 +21,14 @@ import { CorebError } from '../../core/errors.js';
 import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 
-const USAGE = `Usage: coreb cache stats [--store embeddings|rerank] [--cache-dir DIR] [--json]
-       coreb cache prune [--store embeddings|rerank] [--older-than AGE] [--provider P] [--model M] [--all] [--cache-dir DIR] [--json]
+const USAGE = `Usage: coreb cache stats [--store embeddings|rerank|chat|verdicts] [--cache-dir DIR] [--json]
+       coreb cache prune [--store embeddings|rerank|chat|verdicts] [--older-than AGE] [--provider P] [--model M] [--all] [--cache-dir DIR] [--json]
 
---store picks the embedding vectors (default) or the rerank scores (one per reranker, instruction,
-query and document; rerankers are listed by provider:model and template).
+--store picks the embedding vectors (default), the rerank scores (one per reranker, instruction,
+query and document; rerankers are listed by provider:model and template), the chat replies of
+\`coreb build\` (one file per request) or the judge's verdicts (one file per program, tests and
+judge settings). chat and verdicts are pruned by --older-than or --all (whole files, by their
+write time).
 
 stats: where the cache is, its size, and how many vectors each model (provider, model,
 dimensions, pooling, normalisation) holds; interrupted writes found at segment ends are counted.
@@ -45,11 +52,19 @@ function mb(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(2) + ' MB';
 }
 
+const STORES = ['embeddings', 'rerank', 'chat', 'verdicts'] as const;
+/** The file-per-record stores and their layout folders. */
+const FILE_STORES: Readonly<Record<string, string>> = { chat: CHAT_CACHE_LAYOUT, verdicts: VERDICT_CACHE_LAYOUT };
+
 /** The store folder a `--store` value names (undefined: the embeddings). */
 function layoutOf(v: unknown): string | undefined {
-  return parseChoiceOption('store', v as string | undefined, ['embeddings', 'rerank'] as const, 'embeddings') === 'rerank'
-    ? RERANK_STORE_LAYOUT
-    : undefined;
+  return parseChoiceOption('store', v as string | undefined, STORES, 'embeddings') === 'rerank' ? RERANK_STORE_LAYOUT : undefined;
+}
+
+/** `chat` or `verdicts` when `--store` names a file-per-record store. */
+function fileStoreOf(v: unknown): string | undefined {
+  const s = parseChoiceOption('store', v as string | undefined, STORES, 'embeddings');
+  return FILE_STORES[s];
 }
 
 function root(ctx: CommandContext, dir: string | undefined): string {
@@ -57,7 +72,7 @@ function root(ctx: CommandContext, dir: string | undefined): string {
 }
 
 const command: Command = {
-  summary: 'embedding and rerank score caches: `cache stats` and `cache prune`',
+  summary: 'embedding, rerank score, chat reply and verdict caches: `cache stats` and `cache prune`',
   usage: USAGE,
   async run(ctx) {
     const [sub, ...rest] = ctx.argv;
@@ -68,6 +83,12 @@ const command: Command = {
         json: { type: 'boolean' },
       });
       const dir = root(ctx, values['cache-dir'] as string | undefined);
+      const fileLayout = fileStoreOf(values.store);
+      if (fileLayout !== undefined) {
+        const st = jsonFileStoreStats(dir, fileLayout);
+        ctx.stdout.write(values.json ? JSON.stringify(st) + '\n' : `cache: ${st.dir}\n${st.records} record(s), ${mb(st.bytes)}\n`);
+        return 0;
+      }
       const layout = layoutOf(values.store);
       const unit = layout === undefined ? 'vectors' : 'scores';
       const storeDir = embeddingStoreDir(dir, layout);
@@ -113,6 +134,22 @@ const command: Command = {
         all: { type: 'boolean' },
         json: { type: 'boolean' },
       });
+      const fileLayout = fileStoreOf(values.store);
+      if (fileLayout !== undefined) {
+        if (values.provider !== undefined || values.model !== undefined) {
+          throw new CorebError(
+            'USAGE',
+            `--provider and --model select embeddings or rerank scores; prune --store ${String(values.store)} by --older-than or --all`,
+          );
+        }
+        if (values['older-than'] === undefined && values.all !== true) {
+          throw new CorebError('USAGE', `prune --store ${String(values.store)} needs --older-than AGE or --all`);
+        }
+        const before = typeof values['older-than'] === 'string' ? Date.now() - parseAge(values['older-than']) : undefined;
+        const r = pruneJsonFileStore(root(ctx, values['cache-dir'] as string | undefined), fileLayout, before);
+        ctx.stdout.write(values.json ? JSON.stringify(r) + '\n' : `pruned ${r.dir}: kept ${r.kept}, removed ${r.removed} record(s)\n`);
+        return 0;
+      }
       const layout = layoutOf(values.store);
       const options: PruneOptions = { all: values.all === true, ...(layout !== undefined ? { layout } : {}) };
       if (typeof values['older-than'] === 'string') options.writtenBefore = Date.now() - parseAge(values['older-than']);

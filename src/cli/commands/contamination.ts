@@ -5,6 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { resolveCacheDir } from '../../cache/index.js';
 import { CorebError } from '../../core/errors.js';
 import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
 import { loadPromptSet, runContamination } from '../../construct/index.js';
@@ -26,7 +27,7 @@ is judged on the tests of the problem it was written for. Prints and writes Pass
 rewritten, the difference, the paired 2x2 table and McNemar's exact two-sided p, per model and
 per language. Requests carry X-Coreb-Stage: solve and X-Coreb-Item: PID/LANGUAGE/original or
 PID/LANGUAGE/rewritten (+ /SAMPLE for samples after the first). Replies are cached in
-BUILD_DIR/work/llm-cache and verdicts in BUILD_DIR/work/execute.jsonl: a rerun sends and judges
+the reply cache (COREB_CACHE_DIR, and BUILD_DIR/work/llm-cache) and verdicts in BUILD_DIR/work/execute.jsonl: a rerun sends and judges
 nothing again; a killed run resumes.
 
 SPEC = PROVIDER:MODEL[?baseUrl=URL&apiKeyEnv=VAR&temperature=T&...]  (as for coreb build)
@@ -104,6 +105,7 @@ const command: Command = {
       prompts: loadPromptSet(str('prompts') !== undefined ? resolve(ctx.cwd, str('prompts') as string) : undefined),
       concurrency: str('concurrency') !== undefined ? parseIntOption('concurrency', str('concurrency'), 4, 1) : undefined,
       judge: () => createLocalJudge({ cacheDir: judgeCache, jobs, timeLimitMs }),
+      cacheDir: resolveCacheDir(ctx.env),
       logger: ctx.logger,
       progress: createProgressBar(ctx.stderr, ctx.interactive),
       signal: ctx.signal,

@@ -55,6 +55,8 @@ export interface ContaminationOptions {
   /** Reply-contract retries (the parse error quoted back); default 2. */
   contractRetries?: number;
   judge: () => Promise<JudgeBackend>;
+  /** The reply cache the build used (`BuildOptions.cacheDir`); default the build's `work/llm-cache`. */
+  cacheDir?: string;
   logger?: Logger;
   progress?: Progress;
   signal?: AbortSignal;
@@ -151,10 +153,13 @@ export async function runContamination(o: ContaminationOptions): Promise<Contami
     concurrency: o.concurrency,
     contractRetries: o.contractRetries,
     prompts: o.prompts,
+    ...(o.cacheDir !== undefined ? { cacheDir: o.cacheDir } : {}),
     logger: o.logger,
     progress: o.progress,
     signal: o.signal,
   });
+  // A program the model would not write is an outcome of the study (no_program), not an item to ask again.
+  ctx.keepBrokenReplies = true;
   checkModels(ctx.o.models);
   const jobs = pairs.flatMap((p) =>
     o.solvers.flatMap((solver) =>

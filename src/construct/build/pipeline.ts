@@ -20,6 +20,7 @@ import type { ExecLanguage, Program, TestCase } from '../../core/execution.js';
 import { compareCodePoints } from '../../core/ids.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../../core/progress.js';
 import { createCachedChatModel, type CachedChatModel } from '../../cache/chat-cache.js';
+import { openJsonFileStore, VERDICT_CACHE_LAYOUT } from '../../cache/json-file-store.js';
 import { saveFileAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
 import { loadLcbProblems, type LcbProblem } from '../../dataset/lcb.js';
 import type { JudgeBackend } from '../../sandbox/backend.js';
@@ -124,6 +125,13 @@ export interface BuildOptions {
   stages?: readonly BuildStage[];
   /** Use only the first N problems (in file order, after the selection below); default all. */
   limit?: number;
+  /**
+   * Where chat replies (`chat-v1/`) and verdicts (`verdicts-v1/`) are cached, content-addressed,
+   * for every build (the CLI passes `COREB_CACHE_DIR`, else the default cache root): a rebuild
+   * into a new folder pays nothing again. Default: `<out>/work/llm-cache`, replies only (a cache
+   * per build, as before). Replies an earlier build left in `<out>/work/llm-cache` are read too.
+   */
+  cacheDir?: string;
   /** Earliest contest date built from (ISO date, inclusive; `--from`). Default: no bound. */
   from?: string;
   /** Latest contest date built from (ISO date, inclusive; `--to`). Default: no bound. */
@@ -185,6 +193,8 @@ export interface BuildResult {
   problemsReleased?: number;
   /** Problems left out of the release and why (present when the qrels stage ran). */
   dropped?: Array<{ id: string; reason: string }>;
+  /** Programs run in the sandbox this run, and taken from the verdict cache (present when the execute stage ran). */
+  judging?: { judged: number; fromCache: number; resumed: number };
 }
 
 interface RewriteRow {
@@ -335,6 +345,10 @@ export interface Ctx {
   cached: Map<ChatModel, CachedChatModel>;
   /** The per-endpoint bound of every request of the run. */
   slots: EndpointSlots;
+  /** What the execute stage judged (set when it ran). */
+  judging?: BuildResult['judging'];
+  /** Keep the cached replies of an item that broke its contract on every attempt (the contamination study); default false: they are removed, so a rerun asks again. */
+  keepBrokenReplies?: boolean;
 }
 
 /**
@@ -361,7 +375,8 @@ function stageUsage(ctx: Ctx, stage: BuildStage): StageUsage {
 function cachedModel(ctx: Ctx, model: ChatModel): CachedChatModel {
   let m = ctx.cached.get(model);
   if (m === undefined) {
-    m = createCachedChatModel(model, join(ctx.outDir, 'work', 'llm-cache'));
+    const local = join(ctx.outDir, 'work', 'llm-cache');
+    m = ctx.o.cacheDir === undefined ? createCachedChatModel(model, local) : createCachedChatModel(model, ctx.o.cacheDir, { readAlso: [local] });
     ctx.cached.set(model, m);
   }
   return m;
@@ -381,8 +396,9 @@ const CONTRACTS: Readonly<Record<string, string>> = {
  * Asks `model` and reads the reply with `parse`; a {@link ContractError} is quoted back (as a
  * follow-up turn) up to `retries` times, then the item is recorded as failed (`{error}` returned).
  * A provider error that persists after the client's retries (5xx, 4xx other than 401/403,
- * connection refused, timeouts) is recorded the same way; nothing failed is cached, so a rerun
- * asks only the failed items again.
+ * connection refused, timeouts) is recorded the same way; nothing failed is cached (the replies of
+ * an item that broke its contract on every attempt are removed from the cache), so a rerun asks
+ * only the failed items again.
  */
 export async function ask<T>(
   ctx: Ctx,
@@ -403,9 +419,11 @@ export async function ask<T>(
   const u = stageUsage(ctx, stage);
   const retries = options.retries ?? ctx.contractRetries;
   let msgs = messages;
+  const asked: ChatRequest[] = [];
   for (let attempt = 0; ; attempt++) {
     const request: ChatRequest = { messages: msgs, temperature: options.temperature };
     if (options.seed !== undefined) request.seed = options.seed;
+    asked.push(request);
     let reply: ChatReply;
     try {
       reply = await cm.complete(request, { trace: { stage, item }, signal: ctx.signal, endpointSlots: ctx.slots });
@@ -429,6 +447,8 @@ export async function ask<T>(
       if (attempt >= retries) {
         u.failed++;
         ctx.failures.push({ stage, item, error: `${error} (after ${attempt + 1} replies)` });
+        // Replies that broke the contract are not kept: a rerun asks this item again.
+        if (ctx.keepBrokenReplies !== true) for (const r of asked) cm.evict(r);
         return { error };
       }
       u.contractRetries++;
@@ -712,7 +732,11 @@ async function stageExecute(ctx: Ctx, solutions: SolveRow[], testsOf: Map<string
       .filter((s) => s.code !== undefined)
       .map((s) => ({ id: programId(s), problemId: s.id, language: s.language, code: s.code as string }));
     const outFile = join(ctx.outDir, 'work', 'execute.jsonl');
-    await runJudging({
+    const cache =
+      ctx.o.cacheDir === undefined
+        ? undefined
+        : openJsonFileStore<JudgeRecord>(ctx.o.cacheDir, VERDICT_CACHE_LAYOUT, (v, key) => (v as JudgeRecord | null)?.key === key);
+    const summary = await runJudging({
       judge,
       testsOf: (id) => testsOf.get(id),
       programs,
@@ -721,7 +745,9 @@ async function stageExecute(ctx: Ctx, solutions: SolveRow[], testsOf: Map<string
       progress: ctx.progress,
       logger: ctx.logger,
       signal: ctx.signal,
+      ...(cache !== undefined ? { store: { get: (key: string) => cache.get(key), put: (rec: JudgeRecord) => cache.put(rec.key, rec) } } : {}),
     });
+    ctx.judging = { judged: summary.judged, fromCache: summary.fromStore, resumed: summary.resumed };
     return executeRecords(ctx.outDir, programs, testsOf, judge.describe());
   } finally {
     await judge.close();
@@ -1093,6 +1119,7 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     usage: ctx.usage,
     failures: ctx.failures,
     calls: Object.values(ctx.usage).reduce((s, u) => s + (u?.calls ?? 0), 0),
+    ...(ctx.judging !== undefined ? { judging: ctx.judging } : {}),
   });
 
   if (!upTo('rewrite')) return result();
