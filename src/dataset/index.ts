@@ -4,6 +4,7 @@ export * from './atomic-write.js';
 export * from './jsonl.js';
 export * from './coerce.js';
 export * from './parquet.js';
+export * from './parquet-write.js';
 export * from './release-schema.js';
 export * from './release.js';
 export * from './validate-release.js';

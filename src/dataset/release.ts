@@ -53,6 +53,9 @@ export interface ReleaseLayout {
 
 const SHARD_RE = /^(.+)-(\d{5})-of-(\d{5})\.parquet$/;
 
+/** JSONL files a `coreb build` folder holds beside the tables (the problems, the review decisions): not tables. */
+const BUILD_FILES: readonly string[] = ['problems', 'review'];
+
 async function listDir(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir)).sort();
@@ -125,7 +128,8 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
       const unknownTables: Record<string, string[]> = {};
       for (const name of await listDir(dir)) {
         const m = /^(.+)\.jsonl(\.gz)?$/.exec(name);
-        if (m !== null && !(RELEASE_TABLES as readonly string[]).includes(m[1])) unknownTables[m[1]] = [join(dir, name)];
+        if (m !== null && !(RELEASE_TABLES as readonly string[]).includes(m[1]) && !BUILD_FILES.includes(m[1]))
+          unknownTables[m[1]] = [join(dir, name)];
       }
       return { format: 'jsonl', split: options.split ?? (await readManifest(dir)).split ?? basename(resolve(dir)), files, unknownTables };
     }

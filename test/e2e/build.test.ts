@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -221,12 +221,32 @@ test('search queries per language: one request per problem and type asks retro_a
   assert.match(py.query, / in python$/, 'the query written for the python variant, used as written');
 });
 
-test('coreb validate accepts the release and coreb eval scores it', () => {
+test('coreb validate accepts the release and coreb eval scores it; the Hub layout (parquet) reads back with the same numbers', () => {
   const v = runCli(['validate', out1]);
   assert.equal(v.status, 0, v.stdout + v.stderr);
+  assert.doesNotMatch(v.stdout, /unknown-table/, 'problems.jsonl is a build file, not a table');
   const e = runCli(['eval', '--data', out1, '--format', 'json', '--quiet']);
   assert.equal(e.status, 0, e.stderr);
   assert.match(e.stdout, /bm25/);
+  // What `hf upload DIR/hub` publishes: one config per table, one split, a card naming them.
+  const hub = join(out1, 'hub');
+  for (const t of RELEASE_TABLES) assert.ok(existsSync(join(hub, t, 'release_v202612-00000-of-00001.parquet')), t);
+  const card = readFileSync(join(hub, 'README.md'), 'utf8');
+  assert.match(
+    card,
+    /^- config_name: code2code_qrels\n {2}data_files:\n {2}- split: release_v202612\n {4}path: code2code_qrels\/release_v202612-\*$/m,
+  );
+  assert.ok(existsSync(join(hub, 'manifest', 'release_v202612.json')));
+  const hv = runCli(['validate', hub, '--split', 'release_v202612', '--format', 'json', '--no-tokens']);
+  assert.equal(hv.status, 0, hv.stdout + hv.stderr);
+  assert.equal(JSON.parse(hv.stdout).issues.filter((i: { severity: string }) => i.severity === 'error').length, 0);
+  const he = runCli(['eval', '--data', hub, '--split', 'release_v202612', '--format', 'json', '--quiet']);
+  assert.equal(he.status, 0, he.stderr);
+  const scores = (text: string) => {
+    const r = JSON.parse(text).retrievers[0];
+    return { overall: r.overall, tasks: r.tasks, subtasks: r.subtasks, perQuery: r.perQuery };
+  };
+  assert.deepEqual(scores(he.stdout), scores(e.stdout), 'the parquet release gives the JSONL release numbers, query by query');
 });
 
 test('labels agree with the judge run directly on the same programs and rewritten tests', () => {

@@ -6,7 +6,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parquetWriteBuffer } from 'hyparquet-writer';
+import * as hyparquetWriter from 'hyparquet-writer';
+import { encodeParquetWith, nestMetaColumns, type ParquetWriter } from '../../src/dataset/parquet-write.js';
 import type { ReleaseTable } from '../../src/core/dataset.js';
 
 /** Rows per table in wire form. */
@@ -164,77 +165,12 @@ export function writeJsonlRelease(dir: string, tables: WireTables = fixtureTable
   return dir;
 }
 
-/** Moves `meta_*` columns into a nested `meta` object (the published parquet's shape). */
-export function nestMeta(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const meta: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (k.startsWith('meta_')) meta[k.slice(5)] = v;
-    else out[k] = v;
-  }
-  if (Object.keys(meta).length > 0) out.meta = meta;
-  return out;
-}
+/** Moves `meta_*` columns into a nested `meta` object (the published parquet's shape): coreb's own. */
+export const nestMeta = nestMetaColumns;
 
-type Schema = Array<Record<string, unknown>>;
-
-/** Parquet schema elements for one column, inferred from its non-null values. */
-function columnSchema(name: string, values: unknown[]): { schema: Schema; convert: (v: unknown) => unknown } {
-  const present = values.filter((v) => v !== null && v !== undefined);
-  const first = present[0];
-  if (first !== undefined && typeof first === 'object' && !Array.isArray(first)) {
-    const keys = [...new Set(present.flatMap((v) => Object.keys(v as object)))];
-    const children = keys.map((k) =>
-      columnSchema(
-        k,
-        values.map((v) => (v == null ? null : (v as Record<string, unknown>)[k])),
-      ),
-    );
-    return {
-      schema: [{ name, repetition_type: 'OPTIONAL', num_children: keys.length }, ...children.flatMap((c) => c.schema)],
-      convert: (v) => {
-        if (v == null) return null;
-        const o: Record<string, unknown> = {};
-        keys.forEach((k, i) => (o[k] = children[i].convert((v as Record<string, unknown>)[k] ?? null)));
-        return o;
-      },
-    };
-  }
-  if (Array.isArray(first)) {
-    return {
-      schema: [
-        { name, repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
-        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
-        { name: 'element', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-      ],
-      convert: (v) => v ?? null,
-    };
-  }
-  if (typeof first === 'boolean') return { schema: [{ name, type: 'BOOLEAN', repetition_type: 'OPTIONAL' }], convert: (v) => v ?? null };
-  if (typeof first === 'number') {
-    if (present.every((v) => Number.isInteger(v))) {
-      return { schema: [{ name, type: 'INT64', repetition_type: 'OPTIONAL' }], convert: (v) => (v == null ? null : BigInt(v as number)) };
-    }
-    return { schema: [{ name, type: 'DOUBLE', repetition_type: 'OPTIONAL' }], convert: (v) => v ?? null };
-  }
-  return { schema: [{ name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' }], convert: (v) => v ?? null };
-}
-
-/** Encodes rows as a parquet file (schema inferred per column; ints as INT64, lists, structs). */
+/** Encodes rows as a parquet file (schema inferred per column; ints as INT64, lists, structs): coreb's own writer. */
 export function parquetBytes(rows: Record<string, unknown>[]): Uint8Array {
-  const names = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cols = names.map((n) => ({
-    n,
-    ...columnSchema(
-      n,
-      rows.map((r) => r[n] ?? null),
-    ),
-  }));
-  const buf = parquetWriteBuffer({
-    columnData: cols.map((c) => ({ name: c.n, data: rows.map((r) => c.convert(r[c.n] ?? null)) })),
-    schema: [{ name: 'root', num_children: cols.length }, ...cols.flatMap((c) => c.schema)] as never,
-  });
-  return new Uint8Array(buf);
+  return encodeParquetWith(hyparquetWriter as unknown as ParquetWriter, rows);
 }
 
 /**

@@ -21,7 +21,8 @@ import { compareCodePoints } from '../../core/ids.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../../core/progress.js';
 import { createCachedChatModel, type CachedChatModel } from '../../cache/chat-cache.js';
 import { openJsonFileStore, VERDICT_CACHE_LAYOUT } from '../../cache/json-file-store.js';
-import { saveFileAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
+import { saveAtomic, saveFileAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
+import { saveHubRelease } from '../../dataset/parquet-write.js';
 import { loadLcbProblems, type LcbProblem } from '../../dataset/lcb.js';
 import type { JudgeBackend } from '../../sandbox/backend.js';
 import { judgeKey, runJudging, type JudgeRecord } from '../../sandbox/judge-run.js';
@@ -381,6 +382,9 @@ function cachedModel(ctx: Ctx, model: ChatModel): CachedChatModel {
   }
   return m;
 }
+
+/** The folder of a build's Hub layout (`DIR/hub/`): what `hf upload` publishes. */
+export const HUB_DIR = 'hub';
 
 /** One line restating each contract (quoted in retries). */
 const CONTRACTS: Readonly<Record<string, string>> = {
@@ -1238,6 +1242,19 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   for (const t of RELEASE_TABLES) {
     await saveLinesAtomic(join(o.outDir, `${t}.jsonl`), plan.tables[t].map(renderWireRow), o.signal);
   }
+  // The same tables in the Hub's layout (one config per table, one split per release), ready for `hf upload`.
+  const split = `release_${releaseName}`;
+  await saveHubRelease(join(o.outDir, HUB_DIR), split, plan.tables as unknown as Record<ReleaseTable, Record<string, unknown>[]>, {
+    title: `CoREB ${split}`,
+    license: 'apache-2.0',
+    body: [
+      `A CoREB release built by coreb (${o.command ?? 'coreb build'}): ${authored.length} problem(s), ${plan.counts.tables.code_corpus} programs, ${plan.counts.tables.text_corpus} texts.`,
+      '',
+      `Read it with \`coreb eval --data . --split ${split}\` (or \`datasets.load_dataset(REPO, CONFIG, split="${split}")\`). The build's manifest, with models, prompts, seeds and counts, is \`manifest/${split}.json\`.`,
+      '',
+      'Check the licence of the source problems before publishing derived texts.',
+    ].join('\n'),
+  });
   const released = new Set(authored.map((a) => a.id.slice(4)));
   await saveLinesAtomic(
     join(o.outDir, 'problems.jsonl'),
@@ -1258,7 +1275,8 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       : null;
   const manifest = {
     name: releaseName,
-    split: `release_${releaseName}`,
+    split,
+    hub: { dir: HUB_DIR, split, layout: '<table>/<split>-00000-of-00001.parquet, README.md (dataset card), manifest/<split>.json' },
     description:
       'A CoREB-format release built by `coreb build` from LiveCodeBench-format problems: counterfactual rewrites, LLM solutions judged in the sandbox, LLM queries and hard-negative descriptions, v2 qrels.',
     created_at: createdAt,
@@ -1340,6 +1358,7 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
     problems: authored.map((a) => a.id),
   };
   await saveFileAtomic(join(o.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  await saveAtomic(join(o.outDir, HUB_DIR, 'manifest', `${split}.json`), JSON.stringify(manifest, null, 2) + '\n');
   return { ...result(), counts: plan.counts, problemsReleased: authored.length, dropped };
 }
 
