@@ -101,16 +101,13 @@ export function openJsonFileStore<T>(
   };
 }
 
-/** Files and bytes of a store's folder; an absent folder counts 0. */
-export function jsonFileStoreStats(root: string, layout: string): JsonFileStoreStats {
-  const dir = join(root, layout);
-  let records = 0;
-  let bytes = 0;
+/** Every file of a store's folder (`<dir>/<2 hex>/<name>`); nothing when the folder is absent. */
+function* storeFiles(dir: string): Generator<{ file: string; name: string }> {
   let shards: string[] = [];
   try {
     shards = readdirSync(dir);
   } catch {
-    return { dir, records, bytes };
+    return;
   }
   for (const s of shards) {
     let names: string[] = [];
@@ -119,11 +116,19 @@ export function jsonFileStoreStats(root: string, layout: string): JsonFileStoreS
     } catch {
       continue;
     }
-    for (const n of names) {
-      if (!n.endsWith('.json')) continue;
-      records++;
-      bytes += statSync(join(dir, s, n)).size;
-    }
+    for (const name of names) yield { file: join(dir, s, name), name };
+  }
+}
+
+/** Files and bytes of a store's folder; an absent folder counts 0. */
+export function jsonFileStoreStats(root: string, layout: string): JsonFileStoreStats {
+  const dir = join(root, layout);
+  let records = 0;
+  let bytes = 0;
+  for (const { file, name } of storeFiles(dir)) {
+    if (!name.endsWith('.json')) continue;
+    records++;
+    bytes += statSync(file).size;
   }
   return { dir, records, bytes };
 }
@@ -136,29 +141,14 @@ export function pruneJsonFileStore(root: string, layout: string, writtenBefore?:
   const dir = join(root, layout);
   let kept = 0;
   let removed = 0;
-  let shards: string[] = [];
-  try {
-    shards = readdirSync(dir);
-  } catch {
-    return { dir, kept, removed };
-  }
-  for (const s of shards) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(join(dir, s));
-    } catch {
+  for (const { file, name } of storeFiles(dir)) {
+    const stale = name.endsWith('.tmp');
+    if (!stale && writtenBefore !== undefined && statSync(file).mtimeMs >= writtenBefore) {
+      kept++;
       continue;
     }
-    for (const n of names) {
-      const file = join(dir, s, n);
-      const stale = n.endsWith('.tmp');
-      if (!stale && writtenBefore !== undefined && statSync(file).mtimeMs >= writtenBefore) {
-        kept++;
-        continue;
-      }
-      unlinkSync(file);
-      if (!stale) removed++;
-    }
+    unlinkSync(file);
+    if (!stale) removed++;
   }
   return { dir, kept, removed };
 }

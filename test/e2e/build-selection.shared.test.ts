@@ -13,9 +13,9 @@ import { sharedPath } from '../support/shared.js';
 
 const release = sharedPath('data', 'coreb', 'release_v2602');
 const problems = sharedPath('data', 'lcb_v5_problems.jsonl');
-
-test('--exclude-release with the release a problem file built leaves nothing to build, and says so (exit 2, no request)', async () => {
-  const r = await runCliAsync([
+/** A dry run of a build over the v5 problems (models on a port nothing listens on: nothing is sent). */
+const dryRun = (...extra: string[]) =>
+  runCliAsync([
     'build',
     '--problems',
     problems,
@@ -25,30 +25,19 @@ test('--exclude-release with the release a problem file built leaves nothing to 
     'openai:never-called?baseUrl=http%3A%2F%2F127.0.0.1%3A9',
     '--solver',
     'openai:never-called?baseUrl=http%3A%2F%2F127.0.0.1%3A9',
-    '--exclude-release',
-    release,
+    ...extra,
     '--dry-run',
   ]);
+
+test('--exclude-release with the release a problem file built leaves nothing to build, and says so (exit 2, no request)', async () => {
+  const r = await dryRun('--exclude-release', release);
   assert.equal(r.status, 2, r.stdout + r.stderr);
   assert.match(
     r.stderr,
     /nothing to build: all 167 problem\(s\) of .*lcb_v5_problems\.jsonl were left out by the selection \(167 already in .*release_v2602\)/,
   );
   // A date window that v5 does not reach keeps nothing either; one that it does keeps its problems.
-  const window = await runCliAsync([
-    'build',
-    '--problems',
-    problems,
-    '--out',
-    '/nonexistent/never-written',
-    '--rewriter',
-    'openai:never-called?baseUrl=http%3A%2F%2F127.0.0.1%3A9',
-    '--solver',
-    'openai:never-called?baseUrl=http%3A%2F%2F127.0.0.1%3A9',
-    '--from',
-    '2024-12-01',
-    '--dry-run',
-  ]);
+  const window = await dryRun('--from', '2024-12-01');
   assert.equal(window.status, 0, window.stderr);
   const kept = /^selection: (\d+) of 167 problem\(s\) kept, (\d+) left out$/m.exec(window.stdout);
   assert.ok(kept !== null, window.stdout);

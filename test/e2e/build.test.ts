@@ -314,6 +314,14 @@ test('a rebuild into a new --out with the same cache sends no request but the fa
   const stats = runCli(['cache', 'stats', '--store', 'verdicts', '--json'], { env: envFor(out1) });
   assert.equal(stats.status, 0, stats.stderr);
   assert.equal(JSON.parse(stats.stdout).records, 7);
+  const refused = runCli(['cache', 'prune', '--store', 'verdicts'], { env: envFor(out1) });
+  assert.equal(refused.status, 2, 'pruning a whole store needs --all or --older-than');
+  const young = runCli(['cache', 'prune', '--store', 'verdicts', '--older-than', '1d', '--json'], { env: envFor(out1) });
+  assert.deepEqual([JSON.parse(young.stdout).kept, JSON.parse(young.stdout).removed], [7, 0]);
+  const all = runCli(['cache', 'prune', '--store', 'verdicts', '--all', '--json'], { env: envFor(out1) });
+  assert.deepEqual([JSON.parse(all.stdout).kept, JSON.parse(all.stdout).removed], [0, 7]);
+  const chat = runCli(['cache', 'stats', '--store', 'chat', '--json'], { env: envFor(out1) });
+  assert.ok(JSON.parse(chat.stdout).records > 0);
 });
 
 test('kill -9 mid-build, then a rerun: no answered call repeated, identical tables', async () => {
