@@ -107,6 +107,15 @@ export function subtaskLanguage(subtask: string): string | undefined {
   return (SUBTASK_LANGUAGES as readonly string[]).includes(last) ? last : undefined;
 }
 
+/**
+ * A subtask's family with its languages pooled: the id without its language slice
+ * (`t2c_search_go` -> `t2c_search`); ids without one (`c2t_match`, `c2c_mono_lang`) unchanged.
+ */
+export function subtaskFamilyName(subtask: string): string {
+  const lang = subtaskLanguage(subtask);
+  return lang === undefined ? subtask : subtask.slice(0, -lang.length - 1);
+}
+
 function variants(prefix: string, kinds: readonly string[]): string[] {
   return kinds.flatMap((k) => SUBTASK_LANGUAGES.map((l) => `${prefix}_${k}_${l}`));
 }
@@ -159,7 +168,7 @@ export function describeSubtask(subtask: string): string | undefined {
   if (named !== undefined) return named;
   const lang = subtaskLanguage(subtask);
   if (lang === undefined) return undefined;
-  const kind = QUERY_KIND[subtask.slice(0, subtask.length - lang.length - 1)];
+  const kind = QUERY_KIND[subtaskFamilyName(subtask)];
   if (kind === undefined) return undefined;
   return lang === 'any' ? `${kind} (any language)` : `${kind} (${lang} only)`;
 }

@@ -8,7 +8,7 @@ import type { Release } from '../core/dataset.js';
 import type { ReleaseTokenStats, TokenMean, VerifiedByModelLanguage } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
 import { EventLoopTurns } from '../core/event-loop-turns.js';
-import { subtaskLanguage } from './release-schema.js';
+import { subtaskFamilyName } from './release-schema.js';
 
 /** A counter of cl100k_base tokens. */
 export type TokenCounter = (text: string) => number;
@@ -74,8 +74,7 @@ export async function releaseTokenStats(release: Release, count: TokenCounter, s
       const n = await counted(q.query);
       subtasks.add(q.subtask, n);
       tasks.add(task, n);
-      const lang = subtaskLanguage(q.subtask);
-      variants.add(lang === undefined ? q.subtask : q.subtask.slice(0, -lang.length - 1), n);
+      variants.add(subtaskFamilyName(q.subtask), n);
     }
   }
   const code = new Means();

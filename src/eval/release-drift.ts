@@ -9,7 +9,7 @@ import { RELEVANCE, TASKS, type Release, type TaskName } from '../core/dataset.j
 import type { DriftBands, DriftReport, DriftRow } from '../core/drift-report.js';
 import type { ReleaseTokenStats, VerifiedByModelLanguage } from '../core/eval-results.js';
 import { silentLogger, type Logger } from '../core/progress.js';
-import { loadCl100kCounter, loadRelease, releaseTokenStats, subtaskFamily, subtaskLanguage, verifiedByModelLanguage } from '../dataset/index.js';
+import { loadCl100kCounter, loadRelease, releaseTokenStats, subtaskFamily, subtaskFamilyName, verifiedByModelLanguage } from '../dataset/index.js';
 import { releaseIssues } from './dataset-issues.js';
 import { failOnErrors, runEval } from './run-eval.js';
 
@@ -48,12 +48,6 @@ interface ReleaseFigures {
   bm25: Map<string, { ndcg: number; hnTop10: number; intrusion: number | null }>;
 }
 
-/** `t2c_search_go` -> `t2c_search`; names without a language slice unchanged. */
-function familyOf(subtask: string): string {
-  const lang = subtaskLanguage(subtask);
-  return lang === undefined ? subtask : subtask.slice(0, -lang.length - 1);
-}
-
 async function figures(loaded: Release, options: CompareReleasesOptions, dir: string, split: string): Promise<ReleaseFigures> {
   // Queries of no known subtask family are not scored (docs/eval.md), so they are not counted either.
   const release: Release = { ...loaded, tasks: { ...loaded.tasks } };
@@ -67,7 +61,10 @@ async function figures(loaded: Release, options: CompareReleasesOptions, dir: st
   for (const task of TASKS) {
     const t = release.tasks[task];
     tasks.set(task, t.queries.length);
-    for (const q of t.queries) family.set(familyOf(q.subtask), (family.get(familyOf(q.subtask)) ?? 0) + 1);
+    for (const q of t.queries) {
+      const f = subtaskFamilyName(q.subtask);
+      family.set(f, (family.get(f) ?? 0) + 1);
+    }
     let pos = 0;
     let neg = 0;
     for (const r of t.qrels) {
