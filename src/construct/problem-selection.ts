@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
-import { loadRelease, type LcbProblem } from '../dataset/index.js';
+import { loadRelease, owningProblemId, type LcbProblem } from '../dataset/index.js';
 import { jaccardSorted, shingleHashes } from '../search/index.js';
 
 /**
@@ -72,9 +72,8 @@ export async function loadExcludedProblems(dirs: readonly string[]): Promise<Exc
       throw new CorebError('VALIDATION', `--exclude-release ${dir}: not a CoREB release (${missing.message})`, { file: dir });
     const ids = new Set<string>();
     const add = (meta: Record<string, unknown>): void => {
-      const orig = meta.originalProblemId;
-      const id = typeof orig === 'string' && orig !== '' ? orig : meta.sourceProblemId;
-      if (typeof id === 'string' && id !== '') ids.add(problemKey(id));
+      const id = owningProblemId(meta.sourceProblemId, meta.originalProblemId);
+      if (id !== undefined) ids.add(problemKey(id));
     };
     for (const c of release.codeCorpus) add(c.meta);
     for (const t of release.textCorpus) add(t.meta);

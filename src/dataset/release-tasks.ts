@@ -6,6 +6,17 @@ import type { Doc, Qrels, Query, QueryRecord, Release, RetrievalTask, TaskName }
 import { TASK_CORPUS, TASKS } from '../core/dataset.js';
 import { subtaskFamily } from './release-schema.js';
 
+/**
+ * The problem a release row belongs to: for an LLM-written near-miss text the problem it was
+ * written from (`meta.original_problem_id`; such texts carry their own ids like `lcb_3487_noise1`
+ * as `source_problem_id`, which name no problem), else its `source_problem_id`; undefined when
+ * neither is a non-empty string.
+ */
+export function owningProblemId(sourceProblemId: unknown, originalProblemId: unknown): string | undefined {
+  if (typeof originalProblemId === 'string' && originalProblemId !== '') return originalProblemId;
+  return typeof sourceProblemId === 'string' && sourceProblemId !== '' ? sourceProblemId : undefined;
+}
+
 /** Builds a qrels Map (query id -> doc id -> relevance) from rows; a repeated pair keeps the last label. */
 export function createQrels(rows: Iterable<{ queryId: string; docId: string; relevance: number }>): Qrels {
   const qrels: Qrels = new Map();

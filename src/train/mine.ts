@@ -12,7 +12,7 @@ import { silentProgress, type Progress } from '../core/progress.js';
 import { createRng, seedFrom } from '../core/random.js';
 import type { RankedList } from '../core/retrieval.js';
 import { RERANK_TASK_LABEL, type RerankPassage, type RerankTrainRecord } from '../core/rerank-training.js';
-import { loadRelease, loadTextFile, releaseTasks, splitLines } from '../dataset/index.js';
+import { loadRelease, loadTextFile, owningProblemId, releaseTasks, splitLines } from '../dataset/index.js';
 
 /** Options of {@link mineRerankRecords}. */
 export interface MineOptions {
@@ -69,15 +69,10 @@ export interface MineResult {
   overlap: string[];
 }
 
-/**
- * The problem a document belongs to: for an LLM-written near-miss text the problem it was written
- * from (`meta.originalProblemId`; such texts carry their own ids like `lcb_3487_noise1` as
- * `problemId`, which name no problem), else its `problemId`.
- */
+/** The problem a document belongs to (see {@link owningProblemId}), as a list (empty when none). */
 export function docProblems(d: Doc): string[] {
-  const orig = d.meta?.originalProblemId;
-  if (typeof orig === 'string' && orig !== '') return [orig];
-  return d.problemId !== undefined ? [d.problemId] : [];
+  const id = owningProblemId(d.problemId, d.meta?.originalProblemId);
+  return id === undefined ? [] : [id];
 }
 
 /** All problems a task set touches (queries and corpus documents, see {@link docProblems}). */
