@@ -49,6 +49,8 @@ export interface ReleaseLayout {
    * their files: reported as warnings and not read.
    */
   unknownTables: Record<string, string[]>;
+  /** When the release was made, from its `manifest.json` (see {@link Release.releaseDate}). */
+  releaseDate?: string;
 }
 
 const SHARD_RE = /^(.+)-(\d{5})-of-(\d{5})\.parquet$/;
@@ -113,6 +115,8 @@ async function readManifest(dir: string): Promise<{ split?: string; date?: strin
 export async function resolveReleaseLayout(dir: string, options: LoadReleaseOptions = {}): Promise<ReleaseLayout> {
   const format = options.format ?? 'auto';
   if (!(await isDirectory(dir))) throw new CorebError('NOT_FOUND', `release directory not found: ${dir}`);
+  const manifest = await readManifest(dir);
+  const dated = manifest.date !== undefined ? { releaseDate: manifest.date } : {};
   const files = Object.fromEntries(RELEASE_TABLES.map((t) => [t, [] as string[]])) as Record<ReleaseTable, string[]>;
   if (format === 'jsonl' || format === 'auto') {
     let any = false;
@@ -131,7 +135,7 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
         if (m !== null && !(RELEASE_TABLES as readonly string[]).includes(m[1]) && !BUILD_FILES.includes(m[1]))
           unknownTables[m[1]] = [join(dir, name)];
       }
-      return { format: 'jsonl', split: options.split ?? (await readManifest(dir)).split ?? basename(resolve(dir)), files, unknownTables };
+      return { format: 'jsonl', split: options.split ?? manifest.split ?? basename(resolve(dir)), files, unknownTables, ...dated };
     }
   }
   // Parquet: `<split>/<table>-<split>-NNNNN-of-NNNNN.parquet` (also directly in `dir`), or the
@@ -200,7 +204,7 @@ export async function resolveReleaseLayout(dir: string, options: LoadReleaseOpti
     const file = join(o.dir, o.name);
     if (!list.includes(file)) list.push(file);
   }
-  return { format: 'parquet', split, files, unknownTables };
+  return { format: 'parquet', split, files, unknownTables, ...dated };
 }
 
 /** Raw rows of one table with their source locations. */
@@ -316,11 +320,10 @@ export async function loadRelease(dir: string, options: LoadReleaseOptions = {})
       qrels: records[t.qrels] as unknown as Release['tasks'][TaskName]['qrels'],
     };
   }
-  const { date } = await readManifest(dir);
   const release: Release = {
     dir,
     split: layout.split,
-    ...(date !== undefined ? { releaseDate: date } : {}),
+    ...(layout.releaseDate !== undefined ? { releaseDate: layout.releaseDate } : {}),
     codeCorpus: records.code_corpus as unknown as Release['codeCorpus'],
     textCorpus: records.text_corpus as unknown as Release['textCorpus'],
     tasks,

@@ -3,8 +3,8 @@
  * each task's corpus once, write TREC runs, score them under the protocol, aggregate by task,
  * subtask, language and query type, and return (and optionally save) the results.
  */
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import {
   TASK_CORPUS,
   TASK_SHORT,
@@ -268,11 +268,8 @@ async function loadOrComputeDatasetStats(
     tokens: await releaseTokenStats(release, await loadCl100kCounter(), signal),
     verified: verifiedByModelLanguage(release),
   };
-  if (file !== undefined) {
-    await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
-    // A cache: a failed write costs the next run the computation, nothing else.
-    await saveAtomic(file, JSON.stringify(stats)).catch(() => undefined);
-  }
+  // A cache: a failed write costs the next run the computation, nothing else (saveAtomic makes the folder).
+  if (file !== undefined) await saveAtomic(file, JSON.stringify(stats)).catch(() => undefined);
   return stats;
 }
 
