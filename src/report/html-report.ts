@@ -423,7 +423,7 @@ function sharedMean(r: RetrieverResult, subtasks: readonly string[], task?: stri
  * What changed in the composition of two releases: subtasks only in one of them, and subtasks whose
  * share of all queries moved by more than 5 points. Empty when the composition is the same.
  */
-export function compositionChanges(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): string[] {
+function compositionChanges(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): string[] {
   const total = (m: ReadonlyMap<string, number>) => [...m.values()].reduce((x, y) => x + y, 0) || 1;
   const ta = total(a);
   const tb = total(b);
