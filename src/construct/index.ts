@@ -18,6 +18,16 @@ export {
 } from './mini-authored.js';
 export { planMiniRelease, type MiniReleaseOptions, type PlannedRelease } from './mini-release.js';
 export {
+  CODE2CODE_SUBTASKS,
+  DEFAULT_BUILD_SHAPE,
+  RELEASE_SHAPES,
+  resolveReleaseShape,
+  type Code2CodeSubtask,
+  type ReleaseShape,
+  type ShapeOverrides,
+  type ShapeRoles,
+} from './release-shape.js';
+export {
   loadExcludedProblems,
   NEAR_DUPLICATE_STATEMENTS,
   parseSelectionDate,

@@ -32,28 +32,8 @@ export function planCode2Text(
   const c2tQueries: WireRow[] = [];
   const c2tQrels: QrelRecord[] = [];
   let c2tNo = 0;
-  const c2tBase = (queryId: string, subtask: string, p: AuthoredProblem, anchor: CodeDoc): WireRow => ({
-    query_id: queryId,
-    query: anchor.solution.code,
-    split: 'code2text',
-    subtask,
-    anchor_language: anchor.language,
-    anchor_model: anchor.model,
-    code: null,
-    text_id: null,
-    label: null,
-    text_type: null,
-    text: null,
-    meta_source_problem_id: p.id,
-    meta_anchor_code_id: anchor.id,
-    meta_task_type: null,
-    meta_text_type: null,
-    meta_created_at: createdAt,
-    meta_generator_version: version,
-    meta_available_languages: null,
-    meta_pair_type: null,
-    meta_negative_problem_id: null,
-  });
+  const c2tBase = (queryId: string, subtask: string, p: AuthoredProblem, anchor: CodeDoc): WireRow =>
+    code2TextRow(queryId, subtask, p, anchor, createdAt, version);
   for (const [variant, textType] of [
     ['full_retro', 'full_description'],
     ['canonical_retro', 'canonical_description'],
@@ -101,4 +81,30 @@ export function planCode2Text(
     }
   }
   return { queries: c2tQueries, qrels: c2tQrels };
+}
+
+/** A code2text query row with every column of the release, the task-specific ones null. */
+export function code2TextRow(queryId: string, subtask: string, p: AuthoredProblem, anchor: CodeDoc, createdAt: string, version: string): WireRow {
+  return {
+    query_id: queryId,
+    query: anchor.solution.code,
+    split: 'code2text',
+    subtask,
+    anchor_language: anchor.language,
+    anchor_model: anchor.model,
+    code: null,
+    text_id: null,
+    label: null,
+    text_type: null,
+    text: null,
+    meta_source_problem_id: p.id,
+    meta_anchor_code_id: anchor.id,
+    meta_task_type: null,
+    meta_text_type: null,
+    meta_created_at: createdAt,
+    meta_generator_version: version,
+    meta_available_languages: null,
+    meta_pair_type: null,
+    meta_negative_problem_id: null,
+  };
 }

@@ -5,7 +5,8 @@
 import { CorebError } from '../core/errors.js';
 import { compareCodePoints } from '../core/ids.js';
 import { HARD_NEGATIVE_STRATEGIES, outcomeKey, pad5, type AuthoredProblem, type AuthoredSolution, type SolutionOutcome } from './mini-authored.js';
-import type { JudgedCandidate } from './qrels.js';
+import type { CodeQrelsOptions, JudgedCandidate } from './qrels.js';
+import type { ReleaseShape, ShapeRoles } from './release-shape.js';
 import type { WireRow } from './wire-row.js';
 
 /** Settings every planning step shares (resolved from the options of `planMiniRelease`). */
@@ -18,8 +19,12 @@ export interface MiniPlanContext {
   version: string;
   /** Seed of the deterministic choices. */
   seed: number;
-  /** Options of the qrels rules (hard negatives per code query). */
-  qrelOptions: { maxHardNegatives?: number };
+  /** Options of the qrels rules (hard negatives per code query; sampled in the official shape). */
+  qrelOptions: CodeQrelsOptions;
+  /** The release shape (which queries, how judged). */
+  shape: ReleaseShape;
+  /** Which corpus model is the primary (model A) and which the second (model B). */
+  roles: ShapeRoles;
 }
 
 /** A code corpus row as the qrels rules see it, with its authored solution. */

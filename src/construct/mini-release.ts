@@ -11,6 +11,9 @@ import { planCode2Code } from './mini-code2code.js';
 import { planCode2Text } from './mini-code2text.js';
 import { planCorpora, type MiniPlanContext } from './mini-corpora.js';
 import { planText2Code } from './mini-text2code.js';
+import { planOfficialCode2Code } from './official-code2code.js';
+import { planOfficialCode2Text } from './official-code2text.js';
+import { RELEASE_SHAPES, type ReleaseShape, type ShapeRoles } from './release-shape.js';
 import type { WireRow } from './wire-row.js';
 
 /** Options of {@link planMiniRelease}. */
@@ -23,8 +26,15 @@ export interface MiniReleaseOptions {
   version?: string;
   /** Seed of the deterministic choices (anchors, search-query languages, negative pairs); default 2602. */
   seed?: number;
-  /** Hard negatives per code query (relevance 1); default `DEFAULT_MAX_HARD_NEGATIVES` (3). */
+  /** Hard negatives per code query (relevance 1); default the shape's (3). */
   maxHardNegatives?: number;
+  /** The release shape; default `RELEASE_SHAPES['coreb-mini']` (coreb-mini's own rules). */
+  shape?: ReleaseShape;
+  /**
+   * Which model is the primary (model A) and which the second (model B) in the official shape's
+   * code-to-code and code-to-text rules; default the models in code-point order.
+   */
+  roles?: ShapeRoles;
 }
 
 /** The planned release. */
@@ -50,19 +60,28 @@ export function planMiniRelease(
   outcomes: ReadonlyMap<string, SolutionOutcome>,
   options: MiniReleaseOptions,
 ): PlannedRelease {
+  const shape = options.shape ?? RELEASE_SHAPES['coreb-mini'];
+  const seed = options.seed ?? 2602;
+  const models = [...new Set(problems.flatMap((p) => p.solutions.map((s) => s.author)))].sort(compareCodePoints);
   const ctx: MiniPlanContext = {
     tag: options.idTag ?? 'mini',
     createdAt: options.createdAt,
     version: options.version ?? 'v1.0',
-    seed: options.seed ?? 2602,
-    qrelOptions: { maxHardNegatives: options.maxHardNegatives },
+    seed,
+    qrelOptions: {
+      maxHardNegatives: options.maxHardNegatives ?? shape.maxHardNegatives,
+      ...(shape.rules === 'official' ? { sample: { seed } } : {}),
+    },
+    shape,
+    roles: options.roles ?? { primary: models[0] ?? '', ...(models[1] !== undefined ? { secondary: models[1] } : {}) },
   };
   const sorted = [...problems].sort((a, b) => compareCodePoints(a.id, b.id));
   const corpora = planCorpora(sorted, outcomes, ctx);
   const { codeCorpus, textCorpus } = corpora;
+  const official = shape.rules === 'official';
   const { queries: t2cQueries, qrels: t2cQrels } = planText2Code(sorted, corpora, ctx);
-  const { queries: c2tQueries, qrels: c2tQrels } = planCode2Text(sorted, corpora, ctx);
-  const { queries: c2cQueries, qrels: c2cQrels } = planCode2Code(sorted, corpora, ctx);
+  const { queries: c2tQueries, qrels: c2tQrels } = (official ? planOfficialCode2Text : planCode2Text)(sorted, corpora, ctx);
+  const { queries: c2cQueries, qrels: c2cQrels } = (official ? planOfficialCode2Code : planCode2Code)(sorted, corpora, ctx);
 
   const qrelRows = (rows: QrelRecord[]): WireRow[] => rows.map((r) => ({ query_id: r.queryId, doc_id: r.docId, relevance: r.relevance }));
   const tables: Record<ReleaseTable, WireRow[]> = {

@@ -5,6 +5,7 @@
  */
 import { RELEVANCE, type QrelRecord } from '../core/dataset.js';
 import { compareCodePoints } from '../core/ids.js';
+import { sampleSeeded } from './seeded-choice.js';
 
 /** Default cap on hard negatives (relevance 1) per code-corpus query: 3, as in release v202602. */
 export const DEFAULT_MAX_HARD_NEGATIVES = 3;
@@ -27,6 +28,14 @@ export interface JudgedCandidate {
 export interface CodeQrelsOptions {
   /** Most hard negatives (relevance 1) to judge per query; default {@link DEFAULT_MAX_HARD_NEGATIVES}. */
   maxHardNegatives?: number;
+  /**
+   * Pick hard negatives as the official maker does (`_select_t2c_hard_negatives`,
+   * `_select_c2c_hard_negatives`): the failed programs that fit the subtask's own constraint; when
+   * fewer than the cap, every failed program of the problem; when still fewer, its correct programs
+   * that are not positives; then a seeded sample of the cap from that pool (labelled by query id).
+   * Without it: failed first, then non-qualifying correct, in id order, truncated (coreb-mini).
+   */
+  sample?: { seed: number };
 }
 
 const byId = (a: JudgedCandidate, b: JudgedCandidate): number => compareCodePoints(a.id, b.id);
@@ -41,21 +50,44 @@ function pickHardNegatives(failed: JudgedCandidate[], nonQualifyingCorrect: Judg
 }
 
 /**
+ * The official maker's pick: a pool grown tier by tier while it is smaller than `max` (each tier
+ * in id order, nothing twice), then a seeded sample of `max` from the pool.
+ */
+function sampleHardNegatives(tiers: ReadonlyArray<readonly JudgedCandidate[]>, max: number, seed: number, label: string): JudgedCandidate[] {
+  const pool: JudgedCandidate[] = [];
+  const seen = new Set<string>();
+  for (const tier of tiers) {
+    if (pool.length >= max) break;
+    for (const c of [...tier].sort(byId)) {
+      if (seen.has(c.id)) continue;
+      seen.add(c.id);
+      pool.push(c);
+    }
+  }
+  return sampleSeeded(pool, Math.max(0, max), seed, `hard-negatives:${label}`);
+}
+
+/**
  * The shared code-corpus rule: among the query's own candidates, those that passed and `fit` the
- * subtask are positives (id order); hard negatives are picked by {@link pickHardNegatives}.
+ * subtask are positives (id order); hard negatives are picked by {@link pickHardNegatives}, or by
+ * {@link sampleHardNegatives} with `options.sample` (`firstTier`: the failed programs that fit the
+ * subtask's own constraint, tried before the others).
  */
 function createCodeQrels(
   queryId: string,
   own: readonly JudgedCandidate[],
   fits: (c: JudgedCandidate) => boolean,
   options: CodeQrelsOptions,
+  firstTier: (c: JudgedCandidate) => boolean = () => true,
 ): QrelRecord[] {
   const positives = own.filter((c) => c.passed && fits(c));
-  const negatives = pickHardNegatives(
-    own.filter((c) => !c.passed),
-    own.filter((c) => c.passed && !fits(c)),
-    options.maxHardNegatives ?? DEFAULT_MAX_HARD_NEGATIVES,
-  );
+  const max = options.maxHardNegatives ?? DEFAULT_MAX_HARD_NEGATIVES;
+  const failed = own.filter((c) => !c.passed);
+  const nonQualifying = own.filter((c) => c.passed && !fits(c));
+  const negatives =
+    options.sample === undefined
+      ? pickHardNegatives(failed, nonQualifying, max)
+      : sampleHardNegatives([failed.filter(firstTier), failed, nonQualifying], max, options.sample.seed, queryId);
   return [
     ...positives.sort(byId).map((c) => ({ queryId, docId: c.id, relevance: RELEVANCE.positive })),
     ...negatives.map((c) => ({ queryId, docId: c.id, relevance: RELEVANCE.hardNegative })),
@@ -83,7 +115,8 @@ export function createText2CodeQrels(
 ): QrelRecord[] {
   const own = candidates.filter((c) => c.problemId === problemId);
   const anyLanguage = languageConstraint === 'none' || languageConstraint === 'any';
-  return createCodeQrels(queryId, own, (c) => anyLanguage || c.language === languageConstraint, options);
+  const fits = (c: JudgedCandidate): boolean => anyLanguage || c.language === languageConstraint;
+  return createCodeQrels(queryId, own, fits, options, fits);
 }
 
 /**
@@ -102,7 +135,33 @@ export function createCode2CodeQrels(
   options: CodeQrelsOptions = {},
 ): QrelRecord[] {
   const own = candidates.filter((c) => c.problemId === anchor.problemId && c.id !== anchor.id);
-  return createCodeQrels(queryId, own, (c) => targetLanguages.includes(c.language), options);
+  return createCodeQrels(
+    queryId,
+    own,
+    (c) => targetLanguages.includes(c.language),
+    options,
+    (c) => c.language !== anchor.language,
+  );
+}
+
+/**
+ * Code-to-code judgments for one anchor under an explicit positive rule (the official subtasks:
+ * `c2c_mono_lang`, `c2c_cross_lang`, `c2c_cross_model`).
+ *
+ * - relevance 2: candidates of the anchor's problem that passed and satisfy `isPositive` (never the anchor);
+ * - relevance 1: hard negatives as {@link CodeQrelsOptions.sample} describes, `firstTier` naming the
+ *   failed programs the subtask prefers (for example another model's, in the anchor's language).
+ */
+export function createCode2CodeQrelsWhere(
+  queryId: string,
+  anchor: JudgedCandidate,
+  candidates: readonly JudgedCandidate[],
+  isPositive: (c: JudgedCandidate) => boolean,
+  firstTier: (c: JudgedCandidate) => boolean,
+  options: CodeQrelsOptions = {},
+): QrelRecord[] {
+  const own = candidates.filter((c) => c.problemId === anchor.problemId && c.id !== anchor.id);
+  return createCodeQrels(queryId, own, isPositive, options, firstTier);
 }
 
 /**

@@ -24,3 +24,28 @@ export function choose(seed: number, label: string, n: number): number {
   x ^= x << 5;
   return (x >>> 0) % n;
 }
+
+/**
+ * A deterministic sample of `n` items without replacement, in sampled order (a partial
+ * Fisher–Yates shuffle driven by an xorshift32 stream seeded from the seed and a label). The same
+ * seed and label always give the same sample; a different label gives an independent one, so each
+ * query's sample does not depend on the others. `n >= items.length` returns every item in its
+ * original order (as Python's `random.sample` is only called when there are more items than wanted).
+ */
+export function sampleSeeded<T>(items: readonly T[], n: number, seed: number, label: string): T[] {
+  if (n >= items.length) return [...items];
+  if (n <= 0) return [];
+  const pool = [...items];
+  let x = hash32(`${seed}:${label}`) || 1;
+  const next = (): number => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x >>> 0;
+  };
+  for (let i = 0; i < n; i++) {
+    const j = i + (next() % (pool.length - i));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return pool.slice(0, n);
+}

@@ -254,7 +254,7 @@ test('provider errors after retries (500 forever, 400) are failed items; the bui
   assert.deepEqual(m2.dropped_problems, []);
   assert.equal(m2.counts.table2_release.problems, 2);
   assert.deepEqual(m2.counts.a8_verified_correct, { passed: 8, total: 8, rate: 1 });
-  assert.deepEqual(checkQrelsRules(out).violations, []);
+  assert.deepEqual(checkQrelsRules(out, { shape: 'official', primary: 'model-a', secondary: 'model-b' }).violations, []);
   // A third run: nothing left to ask, identical tables.
   const tables = (): string[] => RELEASE_TABLES.map((t) => readFileSync(join(out, `${t}.jsonl`), 'utf8'));
   const t2 = tables();

@@ -26,13 +26,36 @@ export interface SearchRules {
   subQueryType: Readonly<Record<string, string>>;
 }
 
+/** Which rules {@link checkQrelsRules} holds a release to. */
+export interface QrelsRuleOptions {
+  /** Hard negatives per code query as built; default 3. */
+  maxHardNegatives?: number;
+  /** The per-language search-query rules (checked when given). */
+  search?: SearchRules;
+  /**
+   * `mini` (default): coreb-mini's rules (every anchor, hard negatives in id order, four near-miss
+   * texts, ids 1..n). `official`: the maintainers' maker (docs/build.md, "Release shape").
+   */
+  shape?: 'mini' | 'official';
+  /** Official shape: model A (primary) and model B (second), as corpus `model` names. */
+  primary?: string;
+  secondary?: string;
+  /** Official shape: most queries per `t2c_search_<variant>` subtask; default 50. */
+  searchCap?: number;
+  /** Official shape: the code-to-code subtasks expected; default all three. */
+  code2code?: readonly string[];
+}
+
 /**
- * Checks every rule; `maxHardNegatives` as built (default 3). With `search`, also the per-language
- * search-query rules: for every problem with a passing program, each type has 1..perVariant queries
- * in `t2c_search_any` and in `t2c_search_<lang>` for each language with a passing program, and none
- * for other languages; types and sub types as released.
+ * Checks every rule. With `search`, also the per-language search-query rules: for every problem
+ * with a passing program, each type has 1..perVariant queries in `t2c_search_any` and in
+ * `t2c_search_<lang>` for each language with a passing program, and none for other languages;
+ * types and sub types as released (in the official shape a subtask over its cap is sampled, so
+ * a variant may have none).
  */
-export function checkQrelsRules(dir: string, maxHardNegatives = 3, search?: SearchRules): { violations: string[]; checked: Record<string, number> } {
+export function checkQrelsRules(dir: string, options: QrelsRuleOptions = {}): { violations: string[]; checked: Record<string, number> } {
+  const { maxHardNegatives = 3, search } = options;
+  if (options.shape === 'official') return checkOfficialRules(dir, options);
   const v: string[] = [];
   const checked: Record<string, number> = {};
   const tick = (k: string): void => void (checked[k] = (checked[k] ?? 0) + 1);
@@ -188,6 +211,187 @@ export function checkQrelsRules(dir: string, maxHardNegatives = 3, search?: Sear
     ['text2code_qrels', codeById],
     ['code2code_qrels', codeById],
     ['code2text_qrels', textById],
+  ] as const) {
+    for (const r of read(dir, t)) if (!corpus.has(String(r.doc_id))) v.push(`${t}: ${r.query_id} judges unknown doc ${r.doc_id}`);
+  }
+  return { violations: v, checked };
+}
+
+/**
+ * The official shape, from its rules: positives as in coreb-mini for text-to-code; the three
+ * code-to-code subtasks by model role; hard negatives a sample of min(cap, pool) from the pool
+ * grown tier by tier (constraint-matching failed, any failed, non-positive correct); three of the
+ * four near-miss texts; per-language code-to-text queries only for problems passing in two
+ * languages; query numbers increasing within each table.
+ */
+function checkOfficialRules(dir: string, o: QrelsRuleOptions): { violations: string[]; checked: Record<string, number> } {
+  const v: string[] = [];
+  const checked: Record<string, number> = {};
+  const tick = (k: string): void => void (checked[k] = (checked[k] ?? 0) + 1);
+  const max = o.maxHardNegatives ?? 3;
+  const cap = o.searchCap ?? 50;
+  const A = String(o.primary);
+  const B = o.secondary;
+  const code = read(dir, 'code_corpus');
+  const text = read(dir, 'text_corpus');
+  const codeById = new Map(code.map((r) => [String(r.code_id), r]));
+  const codeOf = (pid: string): Row[] => code.filter((r) => r.meta_source_problem_id === pid);
+  const ids = (rows: Row[]): string[] => rows.map((r) => String(r.code_id));
+  const passed = (r: Row): boolean => r.meta_passed === true;
+  const qrelsOf = (t: string): Map<string, Map<string, number>> => {
+    const m = new Map<string, Map<string, number>>();
+    for (const r of read(dir, t)) {
+      const q = String(r.query_id);
+      if (!m.has(q)) m.set(q, new Map());
+      m.get(q)!.set(String(r.doc_id), Number(r.relevance));
+    }
+    return m;
+  };
+  const rel = (q: Map<string, number> | undefined, level: number): string[] =>
+    [...(q ?? new Map()).entries()].filter(([, r]) => r === level).map(([d]) => d);
+  /** Hard negatives drawn from the tiered pool: the right number, all from the pool. */
+  const checkHn = (id: string, got: string[], tiers: Row[][]): void => {
+    const pool: string[] = [];
+    for (const t of tiers) {
+      if (pool.length >= max) break;
+      for (const c of ids(t)) if (!pool.includes(c)) pool.push(c);
+    }
+    if (got.length !== Math.min(max, pool.length)) v.push(`${id}: ${got.length} hard negatives, expected min(${max}, pool of ${pool.length})`);
+    for (const g of got) if (!pool.includes(g)) v.push(`${id}: hard negative ${g} is not in the tiered pool ${pool}`);
+  };
+  const numbers = (t: string): void => {
+    let last = 0;
+    for (const q of read(dir, t)) {
+      const m = /^q_(.+)_(\d{4,})$/.exec(String(q.query_id));
+      if (m === null || m[1] !== q.subtask) v.push(`${q.query_id}: id does not read q_<subtask>_NNNN for ${q.subtask}`);
+      else if (Number(m[2]) <= last) v.push(`${q.query_id}: number not above the previous query's (${last})`);
+      else last = Number(m[2]);
+    }
+  };
+  numbers('text2code_queries');
+  numbers('code2code_queries');
+  numbers('code2text_queries');
+
+  // text2code
+  const t2c = qrelsOf('text2code_qrels');
+  const searchCount = new Map<string, number>();
+  for (const q of read(dir, 'text2code_queries')) {
+    const id = String(q.query_id);
+    const lang = String(q.language_constraint);
+    const own = codeOf(String(q.meta_source_problem_id));
+    const fits = (r: Row): boolean => lang === 'none' || r.language === lang;
+    const pos = ids(own.filter((r) => passed(r) && fits(r)));
+    const qr = t2c.get(id);
+    if (pos.length === 0) v.push(`${id}: a t2c query without a passing program was emitted`);
+    if (!same(rel(qr, 2), pos)) v.push(`${id}: t2c positives ${rel(qr, 2)} != passing programs in ${lang} ${pos}`);
+    checkHn(id, rel(qr, 1), [own.filter((r) => !passed(r) && fits(r)), own.filter((r) => !passed(r)), own.filter((r) => passed(r) && !fits(r))]);
+    if (String(q.subtask).startsWith('t2c_search_')) {
+      searchCount.set(String(q.subtask), (searchCount.get(String(q.subtask)) ?? 0) + 1);
+      if (o.search !== undefined && q.sub_query_type !== o.search.subQueryType[String(q.meta_original_query_type)])
+        v.push(`${id}: sub_query_type ${q.sub_query_type} for ${q.meta_original_query_type}`);
+    }
+    tick('t2c');
+  }
+  for (const [subtask, n] of searchCount) {
+    if (n > cap) v.push(`${subtask}: ${n} queries, over the cap of ${cap}`);
+    tick('search_subtask');
+  }
+
+  // code2code by role
+  const c2c = qrelsOf('code2code_qrels');
+  const want = new Set(o.code2code ?? ['c2c_mono_lang', 'c2c_cross_lang', 'c2c_cross_model']);
+  const expected = new Map<string, Set<string>>();
+  for (const pid of new Set(code.map((r) => String(r.meta_source_problem_id)))) {
+    const pass = codeOf(pid).filter(passed);
+    const ofA = pass.filter((r) => r.model === A);
+    const ofB = B === undefined ? [] : pass.filter((r) => r.model === B);
+    const add = (s: string, a: Row): void => {
+      if (!expected.has(s)) expected.set(s, new Set());
+      expected.get(s)!.add(String(a.code_id));
+    };
+    const pyB = ofB.filter((r) => r.language === 'python');
+    if (pyB.length > 0 && ofA.some((r) => r.language === 'python')) add('c2c_mono_lang', pyB[0]);
+    if (ofA.some((r) => r.language !== 'python')) for (const a of pyB) add('c2c_cross_model', a);
+    for (const a of ofA) if (ofA.some((t) => t.language !== a.language && String(t.code_id) > String(a.code_id))) add('c2c_cross_lang', a);
+  }
+  const seen = new Map<string, Set<string>>();
+  for (const q of read(dir, 'code2code_queries')) {
+    const id = String(q.query_id);
+    const s = String(q.subtask);
+    const anchor = codeById.get(String(q.meta_anchor_code_id));
+    if (anchor === undefined || !passed(anchor)) {
+      v.push(`${id}: anchor missing or not passing`);
+      continue;
+    }
+    if (!want.has(s)) v.push(`${id}: subtask ${s} was not asked for`);
+    if (!seen.has(s)) seen.set(s, new Set());
+    seen.get(s)!.add(String(anchor.code_id));
+    const others = codeOf(String(anchor.meta_source_problem_id)).filter((r) => r.code_id !== anchor.code_id);
+    const isPos = (r: Row): boolean =>
+      r.model === A &&
+      (s === 'c2c_mono_lang'
+        ? r.language === 'python'
+        : s === 'c2c_cross_model'
+          ? r.language !== 'python'
+          : r.language !== anchor.language && String(r.code_id) > String(anchor.code_id));
+    const tier1 = (r: Row): boolean =>
+      s === 'c2c_mono_lang'
+        ? r.model !== anchor.model && r.language === anchor.language
+        : s === 'c2c_cross_model'
+          ? r.model !== anchor.model && r.language !== anchor.language
+          : r.language !== anchor.language;
+    const qr = c2c.get(id);
+    if (!same(rel(qr, 2), ids(others.filter((r) => passed(r) && isPos(r)))))
+      v.push(`${id}: ${s} positives ${rel(qr, 2)} do not follow the role rule`);
+    checkHn(id, rel(qr, 1), [
+      others.filter((r) => !passed(r) && tier1(r)),
+      others.filter((r) => !passed(r)),
+      others.filter((r) => passed(r) && !isPos(r)),
+    ]);
+    if ((qr ?? new Map()).has(String(anchor.code_id))) v.push(`${id}: judges its own anchor`);
+    tick(s);
+  }
+  for (const s of want) {
+    if (!same([...(seen.get(s) ?? [])], [...(expected.get(s) ?? [])]))
+      v.push(`${s}: anchors ${[...(seen.get(s) ?? [])]} != by the rule ${[...(expected.get(s) ?? [])]}`);
+  }
+
+  // code2text
+  const c2t = qrelsOf('code2text_qrels');
+  const originalOf = (pid: string): Row | undefined => text.find((r) => r.meta_source_problem_id === pid && r.meta_is_noise_sample !== true);
+  const noiseOf = (textId: string): string[] => text.filter((r) => r.meta_original_text_id === textId).map((r) => String(r.text_id));
+  for (const q of read(dir, 'code2text_queries')) {
+    const id = String(q.query_id);
+    const pid = String(q.meta_source_problem_id);
+    const anchor = codeById.get(String(q.meta_anchor_code_id));
+    const original = originalOf(pid);
+    if (anchor === undefined || !passed(anchor) || anchor.meta_source_problem_id !== pid || original === undefined) {
+      v.push(`${id}: anchor missing, failing or of another problem, or no original text`);
+      continue;
+    }
+    const pass = codeOf(pid).filter(passed);
+    const lang = String(q.subtask).split('_').at(-1);
+    const qr = c2t.get(id);
+    const isMatchNegative = q.subtask === 'c2t_match' && Number(q.label) === 0;
+    if (!same(rel(qr, 2), isMatchNegative ? [] : [String(original.text_id)]))
+      v.push(`${id}: c2t positive must be ${isMatchNegative ? 'none' : original.text_id}`);
+    const noise = noiseOf(String(original.text_id));
+    const hn = rel(qr, 1);
+    if (hn.length !== Math.min(3, noise.length) || hn.some((h) => !noise.includes(h))) v.push(`${id}: near-miss texts ${hn} are not 3 of ${noise}`);
+    if (q.subtask === 'c2t_match' || lang === 'any') {
+      const wantAnchor = pass.find((r) => r.language === 'python' && r.model === A) ?? pass.find((r) => r.language === 'python') ?? pass[0];
+      if (anchor.code_id !== wantAnchor?.code_id) v.push(`${id}: anchor ${anchor.code_id}, the rule picks ${wantAnchor?.code_id}`);
+    } else {
+      if (new Set(pass.map((r) => r.language)).size < 2) v.push(`${id}: per-language query for a problem passing in one language`);
+      const first = pass.find((r) => r.language === lang);
+      if (anchor.code_id !== first?.code_id) v.push(`${id}: anchor ${anchor.code_id}, the first passing ${lang} program is ${first?.code_id}`);
+    }
+    tick(q.subtask === 'c2t_match' ? 'c2t_match' : 'c2t');
+  }
+  for (const [t, corpus] of [
+    ['text2code_qrels', codeById],
+    ['code2code_qrels', codeById],
+    ['code2text_qrels', new Map(text.map((r) => [String(r.text_id), r]))],
   ] as const) {
     for (const r of read(dir, t)) if (!corpus.has(String(r.doc_id))) v.push(`${t}: ${r.query_id} judges unknown doc ${r.doc_id}`);
   }

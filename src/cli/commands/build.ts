@@ -10,7 +10,18 @@ import type { ChatModel } from '../../core/chat.js';
 import { CorebError, EXIT_CODES } from '../../core/errors.js';
 import { resolveCacheDir } from '../../cache/index.js';
 import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
-import { BUILD_STAGES, loadPromptSet, parseSelectionDate, planBuild, runBuild, type BuildOptions, type BuildStage } from '../../construct/index.js';
+import {
+  BUILD_STAGES,
+  loadPromptSet,
+  parseSelectionDate,
+  planBuild,
+  resolveReleaseShape,
+  runBuild,
+  type BuildOptions,
+  type BuildStage,
+  type Code2CodeSubtask,
+} from '../../construct/index.js';
+import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { compareReleases } from '../../eval/release-drift.js';
 import { renderDriftReport } from '../../report/index.js';
 import { CHAT_PROVIDERS, createChatModel, normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/index.js';
@@ -24,7 +35,7 @@ const USAGE = `coreb build --problems FILE --out DIR --rewriter SPEC --solver SP
 
 Builds a CoREB release from LiveCodeBench-format problems (JSONL) through chat models:
   load -> rewrite (+ tests) -> abbreviate -> solve -> execute -> queries -> negatives -> qrels -> release
-Every model reply is cached under DIR/work/llm-cache by its full request, every stage writes
+Every model reply is cached under COREB_CACHE_DIR by its full request, every stage writes
 DIR/work/<stage>.jsonl, and execution resumes from DIR/work/execute.jsonl: rerunning the same
 command sends no answered request again and writes byte-identical tables. Ctrl-C (or a kill)
 at any moment loses at most the requests in flight.
@@ -70,6 +81,15 @@ Options:
   --previous DIR           the last release: after the release stage, print the series check of
                            this build against it (coreb drift PREVIOUS DIR; docs/build.md)
   --previous-split NAME    parquet split of --previous (default: the only one)
+  --shape NAME             release shape: coreb-v202603 (default; the official rules), coreb-v202602
+                           (the same with c2c_cross_lang only) or coreb-mini (docs/build.md)
+  --search-cap N|all       most t2c_search queries per subtask, a seeded sample (default 50)
+  --c2c-subtasks LIST      code-to-code subtasks, from mono_lang,cross_lang,cross_model (default all)
+  --primary-solver LABEL   the solver whose programs are model A of the shape's rules (positives of
+                           every c2c subtask, preferred c2t anchor); default the first --solver; the
+                           first other solver is model B (anchors of mono_lang and cross_model)
+  --similar-embedder SPEC  rank the similar problems shown to the query writer with this embedder
+                           (dense spec as in coreb eval; cached); default TF-IDF cosine
   --dry-run                print the plan (stages, calls per model, token estimate) and exit;
                            needs no API key and sends nothing
 
@@ -95,6 +115,11 @@ interface FileConfig {
   from?: string;
   to?: string;
   excludeReleases?: string[];
+  shape?: string;
+  searchCap?: number | 'all';
+  c2cSubtasks?: string | string[];
+  primarySolver?: string;
+  similarEmbedder?: string;
 }
 
 const CONFIG_KEYS = [
@@ -117,6 +142,11 @@ const CONFIG_KEYS = [
   'from',
   'to',
   'excludeReleases',
+  'shape',
+  'searchCap',
+  'c2cSubtasks',
+  'primarySolver',
+  'similarEmbedder',
 ];
 
 function readConfig(file: string): FileConfig {
@@ -239,6 +269,11 @@ const command: Command = {
       to: { type: 'string' },
       'exclude-release': { type: 'string', multiple: true },
       'previous-split': { type: 'string' },
+      shape: { type: 'string' },
+      'search-cap': { type: 'string' },
+      'c2c-subtasks': { type: 'string' },
+      'primary-solver': { type: 'string' },
+      'similar-embedder': { type: 'string' },
     });
     const str = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
     const cfgFile = str('config') !== undefined ? resolve(ctx.cwd, str('config') as string) : undefined;
@@ -295,6 +330,23 @@ const command: Command = {
       if (!models.has(key)) models.set(key, createChatModel(c, { env: ctx.env, logger: ctx.logger, planOnly }));
       return models.get(key);
     };
+    const capText = str('search-cap') ?? (cfg.searchCap !== undefined ? String(cfg.searchCap) : undefined);
+    const shape = resolveReleaseShape(str('shape') ?? cfg.shape, {
+      ...(capText !== undefined ? { searchCap: capText === 'all' ? null : parseIntOption('search-cap', capText, 50, 0) } : {}),
+      ...(list(str('c2c-subtasks') ?? cfg.c2cSubtasks) !== undefined
+        ? { code2code: list(str('c2c-subtasks') ?? cfg.c2cSubtasks) as Code2CodeSubtask[] }
+        : {}),
+    });
+    const embedderSpec = str('similar-embedder') ?? cfg.similarEmbedder;
+    const similarityEmbedder =
+      embedderSpec === undefined || planOnly
+        ? undefined
+        : await createDenseEmbedder(embedderSpec, {
+            env: ctx.env,
+            cwd: ctx.cwd,
+            logger: ctx.logger,
+            ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
+          });
     const jobs = parseIntOption('jobs', str('jobs'), availableParallelism(), 1);
     const timeLimitMs = str('timeout-ms') !== undefined ? parseIntOption('timeout-ms', str('timeout-ms'), 6000, 1) : undefined;
     const judgeCache = str('judge-cache') !== undefined ? resolve(ctx.cwd, str('judge-cache') as string) : ctx.env.COREB_JUDGE_CACHE;
@@ -307,7 +359,10 @@ const command: Command = {
         solvers: await Promise.all(solverSpecs.map((s) => model(s) as Promise<ChatModel>)),
         queryWriter: await model(specOf(str('query-writer'), cfg.queryWriter, 'queryWriter')),
         negativeWriter: await model(specOf(str('negative-writer'), cfg.negativeWriter, 'negativeWriter')),
+        ...(similarityEmbedder !== undefined ? { similarityEmbedder } : {}),
       },
+      shape,
+      ...((str('primary-solver') ?? cfg.primarySolver) !== undefined ? { primarySolver: str('primary-solver') ?? cfg.primarySolver } : {}),
       languages: languages as ExecLanguage[],
       releaseName: str('release-name') ?? cfg.releaseName,
       seed: num('seed', cfg.seed, 0),
@@ -376,7 +431,12 @@ const command: Command = {
       options.judge = () => createLocalJudge({ cacheDir: judgeCache, jobs, timeLimitMs });
       options.toolVersions = { coreb: coreVersion(), ...toolVersions(languages as ExecLanguage[]) };
     }
-    const r = await runBuild(options);
+    let r: Awaited<ReturnType<typeof runBuild>>;
+    try {
+      r = await runBuild(options);
+    } finally {
+      similarityEmbedder?.close();
+    }
     const calls = r.calls;
     ctx.stdout.write(`coreb build: ${calls} request(s) sent this run (cache: ${options.cacheDir})\n`);
     if (r.judging !== undefined) {

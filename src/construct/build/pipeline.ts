@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatMessage, ChatModel, ChatReply, ChatRequest } from '../../core/chat.js';
+import type { Embedder } from '../../core/embedding.js';
 import { RELEASE_TABLES, type ReleaseTable } from '../../core/dataset.js';
 import { createEndpointSlots, type EndpointSlots } from '../../core/endpoint-slots.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
@@ -28,6 +29,7 @@ import type { JudgeBackend } from '../../sandbox/backend.js';
 import { judgeKey, runJudging, type JudgeRecord } from '../../sandbox/judge-run.js';
 import { HARD_NEGATIVE_STRATEGIES, outcomeKey, type AuthoredProblem, type SolutionOutcome } from '../mini-authored.js';
 import { planMiniRelease, type PlannedRelease } from '../mini-release.js';
+import { resolveReleaseShape, type ReleaseShape, type ShapeRoles } from '../release-shape.js';
 import { hash32 } from '../seeded-choice.js';
 import { renderWireRow } from '../wire-row.js';
 import {
@@ -44,7 +46,7 @@ import {
 } from './contracts.js';
 import { renderMessages, renderTemplate, type PromptName, type PromptSet } from './prompts.js';
 import { applyReviewInPlace, loadReviewState, REVIEW_FILE, reviewStatus, summarizeReview } from '../review/decisions.js';
-import { similarProblems } from './similar.js';
+import { similarProblems, similarProblemsByEmbedding, SIMILAR_PROBLEMS_K, SIMILAR_PROBLEMS_MIN_SCORE } from './similar.js';
 import { loadExcludedProblems, NEAR_DUPLICATE_STATEMENTS, selectProblems, type DroppedProblem, type ExcludedProblems } from '../problem-selection.js';
 
 /** The stages, in order. `tests` adapts the test cases a rewrite changed (part of rewriting). */
@@ -100,6 +102,11 @@ export interface BuildModels {
   solvers: ChatModel[];
   queryWriter?: ChatModel;
   negativeWriter?: ChatModel;
+  /**
+   * Ranks the "similar problems" shown to the query writer by cosine of its embeddings (the
+   * official runner uses a sentence-transformer); default TF-IDF cosine over the build's problems.
+   */
+  similarityEmbedder?: Embedder;
 }
 
 /** Options of {@link runBuild} and {@link planBuild}. */
@@ -143,8 +150,16 @@ export interface BuildOptions {
   contractRetries?: number;
   /** Search queries asked per problem, query type and variant (`any`, each passing language); default 2 (the official runner's). */
   queriesPerVariant?: number;
-  /** Hard negatives per code query; default 3. */
+  /** Hard negatives per code query; default the shape's (3). */
   maxHardNegatives?: number;
+  /** The release shape (docs/build.md, "Release shape"); default `coreb-v202603`, the official rules. */
+  shape?: ReleaseShape;
+  /**
+   * The solver whose programs are model A of the shape's rules (the positives of every
+   * code-to-code subtask, the preferred code-to-text anchor), by corpus label; default the first
+   * solver. Model B (the anchors of `c2c_mono_lang` and `c2c_cross_model`) is the first other solver.
+   */
+  primarySolver?: string;
   /** Timestamp written to every `meta_created_at`; default the first run's time (kept in `work/state.json`). */
   createdAt?: string;
   /** Creates the judge when the execute stage runs. */
@@ -811,7 +826,9 @@ async function stageQueries(
   const model = ctx.o.models.queryWriter ?? ctx.o.models.rewriter;
   const count = ctx.o.queriesPerVariant ?? 2;
   const kinds = Object.keys(SEARCH_QUERY_KINDS) as SearchQueryKind[];
-  const similar = similarProblems(ready.map(({ p, rw }) => ({ id: p.questionId, text: `${rw.title ?? ''}\n${rw.statement ?? ''}` })));
+  const docs = ready.map(({ p, rw }) => ({ id: p.questionId, text: `${rw.title ?? ''}\n${rw.statement ?? ''}` }));
+  const embedder = ctx.o.models.similarityEmbedder;
+  const similar = embedder !== undefined ? await similarProblemsByEmbedding(docs, embedder, ctx.signal) : similarProblems(docs);
   const byId = new Map(ready.map((r) => [r.p.questionId, r]));
   const block = (id: string, maxChars?: number): string => {
     const r = byId.get(id) as { p: LcbProblem; rw: RewriteRow };
@@ -1010,6 +1027,7 @@ export interface BuildPlan {
  */
 export async function planBuild(o: BuildOptions): Promise<BuildPlan> {
   checkModels(o.models);
+  shapeRoles(o);
   const { problems, selection } = await loadProblems(o);
   const languages = o.languages ?? ['python', 'cpp', 'java', 'go', 'ruby'];
   const tok = (s: string): number => Math.ceil(s.length / 4);
@@ -1064,6 +1082,7 @@ export async function planBuild(o: BuildOptions): Promise<BuildPlan> {
  */
 export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   checkModels(o.models);
+  shapeRoles(o);
   const ctx = resolveCtx(o);
   const run = new Set<BuildStage>(o.stages ?? BUILD_STAGES);
   const now = o.now ?? (() => new Date());
@@ -1226,12 +1245,20 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       })),
     });
   }
+  const shape = o.shape ?? resolveReleaseShape();
+  const roles = shapeRoles(o);
+  const needsSecond = shape.rules === 'official' && shape.code2code.some((s) => s !== 'cross_lang');
+  if (needsSecond && roles.secondary === undefined) {
+    ctx.logger.warn(`qrels: c2c_mono_lang and c2c_cross_model need a second solver; with one (${roles.primary}) they have no query`);
+  }
   const plan = planMiniRelease(authored, outcomes, {
     idTag: releaseName,
     createdAt,
     version: releaseName,
     seed: ctx.seed,
     maxHardNegatives: o.maxHardNegatives,
+    shape,
+    roles,
   });
   // The official solution key is `{model}_{language}` (one solution per model and language).
   for (const row of plan.tables.code_corpus) row.meta_solution_key = `${String(row.model)}_${String(row.language)}`;
@@ -1304,6 +1331,19 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       negative_writer: describe(o.models.negativeWriter ?? o.models.rewriter),
     },
     prompts: { dir: o.prompts.isDefault ? 'default (coreb prompts/build)' : o.prompts.dir, sha256: o.prompts.hashes },
+    shape: shape.name,
+    shape_rules: {
+      rules: shape.rules,
+      search_cap_per_subtask: shape.searchCap,
+      code2code_subtasks: shape.code2code.map((s) => `c2c_${s}`),
+      anchor_language: shape.anchorLanguage,
+      c2t_near_miss_texts: shape.c2tHardTexts,
+      c2t_match: shape.c2tMatch,
+      hard_negatives_per_code_query: o.maxHardNegatives ?? shape.maxHardNegatives,
+      hard_negative_pick: shape.rules === 'official' ? 'seeded sample from tiers (official)' : 'id order (coreb-mini)',
+      source: 'hq-bench/coreb coreb_runner/runners/query_corpus_dataset_maker.py (docs/build.md, "Release shape")',
+    },
+    roles: { primary_model: roles.primary, second_model: roles.secondary ?? null },
     seeds: { build: ctx.seed, negative_temperature_range: [0.85, 1.0] },
     languages: ctx.languages,
     settings: {
@@ -1311,8 +1351,16 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       concurrency_per_endpoint: ctx.concurrency,
       queries_per_variant: o.queriesPerVariant ?? 2,
       search_query_types: Object.keys(SEARCH_QUERY_KINDS),
-      similar_problems: 'top 5 by TF-IDF cosine > 0.1 over the build problems, 500 chars each',
-      max_code_hard_negatives: o.maxHardNegatives ?? 3,
+      similar_problems: {
+        ranking:
+          o.models.similarityEmbedder !== undefined
+            ? 'embedding cosine'
+            : 'TF-IDF cosine (sublinear tf, smoothed idf, English stop words, s-stemming)',
+        embedder: o.models.similarityEmbedder?.describe() ?? null,
+        top_k: SIMILAR_PROBLEMS_K,
+        min_score: SIMILAR_PROBLEMS_MIN_SCORE,
+        chars_each: 500,
+      },
       tests_batch: TESTS_BATCH,
     },
     judge: judgeSettings,
@@ -1360,6 +1408,21 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
   await saveFileAtomic(join(o.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   await saveAtomic(join(o.outDir, HUB_DIR, 'manifest', `${split}.json`), JSON.stringify(manifest, null, 2) + '\n');
   return { ...result(), counts: plan.counts, problemsReleased: authored.length, dropped };
+}
+
+/**
+ * Model A and model B of the shape's rules, by corpus label: `primarySolver` (default the first
+ * solver) and the first other solver.
+ * @throws CorebError `USAGE` when `primarySolver` names no solver.
+ */
+export function shapeRoles(o: Pick<BuildOptions, 'models' | 'primarySolver'>): ShapeRoles {
+  const labels = o.models.solvers.map(modelLabel);
+  const primary = o.primarySolver ?? labels[0];
+  if (!labels.includes(primary)) {
+    throw new CorebError('USAGE', `--primary-solver ${primary} is not a solver of this build; solvers: ${labels.join(', ')}`);
+  }
+  const secondary = labels.find((l) => l !== primary);
+  return { primary, ...(secondary !== undefined ? { secondary } : {}) };
 }
 
 /** True when `e` is an interruption (the CLI exits 130 and says how to resume). */
