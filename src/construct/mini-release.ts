@@ -70,7 +70,7 @@ export function planMiniRelease(
     seed,
     qrelOptions: {
       maxHardNegatives: options.maxHardNegatives ?? shape.maxHardNegatives,
-      ...(shape.rules === 'official' ? { sample: { seed } } : {}),
+      ...(shape.rules === 'official' ? { sample: { seed, firstTier: shape.hardNegativeFirstTier } } : {}),
     },
     shape,
     roles: options.roles ?? { primary: models[0] ?? '', ...(models[1] !== undefined ? { secondary: models[1] } : {}) },

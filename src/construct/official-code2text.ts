@@ -7,7 +7,8 @@
  * - `_<lang>`: only for problems with passing programs in at least two languages, one query per
  *   such language (in corpus order), anchored on the first passing program in it;
  * - every query judges the problem's text at relevance 2 and a seeded sample of `shape.c2tHardTexts`
- *   (3) of its four near-miss texts at relevance 1;
+ *   (3) of its four near-miss texts at relevance 1 (`shape.c2tNearMissFrom` `other-problems`: of
+ *   the other problems' near-miss texts, as v202602 was published);
  * - `c2t_match`: per problem the `_any` anchor paired with its own text (full, canonical: label 1)
  *   and, per text type, with the text of another problem picked by seed (label 0).
  *
@@ -56,8 +57,10 @@ export function planOfficialCode2Text(
   const queries: WireRow[] = [];
   const qrels: QrelRecord[] = [];
   let no = 0;
+  const allNoise = sorted.flatMap((p) => noiseIdsOf.get(p.id) ?? []);
   const judge = (queryId: string, p: AuthoredProblem, positive: string | null): void => {
-    const nearMisses = sampleSeeded(noiseIdsOf.get(p.id) ?? [], shape.c2tHardTexts, seed, `near-miss:${queryId}`);
+    const pool = shape.c2tNearMissFrom === 'own' ? (noiseIdsOf.get(p.id) ?? []) : allNoise;
+    const nearMisses = sampleSeeded(pool, shape.c2tHardTexts, seed, `near-miss:${queryId}`);
     qrels.push(...createCode2TextQrels(queryId, positive, nearMisses));
   };
   for (const [variant, textType] of [

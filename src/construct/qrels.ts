@@ -35,7 +35,7 @@ export interface CodeQrelsOptions {
    * that are not positives; then a seeded sample of the cap from that pool (labelled by query id).
    * Without it: failed first, then non-qualifying correct, in id order, truncated (coreb-mini).
    */
-  sample?: { seed: number };
+  sample?: { seed: number; firstTier?: 'constraint' | 'failed' };
 }
 
 const byId = (a: JudgedCandidate, b: JudgedCandidate): number => compareCodePoints(a.id, b.id);
@@ -87,7 +87,12 @@ function createCodeQrels(
   const negatives =
     options.sample === undefined
       ? pickHardNegatives(failed, nonQualifying, max)
-      : sampleHardNegatives([failed.filter(firstTier), failed, nonQualifying], max, options.sample.seed, queryId);
+      : sampleHardNegatives(
+          options.sample.firstTier === 'failed' ? [failed, nonQualifying] : [failed.filter(firstTier), failed, nonQualifying],
+          max,
+          options.sample.seed,
+          queryId,
+        );
   return [
     ...positives.sort(byId).map((c) => ({ queryId, docId: c.id, relevance: RELEVANCE.positive })),
     ...negatives.map((c) => ({ queryId, docId: c.id, relevance: RELEVANCE.hardNegative })),

@@ -29,8 +29,20 @@ export interface ReleaseShape {
   anchorLanguage: string;
   /** Near-miss texts (relevance 1) judged per code-to-text query, a seeded sample of the problem's four; official 3. */
   c2tHardTexts: number;
+  /**
+   * Where the near-miss texts of a code-to-text query come from: `own`, the problem's own four
+   * (v202603); `other-problems`, a seeded sample of other problems' near-miss texts, as v202602 was
+   * published (its maker's first tier found none, so its fallback drew from other problems).
+   */
+  c2tNearMissFrom: 'own' | 'corpus';
   /** Whether `c2t_match` pairs are made (both official releases have them). */
   c2tMatch: boolean;
+  /**
+   * The first tier of code hard negatives: `constraint`, the failed programs that fit the
+   * subtask's own constraint (v202603's maker); `failed`, every failed program of the problem (as
+   * v202602 was published). Both then fall back to the correct programs that are not positives.
+   */
+  hardNegativeFirstTier: 'constraint' | 'failed';
   /** Hard negatives (relevance 1) per code query; 3 in every shape. */
   maxHardNegatives: number;
 }
@@ -41,18 +53,27 @@ const OFFICIAL: Omit<ReleaseShape, 'name'> = {
   code2code: CODE2CODE_SUBTASKS,
   anchorLanguage: 'python',
   c2tHardTexts: 3,
+  c2tNearMissFrom: 'own',
   c2tMatch: true,
+  hardNegativeFirstTier: 'constraint',
   maxHardNegatives: 3,
 };
 
 /**
  * The named shapes. `coreb-v202603` (the default of `coreb build`) is the current official one;
- * `coreb-v202602` is the same rules with `c2c_cross_lang` only, as v202602 was published;
+ * `coreb-v202602` reproduces v202602 as published: `c2c_cross_lang` only, near-miss texts
+ * from the whole corpus, every failed program in the first hard-negative tier;
  * `coreb-mini` is the bundled sample's.
  */
 export const RELEASE_SHAPES: Readonly<Record<string, ReleaseShape>> = {
   'coreb-v202603': { name: 'coreb-v202603', ...OFFICIAL },
-  'coreb-v202602': { name: 'coreb-v202602', ...OFFICIAL, code2code: ['cross_lang'] },
+  'coreb-v202602': {
+    name: 'coreb-v202602',
+    ...OFFICIAL,
+    code2code: ['cross_lang'],
+    c2tNearMissFrom: 'corpus',
+    hardNegativeFirstTier: 'failed',
+  },
   'coreb-mini': {
     name: 'coreb-mini',
     rules: 'mini',
@@ -60,7 +81,9 @@ export const RELEASE_SHAPES: Readonly<Record<string, ReleaseShape>> = {
     code2code: ['cross_lang'],
     anchorLanguage: 'python',
     c2tHardTexts: 4,
+    c2tNearMissFrom: 'own',
     c2tMatch: true,
+    hardNegativeFirstTier: 'failed',
     maxHardNegatives: 3,
   },
 };

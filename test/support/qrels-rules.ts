@@ -44,6 +44,10 @@ export interface QrelsRuleOptions {
   searchCap?: number;
   /** Official shape: the code-to-code subtasks expected; default all three. */
   code2code?: readonly string[];
+  /** Official shape: near-miss texts of the problem itself (`own`, default) or any of the corpus (`corpus`: v202602 as published). */
+  nearMissFrom?: 'own' | 'corpus';
+  /** Official shape: first hard-negative tier, the failed programs fitting the subtask (`constraint`, default) or every failed one (v202602). */
+  hardNegativeFirstTier?: 'constraint' | 'failed';
 }
 
 /**
@@ -250,9 +254,9 @@ function checkOfficialRules(dir: string, o: QrelsRuleOptions): { violations: str
   const rel = (q: Map<string, number> | undefined, level: number): string[] =>
     [...(q ?? new Map()).entries()].filter(([, r]) => r === level).map(([d]) => d);
   /** Hard negatives drawn from the tiered pool: the right number, all from the pool. */
-  const checkHn = (id: string, got: string[], tiers: Row[][]): void => {
+  const checkHn = (id: string, got: string[], allTiers: Row[][]): void => {
     const pool: string[] = [];
-    for (const t of tiers) {
+    for (const t of o.hardNegativeFirstTier === 'failed' ? allTiers.slice(1) : allTiers) {
       if (pool.length >= max) break;
       for (const c of ids(t)) if (!pool.includes(c)) pool.push(c);
     }
@@ -375,9 +379,12 @@ function checkOfficialRules(dir: string, o: QrelsRuleOptions): { violations: str
     const isMatchNegative = q.subtask === 'c2t_match' && Number(q.label) === 0;
     if (!same(rel(qr, 2), isMatchNegative ? [] : [String(original.text_id)]))
       v.push(`${id}: c2t positive must be ${isMatchNegative ? 'none' : original.text_id}`);
-    const noise = noiseOf(String(original.text_id));
+    const own = noiseOf(String(original.text_id));
     const hn = rel(qr, 1);
-    if (hn.length !== Math.min(3, noise.length) || hn.some((h) => !noise.includes(h))) v.push(`${id}: near-miss texts ${hn} are not 3 of ${noise}`);
+    if (o.nearMissFrom === 'corpus') {
+      const nearMiss = (h: string): boolean => text.some((r) => r.text_id === h && r.meta_is_noise_sample === true);
+      if (hn.length !== 3 || !hn.every(nearMiss)) v.push(`${id}: near-miss texts ${hn} are not 3 near-miss texts of the corpus`);
+    } else if (hn.length !== Math.min(3, own.length) || hn.some((h) => !own.includes(h))) v.push(`${id}: near-miss texts ${hn} are not 3 of ${own}`);
     if (q.subtask === 'c2t_match' || lang === 'any') {
       const wantAnchor = pass.find((r) => r.language === 'python' && r.model === A) ?? pass.find((r) => r.language === 'python') ?? pass[0];
       if (anchor.code_id !== wantAnchor?.code_id) v.push(`${id}: anchor ${anchor.code_id}, the rule picks ${wantAnchor?.code_id}`);

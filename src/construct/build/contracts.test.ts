@@ -50,8 +50,13 @@ test('tests and queries contracts', () => {
   );
   assert.throws(
     () => parseSearchQueriesReply('{"queries": {"retro_any": ["a"]}}', variants, 2),
-    /no queries for "retro_python"; expected a non-empty array/,
+    /no queries for "retro_python"; expected an array of strings for each of retro_any, retro_python \(\[\] when none fits\)/,
   );
+  // An explicitly empty variant is an answer: it gets no query of this type.
+  assert.deepEqual(parseSearchQueriesReply('{"queries": {"retro_any": [], "retro_python": ["p"]}}', variants, 2), {
+    retro_any: [],
+    retro_python: ['p'],
+  });
   assert.throws(
     () => parseSearchQueriesReply('{"retro_any": ["a"], "retro_python": [3]}', variants, 2),
     /retro_python\[0\] must be a non-empty string/,

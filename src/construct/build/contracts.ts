@@ -88,8 +88,10 @@ export function searchVariantKey(language: string): string {
  * Reads the search queries of one query type for several variants (`retro_any`, `retro_python`, …):
  * `{"queries": {"retro_any": [...], ...}}` or the bare `{"retro_any": [...], ...}`. Each entry is a
  * string or an object with a `query` string (the official runner's `{query, best_match, ...}`).
- * Every variant asked must have at least one non-empty query; duplicates within a variant are
- * dropped, at most `max` kept; variants not asked are ignored.
+ * Every variant asked must be present as an array; an explicitly empty array is an answer (that
+ * variant gets no query of this type: the official releases have variants without queries), a
+ * missing variant is not. Duplicates within a variant are dropped, at most `max` kept; variants
+ * not asked are ignored.
  * @returns variant key -> queries, in the order of `variants`.
  */
 export function parseSearchQueriesReply(text: string, variants: readonly string[], max: number): Record<string, string[]> {
@@ -99,7 +101,7 @@ export function parseSearchQueriesReply(text: string, variants: readonly string[
   const missing: string[] = [];
   for (const v of variants) {
     const list = inner[v];
-    if (!Array.isArray(list) || list.length === 0) {
+    if (!Array.isArray(list)) {
       missing.push(v);
       continue;
     }
@@ -114,7 +116,7 @@ export function parseSearchQueriesReply(text: string, variants: readonly string[
   }
   if (missing.length > 0) {
     throw new ContractError(
-      `no queries for ${missing.map((m) => `"${m}"`).join(', ')}; expected a non-empty array of strings for each of ${variants.join(', ')}`,
+      `no queries for ${missing.map((m) => `"${m}"`).join(', ')}; expected an array of strings for each of ${variants.join(', ')} ([] when none fits)`,
     );
   }
   return out;

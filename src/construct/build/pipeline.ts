@@ -238,6 +238,8 @@ interface AbbrevRow {
   abbreviated: string;
   fallback: boolean;
   words: number;
+  /** Why the reply was not used (the fallback summary was), when it was not. */
+  failed?: string;
 }
 interface SolveRow {
   id: string;
@@ -670,7 +672,13 @@ async function stageAbbreviate(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: Rewri
         });
         ctx.progress.tick();
         const abbreviated = 'value' in r ? r.value : fallbackAbbreviation(title, statement);
-        return { id: p.questionId, abbreviated, fallback: !('value' in r), words: wordCount(abbreviated) };
+        return {
+          id: p.questionId,
+          abbreviated,
+          fallback: !('value' in r),
+          words: wordCount(abbreviated),
+          ...('error' in r ? { failed: `${r.error}; the fallback summary is used` } : {}),
+        };
       },
       ctx.signal,
     );
@@ -1397,6 +1405,7 @@ export async function runBuild(o: BuildOptions): Promise<BuildResult> {
       ...[...tests.values()]
         .filter((r) => r.failed !== undefined && r.failed !== 'rewrite failed')
         .map((r) => ({ stage: 'tests', item: r.id, error: r.failed })),
+      ...[...abbrevs.values()].filter((r) => r.failed !== undefined).map((r) => ({ stage: 'abbreviate', item: r.id, error: r.failed })),
       ...solutions
         .filter((r) => r.failed !== undefined)
         .map((r) => ({ stage: 'solve', item: `${r.id}/${r.language}`, model: r.model, error: r.failed })),
