@@ -58,8 +58,16 @@ export {
   type BuildStage,
   type SearchQueryKind,
   type StageUsage,
-} from './build/pipeline.js';
-export { PROMPT_NAMES, defaultPromptsDir, loadPromptSet, renderMessages, renderTemplate, type PromptName, type PromptSet } from './build/prompts.js';
+} from './pipeline/index.js';
+export {
+  PROMPT_NAMES,
+  defaultPromptsDir,
+  loadPromptSet,
+  renderMessages,
+  renderTemplate,
+  type PromptName,
+  type PromptSet,
+} from './pipeline/prompts.js';
 export {
   ContractError,
   extractProgram,
@@ -75,7 +83,7 @@ export {
   stripComments,
   stripOneFence,
   wordCount,
-} from './build/contracts.js';
+} from './pipeline/contracts.js';
 export {
   CONTAMINATION_ARMS,
   contaminationItem,
@@ -84,7 +92,7 @@ export {
   type ContaminationOptions,
   type ContaminationResult,
   type ContaminationRow,
-} from './build/contamination.js';
+} from './pipeline/contamination.js';
 export { diffWords, type DiffSegment, type WordDiffOptions } from './review/word-diff.js';
 export {
   REVIEW_CHECKS,

@@ -18,19 +18,10 @@ import { loadLcbProblems, type LcbProblem } from '../../dataset/lcb.js';
 import type { JudgeBackend } from '../../sandbox/backend.js';
 import { runJudging } from '../../sandbox/judge-run.js';
 import { extractProgram } from './contracts.js';
-import {
-  ask,
-  checkModels,
-  executeRecords,
-  modelLabel,
-  pool,
-  programId,
-  resolveCtx,
-  solveMessages,
-  stageWidth,
-  type BuildFailure,
-  type StageUsage,
-} from './pipeline.js';
+import { ask, checkModels, modelLabel, pool, resolveCtx, stageWidth } from './context.js';
+import { executeRecords } from './stages/execute.js';
+import { programId, solveMessages } from './stages/solve.js';
+import type { BuildFailure, StageUsage } from './types.js';
 import type { PromptSet } from './prompts.js';
 
 /** The two forms of a problem. */

@@ -17,7 +17,7 @@ export type PromptName = (typeof PROMPT_NAMES)[number];
 
 /** The folder of the default prompt set shipped with coreb. */
 export function defaultPromptsDir(): string {
-  // dist/src/construct/build/prompts.js -> package root.
+  // dist/src/construct/pipeline/prompts.js -> package root.
   return fileURLToPath(new URL('../../../../prompts/build/', import.meta.url));
 }
 
