@@ -67,15 +67,7 @@ export function planCode2Text(
     for (const { target, label } of pairs) {
       for (const textType of ['full', 'canonical'] as const) {
         const queryId = `q_c2t_match_${pad4(++c2tNo)}`;
-        const row = c2tBase(queryId, 'c2t_match', p, anchor);
-        row.code = anchor.solution.code;
-        row.text_id = textIdOf.get(target.id) as string;
-        row.label = label;
-        row.text_type = textType;
-        row.text = textType === 'canonical' ? target.abbreviated : null;
-        row.meta_pair_type = label === 1 ? 'positive' : 'negative_random';
-        row.meta_negative_problem_id = label === 1 ? null : target.id;
-        c2tQueries.push(row);
+        c2tQueries.push(matchPairRow(queryId, p, anchor, { target, textId: textIdOf.get(target.id) as string, label, textType }, createdAt, version));
         c2tQrels.push(...createCode2TextQrels(queryId, label === 1 ? (textIdOf.get(p.id) as string) : null, noiseIdsOf.get(p.id) as string[]));
       }
     }
@@ -107,4 +99,24 @@ export function code2TextRow(queryId: string, subtask: string, p: AuthoredProble
     meta_pair_type: null,
     meta_negative_problem_id: null,
   };
+}
+
+/** A `c2t_match` row: `anchor`'s code paired with `target`'s text (label 1: its own problem's; 0: another's). */
+export function matchPairRow(
+  queryId: string,
+  p: AuthoredProblem,
+  anchor: CodeDoc,
+  pair: { target: AuthoredProblem; textId: string; label: number; textType: 'full' | 'canonical' },
+  createdAt: string,
+  version: string,
+): WireRow {
+  const row = code2TextRow(queryId, 'c2t_match', p, anchor, createdAt, version);
+  row.code = anchor.solution.code;
+  row.text_id = pair.textId;
+  row.label = pair.label;
+  row.text_type = pair.textType;
+  row.text = pair.textType === 'canonical' ? pair.target.abbreviated : null;
+  row.meta_pair_type = pair.label === 1 ? 'positive' : 'negative_random';
+  row.meta_negative_problem_id = pair.label === 1 ? null : pair.target.id;
+  return row;
 }

@@ -17,7 +17,7 @@
  */
 import type { QrelRecord } from '../core/dataset.js';
 import { pad4, type AuthoredProblem } from './mini-authored.js';
-import { code2TextRow } from './mini-code2text.js';
+import { code2TextRow, matchPairRow } from './mini-code2text.js';
 import type { CodeDoc, MiniCorpora, MiniPlanContext } from './mini-corpora.js';
 import { createCode2TextQrels } from './qrels.js';
 import { choose, sampleSeeded } from './seeded-choice.js';
@@ -98,15 +98,7 @@ export function planOfficialCode2Text(
     }
     for (const { target, label, textType } of pairs) {
       const queryId = `q_c2t_match_${pad4(++no)}`;
-      const row = code2TextRow(queryId, 'c2t_match', p, a.any, createdAt, version);
-      row.code = a.any.solution.code;
-      row.text_id = textIdOf.get(target.id) as string;
-      row.label = label;
-      row.text_type = textType;
-      row.text = textType === 'canonical' ? target.abbreviated : null;
-      row.meta_pair_type = label === 1 ? 'positive' : 'negative_random';
-      row.meta_negative_problem_id = label === 1 ? null : target.id;
-      queries.push(row);
+      queries.push(matchPairRow(queryId, p, a.any, { target, textId: textIdOf.get(target.id) as string, label, textType }, createdAt, version));
       judge(queryId, p, label === 1 ? (textIdOf.get(p.id) as string) : null);
     }
   }

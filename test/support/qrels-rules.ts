@@ -13,6 +13,21 @@ const read = (dir: string, t: string): Row[] =>
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as Row);
 
+/** Qrels rows as query -> doc -> relevance. */
+function qrelsByQuery(rows: readonly Row[]): Map<string, Map<string, number>> {
+  const m = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const q = String(r.query_id);
+    if (!m.has(q)) m.set(q, new Map());
+    m.get(q)!.set(String(r.doc_id), Number(r.relevance));
+  }
+  return m;
+}
+
+/** The docs judged at `level` for one query. */
+const rel = (q: Map<string, number> | undefined, level: number): string[] =>
+  [...(q ?? new Map()).entries()].filter(([, r]) => r === level).map(([d]) => d);
+
 const sortIds = (a: string[]): string[] => [...a].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
 const same = (a: string[], b: string[]): boolean => JSON.stringify(sortIds(a)) === JSON.stringify(sortIds(b));
 
@@ -68,17 +83,7 @@ export function checkQrelsRules(dir: string, options: QrelsRuleOptions = {}): { 
   const codeById = new Map(code.map((r) => [String(r.code_id), r]));
   const textById = new Map(text.map((r) => [String(r.text_id), r]));
   const codeOf = (pid: string): Row[] => code.filter((r) => r.meta_source_problem_id === pid);
-  const qrelsOf = (t: string): Map<string, Map<string, number>> => {
-    const m = new Map<string, Map<string, number>>();
-    for (const r of read(dir, t)) {
-      const q = String(r.query_id);
-      if (!m.has(q)) m.set(q, new Map());
-      m.get(q)!.set(String(r.doc_id), Number(r.relevance));
-    }
-    return m;
-  };
-  const rel = (q: Map<string, number> | undefined, level: number): string[] =>
-    [...(q ?? new Map()).entries()].filter(([, r]) => r === level).map(([d]) => d);
+  const qrelsOf = (t: string): Map<string, Map<string, number>> => qrelsByQuery(read(dir, t));
   const expectHn = (failed: Row[], nonQualifying: Row[]): string[] =>
     [...sortIds(failed.map((r) => String(r.code_id))), ...sortIds(nonQualifying.map((r) => String(r.code_id)))].slice(0, maxHardNegatives);
 
@@ -242,17 +247,7 @@ function checkOfficialRules(dir: string, o: QrelsRuleOptions): { violations: str
   const codeOf = (pid: string): Row[] => code.filter((r) => r.meta_source_problem_id === pid);
   const ids = (rows: Row[]): string[] => rows.map((r) => String(r.code_id));
   const passed = (r: Row): boolean => r.meta_passed === true;
-  const qrelsOf = (t: string): Map<string, Map<string, number>> => {
-    const m = new Map<string, Map<string, number>>();
-    for (const r of read(dir, t)) {
-      const q = String(r.query_id);
-      if (!m.has(q)) m.set(q, new Map());
-      m.get(q)!.set(String(r.doc_id), Number(r.relevance));
-    }
-    return m;
-  };
-  const rel = (q: Map<string, number> | undefined, level: number): string[] =>
-    [...(q ?? new Map()).entries()].filter(([, r]) => r === level).map(([d]) => d);
+  const qrelsOf = (t: string): Map<string, Map<string, number>> => qrelsByQuery(read(dir, t));
   /** Hard negatives drawn from the tiered pool: the right number, all from the pool. */
   const checkHn = (id: string, got: string[], allTiers: Row[][]): void => {
     const pool: string[] = [];

@@ -8,23 +8,15 @@
  * near-miss text of that strategy. Building from it replays v202602's construction through coreb.
  */
 import { readFileSync } from 'node:fs';
+import { RELEASE_TABLES } from '../../src/core/dataset.js';
 import { HARD_NEGATIVE_STRATEGIES } from '../../src/construct/index.js';
 import type { ChatAnswer, ChatCall } from './loopback-chat-server.js';
 import { sharedPath } from './shared.js';
 
 type Row = Record<string, unknown>;
 
-/** The v202602 tables (JSONL, flattened meta). */
-export const V202602_TABLES = [
-  'code_corpus',
-  'text_corpus',
-  'text2code_queries',
-  'text2code_qrels',
-  'code2code_queries',
-  'code2code_qrels',
-  'code2text_queries',
-  'code2text_qrels',
-] as const;
+/** The v202602 tables (JSONL, flattened meta): the 8 of every release. */
+export const V202602_TABLES = RELEASE_TABLES;
 
 /** The models of v202602: model A (primary) and model B. */
 export const V202602_MODELS = ['claude-4-sonnet', 'gemini-3-flash'] as const;
