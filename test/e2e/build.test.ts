@@ -18,6 +18,7 @@ import { cliPath, runCli, runCliAsync } from '../support/cli.js';
 import { projectRoot } from '../support/shared.js';
 import { authoredBuildProblems, PROGRAMS, stdinTest } from '../support/build-problems.js';
 import { startChatServer, type ChatServer } from '../support/loopback-chat-server.js';
+import { startLoopbackServer } from '../support/loopback-server.js';
 import { SEARCH_QUERY_KINDS, SEARCH_SUB_QUERY_TYPE } from '../../src/construct/index.js';
 import { checkQrelsRules } from '../support/qrels-rules.js';
 
@@ -323,6 +324,46 @@ test('a rebuild into a new --out with the same cache sends no request but the fa
   assert.deepEqual([JSON.parse(all.stdout).kept, JSON.parse(all.stdout).removed], [0, 7]);
   const chat = runCli(['cache', 'stats', '--store', 'chat', '--json'], { env: envFor(out1) });
   assert.ok(JSON.parse(chat.stdout).records > 0);
+});
+
+test('--similar-embedder ranks the similar problems by embeddings (embedded once, cached, named in the manifest); --primary-solver sets model A; bad shape options are refused', async () => {
+  const emb = await startLoopbackServer({ format: 'openai', dim: 8 });
+  try {
+    const outE = join(tmp, 'similar-embedder');
+    const extra = ['--similar-embedder', `dense:openai:sim-model?baseUrl=${emb.baseUrl}&apiKeyEnv=E2E_KEY`, '--primary-solver', 'model-b'];
+    const e = { ...envFor(out1), E2E_KEY: 'k-123' };
+    const r = await runCliAsync(args(outE, extra), { env: e });
+    assert.equal(r.status, 6, r.stderr + r.stdout);
+    assert.equal(emb.calls.length, 1, 'every problem embedded in one request');
+    assert.equal(emb.calls[0].texts.length, rows(outE, 'text_corpus').filter((t) => t.meta_is_noise_sample !== true).length);
+    const m = JSON.parse(readFileSync(join(outE, 'manifest.json'), 'utf8'));
+    assert.equal(m.settings.similar_problems.ranking, 'embedding cosine');
+    assert.equal(m.settings.similar_problems.embedder.model, 'sim-model');
+    assert.ok(!JSON.stringify(m).includes('k-123'), 'no key in the manifest');
+    assert.deepEqual(m.roles, { primary_model: 'model-b', second_model: 'model-a' });
+    assert.equal(m.shape, 'coreb-v202603');
+    assert.deepEqual(checkQrelsRules(outE, { shape: 'official', primary: 'model-b', secondary: 'model-a' }).violations, []);
+    const again = await runCliAsync(args(outE, extra), { env: e });
+    assert.equal(again.status, 6, again.stderr);
+    assert.equal(emb.calls.length, 1, 'the rerun takes the embeddings from the cache');
+  } finally {
+    await emb.close();
+  }
+  const noSolver = await runCliAsync(args(join(tmp, 'bad-role'), ['--primary-solver', 'model-z']), { env: envFor(out1) });
+  assert.equal(noSolver.status, 2);
+  assert.match(noSolver.stderr, /--primary-solver model-z is not a solver of this build; solvers: model-a, model-b/);
+  const noShape = await runCliAsync(args(join(tmp, 'bad-shape'), ['--shape', 'coreb-v1999']), { env: envFor(out1) });
+  assert.equal(noShape.status, 2);
+  assert.match(noShape.stderr, /unknown release shape 'coreb-v1999'; expected one of coreb-v202603, coreb-v202602, coreb-mini/);
+  const custom = await runCliAsync(args(join(tmp, 'custom-shape'), ['--c2c-subtasks', 'cross_lang', '--search-cap', '1']), { env: envFor(out1) });
+  assert.equal(custom.status, 6, custom.stderr);
+  const mc = JSON.parse(readFileSync(join(tmp, 'custom-shape', 'manifest.json'), 'utf8'));
+  assert.equal(mc.shape, 'custom:coreb-v202603');
+  assert.deepEqual(mc.shape_rules.code2code_subtasks, ['c2c_cross_lang']);
+  const search = rows(join(tmp, 'custom-shape'), 'text2code_queries').filter((q) => String(q.subtask).startsWith('t2c_search_'));
+  const perSubtask = new Map<string, number>();
+  for (const q of search) perSubtask.set(q.subtask, (perSubtask.get(q.subtask) ?? 0) + 1);
+  assert.ok(perSubtask.size > 0 && [...perSubtask.values()].every((n) => n === 1), JSON.stringify([...perSubtask]));
 });
 
 test('kill -9 mid-build, then a rerun: no answered call repeated, identical tables', async () => {
