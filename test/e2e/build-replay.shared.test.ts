@@ -222,21 +222,81 @@ test('the built release obeys the same rules', () => {
   assert.ok(checked.t2c > 0 && checked.c2c_cross_lang > 0 && checked.c2t > 0 && checked.c2t_match > 0, JSON.stringify(checked));
 });
 
-test('BM25 per task: nDCG@10 close to v202602 on the same problems', (t) => {
+test('BM25: the same nDCG@10 on every text-to-code and code-to-code query both releases ask with the same positives; per task within 0.05 of v202602', (t) => {
   // c2t_match is left out on both sides: v202602's negative pairs point at texts of problems outside the subset.
   const subtasks = 't2c_*,c2c_*,c2t_full_retro_*,c2t_canonical_retro_*';
-  const score = (dir: string): Record<string, number> => {
+  type Scored = { tasks: Record<string, number>; perQuery: Record<string, number> };
+  const score = (dir: string): Scored => {
     const r = runCli(['eval', '--data', dir, '--retriever', 'bm25', '--subtasks', subtasks, '--format', 'json', '--quiet'], { env });
     assert.equal(r.status, 0, r.stderr);
-    const res = JSON.parse(r.stdout) as { retrievers: Array<{ tasks: Record<string, { metrics: Record<string, number> }> }> };
-    return Object.fromEntries(Object.entries(res.retrievers[0].tasks).map(([k, v]) => [k, v.metrics['ndcg@10']]));
+    const res = JSON.parse(r.stdout) as {
+      retrievers: Array<{
+        tasks: Record<string, { metrics: Record<string, number> }>;
+        perQuery: Record<string, { metrics: Record<string, number> }>;
+      }>;
+    };
+    const run = res.retrievers[0];
+    return {
+      tasks: Object.fromEntries(Object.entries(run.tasks).map(([k, v]) => [k, v.metrics['ndcg@10']])),
+      perQuery: Object.fromEntries(Object.entries(run.perQuery).map(([k, v]) => [k, v.metrics['ndcg@10']])),
+    };
   };
   const ours = score(out);
   const theirs = score(reference);
+  // A query is the same in both when its subtask, problem and text (or anchor) are; its positives are the same
+  // when they are the same (problem, model, language) programs or the same problem's text.
+  const keyed = (tables: Record<string, Row[]>): Map<string, { id: string; positives: string }> => {
+    const doc = new Map<string, string>([
+      ...tables.code_corpus.map((r): [string, string] => [String(r.code_id), `${r.meta_source_problem_id}|${r.model}|${r.language}`]),
+      ...tables.text_corpus.map((r): [string, string] => [String(r.text_id), String(r.meta_original_problem_id ?? r.meta_source_problem_id)]),
+    ]);
+    const out = new Map<string, { id: string; positives: string }>();
+    for (const task of ['text2code', 'code2code', 'code2text']) {
+      const pos = new Map<string, string[]>();
+      for (const q of tables[`${task}_qrels`])
+        if (Number(q.relevance) === 2) pos.set(String(q.query_id), [...(pos.get(String(q.query_id)) ?? []), doc.get(String(q.doc_id)) ?? '?']);
+      for (const q of tables[`${task}_queries`]) {
+        if (q.subtask === 'c2t_match') continue;
+        // Code-anchored queries by their anchor program (the program text is the one coreb extracted from the reply).
+        const what =
+          q.meta_anchor_code_id !== undefined && q.meta_anchor_code_id !== null ? doc.get(String(q.meta_anchor_code_id)) : String(q.query).trim();
+        out.set(`${q.subtask}|${q.meta_source_problem_id}|${what}`, {
+          id: String(q.query_id),
+          positives: (pos.get(String(q.query_id)) ?? []).sort().join(','),
+        });
+      }
+    }
+    return out;
+  };
+  const a = keyed(built);
+  const b = keyed(replay.release);
+  let same = 0;
+  let equal = 0;
+  let unmatched = 0;
+  const differing: string[] = [];
+  for (const [k, x] of a) {
+    const y = b.get(k);
+    if (y === undefined) {
+      unmatched++;
+      continue;
+    }
+    if (y.positives !== x.positives) continue;
+    same++;
+    if (Math.abs(ours.perQuery[x.id] - theirs.perQuery[y.id]) < 1e-12) equal++;
+    else differing.push(`${x.id}/${y.id}: ${ours.perQuery[x.id]} vs ${theirs.perQuery[y.id]}`);
+  }
   t.diagnostic(
-    `BM25 nDCG@10 built vs v202602 subset: ${JSON.stringify(Object.fromEntries(Object.keys(theirs).map((k) => [k, `${ours[k]?.toFixed(4)} / ${theirs[k]?.toFixed(4)}`])))}`,
+    `${unmatched} of ${a.size} queries have no twin; ${same} queries asked by both with the same positives; nDCG@10 equal on ${equal}; ${differing.slice(0, 3).join('; ')}`,
   );
-  for (const task of Object.keys(theirs)) {
-    assert.ok(Math.abs(ours[task] - theirs[task]) <= 0.05, `${task}: ${ours[task]} vs ${theirs[task]}`);
+  t.diagnostic(
+    `BM25 nDCG@10 built vs v202602 subset: ${JSON.stringify(Object.fromEntries(Object.keys(theirs.tasks).map((k) => [k, `${ours.tasks[k]?.toFixed(4)} / ${theirs.tasks[k]?.toFixed(4)}`])))}`,
+  );
+  assert.ok(same >= 0.5 * a.size, `${same} of ${a.size} queries matched`);
+  // Exactly equal except code-to-text: the negatives stage strips markdown headers from near-miss
+  // texts ("### Constraints:"), so 487 of v202602's 668 near-miss texts lose a few words in the build.
+  assert.deepEqual(differing.filter((d) => !d.startsWith('q_c2t_')).slice(0, 5), []);
+  assert.ok(equal >= 0.95 * same, `${equal} of ${same} twins with equal nDCG@10`);
+  for (const task of Object.keys(theirs.tasks)) {
+    assert.ok(Math.abs(ours.tasks[task] - theirs.tasks[task]) <= 0.05, `${task}: ${ours.tasks[task]} vs ${theirs.tasks[task]}`);
   }
 });
