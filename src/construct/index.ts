@@ -50,6 +50,7 @@ export {
   negativeTemperature,
   planBuild,
   runBuild,
+  shapeRoles,
   type BuildFailure,
   type BuildModels,
   type BuildOptions,

@@ -412,6 +412,7 @@ test('--config build.json with --dry-run prints the plan and sends nothing; the 
   assert.equal(r.status, 0, r.stderr);
   assert.equal(openai.calls.length + anthropic.calls.length, n);
   assert.match(r.stdout, /2 problem\(s\), 1 language\(s\), 2 solver\(s\); no request sent/);
+  assert.match(r.stdout, /^shape: coreb-v202603 \(docs\/build\.md, "Release shape"\); model A \(primary\): model-a; model B: qwen2\.5-coder:7b$/m);
   assert.match(r.stdout, /^solve\s+ollama:qwen2.5-coder:7b\s+2\s/m);
   assert.match(r.stdout, /^negatives\s+openai:rewriter-1\s+8\s/m);
   const bad = await runCliAsync(['build', '--config', cfg, '--until', 'nope']);

@@ -17,6 +17,7 @@ import {
   planBuild,
   resolveReleaseShape,
   runBuild,
+  shapeRoles,
   type BuildOptions,
   type BuildStage,
   type Code2CodeSubtask,
@@ -407,6 +408,10 @@ const command: Command = {
         `coreb build --dry-run: ${plan.problems} problem(s), ${languages.length} language(s), ${solverSpecs.length} solver(s); no request sent\n`,
       );
       ctx.stdout.write([fmt(head), ...rows.map(fmt)].join('\n') + '\n');
+      const roles = shapeRoles(options);
+      ctx.stdout.write(
+        `shape: ${shape.name} (docs/build.md, "Release shape"); model A (primary): ${roles.primary}; model B: ${roles.secondary ?? 'none (c2c_mono_lang and c2c_cross_model get no query)'}\n`,
+      );
       const byModel = new Map<string, { calls: number; inT: number; outT: number }>();
       for (const s of plan.stages) {
         const m = byModel.get(s.model) ?? { calls: 0, inT: 0, outT: 0 };
