@@ -23,10 +23,12 @@ export function modelLabel(model: ChatModel): string {
   return name.slice(name.lastIndexOf('/') + 1);
 }
 
+/** Tests as `work/tests.jsonl` keeps them (first accepted output only). */
 export function testsToWire(tests: readonly TestCase[]): WireTest[] {
   return tests.map((t) => ({ input: t.input, output: t.outputs[0] ?? '', testtype: t.kind }));
 }
 
+/** Tests from `work/tests.jsonl` as the judge takes them (functional ones call `funcName`). */
 export function wireToTests(tests: readonly WireTest[], funcName: string | undefined): TestCase[] {
   return tests.map((t) => {
     const kind = t.testtype === 'functional' ? 'functional' : 'stdin';
@@ -41,7 +43,7 @@ export function workFile(outDir: string, stage: string): string {
   return join(outDir, 'work', `${stage}.jsonl`);
 }
 
-export function readWork<T>(outDir: string, stage: BuildStage): T[] {
+function readWork<T>(outDir: string, stage: BuildStage): T[] {
   const file = workFile(outDir, stage);
   if (!existsSync(file)) {
     throw new CorebError('NOT_FOUND', `stage \`${stage}\` has no output yet; run it first (add it to --stages, or use --until)`, { file });
@@ -59,6 +61,7 @@ export function readWork<T>(outDir: string, stage: BuildStage): T[] {
     });
 }
 
+/** Writes a stage's rows to `work/<stage>.jsonl` atomically (one JSON object per line). */
 export async function writeWork(outDir: string, stage: string, rows: readonly unknown[], signal?: AbortSignal): Promise<void> {
   await saveLinesAtomic(
     workFile(outDir, stage),
@@ -128,11 +131,11 @@ export function isItemProviderError(e: unknown): e is CorebError {
   return status !== 401 && status !== 403;
 }
 
-export function stageUsage(ctx: Ctx, stage: BuildStage): StageUsage {
+function stageUsage(ctx: Ctx, stage: BuildStage): StageUsage {
   return (ctx.usage[stage] ??= { replies: 0, calls: 0, inputTokens: 0, outputTokens: 0, contractRetries: 0, failed: 0 });
 }
 
-export function cachedModel(ctx: Ctx, model: ChatModel): CachedChatModel {
+function cachedModel(ctx: Ctx, model: ChatModel): CachedChatModel {
   let m = ctx.cached.get(model);
   if (m === undefined) {
     const local = join(ctx.outDir, 'work', 'llm-cache');
@@ -226,6 +229,7 @@ export function fullText(title: string, statement: string): string {
   return `${title}\n\n${statement.trim()}`;
 }
 
+/** Up to 3 public examples of a problem as the rewrite prompt shows them. */
 export function sampleTests(p: LcbProblem): string {
   return p.publicTests
     .slice(0, 3)
@@ -238,6 +242,7 @@ export function begin(ctx: Ctx, stage: BuildStage, total: number): void {
   ctx.progress.start(`${stage}`, total);
 }
 
+/** The resolved settings of a build; defaults: seed 42, all five languages, 4 requests per endpoint, 2 contract retries. */
 export function resolveCtx(o: BuildOptions, usage: Ctx['usage'] = {}): Ctx {
   return {
     o,

@@ -20,11 +20,11 @@ import { LOCAL_STAGES, STAGE_MODULES } from './stages/index.js';
 import { loadProblems } from './stages/load.js';
 import { checkModels, resolveCtx, shapeRoles, writeWork } from './context.js';
 
-export interface BuildState {
+interface BuildState {
   created_at: string;
 }
 
-export function readState(outDir: string): BuildState | undefined {
+function readState(outDir: string): BuildState | undefined {
   const f = join(outDir, 'work', 'state.json');
   return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as BuildState) : undefined;
 }

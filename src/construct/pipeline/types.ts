@@ -151,6 +151,7 @@ export interface BuildResult {
   judging?: { judged: number; fromCache: number; resumed: number };
 }
 
+/** A row of `work/rewrite.jsonl`. */
 export interface RewriteRow {
   id: string;
   title?: string;
@@ -160,12 +161,14 @@ export interface RewriteRow {
   failed?: string;
 }
 
+/** One test case as the work files keep it. */
 export interface WireTest {
   input: string;
   output: string;
   testtype: string;
 }
 
+/** A row of `work/tests.jsonl`: the problem's tests after adaptation (`rewritten` of them changed). */
 export interface TestsRow {
   id: string;
   public_tests?: WireTest[];
@@ -174,6 +177,7 @@ export interface TestsRow {
   failed?: string;
 }
 
+/** A row of `work/abbreviate.jsonl`. */
 export interface AbbrevRow {
   id: string;
   abbreviated: string;
@@ -183,6 +187,7 @@ export interface AbbrevRow {
   failed?: string;
 }
 
+/** A row of `work/solve.jsonl`: one solver's program for one problem and language. */
 export interface SolveRow {
   id: string;
   model: string;
@@ -191,6 +196,7 @@ export interface SolveRow {
   failed?: string;
 }
 
+/** A row of `work/queries.jsonl`. */
 export interface QueriesRow {
   id: string;
   /** The search queries of every type and variant, flat. */
@@ -200,6 +206,7 @@ export interface QueriesRow {
   failed?: string;
 }
 
+/** A row of `work/negatives.jsonl`: one near-miss text, its strategy and seeded temperature. */
 export interface NegativeRow {
   id: string;
   strategy: string;

@@ -14,7 +14,7 @@ export function fallbackAbbreviation(title: string, statement: string): string {
   return s.length > 600 ? s.slice(0, 599) + '…' : s;
 }
 
-export async function stageAbbreviate(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<AbbrevRow[]> {
+async function stageAbbreviate(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<AbbrevRow[]> {
   const model = ctx.o.models.abbreviator ?? ctx.o.models.rewriter;
   begin(ctx, 'abbreviate', ready.length);
   try {

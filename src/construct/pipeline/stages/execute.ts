@@ -9,7 +9,7 @@ import type { BuildWork, BuildStageModule, SolveRow } from '../types.js';
 import { need, type Ctx } from '../context.js';
 import { programId, programsOf } from './solve.js';
 
-export async function stageExecute(ctx: Ctx, solutions: SolveRow[], testsOf: Map<string, TestCase[]>): Promise<Map<string, JudgeRecord>> {
+async function stageExecute(ctx: Ctx, solutions: SolveRow[], testsOf: Map<string, TestCase[]>): Promise<Map<string, JudgeRecord>> {
   if (ctx.o.judge === undefined) throw new CorebError('USAGE', 'the execute stage needs a judge');
   const judge = await ctx.o.judge();
   try {

@@ -24,7 +24,7 @@ export function negativeTemperature(seed: number, problemId: string, strategy: s
   return Math.round((0.85 + (0.15 * hash32(`${seed}:neg:${problemId}:${strategy}`)) / 0xffffffff) * 100) / 100;
 }
 
-export async function stageNegatives(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<NegativeRow[]> {
+async function stageNegatives(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<NegativeRow[]> {
   const model = ctx.o.models.negativeWriter ?? ctx.o.models.rewriter;
   const jobs = ready.flatMap(({ p, rw }) => HARD_NEGATIVE_STRATEGIES.map((strategy) => ({ p, rw, strategy })));
   begin(ctx, 'negatives', jobs.length);

@@ -51,7 +51,7 @@ export function queryProblemBlock(
   ].join('\n');
 }
 
-export async function stageQueries(
+async function stageQueries(
   ctx: Ctx,
   ready: Array<{ p: LcbProblem; rw: RewriteRow }>,
   passing: ReadonlyMap<string, readonly ExecLanguage[]>,

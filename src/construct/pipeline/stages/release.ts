@@ -37,7 +37,7 @@ export function problemRow(p: LcbProblem, rw: RewriteRow, tests: TestsRow): Reco
   };
 }
 
-export function sha256(s: string): string {
+function sha256(s: string): string {
   return createHash('sha256').update(s).digest('hex');
 }
 

@@ -5,7 +5,7 @@ import { renderMessages } from '../prompts.js';
 import type { RewriteRow } from '../types.js';
 import { ask, begin, modelStage, pool, sampleTests, stageWidth, type Ctx } from '../context.js';
 
-export async function stageRewrite(ctx: Ctx, problems: LcbProblem[]): Promise<RewriteRow[]> {
+async function stageRewrite(ctx: Ctx, problems: LcbProblem[]): Promise<RewriteRow[]> {
   const model = ctx.o.models.rewriter;
   begin(ctx, 'rewrite', problems.length);
   try {

@@ -41,7 +41,7 @@ export function solveMessages(
   });
 }
 
-export async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<SolveRow[]> {
+async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<SolveRow[]> {
   const jobs = ready.flatMap(({ p, rw }) => ctx.o.models.solvers.flatMap((solver) => ctx.languages.map((language) => ({ p, rw, solver, language }))));
   begin(ctx, 'solve', jobs.length);
   try {

@@ -5,9 +5,10 @@ import { renderMessages } from '../prompts.js';
 import type { RewriteRow, TestsRow } from '../types.js';
 import { ask, begin, modelStage, need, pool, stageWidth, testsToWire, type Ctx } from '../context.js';
 
+/** Test cases per adaptation request: 10. */
 export const TESTS_BATCH = 10;
 
-export async function stageTests(ctx: Ctx, problems: LcbProblem[], rewrites: Map<string, RewriteRow>): Promise<TestsRow[]> {
+async function stageTests(ctx: Ctx, problems: LcbProblem[], rewrites: Map<string, RewriteRow>): Promise<TestsRow[]> {
   const model = ctx.o.models.rewriter;
   begin(ctx, 'tests', problems.length);
   try {
