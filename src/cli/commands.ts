@@ -24,4 +24,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   rerank: () => import('./commands/rerank.js'),
   report: () => import('./commands/report.js'),
   export: () => import('./commands/export.js'),
+  results: () => import('./commands/results.js'),
 };

@@ -285,3 +285,20 @@ export interface EvalResults {
   failed?: FailedRetriever[];
   timings: { loadMs: number; totalMs: number };
 }
+
+/**
+ * A stable fingerprint of everything in a protocol that changes what a number means (relevance
+ * level, nDCG variant, anchor exclusion, qrels, c2t_match handling, MRR flavour, rounding, ranking
+ * aggregate, ...): its fields as sorted JSON. Results of schema 1 lack some fields; they compare as
+ * written.
+ */
+export function protocolFingerprint(p: ProtocolSemantics): string {
+  const rec = p as unknown as Record<string, unknown>;
+  return JSON.stringify(
+    Object.fromEntries(
+      Object.keys(rec)
+        .sort()
+        .map((k) => [k, rec[k]]),
+    ),
+  );
+}

@@ -29,3 +29,5 @@ export * from './python-literal.js';
 export * from './top-ranked.js';
 export * from './rerank-records.js';
 export * from './npy.js';
+export * from './results-file.js';
+export * from './results-store.js';

@@ -47,6 +47,7 @@ import {
   saveAtomic,
   saveLinesAtomic,
 } from '../dataset/index.js';
+import { entryPath, hasEntry, readEntry, writeEntry, type StoreContext } from '../dataset/results-store.js';
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever } from './create-retriever.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
@@ -57,6 +58,13 @@ import { meanMeasure, scoreTask } from './score.js';
 import { createRerankerFromSpec, metricDeltas, parseRerankFusion, rerankLists, RERANK_DEFAULT_DEPTH, type SpecReranker } from './rerank-stage.js';
 
 /** Options of {@link runEval}. */
+/** Where {@link runEval} keeps and finds rows (`coreb eval --results DIR`; see dataset/results-store.ts). */
+export interface ResultsStoreOptions {
+  dir: string;
+  /** Score rows the store already has again (and replace their entries); default false: they are read from the store. */
+  force?: boolean;
+}
+
 export interface EvalOptions {
   /** A CoREB release directory (JSONL or parquet) or a BEIR directory (`corpus.jsonl`, ...). */
   data: string;
@@ -133,6 +141,8 @@ export interface EvalOptions {
   signal?: AbortSignal;
   progress?: Progress;
   logger?: Logger;
+  /** Keep every scored row in a results store, and read the rows it already has instead of scoring them again. */
+  resultsStore?: ResultsStoreOptions;
 }
 
 /** How run files are written: plain TREC, gzip-compressed TREC, or not at all. */
@@ -145,6 +155,8 @@ export interface EvalOutput {
   results: EvalResults;
   /** Absolute path of results.json, when written. */
   resultsFile?: string;
+  /** With a results store: entries written this run, and rows read from the store instead of scored (relative entry paths). */
+  store?: { dir: string; added: string[]; reused: string[] };
 }
 
 /** The tasks of a loaded dataset, keyed by task name. */
@@ -523,6 +535,15 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   if (options.topRanked !== undefined && (!Number.isInteger(options.topRanked) || options.topRanked < 1)) {
     throw new CorebError('USAGE', `top-ranked depth must be an integer >= 1, got ${options.topRanked}`);
   }
+  const store = options.resultsStore;
+  const storeCtx: StoreContext = {
+    dataset: identity,
+    protocol,
+    measures: [...protocolMeasures(protocol)],
+    options: { depth, tasks: [...data.tasks.keys()], subtasks: options.subtasks ?? null },
+  };
+  const added: string[] = [];
+  const reused: string[] = [];
   const docMaps = new Map<string, Map<string, Doc>>();
   const docsOf = (key: string, task: RetrievalTask): Map<string, Doc> => {
     let m = docMaps.get(key);
@@ -667,6 +688,28 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       });
       // The spec's name=, else the retriever's own name (the spec; es: a name without its URLs).
       const label = spec.name ?? retriever.name;
+      if (store !== undefined && store.force !== true) {
+        // Every row this spec makes (the first stage, each reranked row) already in the store: read them, score nothing.
+        const rows = [
+          { name: label, spec: spec.text, description: retriever.describe() },
+          ...rerankers.map(({ label: rlabel, reranker }) => ({
+            name: `${label} >> ${rlabel}`,
+            spec: `${spec.text} >> ${rlabel}`,
+            description: { kind: 'rerank', firstStage: retriever.describe(), reranker: reranker.describe() },
+          })),
+        ];
+        if (rows.every((r) => hasEntry(store.dir, r, storeCtx))) {
+          for (const r of rows) {
+            const path = entryPath(r, storeCtx);
+            retrieverResults.push((await readEntry(store.dir, path)).row);
+            reused.push(path);
+          }
+          logger.info(
+            `${label}: already in the results store (${rows.map((r) => entryPath(r, storeCtx)).join(', ')}); not scored again (--force recomputes)`,
+          );
+          return;
+        }
+      }
       const warnings: string[] = [];
       const extra = bm25ExtraFields(spec);
       if (extra.length > 0) {
@@ -837,10 +880,18 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     ...(failed.length > 0 ? { failed } : {}),
     timings: { loadMs, totalMs: performance.now() - t0 },
   };
-  if (outDir === undefined) return { results };
+  const storeOut = store === undefined ? undefined : { dir: store.dir, added, reused };
+  if (store !== undefined) {
+    for (const row of retrieverResults) {
+      const path = entryPath(row, storeCtx);
+      if (reused.includes(path)) continue;
+      added.push(await writeEntry(store.dir, results, row));
+    }
+  }
+  if (outDir === undefined) return { results, ...(storeOut !== undefined ? { store: storeOut } : {}) };
   checkAborted(signal);
   const resultsFile = join(outDir, 'results.json');
   await saveAtomic(resultsFile, JSON.stringify(results, null, 2) + '\n');
   if (replacing) await removeOldRuns(outDir, written, logger);
-  return { results, resultsFile };
+  return { results, resultsFile, ...(storeOut !== undefined ? { store: storeOut } : {}) };
 }

@@ -12,7 +12,7 @@ import { saveAtomic } from '../dataset/index.js';
 import { escapeXml as esc, renderChartSvg, renderPng, type ChartSpec, type RenderedChart } from './charts.js';
 import { significantWins } from './compare.js';
 import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } from './contamination.js';
-import type { LoadedResults } from './load-results.js';
+import type { LoadedResults } from '../dataset/results-file.js';
 import { kendallTauB, spearman } from './rank-correlation.js';
 import { nonSearchLanguageMeans, rankableRows } from './render-results.js';
 import { crossReleasePairs, explainGroups, groupResults, type ReleaseGroup } from './result-groups.js';

@@ -1,6 +1,6 @@
 /** Public API of `report`: renderings of `coreb eval` results (text, markdown, HTML) and the significance tests of `coreb compare`. */
 export * from './render-results.js';
-export * from './load-results.js';
+export * from '../dataset/results-file.js';
 export * from './significance.js';
 export * from './compare.js';
 export * from './render-audit.js';

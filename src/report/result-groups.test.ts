@@ -33,7 +33,7 @@ function resolveEvalProtocol(name: 'coreb' | 'mteb'): ProtocolSemantics {
         unrounded: ['mrr@10'],
       };
 }
-import type { LoadedResults } from './load-results.js';
+import type { LoadedResults } from '../dataset/results-file.js';
 import { crossReleasePairs, explainGroups, groupResults, protocolDifferences, releaseOrder } from './result-groups.js';
 
 function file(name: string, split: string, protocol: 'coreb' | 'mteb', sha = split, releaseDate?: string): LoadedResults {

@@ -4,8 +4,10 @@
  * significance test, and groups of the same protocol on different releases are ordered by date
  * for the cross-release view. Pure.
  */
-import type { EvalResults, ProtocolSemantics, RetrieverResult } from '../core/eval-results.js';
-import type { LoadedResults } from './load-results.js';
+import { protocolFingerprint, type EvalResults, type ProtocolSemantics, type RetrieverResult } from '../core/eval-results.js';
+
+export { protocolFingerprint };
+import type { LoadedResults } from '../dataset/results-file.js';
 
 /** Results of one dataset under one protocol: the retrievers of every file that evaluated it so. */
 export interface ReleaseGroup {
@@ -23,23 +25,6 @@ export interface ReleaseGroup {
   retrievers: RetrieverResult[];
   /** The first file's results (dataset identity, protocol, measures). */
   results: EvalResults;
-}
-
-/**
- * A stable fingerprint of everything in a protocol that changes what a number means (relevance
- * level, nDCG variant, anchor exclusion, qrels, c2t_match handling, MRR flavour, rounding, ranking
- * aggregate, ...): its fields as sorted JSON. Results of schema 1 lack some fields; they compare as
- * written.
- */
-export function protocolFingerprint(p: ProtocolSemantics): string {
-  const rec = p as unknown as Record<string, unknown>;
-  return JSON.stringify(
-    Object.fromEntries(
-      Object.keys(rec)
-        .sort()
-        .map((k) => [k, rec[k]]),
-    ),
-  );
 }
 
 /** The protocol fields whose values differ between two protocols, e.g. `relevanceLevel 2 vs 1`. */

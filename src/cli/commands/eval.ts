@@ -112,6 +112,10 @@ Options:
   --runs plain|gz|none    Run files with --out: plain .trec (default), gzip .trec.gz (about a
                           fifth of the size; run:, coreb metrics and trec_eval read both), or
                           none (results.json and leaderboard.md only).
+  --results DIR           Keep every scored row in a results store (plain JSON files, one per
+                          retriever x dataset x protocol; docs/eval.md "Results store"); a row
+                          the store already has is read from it, not scored again
+  --force                 With --results: score such rows again and replace their entries
   --overwrite             Replace the results in a non-empty --out DIR (run files of the old
                           results that this run does not write are removed at the end).
   --format F              table (default) | markdown | json  (what goes to stdout)
@@ -153,7 +157,10 @@ const command: Command = {
       'no-per-query': { type: 'boolean' },
       quiet: { type: 'boolean' },
       'index-cache': { type: 'string' },
+      results: { type: 'string' },
+      force: { type: 'boolean' },
     });
+    if (values.force === true && values.results === undefined) throw new CorebError('USAGE', '--force needs --results DIR');
     const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'json'] as const, 'table');
     const negatives = parseChoiceOption(
       'c2t-match-negatives',
@@ -175,7 +182,8 @@ const command: Command = {
     }
     const progress = values.quiet ? undefined : createProgressBar(ctx.stderr, ctx.interactive);
     const outDir = values.out === undefined ? undefined : resolve(ctx.cwd, values.out as string);
-    const { results } = await runEval({
+    const storeDir = values.results === undefined ? undefined : resolve(ctx.cwd, values.results as string);
+    const { results, store } = await runEval({
       data,
       retrievers: (values.retriever as string[] | undefined) ?? [],
       ...(values.split !== undefined ? { split: values.split as string } : {}),
@@ -189,6 +197,7 @@ const command: Command = {
       ...(protocol !== undefined ? { protocol } : {}),
       ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
       ...(outDir !== undefined ? { outDir, overwrite: Boolean(values.overwrite), runs } : {}),
+      ...(storeDir !== undefined ? { resultsStore: { dir: storeDir, force: values.force === true } } : {}),
       perQuery: !values['no-per-query'],
       baseDir: ctx.cwd,
       corebVersion: corebVersion(),
@@ -209,6 +218,13 @@ const command: Command = {
     if (outDir !== undefined) {
       ctx.logger.info(
         `wrote ${join(outDir, 'results.json')}${runs === 'none' ? '' : `, runs/ (${runs === 'gz' ? '.trec.gz' : '.trec'})`} and leaderboard.md`,
+      );
+    }
+    if (store !== undefined) {
+      ctx.stderr.write(
+        `results store ${store.dir}: ${store.added.length} row(s) scored and added, ${store.reused.length} already there and read from it` +
+          (store.reused.length > 0 ? ' (not scored again; --force recomputes)' : '') +
+          '\n',
       );
     }
     const failed = results.failed ?? [];
