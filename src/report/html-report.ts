@@ -195,10 +195,14 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
     unranked.length > 0
       ? ` Listed last, unranked: ${unranked.map((r) => `${r.name} (scored on ${Object.keys(r.tasks).join(', ') || 'no task'})`).join('; ')}: only rows scored on the same tasks are ranked against each other; – = not scored.`
       : '';
+  const dupNote =
+    g.duplicates.length > 0 ? ` Shown once: ${g.duplicates.map((d) => `${d.name} of ${d.file} (the same row as in ${d.sameAs})`).join('; ')}.` : '';
   const note =
     (marks.size > 0
       ? `Superscripts: the rows a score is significantly better than (paired randomization test, ${o.permutations.toLocaleString('en')} sign flips, seed ${o.seed}, Holm–Bonferroni over all pairs of a column, p ≤ ${o.alpha}).`
-      : 'No significance marks: they need per-query values from at least two retrievers (results written without --no-per-query).') + unrankedNote;
+      : 'No significance marks: they need per-query values from at least two retrievers (results written without --no-per-query).') +
+    unrankedNote +
+    dupNote;
   const html = [
     `<p>Protocol <strong>${esc(p.name)}</strong>: ${esc(overallMeaning(g.results))}; task mean = unweighted mean of the task means; relevance level ${esc(String(p.relevanceLevel))}.</p>`,
     htmlTable(header, rows, {

@@ -54,10 +54,21 @@ test('groups: one per (split, dataset hash, protocol); labels name the protocol 
       ['release_v2602 · protocol mteb', ['b']],
     ],
   );
+  // a and c hold the same row (same identity, scoring and numbers): kept once.
   assert.deepEqual(
     g[0].retrievers.map((r) => r.name),
-    ['bm25', 'bm25 (file 3)'],
+    ['bm25'],
   );
+  assert.deepEqual(g[0].duplicates, [{ name: 'bm25', file: 'c', sameAs: 'a' }]);
+  // Other numbers under the same name: two rows, the second named by its file.
+  const changed = file('d', 'release_v2602', 'coreb');
+  changed.results.retrievers[0].overall = { queries: 1, metrics: { 'ndcg@10': 0.5 } } as never;
+  const g2 = groupResults([file('a', 'release_v2602', 'coreb'), changed, file('c', 'release_v2602', 'coreb')]);
+  assert.deepEqual(
+    g2[0].retrievers.map((r) => r.name),
+    ['bm25', 'bm25 (file 2)'],
+  );
+  assert.equal(g2[0].duplicates.length, 1);
   const why = explainGroups(g);
   assert.equal(why.length, 1);
   assert.match(why[0], /^release_v2602 · protocol mteb vs release_v2602 · protocol coreb: another protocol \(/);

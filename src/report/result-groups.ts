@@ -8,6 +8,7 @@ import { protocolFingerprint, type EvalResults, type ProtocolSemantics, type Ret
 
 export { protocolFingerprint };
 import type { LoadedResults } from '../dataset/results-file.js';
+import { retrieverIdentity } from '../dataset/results-store.js';
 
 /** Results of one dataset under one protocol: the retrievers of every file that evaluated it so. */
 export interface ReleaseGroup {
@@ -23,6 +24,8 @@ export interface ReleaseGroup {
   protocolKey: string;
   files: LoadedResults[];
   retrievers: RetrieverResult[];
+  /** Rows left out because an earlier file of the group has the same row (same identity, scoring and numbers). */
+  duplicates: Array<{ name: string; file: string; sameAs: string }>;
   /** The first file's results (dataset identity, protocol, measures). */
   results: EvalResults;
 }
@@ -37,23 +40,37 @@ export function protocolDifferences(a: ProtocolSemantics, b: ProtocolSemantics):
 
 /**
  * Groups results files by (split, dataset sha256, protocol fingerprint), in order of first
- * appearance. Retriever names must be unique within a group: a repeated name gets ` (file N)`.
+ * appearance. The same row in several files (same name and identity, scored on the same tasks,
+ * depth and subtasks, with the same numbers: one run merged twice, or a results-store entry beside
+ * the results file it came from) is kept once and listed in `duplicates`; otherwise a repeated name
+ * gets ` (file N)`.
  */
 export function groupResults(files: readonly LoadedResults[]): ReleaseGroup[] {
   const groups = new Map<string, ReleaseGroup>();
+  const fingerprints = new Map<RetrieverResult, string>();
+  const fileOf = new Map<RetrieverResult, string>();
   files.forEach((f, n) => {
     const protocolKey = protocolFingerprint(f.results.protocol);
     const key = `${f.results.dataset.split}\u0000${f.results.dataset.sha256}\u0000${protocolKey}`;
     let g = groups.get(key);
     if (g === undefined) {
       const split = f.results.dataset.split;
-      g = { label: split, split, protocol: f.results.protocol.name, key, protocolKey, files: [], retrievers: [], results: f.results };
+      g = { label: split, split, protocol: f.results.protocol.name, key, protocolKey, files: [], retrievers: [], duplicates: [], results: f.results };
       groups.set(key, g);
     }
     g.files.push(f);
     for (const r of f.results.retrievers) {
+      const fp = rowFingerprint(r, f.results);
+      const same = g.retrievers.find((x) => x.name === r.name && fingerprints.get(x) === fp);
+      if (same !== undefined) {
+        g.duplicates.push({ name: r.name, file: f.file, sameAs: fileOf.get(same) ?? '' });
+        continue;
+      }
       const taken = g.retrievers.some((x) => x.name === r.name);
-      g.retrievers.push(taken ? { ...r, name: `${r.name} (file ${n + 1})` } : r);
+      const row = taken ? { ...r, name: `${r.name} (file ${n + 1})` } : r;
+      fingerprints.set(row, fp);
+      fileOf.set(row, f.file);
+      g.retrievers.push(row);
     }
   });
   const out = [...groups.values()];
@@ -132,4 +149,16 @@ export function crossReleasePairs(groups: readonly ReleaseGroup[]): Array<[Relea
     for (let i = 1; i < ordered.length; i++) pairs.push([ordered[i - 1], ordered[i]]);
   }
   return pairs;
+}
+
+/** What makes two rows of one dataset and protocol the same row: identity, scoring options and numbers. */
+function rowFingerprint(r: RetrieverResult, results: EvalResults): string {
+  const o = results.options ?? ({} as Partial<EvalResults['options']>);
+  return JSON.stringify({
+    identity: retrieverIdentity(r),
+    scoring: { depth: o.depth, tasks: o.tasks, subtasks: o.subtasks, measures: results.measures },
+    overall: r.overall,
+    taskMean: r.taskMean,
+    tasks: r.tasks,
+  });
 }

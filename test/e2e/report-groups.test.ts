@@ -173,3 +173,25 @@ test('eval and report: the paper per-language view (§B.6, non-search subtasks) 
   assert.match(ds, /author-a \d+\.\d% \(\d+\/\d+\)/);
   assert.match(text(section(html, 'languages-0')), /the paper's view \(§B\.6\)/);
 });
+
+test('report: the same BM25 row in three files (a results file, a copy, its results-store entry) is one row, with a note saying so', () => {
+  const dir = tempDir('coreb-e2e-report-dupes-');
+  const r = runCli(['eval', '--out', join(dir, 'run'), '--runs', 'none', '--quiet', '--results', join(dir, 'store')], {
+    env: { ...process.env, COREB_CACHE_DIR: join(dir, 'cache') },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const copy = join(dir, 'copy.json');
+  writeFileSync(copy, readFileSync(join(dir, 'run', 'results.json')));
+  const ls = JSON.parse(runCli(['results', 'ls', join(dir, 'store'), '--format', 'json']).stdout) as { entries: Array<{ path: string }> };
+  const entry = join(dir, 'store', ...ls.entries[0].path.split('/'));
+  const rep = runCli(['report', join(dir, 'run'), copy, entry, '--out', join(dir, 'report'), '--no-png', '--permutations', '200']);
+  assert.equal(rep.status, 0, rep.stderr);
+  const html = readFileSync(join(dir, 'report', 'index.html'), 'utf8');
+  const board = text(firstTable(section(html, 'leaderboard-0')));
+  assert.equal([...board.matchAll(/\bbm25\b/g)].length, 1, board);
+  assert.doesNotMatch(board, /file 2|file 3/);
+  assert.match(
+    text(section(html, 'leaderboard-0')),
+    /Shown once: bm25 of .*copy\.json \(the same row as in .*results\.json\); bm25 of .*\.json \(the same row as in/,
+  );
+});
