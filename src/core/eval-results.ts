@@ -276,7 +276,8 @@ export interface EvalResults {
   protocol: ProtocolSemantics;
   /** Metric labels in display order. */
   measures: string[];
-  options: { depth: number; tasks: string[]; subtasks: string | null; rerankDepth?: number; rerankers?: string[] };
+  /** How it was run; `measures`: the measures asked for beside the protocol's own (`--measures`), absent when none. */
+  options: { depth: number; tasks: string[]; subtasks: string | null; rerankDepth?: number; rerankers?: string[]; measures?: string[] };
   retrievers: RetrieverResult[];
   /**
    * Retrievers that failed (a provider down, a file missing): absent when every one finished. The

@@ -6,7 +6,7 @@ import type { GroupResult, MetricValues, ProtocolSemantics, QueryResult } from '
 import { protocolMeasures, roundHalfEven } from './protocol.js';
 
 /** What aggregation reads of a protocol: its measures (by name) and its rounding. */
-export type AggregateProtocol = Pick<ProtocolSemantics, 'name' | 'roundDigits' | 'unrounded'>;
+export type AggregateProtocol = Pick<ProtocolSemantics, 'name' | 'roundDigits' | 'unrounded'> & { extraMeasures?: readonly string[] };
 
 /** Full precision over the coreb measures (the default of the functions below). */
 const FULL_PRECISION: AggregateProtocol = { name: 'coreb', roundDigits: null, unrounded: [] };

@@ -5,7 +5,7 @@
  */
 import { CorebError } from '../core/errors.js';
 import { PROTOCOLS, type ProtocolName, type ProtocolSemantics } from '../core/eval-results.js';
-import { resolveProtocol } from '../metrics/index.js';
+import { parseMeasures, resolveProtocol } from '../metrics/index.js';
 
 /** Options that refine a protocol. */
 export interface ProtocolOptions {
@@ -46,9 +46,38 @@ export const MTEB_CUTOFFS = [1, 3, 5, 10, 20, 100, 1000] as const;
  */
 export const MTEB_MEASURES: readonly string[] = ['ndcg', 'map', 'recall', 'p', 'mrr', 'hit'].flatMap((m) => MTEB_CUTOFFS.map((k) => `${m}@${k}`));
 
-/** The measure labels a protocol reports, in display order. */
-export function protocolMeasures(protocol: Pick<ProtocolSemantics, 'name'>): readonly string[] {
-  return protocol.name === 'mteb' ? MTEB_MEASURES : EVAL_MEASURES;
+/**
+ * A protocol as scoring sees it: its semantics plus the measures a user asked for on top of its own
+ * (`coreb eval --measures`). Extra measures never change what a protocol's own numbers mean, so
+ * they are not part of the protocol written to results (nor of its fingerprint).
+ */
+export type ScoringProtocol = ProtocolSemantics & { extraMeasures?: readonly string[] };
+
+/** The measure labels a protocol reports, in display order, then any extra measures asked for. */
+export function protocolMeasures(protocol: Pick<ProtocolSemantics, 'name'> & { extraMeasures?: readonly string[] }): readonly string[] {
+  const own = protocol.name === 'mteb' ? MTEB_MEASURES : EVAL_MEASURES;
+  const extra = (protocol.extraMeasures ?? []).filter((m) => !own.includes(m));
+  return extra.length === 0 ? own : [...own, ...extra];
+}
+
+/**
+ * Checks the measures of `--measures`: each one measure at one cutoff as `coreb metrics` knows it
+ * (`ndcg@100`, `recall@1000`, `p@5`, `map`, or a trec_eval name such as `ndcg_cut_100`); labels
+ * are lower-cased, repeats dropped, order kept.
+ * @throws CorebError `MEASURE` naming the first entry that is not one measure.
+ */
+export function resolveExtraMeasures(list: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of list.flatMap((x) => x.split(','))) {
+    const m = raw.trim().toLowerCase();
+    if (m === '') continue;
+    const specs = parseMeasures([m]);
+    if (specs.length !== 1 || specs[0].params.length > 1) {
+      throw new CorebError('MEASURE', `--measures: \`${raw.trim()}\` is not one measure at one cutoff (e.g. ndcg@100, recall@1000, map)`);
+    }
+    if (!out.includes(m)) out.push(m);
+  }
+  return out;
 }
 
 /**

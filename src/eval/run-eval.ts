@@ -51,7 +51,7 @@ import { entryPath, hasEntry, readEntry, writeEntry, type StoreContext } from '.
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever } from './create-retriever.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
-import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
+import { protocolMeasures, resolveEvalProtocol, resolveExtraMeasures, type ScoringProtocol } from './protocol.js';
 import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './label-proxies.js';
 import { parseRetrieverSpec, retrieverLabel, type RetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
@@ -141,6 +141,11 @@ export interface EvalOptions {
   signal?: AbortSignal;
   progress?: Progress;
   logger?: Logger;
+  /**
+   * Measures reported beside the protocol's own (`ndcg@100`, `recall@1000`, any one measure at one
+   * cutoff that `coreb metrics` knows); recorded in `options.measures`. Default none.
+   */
+  measures?: readonly string[];
   /** Keep every scored row in a results store, and read the rows it already has instead of scoring them again. */
   resultsStore?: ResultsStoreOptions;
 }
@@ -480,6 +485,9 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     options.protocol ?? (layout === 'beir' ? 'beir' : 'coreb'),
     options.c2tMatchNegatives === undefined ? {} : { c2tMatchNegatives: options.c2tMatchNegatives },
   );
+  const extraMeasures = resolveExtraMeasures(options.measures ?? []);
+  /** The protocol with the extra measures asked for: what scoring and aggregation use. */
+  const scoring: ScoringProtocol = extraMeasures.length > 0 ? { ...protocol, extraMeasures } : protocol;
   const outDir = options.outDir === undefined ? undefined : resolve(options.outDir);
   const replacing = outDir !== undefined && (await prepareOutDir(outDir, options.overwrite ?? false, logger));
   const data = await loadEvalData(dir, layout, options, logger);
@@ -539,7 +547,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const storeCtx: StoreContext = {
     dataset: identity,
     protocol,
-    measures: [...protocolMeasures(protocol)],
+    measures: [...protocolMeasures(scoring)],
     options: { depth, tasks: [...data.tasks.keys()], subtasks: options.subtasks ?? null },
   };
   const added: string[] = [];
@@ -574,12 +582,12 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         queries: st.task.queries,
         qrels: st.task.qrels,
         lists,
-        protocol,
+        protocol: scoring,
         excludeAnchors: st.anchored,
         graded: layout === 'coreb-release',
       });
       for (const [qid, r] of scored.perQuery) perQuery.set(qid, r);
-      const group = aggregateQueries(scored.perQuery.values(), protocol);
+      const group = aggregateQueries(scored.perQuery.values(), scoring);
       tasks[st.name] = {
         ...group,
         missingQueries: scored.missing,
@@ -610,7 +618,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       const out: Record<string, Record<string, GroupResult>> = {};
       for (const taskName of Object.keys(tasks)) {
         const sub = new Map([...perQuery].filter(([, q]) => q.task === taskName));
-        const g = aggregateBy(sub, f, protocol);
+        const g = aggregateBy(sub, f, scoring);
         if (Object.keys(g).length > 0) out[taskName] = g;
       }
       return out;
@@ -618,15 +626,15 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     const subtaskTask = new Map<string, string>();
     for (const q of perQuery.values()) if (q.subtask !== undefined) subtaskTask.set(q.subtask, q.task);
     const subtasks: Record<string, GroupResult & { task: string }> = {};
-    for (const [st, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, protocol))) {
+    for (const [st, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, scoring))) {
       subtasks[st] = { task: subtaskTask.get(st)!, ...g };
     }
     const result: RetrieverResult = {
       name,
       spec: specText,
       description,
-      overall: aggregateQueries(perQuery.values(), protocol),
-      taskMean: aggregateGroups(Object.values(tasks), protocol),
+      overall: aggregateQueries(perQuery.values(), scoring),
+      taskMean: aggregateGroups(Object.values(tasks), scoring),
       tasks,
       subtasks,
       languages: byTask((q) => q.language),
@@ -869,11 +877,12 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     createdAt: new Date().toISOString(),
     dataset: identity,
     protocol,
-    measures: [...protocolMeasures(protocol)],
+    measures: [...protocolMeasures(scoring)],
     options: {
       depth,
       tasks: [...data.tasks.keys()],
       subtasks: options.subtasks ?? null,
+      ...(extraMeasures.length > 0 ? { measures: extraMeasures } : {}),
       ...(rerankSpecs.length > 0 ? { rerankDepth: options.rerankDepth ?? RERANK_DEFAULT_DEPTH, rerankers: [...rerankSpecs] } : {}),
     },
     retrievers: retrieverResults,

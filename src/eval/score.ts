@@ -4,10 +4,10 @@
  * diagnostics per query.
  */
 import type { Qrels, Query, Run } from '../core/dataset.js';
-import type { MetricValues, ProtocolSemantics, QueryResult } from '../core/eval-results.js';
+import type { MetricValues, QueryResult } from '../core/eval-results.js';
 import type { RankedList } from '../core/retrieval.js';
 import { evaluate, measureKey, parseMeasures } from '../metrics/index.js';
-import { EVAL_MEASURES, protocolMeasures } from './protocol.js';
+import { EVAL_MEASURES, protocolMeasures, type ScoringProtocol } from './protocol.js';
 import { rankTrec, topHardNegatives } from './rank.js';
 
 /**
@@ -25,7 +25,7 @@ export const MEASURE_KEYS: Readonly<Record<(typeof EVAL_MEASURES)[number], strin
  * The metrics engine's measure name and result key of each label a protocol reports: MRR is
  * BEIR's/MTEB's own (`mrr_beir`) under those protocols, trec_eval's `recip_rank_cut` otherwise.
  */
-export function engineMeasures(protocol: ProtocolSemantics): Array<{ label: string; measure: string; key: string }> {
+export function engineMeasures(protocol: ScoringProtocol): Array<{ label: string; measure: string; key: string }> {
   return protocolMeasures(protocol).map((label) => {
     const measure = label.startsWith('mrr@') && protocol.mrr !== 'trec' ? `mrr_beir@${label.slice(4)}` : label;
     const [spec] = parseMeasures([measure]);
@@ -42,7 +42,8 @@ export interface ScoreTaskInput {
   qrels: Qrels;
   /** Ranked lists by query id; a query without an entry is "missing". */
   lists: ReadonlyMap<string, RankedList>;
-  protocol: ProtocolSemantics;
+  /** The protocol, with any extra measures asked for ({@link ScoringProtocol}). */
+  protocol: ScoringProtocol;
   /** Remove each query's `anchorId` before scoring (the protocol's code-to-code rule). Default false. */
   excludeAnchors?: boolean;
   /** Compute hard-negative diagnostics (labels 2/1 mean positive/hard negative). Default true. */

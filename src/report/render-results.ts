@@ -136,7 +136,18 @@ export function rankableRows(results: EvalResults): { ranked: RetrieverResult[];
  */
 function leaderboard(results: EvalResults): Table {
   const tasks = leaderboardTasks(results);
-  const header = ['#', 'retriever', ...BOARD_MEASURES, 'task-mean ndcg@10', ...tasks.map((t) => `${SHORT[t] ?? t} ndcg@10`), 'queries', 'time'];
+  // Measures asked for beside the protocol's own (`--measures`) get columns of their own.
+  const extra = (results.options?.measures ?? []).filter((m) => !(BOARD_MEASURES as readonly string[]).includes(m));
+  const header = [
+    '#',
+    'retriever',
+    ...BOARD_MEASURES,
+    ...extra,
+    'task-mean ndcg@10',
+    ...tasks.map((t) => `${SHORT[t] ?? t} ndcg@10`),
+    'queries',
+    'time',
+  ];
   const by = rankBy(results);
   const key = (r: RetrieverResult) => (by === 'taskMean' ? (taskMeanOf(r) ?? r.overall) : r.overall).metrics['ndcg@10'] ?? -Infinity;
   const { ranked, unranked, tasks: rankedOn } = rankableRows(results);
@@ -145,6 +156,7 @@ function leaderboard(results: EvalResults): Table {
     place,
     r.name,
     ...BOARD_MEASURES.map((m) => formatMetric(r.overall.metrics[m])),
+    ...extra.map((m) => formatMetric(r.overall.metrics[m])),
     formatMetric(taskMeanOf(r)?.metrics['ndcg@10']),
     ...tasks.map((t) => formatMetric(r.tasks[t]?.metrics['ndcg@10'])),
     String(r.overall.queries),

@@ -112,6 +112,9 @@ Options:
   --runs plain|gz|none    Run files with --out: plain .trec (default), gzip .trec.gz (about a
                           fifth of the size; run:, coreb metrics and trec_eval read both), or
                           none (results.json and leaderboard.md only).
+  --measures LIST         Measures beside the protocol's own, comma-separated: any one measure at
+                          one cutoff \`coreb metrics\` knows (ndcg@100, recall@1000, p@5, map,
+                          ndcg_cut_100); recorded in results.json, columns of the leaderboard
   --results DIR           Keep every scored row in a results store (plain JSON files, one per
                           retriever x dataset x protocol; docs/eval.md "Results store"); a row
                           the store already has is read from it, not scored again
@@ -159,6 +162,7 @@ const command: Command = {
       'index-cache': { type: 'string' },
       results: { type: 'string' },
       force: { type: 'boolean' },
+      measures: { type: 'string', multiple: true },
     });
     if (values.force === true && values.results === undefined) throw new CorebError('USAGE', '--force needs --results DIR');
     const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'json'] as const, 'table');
@@ -198,6 +202,7 @@ const command: Command = {
       ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
       ...(outDir !== undefined ? { outDir, overwrite: Boolean(values.overwrite), runs } : {}),
       ...(storeDir !== undefined ? { resultsStore: { dir: storeDir, force: values.force === true } } : {}),
+      ...(values.measures !== undefined ? { measures: values.measures as string[] } : {}),
       perQuery: !values['no-per-query'],
       baseDir: ctx.cwd,
       corebVersion: corebVersion(),
