@@ -10,3 +10,4 @@ export * from './charts.js';
 export * from './html-report.js';
 export * from './mteb-export.js';
 export * from './contamination.js';
+export { explainGroups, groupResults, type ReleaseGroup } from './result-groups.js';

@@ -159,6 +159,7 @@ function rowFingerprint(r: RetrieverResult, results: EvalResults): string {
     scoring: { depth: o.depth, tasks: o.tasks, subtasks: o.subtasks, measures: results.measures },
     overall: r.overall,
     taskMean: r.taskMean,
-    tasks: r.tasks,
+    // Where a run file was written is not part of the numbers.
+    tasks: Object.fromEntries(Object.entries(r.tasks).map(([k, { runFile: _f, ...t }]) => [k, t])),
   });
 }

@@ -83,3 +83,68 @@ test('coreb compare on two BM25 runs of the sample: JSON shape, deltas from the 
   assert.equal(missing.status, 3);
   assert.match(missing.stderr, /nope\.json/);
 });
+
+test('coreb compare over two folders and a results store, two measures: every row against the baseline, Holm per measure equal to an independent computation', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-compare-many-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const env = { ...process.env, COREB_CACHE_DIR: join(dir, 'cache') };
+  const a = runCli(
+    ['eval', '--retriever', 'bm25', '--retriever', 'bm25?k1=1.2&b=0.75&name=bm25-classic', '--out', join(dir, 'a'), '--runs', 'none', '--quiet'],
+    { env },
+  );
+  assert.equal(a.status, 0, a.stderr);
+  const b = runCli(['eval', '--retriever', 'bm25?k1=0.9&b=0.4&name=bm25-anserini', '--out', join(dir, 'b'), '--runs', 'none', '--quiet'], { env });
+  assert.equal(b.status, 0, b.stderr);
+  // The store holds bm25 again (the same row: counted once) and one more row.
+  const s = runCli(['eval', '--retriever', 'bm25', '--retriever', 'bm25?k1=1.5&b=0.9&name=bm25-wide', '--results', join(dir, 'store'), '--quiet'], {
+    env,
+  });
+  assert.equal(s.status, 0, s.stderr);
+  const r = runCli(
+    [
+      'compare',
+      join(dir, 'a'),
+      join(dir, 'b'),
+      join(dir, 'store'),
+      '--measure',
+      'ndcg@10',
+      '--measure',
+      'recall@10',
+      '--test',
+      't-test',
+      '--format',
+      'json',
+    ],
+    { env },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { groups: Array<{ dataset: string; protocol: string; reports: CompareJson[] }> };
+  assert.equal(out.groups.length, 1);
+  assert.deepEqual(
+    out.groups[0].reports.map((x) => x.measure),
+    ['ndcg@10', 'recall@10'],
+  );
+  for (const rep of out.groups[0].reports) {
+    assert.equal(rep.baseline, 'bm25');
+    assert.deepEqual([...new Set(rep.comparisons.map((c) => c.retriever))].sort(), ['bm25-anserini', 'bm25-classic', 'bm25-wide']);
+    // Holm–Bonferroni, written here from its definition: sort ascending, p_(i) * (m - i), running max, cap 1.
+    const ps = rep.comparisons.map((c) => c.pValue);
+    const order = ps.map((p, i) => [p, i] as const).sort((x, y) => x[0] - y[0]);
+    const holm = new Array<number>(ps.length);
+    let run = 0;
+    order.forEach(([p, i], k) => {
+      run = Math.max(run, Math.min(1, p * (ps.length - k)));
+      holm[i] = run;
+    });
+    rep.comparisons.forEach((c, i) =>
+      assert.ok(Math.abs(c.pHolm - holm[i]) < 1e-15, `${rep.measure} ${c.retriever} ${c.scope}: ${c.pHolm} vs ${holm[i]}`),
+    );
+  }
+  const table = runCli(['compare', join(dir, 'a'), join(dir, 'b'), '--measure', 'ndcg@10,recall@10', '--test', 't-test'], { env });
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /compare: baseline bm25, measure ndcg@10/);
+  assert.match(table.stdout, /compare: baseline bm25, measure recall@10/);
+  const none = runCli(['compare', join(dir, 'cache')], { env });
+  assert.equal(none.status, 3);
+  assert.match(none.stderr, /no results\.json and no results-store entry/);
+});

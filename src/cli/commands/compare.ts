@@ -2,20 +2,36 @@
  * `coreb compare`: paired significance tests of every retriever in a results file against a
  * baseline (t-test, Fisher randomization, paired bootstrap), per task and overall, Holm-adjusted.
  */
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { COMPARE_TESTS, compareResults, loadEvalResults, renderCompareTable, type CompareTest } from '../../report/index.js';
+import { listEntries } from '../../dataset/results-store.js';
+import {
+  COMPARE_TESTS,
+  compareResults,
+  explainGroups,
+  groupResults,
+  loadEvalResults,
+  renderCompareTable,
+  type CompareReport,
+  type CompareTest,
+  type LoadedResults,
+} from '../../report/index.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 
-const USAGE = `Usage: coreb compare RESULTS.json [options]
+const USAGE = `Usage: coreb compare INPUT... [options]
 
 Paired two-sided significance tests over per-query values between every retriever and the
-baseline, overall (all queries pooled) and per task.
+baseline, overall (all queries pooled) and per task. Each INPUT is a results file, a folder with
+a results.json (\`coreb eval --out\`), or a results store (\`coreb eval --results\`: every entry).
+Rows of several inputs are merged per dataset and protocol, as \`coreb report\` merges them (the
+same row twice counts once); each (dataset, protocol) is compared on its own, never against another.
 
 Options:
-  --baseline NAME     Baseline retriever (default: the first in the file).
-  --measure M         Measure label as in the results (default ndcg@10).
+  --baseline NAME     Baseline retriever (default: the first row).
+  --measure M         Measure label as in the results (default ndcg@10); repeatable or a comma
+                      list, each measure tested (and Holm-adjusted) on its own.
   --test T            t-test | randomization | bootstrap | all (default all).
                         t-test         paired Student's t (exact t distribution), with its 95% CI
                         randomization  Fisher's sign-flip test, p = (hits + 1) / (n + 1)
@@ -25,9 +41,11 @@ Options:
   --seed N            PRNG seed of randomization and bootstrap (default 42).
   --format F          table (default) | json
 
-p (Holm) is the Holm–Bonferroni adjusted p-value over all comparisons made with the same test.
-JSON: {"baseline", "measure", "settings", "comparisons": [{"retriever", "scope", "measure",
-"test", "delta", "ci": [lo, hi] | null, "pValue", "pHolm", "queries"}]}.
+p (Holm) is the Holm–Bonferroni adjusted p-value over all comparisons of one measure made with
+the same test. JSON, one dataset and one measure: {"baseline", "measure", "settings",
+"comparisons": [{"retriever", "scope", "measure", "test", "delta", "ci": [lo, hi] | null, "pValue",
+"pHolm", "queries"}], "skipped"}; otherwise {"groups": [{"dataset", "protocol", "reports": [that
+object per measure]}]}.
 Needs per-query values (results written without --no-per-query). See docs/report.md.
 `;
 
@@ -40,7 +58,7 @@ const command: Command = {
       ctx.argv,
       {
         baseline: { type: 'string' },
-        measure: { type: 'string' },
+        measure: { type: 'string', multiple: true },
         test: { type: 'string' },
         permutations: { type: 'string' },
         bootstrap: { type: 'string' },
@@ -49,21 +67,65 @@ const command: Command = {
       },
       true,
     );
-    if (positionals.length !== 1)
-      throw new CorebError('USAGE', `coreb compare takes one RESULTS.json, got ${positionals.length}; see \`coreb compare --help\``);
+    if (positionals.length === 0)
+      throw new CorebError('USAGE', 'coreb compare takes one or more results files, folders or stores; see `coreb compare --help`');
     const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'json'] as const, 'table');
     const test = parseChoiceOption('test', values.test as string | undefined, [...COMPARE_TESTS, 'all'] as const, 'all');
-    const { results } = await loadEvalResults(resolve(ctx.cwd, positionals[0]));
-    const report = compareResults(results, {
-      ...(values.baseline !== undefined ? { baseline: values.baseline as string } : {}),
-      ...(values.measure !== undefined ? { measure: values.measure as string } : {}),
+    const loaded: LoadedResults[] = [];
+    for (const p of positionals) loaded.push(...(await loadCompareInput(resolve(ctx.cwd, p))));
+    const groups = groupResults(loaded);
+    const measures = ((values.measure as string[] | undefined) ?? ['ndcg@10'])
+      .flatMap((m) => m.split(','))
+      .map((m) => m.trim())
+      .filter(Boolean);
+    const settings = {
       tests: test === 'all' ? COMPARE_TESTS : [test as CompareTest],
       seed: parseIntOption('seed', values.seed as string | undefined, 42, 0),
       permutations: parseIntOption('permutations', values.permutations as string | undefined, 10000, 1),
       bootstrapSamples: parseIntOption('bootstrap', values.bootstrap as string | undefined, 10000, 1),
-    });
-    ctx.stdout.write(format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderCompareTable(report));
+    };
+    const out = groups.map((g) => ({
+      dataset: g.split,
+      protocol: g.protocol,
+      label: g.label,
+      reports: measures.map(
+        (measure): CompareReport =>
+          compareResults(
+            { ...g.results, retrievers: g.retrievers },
+            { ...(values.baseline !== undefined ? { baseline: values.baseline as string } : {}), measure, ...settings },
+          ),
+      ),
+    }));
+    const single = out.length === 1 && out[0].reports.length === 1;
+    if (format === 'json') {
+      ctx.stdout.write(`${JSON.stringify(single ? out[0].reports[0] : { groups: out.map(({ label: _l, ...g }) => g) }, null, 2)}\n`);
+      return 0;
+    }
+    const why = explainGroups(groups);
+    if (why.length > 0) ctx.stdout.write(`${groups.length} datasets or protocols, compared apart: ${why.join('; ')}\n\n`);
+    for (const g of out) {
+      if (out.length > 1) ctx.stdout.write(`== ${g.label} (protocol ${g.protocol})\n`);
+      for (const r of g.reports) ctx.stdout.write(renderCompareTable(r));
+    }
     return 0;
   },
 };
+/**
+ * The results an input names: a results file; a folder with a results.json; or a results store
+ * (every entry).
+ * @throws CorebError `NOT_FOUND` for a path that is none of them.
+ */
+async function loadCompareInput(path: string): Promise<LoadedResults[]> {
+  if (!existsSync(path)) throw new CorebError('NOT_FOUND', 'no such results file, folder or store', { file: path });
+  if (!statSync(path).isDirectory()) return [await loadEvalResults(path)];
+  if (existsSync(join(path, 'results.json'))) return [await loadEvalResults(join(path, 'results.json'))];
+  const entries = await listEntries(path);
+  if (entries.length === 0) {
+    throw new CorebError('NOT_FOUND', 'the folder has no results.json and no results-store entry (coreb eval --out DIR or --results DIR)', {
+      file: path,
+    });
+  }
+  return entries.map((e) => ({ file: join(path, ...e.path.split('/')), results: e.results }));
+}
+
 export default command;
