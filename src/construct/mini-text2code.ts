@@ -131,7 +131,9 @@ function planCappedSearch(
   const groups = new Map<string, SearchCandidate[]>();
   const put = (c: SearchCandidate): void => {
     const key = c.constraint === 'none' ? 'any' : c.constraint;
-    groups.set(key, [...(groups.get(key) ?? []), c]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [c]);
+    else group.push(c);
   };
   for (const p of sorted) {
     const langs = passingLanguages(p.id);

@@ -18,11 +18,18 @@ export function hash32(s: string): number {
  * changes the choices made for the others.
  */
 export function choose(seed: number, label: string, n: number): number {
+  return seededStream(seed, label)() % n;
+}
+
+/** An xorshift32 stream seeded from the seed and a label (FNV-1a of `seed:label`, 0 mapped to 1); each call gives the next unsigned 32-bit value. */
+function seededStream(seed: number, label: string): () => number {
   let x = hash32(`${seed}:${label}`) || 1;
-  x ^= x << 13;
-  x ^= x >>> 17;
-  x ^= x << 5;
-  return (x >>> 0) % n;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x >>> 0;
+  };
 }
 
 /**
@@ -36,13 +43,7 @@ export function sampleSeeded<T>(items: readonly T[], n: number, seed: number, la
   if (n >= items.length) return [...items];
   if (n <= 0) return [];
   const pool = [...items];
-  let x = hash32(`${seed}:${label}`) || 1;
-  const next = (): number => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return x >>> 0;
-  };
+  const next = seededStream(seed, label);
   for (let i = 0; i < n; i++) {
     const j = i + (next() % (pool.length - i));
     [pool[i], pool[j]] = [pool[j], pool[i]];

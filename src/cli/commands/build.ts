@@ -332,11 +332,10 @@ const command: Command = {
       return models.get(key);
     };
     const capText = str('search-cap') ?? (cfg.searchCap !== undefined ? String(cfg.searchCap) : undefined);
+    const c2cSubtasks = list(str('c2c-subtasks') ?? cfg.c2cSubtasks);
     const shape = resolveReleaseShape(str('shape') ?? cfg.shape, {
       ...(capText !== undefined ? { searchCap: capText === 'all' ? null : parseIntOption('search-cap', capText, 50, 0) } : {}),
-      ...(list(str('c2c-subtasks') ?? cfg.c2cSubtasks) !== undefined
-        ? { code2code: list(str('c2c-subtasks') ?? cfg.c2cSubtasks) as Code2CodeSubtask[] }
-        : {}),
+      ...(c2cSubtasks !== undefined ? { code2code: c2cSubtasks as Code2CodeSubtask[] } : {}),
     });
     const embedderSpec = str('similar-embedder') ?? cfg.similarEmbedder;
     const similarityEmbedder =

@@ -13,9 +13,7 @@ async function stageExecute(ctx: Ctx, solutions: SolveRow[], testsOf: Map<string
   if (ctx.o.judge === undefined) throw new CorebError('USAGE', 'the execute stage needs a judge');
   const judge = await ctx.o.judge();
   try {
-    const programs: Program[] = solutions
-      .filter((s) => s.code !== undefined)
-      .map((s) => ({ id: programId(s), problemId: s.id, language: s.language, code: s.code as string }));
+    const programs = programsOf(solutions);
     const outFile = join(ctx.outDir, 'work', 'execute.jsonl');
     const cache =
       ctx.o.cacheDir === undefined
