@@ -242,6 +242,25 @@ export function begin(ctx: Ctx, stage: BuildStage, total: number): void {
   ctx.progress.start(`${stage}`, total);
 }
 
+/**
+ * One model stage's items through {@link pool}: progress started for `items`, as many in flight as
+ * `models`' endpoints take ({@link stageWidth}), progress closed however it ends.
+ */
+export async function poolStage<T, R>(
+  ctx: Ctx,
+  stage: BuildStage,
+  items: readonly T[],
+  models: readonly ChatModel[],
+  fn: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
+  begin(ctx, stage, items.length);
+  try {
+    return await pool(items, stageWidth(ctx, models), fn, ctx.signal);
+  } finally {
+    ctx.progress.done();
+  }
+}
+
 /** The resolved settings of a build; defaults: seed 42, all five languages, 4 requests per endpoint, 2 contract retries. */
 export function resolveCtx(o: BuildOptions, usage: Ctx['usage'] = {}): Ctx {
   return {

@@ -3,7 +3,7 @@ import type { LcbProblem } from '../../../dataset/lcb.js';
 import { parseAbbreviation, wordCount } from '../contracts.js';
 import { renderMessages } from '../prompts.js';
 import type { RewriteRow, AbbrevRow } from '../types.js';
-import { ask, begin, modelStage, need, pool, stageWidth, type Ctx } from '../context.js';
+import { ask, poolStage, modelStage, need, type Ctx } from '../context.js';
 
 /** The fallback abbreviation (upstream heuristic): `Title: … | Goal: first sentence | Constraints: …`, at most 600 chars. */
 export function fallbackAbbreviation(title: string, statement: string): string {
@@ -16,33 +16,23 @@ export function fallbackAbbreviation(title: string, statement: string): string {
 
 async function stageAbbreviate(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<AbbrevRow[]> {
   const model = ctx.o.models.abbreviator ?? ctx.o.models.rewriter;
-  begin(ctx, 'abbreviate', ready.length);
-  try {
-    return await pool(
-      ready,
-      stageWidth(ctx, [model]),
-      async ({ p, rw }) => {
-        const title = rw.title ?? '';
-        const statement = rw.statement ?? '';
-        const messages = renderMessages(ctx.prompts, 'abbreviate', { title, statement });
-        const r = await ask(ctx, 'abbreviate', p.questionId, model, messages, (t) => parseAbbreviation(t), {
-          retries: Math.min(1, ctx.contractRetries),
-        });
-        ctx.progress.tick();
-        const abbreviated = 'value' in r ? r.value : fallbackAbbreviation(title, statement);
-        return {
-          id: p.questionId,
-          abbreviated,
-          fallback: !('value' in r),
-          words: wordCount(abbreviated),
-          ...('error' in r ? { failed: `${r.error}; the fallback summary is used` } : {}),
-        };
-      },
-      ctx.signal,
-    );
-  } finally {
-    ctx.progress.done();
-  }
+  return poolStage(ctx, 'abbreviate', ready, [model], async ({ p, rw }) => {
+    const title = rw.title ?? '';
+    const statement = rw.statement ?? '';
+    const messages = renderMessages(ctx.prompts, 'abbreviate', { title, statement });
+    const r = await ask(ctx, 'abbreviate', p.questionId, model, messages, (t) => parseAbbreviation(t), {
+      retries: Math.min(1, ctx.contractRetries),
+    });
+    ctx.progress.tick();
+    const abbreviated = 'value' in r ? r.value : fallbackAbbreviation(title, statement);
+    return {
+      id: p.questionId,
+      abbreviated,
+      fallback: !('value' in r),
+      words: wordCount(abbreviated),
+      ...('error' in r ? { failed: `${r.error}; the fallback summary is used` } : {}),
+    };
+  });
 }
 
 /** Stage `abbreviate` behind the stage table. */

@@ -5,7 +5,7 @@ import { hash32 } from '../../seeded-choice.js';
 import { parseNegative } from '../contracts.js';
 import { renderMessages } from '../prompts.js';
 import type { RewriteRow, NegativeRow } from '../types.js';
-import { ask, begin, modelStage, need, fullText, pool, stageWidth, type Ctx } from '../context.js';
+import { ask, poolStage, modelStage, need, fullText, type Ctx } from '../context.js';
 
 /** What each hard-negative strategy asks for (paper §A.2), keyed like {@link HARD_NEGATIVE_STRATEGIES}. */
 export const STRATEGY_DESCRIPTIONS: Readonly<Record<(typeof HARD_NEGATIVE_STRATEGIES)[number], string>> = {
@@ -27,30 +27,18 @@ export function negativeTemperature(seed: number, problemId: string, strategy: s
 async function stageNegatives(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<NegativeRow[]> {
   const model = ctx.o.models.negativeWriter ?? ctx.o.models.rewriter;
   const jobs = ready.flatMap(({ p, rw }) => HARD_NEGATIVE_STRATEGIES.map((strategy) => ({ p, rw, strategy })));
-  begin(ctx, 'negatives', jobs.length);
-  try {
-    return await pool(
-      jobs,
-      stageWidth(ctx, [model]),
-      async ({ p, rw, strategy }): Promise<NegativeRow> => {
-        const temperature = negativeTemperature(ctx.seed, p.questionId, strategy);
-        const messages = renderMessages(ctx.prompts, 'negatives', {
-          strategy,
-          strategyDescription: STRATEGY_DESCRIPTIONS[strategy],
-          title: rw.title ?? '',
-          statement: fullText(rw.title ?? '', rw.statement ?? ''),
-        });
-        const r = await ask(ctx, 'negatives', `${p.questionId}/${strategy}`, model, messages, parseNegative, { temperature });
-        ctx.progress.tick();
-        return 'value' in r
-          ? { id: p.questionId, strategy, temperature, text: r.value }
-          : { id: p.questionId, strategy, temperature, failed: r.error };
-      },
-      ctx.signal,
-    );
-  } finally {
-    ctx.progress.done();
-  }
+  return poolStage(ctx, 'negatives', jobs, [model], async ({ p, rw, strategy }): Promise<NegativeRow> => {
+    const temperature = negativeTemperature(ctx.seed, p.questionId, strategy);
+    const messages = renderMessages(ctx.prompts, 'negatives', {
+      strategy,
+      strategyDescription: STRATEGY_DESCRIPTIONS[strategy],
+      title: rw.title ?? '',
+      statement: fullText(rw.title ?? '', rw.statement ?? ''),
+    });
+    const r = await ask(ctx, 'negatives', `${p.questionId}/${strategy}`, model, messages, parseNegative, { temperature });
+    ctx.progress.tick();
+    return 'value' in r ? { id: p.questionId, strategy, temperature, text: r.value } : { id: p.questionId, strategy, temperature, failed: r.error };
+  });
 }
 
 /** Stage `negatives` behind the stage table. */

@@ -8,7 +8,7 @@ import { renderMessages } from '../prompts.js';
 import { similarProblems, similarProblemsByEmbedding } from '../similar.js';
 import type { RewriteRow, QueriesRow } from '../types.js';
 import { LANGUAGE_INFO } from '../types.js';
-import { ask, begin, modelStage, need, pool, stageWidth, type Ctx } from '../context.js';
+import { ask, poolStage, modelStage, need, type Ctx } from '../context.js';
 
 /**
  * The search-query types of the official query generation, with what each asks the writer to
@@ -69,41 +69,36 @@ async function stageQueries(
   };
   // One job per problem and query type; a problem without a passing program gets no search query (it could have no positive).
   const jobs = ready.flatMap(({ p }) => ((passing.get(p.questionId) ?? []).length === 0 ? [] : kinds.map((kind) => ({ p, kind }))));
-  begin(ctx, 'queries', jobs.length);
-  let answers: Array<{ id: string; kind: SearchQueryKind; value?: Record<string, string[]>; error?: string }>;
-  try {
-    answers = await pool(
-      jobs,
-      stageWidth(ctx, [model]),
-      async ({ p, kind }) => {
-        const languages = ['any', ...(passing.get(p.questionId) ?? [])];
-        const keys = languages.map(searchVariantKey);
-        const messages = renderMessages(ctx.prompts, 'queries', {
-          count: String(count),
-          queryType: kind,
-          queryTypeFocus: SEARCH_QUERY_KINDS[kind],
-          target: block(p.questionId),
-          similarProblems: (similar.get(p.questionId) ?? []).map((id) => block(id, 500)).join('\n\n'),
-          variants: languages
-            .map((l) =>
-              l === 'any'
-                ? `- ${searchVariantKey(l)}: language-agnostic queries (no programming language named)`
-                : `- ${searchVariantKey(l)}: queries for a ${LANGUAGE_INFO[l as ExecLanguage].name.replace(/ \(.*\)$/, '')} solution (name the language)`,
-            )
-            .join('\n'),
-          example: JSON.stringify({ queries: Object.fromEntries(keys.map((k) => [k, Array.from({ length: count }, () => '...')])) }),
-          title: byId.get(p.questionId)?.rw.title ?? '',
-          statement: byId.get(p.questionId)?.rw.statement ?? '',
-        });
-        const r = await ask(ctx, 'queries', `${p.questionId}/${kind}`, model, messages, (t) => parseSearchQueriesReply(t, keys, count));
-        ctx.progress.tick();
-        return 'value' in r ? { id: p.questionId, kind, value: r.value } : { id: p.questionId, kind, error: r.error };
-      },
-      ctx.signal,
-    );
-  } finally {
-    ctx.progress.done();
-  }
+  const answers: Array<{ id: string; kind: SearchQueryKind; value?: Record<string, string[]>; error?: string }> = await poolStage(
+    ctx,
+    'queries',
+    jobs,
+    [model],
+    async ({ p, kind }) => {
+      const languages = ['any', ...(passing.get(p.questionId) ?? [])];
+      const keys = languages.map(searchVariantKey);
+      const messages = renderMessages(ctx.prompts, 'queries', {
+        count: String(count),
+        queryType: kind,
+        queryTypeFocus: SEARCH_QUERY_KINDS[kind],
+        target: block(p.questionId),
+        similarProblems: (similar.get(p.questionId) ?? []).map((id) => block(id, 500)).join('\n\n'),
+        variants: languages
+          .map((l) =>
+            l === 'any'
+              ? `- ${searchVariantKey(l)}: language-agnostic queries (no programming language named)`
+              : `- ${searchVariantKey(l)}: queries for a ${LANGUAGE_INFO[l as ExecLanguage].name.replace(/ \(.*\)$/, '')} solution (name the language)`,
+          )
+          .join('\n'),
+        example: JSON.stringify({ queries: Object.fromEntries(keys.map((k) => [k, Array.from({ length: count }, () => '...')])) }),
+        title: byId.get(p.questionId)?.rw.title ?? '',
+        statement: byId.get(p.questionId)?.rw.statement ?? '',
+      });
+      const r = await ask(ctx, 'queries', `${p.questionId}/${kind}`, model, messages, (t) => parseSearchQueriesReply(t, keys, count));
+      ctx.progress.tick();
+      return 'value' in r ? { id: p.questionId, kind, value: r.value } : { id: p.questionId, kind, error: r.error };
+    },
+  );
   return ready.map(({ p }) => {
     const row: QueriesRow = { id: p.questionId, queries: [], variants: [] };
     const errors: string[] = [];

@@ -6,7 +6,7 @@ import { extractProgram } from '../contracts.js';
 import { renderMessages, type PromptSet } from '../prompts.js';
 import type { RewriteRow, TestsRow, SolveRow } from '../types.js';
 import { LANGUAGE_INFO } from '../types.js';
-import { ask, begin, modelStage, need, modelLabel, pool, stageWidth, wireToTests, type Ctx } from '../context.js';
+import { ask, poolStage, modelStage, need, modelLabel, wireToTests, type Ctx } from '../context.js';
 
 /**
  * What a solver writes for a functional (LeetCode-style) problem per language: the method the judge's
@@ -43,28 +43,18 @@ export function solveMessages(
 
 async function stageSolve(ctx: Ctx, ready: Array<{ p: LcbProblem; rw: RewriteRow }>): Promise<SolveRow[]> {
   const jobs = ready.flatMap(({ p, rw }) => ctx.o.models.solvers.flatMap((solver) => ctx.languages.map((language) => ({ p, rw, solver, language }))));
-  begin(ctx, 'solve', jobs.length);
-  try {
-    return await pool(
-      jobs,
-      stageWidth(ctx, ctx.o.models.solvers),
-      async ({ p, rw, solver, language }): Promise<SolveRow> => {
-        const functional = p.publicTests.some((t) => t.kind === 'functional');
-        const messages = solveMessages(
-          ctx.prompts,
-          { title: rw.title ?? '', statement: rw.statement ?? '', starterCode: rw.starter_code ?? '', functional },
-          language,
-        );
-        const r = await ask(ctx, 'solve', `${p.questionId}/${language}`, solver, messages, (t) => extractProgram(t, language));
-        ctx.progress.tick();
-        const base = { id: p.questionId, model: modelLabel(solver), language };
-        return 'value' in r ? { ...base, code: r.value } : { ...base, failed: r.error };
-      },
-      ctx.signal,
+  return poolStage(ctx, 'solve', jobs, ctx.o.models.solvers, async ({ p, rw, solver, language }): Promise<SolveRow> => {
+    const functional = p.publicTests.some((t) => t.kind === 'functional');
+    const messages = solveMessages(
+      ctx.prompts,
+      { title: rw.title ?? '', statement: rw.statement ?? '', starterCode: rw.starter_code ?? '', functional },
+      language,
     );
-  } finally {
-    ctx.progress.done();
-  }
+    const r = await ask(ctx, 'solve', `${p.questionId}/${language}`, solver, messages, (t) => extractProgram(t, language));
+    ctx.progress.tick();
+    const base = { id: p.questionId, model: modelLabel(solver), language };
+    return 'value' in r ? { ...base, code: r.value } : { ...base, failed: r.error };
+  });
 }
 
 /** The program id of a solution: `<problem>/<model>/<language>`. */
