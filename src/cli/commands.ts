@@ -25,4 +25,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   report: () => import('./commands/report.js'),
   export: () => import('./commands/export.js'),
   results: () => import('./commands/results.js'),
+  leaderboard: () => import('./commands/leaderboard.js'),
 };

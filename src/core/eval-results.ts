@@ -2,6 +2,7 @@
  * The shape of a `coreb eval` results file, shared by bench (which produces it) and report (which
  * renders it). Documented field by field in docs/eval.md; the `schema` string versions it.
  */
+import type { ModelMeta } from './model-meta.js';
 
 /** Schema id written into every results file; bumped on incompatible changes. */
 export const EVAL_RESULTS_SCHEMA = 'coreb.eval-results/2' as const;
@@ -194,6 +195,32 @@ export interface RetrieverResult {
   firstStage?: string;
   /** A reranked row: depth, reranker, recall ceiling and deltas against {@link firstStage}. */
   rerank?: RerankSummary;
+  /**
+   * The model's metadata (parameters, dimension, licence, ...), from coreb's presets and
+   * `--model-meta`; absent when nothing is known.
+   */
+  model?: ModelMeta;
+  /**
+   * A row read from published results (MTEB's results files), not scored here: only task means,
+   * no per-query values, so it takes part in no significance test. Absent for rows coreb scored.
+   */
+  imported?: ImportedRow;
+}
+
+/** Where an imported row comes from. */
+export interface ImportedRow {
+  /** The results format (`mteb`). */
+  format: 'mteb';
+  /** The model as the results name it (`ORG/NAME`). */
+  model: string;
+  /** The model revision. */
+  revision: string;
+  /** The folder imported, as given. */
+  from: string;
+  /** The results' `mteb_version`, when they say. */
+  mtebVersion?: string;
+  /** Task -> the MTEB `dataset_revision` scored. */
+  datasetRevisions: Record<string, string>;
 }
 
 /** A retriever (or reranked row) that failed; the other rows of the run are complete. */

@@ -18,7 +18,7 @@ import { join, relative, sep } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import { protocolFingerprint, type EvalResults, type RetrieverResult } from '../core/eval-results.js';
 import { saveAtomic } from './atomic-write.js';
-import { loadEvalResults } from './results-file.js';
+import { loadEvalResults, type LoadedResults } from './results-file.js';
 
 /** What an entry is keyed by, besides the retriever. */
 export interface StoreContext {
@@ -166,4 +166,22 @@ export function removeEntries(dir: string, paths: readonly string[]): void {
       if (readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
     }
   }
+}
+
+/**
+ * The results an input names: a results file; a folder with a results.json; or a results store
+ * (every entry).
+ * @throws CorebError `NOT_FOUND` for a path that is none of them.
+ */
+export async function loadResultsInput(path: string): Promise<LoadedResults[]> {
+  if (!existsSync(path)) throw new CorebError('NOT_FOUND', 'no such results file, folder or store', { file: path });
+  if (!statSync(path).isDirectory()) return [await loadEvalResults(path)];
+  if (existsSync(join(path, 'results.json'))) return [await loadEvalResults(join(path, 'results.json'))];
+  const entries = await listEntries(path);
+  if (entries.length === 0) {
+    throw new CorebError('NOT_FOUND', 'the folder has no results.json and no results-store entry (coreb eval --out DIR or --results DIR)', {
+      file: path,
+    });
+  }
+  return entries.map((e) => ({ file: join(path, ...e.path.split('/')), results: e.results }));
 }

@@ -47,6 +47,8 @@ import {
   saveAtomic,
   saveLinesAtomic,
 } from '../dataset/index.js';
+import type { GivenModelMeta } from '../core/model-meta.js';
+import { rowModelMeta } from '../providers/index.js';
 import { entryPath, hasEntry, readEntry, writeEntry, type StoreContext } from '../dataset/results-store.js';
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever } from './create-retriever.js';
@@ -148,6 +150,11 @@ export interface EvalOptions {
   measures?: readonly string[];
   /** Keep every scored row in a results store, and read the rows it already has instead of scoring them again. */
   resultsStore?: ResultsStoreOptions;
+  /**
+   * Model metadata by row name or model id (`--model-meta FILE`), over what coreb's presets know;
+   * written into each row's `model`. Default: the presets only.
+   */
+  modelMeta?: GivenModelMeta;
 }
 
 /** How run files are written: plain TREC, gzip-compressed TREC, or not at all. */
@@ -889,6 +896,10 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     ...(failed.length > 0 ? { failed } : {}),
     timings: { loadMs, totalMs: performance.now() - t0 },
   };
+  for (const row of retrieverResults) {
+    const meta = rowModelMeta(row, options.modelMeta);
+    if (meta !== undefined) row.model = meta;
+  }
   const storeOut = store === undefined ? undefined : { dir: store.dir, added, reused };
   if (store !== undefined) {
     for (const row of retrieverResults) {

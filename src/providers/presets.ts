@@ -4,6 +4,7 @@
  * embedders. Each entry cites the documentation it was taken from; users can override every field.
  */
 import type { TaskName } from '../core/dataset.js';
+import { describedModel, emptyModelMeta, mergeModelMeta, type GivenModelMeta, type ModelMeta } from '../core/model-meta.js';
 import type { InputTypes, Pooling, TaskTemplates } from './types.js';
 
 /** One model preset. */
@@ -28,6 +29,8 @@ export interface ModelPreset {
   templates: TaskTemplates;
   /** Provider-native input types, keyed by provider name. */
   inputTypes?: Readonly<Record<string, InputTypes>>;
+  /** Trained or tuned for code retrieval, as its card or vendor says. */
+  codeSpecialised: boolean;
   /**
    * What a model card or MTEB's `ModelMeta` says of the model, for `coreb export mteb`'s
    * `model_meta.json`: parameter count, open weights, license, reference page, release date (ISO
@@ -122,6 +125,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     (size): ModelPreset => ({
       id: `codefuse-ai/C2LLM-${size}`,
       aliases: [`c2llm-${size.toLowerCase()}`],
+      codeSpecialised: true,
       normalize: true,
       dimensions: size === '0.5B' ? 896 : 3584,
       templates: NONE,
@@ -137,6 +141,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     (size): ModelPreset => ({
       id: `codefuse-ai/F2LLM-${size}`,
       aliases: [`f2llm-${size.toLowerCase()}`],
+      codeSpecialised: false,
       pooling: 'last-token',
       normalize: true,
       templates: NONE,
@@ -151,6 +156,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     (size): ModelPreset => ({
       id: `jinaai/jina-code-embeddings-${size}`,
       aliases: [`jina-code-embeddings-${size}`],
+      codeSpecialised: true,
       pooling: 'last-token',
       normalize: true,
       maxTokens: 32768,
@@ -167,6 +173,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
   {
     id: 'jinaai/jina-embeddings-v2-base-code',
     aliases: ['jina-embeddings-v2-base-code'],
+    codeSpecialised: true,
     pooling: 'mean',
     normalize: true,
     maxTokens: 8192,
@@ -179,6 +186,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     (size): ModelPreset => ({
       id: `Qwen/Qwen3-Embedding-${size}`,
       aliases: [`qwen3-embedding-${size.toLowerCase()}`, `qwen3-embedding:${size.toLowerCase()}`],
+      codeSpecialised: false,
       pooling: 'last-token',
       paddingSide: 'left',
       normalize: true,
@@ -194,6 +202,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     (id): ModelPreset => ({
       id,
       aliases: [],
+      codeSpecialised: false,
       dimensions: 3072,
       matryoshka: [768, 1536, 3072],
       templates: NONE,
@@ -222,6 +231,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     (id): ModelPreset => ({
       id,
       aliases: [],
+      codeSpecialised: true,
       maxTokens: id === 'voyage-code-3' ? 32000 : 16000,
       dimensions: id === 'voyage-code-3' ? 1024 : 1536,
       matryoshka: id === 'voyage-code-3' ? [256, 512, 1024, 2048] : undefined,
@@ -245,6 +255,7 @@ export const MODEL_PRESETS: readonly ModelPreset[] = [
     (id): ModelPreset => ({
       id,
       aliases: [],
+      codeSpecialised: false,
       maxTokens: 8191,
       dimensions: id === 'text-embedding-3-small' ? 1536 : 3072,
       templates: NONE,
@@ -273,4 +284,58 @@ function normName(name: string): string {
 export function findPreset(model: string): ModelPreset | undefined {
   const key = normName(model);
   return MODEL_PRESETS.find((p) => normName(p.id) === key || p.aliases.some((a) => normName(a) === key));
+}
+
+/**
+ * The {@link ModelMeta} coreb's preset of `model` gives (parameters, dimension, max tokens, open
+ * weights, licence, code-specialised, release date, reference), or undefined without a preset.
+ */
+export function presetModelMeta(model: string): ModelMeta | undefined {
+  const p = findPreset(model);
+  if (p === undefined) return undefined;
+  return {
+    ...emptyModelMeta(`coreb preset ${p.id}`),
+    parameters: p.card?.parameters ?? null,
+    embedDim: p.dimensions ?? null,
+    maxTokens: p.maxTokens ?? null,
+    openWeights: p.card?.openWeights ?? null,
+    license: p.card?.license ?? null,
+    codeSpecialised: p.codeSpecialised,
+    releaseDate: p.card?.releaseDate ?? null,
+    reference: p.card?.reference ?? null,
+  };
+}
+
+/**
+ * What coreb knows of a result row's model without being told: coreb's BM25 (no learned
+ * parameters, open), else the preset of the model its description names.
+ * Undefined when neither applies (a run file, an unknown model): give `--model-meta`.
+ */
+export function knownModelMeta(description: Record<string, unknown> | undefined): ModelMeta | undefined {
+  const kind = description?.kind;
+  if (kind === 'bm25') {
+    return {
+      ...emptyModelMeta('coreb: BM25 has no learned parameters'),
+      parameters: 0,
+      openWeights: true,
+      reference: 'https://doi.org/10.1561/1500000019',
+    };
+  }
+  const model = describedModel(description);
+  return model === undefined ? undefined : presetModelMeta(model);
+}
+
+/**
+ * A result row's model metadata: what coreb knows ({@link knownModelMeta}, else what the row
+ * already carries) with the given entry of its name, else of its model id, on top; undefined when
+ * nothing is known.
+ */
+export function rowModelMeta(
+  row: { name: string; description: Record<string, unknown>; model?: ModelMeta },
+  given?: GivenModelMeta,
+): ModelMeta | undefined {
+  const known = row.model ?? knownModelMeta(row.description);
+  const model = describedModel(row.description) ?? (row.description.kind === 'imported' ? String(row.description.model) : undefined);
+  const over = given?.entries.get(row.name) ?? (model !== undefined ? given?.entries.get(model) : undefined);
+  return over === undefined ? known : mergeModelMeta(known, over, given!.file);
 }

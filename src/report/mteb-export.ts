@@ -10,38 +10,11 @@ import { CorebError } from '../core/errors.js';
 import type { Run } from '../core/dataset.js';
 import { loadTrecRunMap, saveAtomic } from '../dataset/index.js';
 import { roundHalfEven } from '../core/round.js';
-import { findPreset } from '../providers/index.js';
+import { findPreset, presetModelMeta } from '../providers/index.js';
+import type { ModelMeta } from '../core/model-meta.js';
+import { MTEB_DATASET_REVISIONS, MTEB_K, MTEB_LANGUAGES, MTEB_TASK_NAMES } from '../core/mteb.js';
 
-/** The cut-offs MTEB reports for retrieval tasks. */
-export const MTEB_K = [1, 3, 5, 10, 20, 100, 1000] as const;
-
-/** MTEB task name of each CoREB task (retrieval) and of the reranking variants (issue 10: `Coreb*Reranking`). */
-export const MTEB_TASK_NAMES: Readonly<Record<string, string>> = {
-  text2code: 'CorebT2CRetrieval',
-  code2text: 'CorebC2TRetrieval',
-  code2code: 'CorebC2CRetrieval',
-};
-
-/** Languages MTEB lists for the CoREB tasks (ISO 639-3 + script, `-Code` for programming languages). */
-export const MTEB_LANGUAGES: readonly string[] = ['eng-Latn', 'python-Code', 'ruby-Code', 'java-Code', 'go-Code', 'c++-Code'];
-
-/**
- * MTEB's pinned dataset revisions of its CoREB tasks, per coreb split: MTEB's CoREB tasks are the
- * official test release v202603 (their corpora hold its 1,744 code documents and 1,123 text-to-code
- * queries). Source: `mteb/tasks/retrieval/code/coreb_retrieval.py` and
- * `mteb/tasks/reranking/code/coreb_reranking.py`, mteb commit 16cc38696 (2026-05-21, "Add CoREB
- * benchmark"), unchanged at a905523d0 (2026-08-22).
- */
-export const MTEB_DATASET_REVISIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  release_v2603: {
-    CorebT2CRetrieval: '4c171f120c2a63216df5499e573af234b8c30376',
-    CorebC2TRetrieval: 'ed660dab63182a8290c5a8d4bc7b3e6e2306d36b',
-    CorebC2CRetrieval: 'ee25caf9aa8a6334da7c40e5b45ba579faf66a5e',
-    CorebT2CReranking: '11aaa91e8c4915be01ba73fa89fadd0cebbf4972',
-    CorebC2TReranking: '79beb7ee1b271cfd03966a3f5c553aa2c1cd8a95',
-    CorebC2CReranking: '92c6923fc428dd176d4a7379f3dac7564313ae37',
-  },
-};
+export { MTEB_DATASET_REVISIONS, MTEB_K, MTEB_LANGUAGES, MTEB_TASK_NAMES };
 
 /** Decimal places MTEB's `TaskResult.to_disk` rounds every score to (Python's `round`). */
 export const MTEB_SCORE_DIGITS = 6;
@@ -275,28 +248,34 @@ export function resolveDatasetRevisions(
 }
 
 /**
- * `model_meta.json` as MTEB's `ModelMeta` writes it: filled from coreb's model preset of
- * `modelName` when there is one (parameters, embedding dimension, max tokens, open weights, license,
+ * `model_meta.json` as MTEB's `ModelMeta` writes it: filled from the row's own metadata (`row`:
+ * what `coreb eval` recorded from presets and `--model-meta`) when given, else from coreb's model
+ * preset of `modelName` (parameters, embedding dimension, max tokens, open weights, license,
  * reference, release date), then the `overrides` (MTEB field names) on top. Unknown values are null.
  */
-export function mtebModelMeta(modelName: string, revision: string, overrides: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function mtebModelMeta(
+  modelName: string,
+  revision: string,
+  overrides: Readonly<Record<string, unknown>>,
+  row?: ModelMeta,
+): Record<string, unknown> {
   const preset = findPreset(modelName);
-  const card = preset?.card;
+  const m = row ?? presetModelMeta(modelName);
   const meta: Record<string, unknown> = {
     name: modelName,
     revision,
-    release_date: card?.releaseDate ?? null,
+    release_date: m?.releaseDate ?? null,
     languages: null,
-    n_parameters: card?.parameters ?? null,
+    n_parameters: m?.parameters ?? null,
     memory_usage_mb: null,
-    max_tokens: preset?.maxTokens ?? null,
-    embed_dim: preset?.dimensions ?? null,
-    license: card?.license ?? null,
-    open_weights: card?.openWeights ?? null,
+    max_tokens: m?.maxTokens ?? null,
+    embed_dim: m?.embedDim ?? null,
+    license: m?.license ?? null,
+    open_weights: m?.openWeights ?? null,
     public_training_code: null,
     public_training_data: null,
     framework: [],
-    reference: card?.reference ?? null,
+    reference: m?.reference ?? null,
     similarity_fn_name: preset === undefined ? null : 'cosine',
     use_instructions: preset === undefined ? null : Object.keys(preset.templates).length > 0,
     training_datasets: null,
@@ -376,7 +355,7 @@ export async function exportMteb(results: EvalResults, options: MtebExportOption
       }),
     );
   }
-  const meta = mtebModelMeta(options.modelName, options.revision, options.modelMeta ?? {});
+  const meta = mtebModelMeta(options.modelName, options.revision, options.modelMeta ?? {}, retriever.model);
   files.push(join(dir, 'model_meta.json'));
   await saveAtomic(files[files.length - 1], JSON.stringify(meta, null, 2) + '\n');
   files.push(join(dir, 'run_settings.jsonl'));

@@ -117,14 +117,19 @@ export function rankableRows(results: EvalResults): { ranked: RetrieverResult[];
   };
   let best = -1;
   for (const [i, r] of results.retrievers.entries()) {
+    if (r.imported !== undefined && results.retrievers.some((x) => x.imported === undefined)) continue;
     const c = completeness(r);
     const b = best < 0 ? undefined : completeness(results.retrievers[best]);
     if (b === undefined || c.tasks > b.tasks || (c.tasks === b.tasks && c.queries > b.queries)) best = i;
   }
   const target = best < 0 ? '' : keys[best];
-  const ranked = results.retrievers.filter((_, i) => keys[i] === target);
-  const unranked = results.retrievers.filter((_, i) => keys[i] !== target);
-  return { ranked, unranked, tasks: target === '' ? [] : target.split(',').map((k) => k.slice(0, k.lastIndexOf(':'))) };
+  const targetTasks = target === '' ? [] : target.split(',').map((k) => k.slice(0, k.lastIndexOf(':')));
+  // An imported row (published task means, no query counts) is ranked when it has the same tasks.
+  const fits = (r: RetrieverResult, i: number) =>
+    r.imported !== undefined ? all.filter((t) => r.tasks[t] !== undefined).join(',') === targetTasks.join(',') : keys[i] === target;
+  const ranked = results.retrievers.filter(fits);
+  const unranked = results.retrievers.filter((r, i) => !fits(r, i));
+  return { ranked, unranked, tasks: targetTasks };
 }
 
 /**

@@ -9,6 +9,8 @@ import { protocolFingerprint, type EvalResults, type ProtocolSemantics, type Ret
 export { protocolFingerprint };
 import type { LoadedResults } from '../dataset/results-file.js';
 import { retrieverIdentity } from '../dataset/results-store.js';
+import { describedModel } from '../core/model-meta.js';
+import { roundHalfEven } from '../core/round.js';
 
 /** Results of one dataset under one protocol: the retrievers of every file that evaluated it so. */
 export interface ReleaseGroup {
@@ -49,9 +51,17 @@ export function groupResults(files: readonly LoadedResults[]): ReleaseGroup[] {
   const groups = new Map<string, ReleaseGroup>();
   const fingerprints = new Map<RetrieverResult, string>();
   const fileOf = new Map<RetrieverResult, string>();
-  files.forEach((f, n) => {
+  // Imported results (MTEB's files carry no dataset hash) join the group of their split and
+  // protocol once every scored file has made its groups.
+  const order = files.map((f, n) => ({ f, n }));
+  const unhashed = (f: LoadedResults) => f.results.dataset.sha256.startsWith('mteb-');
+  for (const { f, n } of [...order.filter((x) => !unhashed(x.f)), ...order.filter((x) => unhashed(x.f))]) {
     const protocolKey = protocolFingerprint(f.results.protocol);
-    const key = `${f.results.dataset.split}\u0000${f.results.dataset.sha256}\u0000${protocolKey}`;
+    let key = `${f.results.dataset.split}\u0000${f.results.dataset.sha256}\u0000${protocolKey}`;
+    if (unhashed(f)) {
+      const host = [...groups.values()].find((g) => g.split === f.results.dataset.split && g.protocolKey === protocolKey);
+      if (host !== undefined) key = host.key;
+    }
     let g = groups.get(key);
     if (g === undefined) {
       const split = f.results.dataset.split;
@@ -72,7 +82,18 @@ export function groupResults(files: readonly LoadedResults[]): ReleaseGroup[] {
       fileOf.set(row, f.file);
       g.retrievers.push(row);
     }
-  });
+  }
+  // An imported row with a scored twin (same model, the same numbers at MTEB's 6 decimals: coreb's
+  // own export read back) is shown once, as the scored row (it has per-query values).
+  for (const g of groups.values()) {
+    g.retrievers = g.retrievers.filter((r) => {
+      if (r.imported === undefined) return true;
+      const twin = g.retrievers.find((x) => x.imported === undefined && sameImportedNumbers(r, x));
+      if (twin === undefined) return true;
+      g.duplicates.push({ name: r.name, file: fileOf.get(r) ?? '', sameAs: `${fileOf.get(twin) ?? ''} (row ${twin.name}, equal numbers)` });
+      return false;
+    });
+  }
   const out = [...groups.values()];
   // A split scored under several protocols: name the protocol; the same split with other data: number it.
   const protocols = new Map<string, Set<string>>();
@@ -152,6 +173,25 @@ export function crossReleasePairs(groups: readonly ReleaseGroup[]): Array<[Relea
 }
 
 /** What makes two rows of one dataset and protocol the same row: identity, scoring options and numbers. */
+/**
+ * Whether an imported row is a scored row read back from MTEB's format: the model names agree
+ * (its model, or the model's last segment, is the row's name or the model it describes) and every
+ * task value it has equals the scored value at MTEB's 6 decimals.
+ */
+function sameImportedNumbers(imported: RetrieverResult, scored: RetrieverResult): boolean {
+  const model = imported.imported!.model;
+  const names = new Set([scored.name, describedModel(scored.description)].filter((x): x is string => x !== undefined));
+  if (!names.has(model) && !names.has(model.slice(model.lastIndexOf('/') + 1))) return false;
+  const tasks = Object.keys(imported.tasks);
+  if (tasks.length === 0 || !tasks.every((t) => scored.tasks[t] !== undefined)) return false;
+  return tasks.every((t) =>
+    Object.entries(imported.tasks[t].metrics).every(([m, v]) => {
+      const w = scored.tasks[t].metrics[m];
+      return typeof w === 'number' && roundHalfEven(w, 6) === v;
+    }),
+  );
+}
+
 function rowFingerprint(r: RetrieverResult, results: EvalResults): string {
   const o = results.options ?? ({} as Partial<EvalResults['options']>);
   return JSON.stringify({

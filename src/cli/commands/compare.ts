@@ -2,16 +2,14 @@
  * `coreb compare`: paired significance tests of every retriever in a results file against a
  * baseline (t-test, Fisher randomization, paired bootstrap), per task and overall, Holm-adjusted.
  */
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { listEntries } from '../../dataset/results-store.js';
+import { loadResultsInput } from '../../dataset/results-store.js';
 import {
   COMPARE_TESTS,
   compareResults,
   explainGroups,
   groupResults,
-  loadEvalResults,
   renderCompareTable,
   type CompareReport,
   type CompareTest,
@@ -50,7 +48,7 @@ Needs per-query values (results written without --no-per-query). See docs/report
 `;
 
 const command: Command = {
-  summary: 'paired significance tests between retrievers of a results file (t-test, randomization, bootstrap, Holm)',
+  summary: 'paired significance tests between retrievers of results files, folders or stores (t-test, randomization, bootstrap, Holm)',
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
     const { values, positionals } = parseCommandArgs(
@@ -72,7 +70,7 @@ const command: Command = {
     const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'json'] as const, 'table');
     const test = parseChoiceOption('test', values.test as string | undefined, [...COMPARE_TESTS, 'all'] as const, 'all');
     const loaded: LoadedResults[] = [];
-    for (const p of positionals) loaded.push(...(await loadCompareInput(resolve(ctx.cwd, p))));
+    for (const p of positionals) loaded.push(...(await loadResultsInput(resolve(ctx.cwd, p))));
     const groups = groupResults(loaded);
     const measures = ((values.measure as string[] | undefined) ?? ['ndcg@10'])
       .flatMap((m) => m.split(','))
@@ -110,22 +108,4 @@ const command: Command = {
     return 0;
   },
 };
-/**
- * The results an input names: a results file; a folder with a results.json; or a results store
- * (every entry).
- * @throws CorebError `NOT_FOUND` for a path that is none of them.
- */
-async function loadCompareInput(path: string): Promise<LoadedResults[]> {
-  if (!existsSync(path)) throw new CorebError('NOT_FOUND', 'no such results file, folder or store', { file: path });
-  if (!statSync(path).isDirectory()) return [await loadEvalResults(path)];
-  if (existsSync(join(path, 'results.json'))) return [await loadEvalResults(join(path, 'results.json'))];
-  const entries = await listEntries(path);
-  if (entries.length === 0) {
-    throw new CorebError('NOT_FOUND', 'the folder has no results.json and no results-store entry (coreb eval --out DIR or --results DIR)', {
-      file: path,
-    });
-  }
-  return entries.map((e) => ({ file: join(path, ...e.path.split('/')), results: e.results }));
-}
-
 export default command;

@@ -8,12 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { saveAtomic } from '../../dataset/atomic-write.js';
 import { RUN_FILE_FORMATS, runEval } from '../../eval/run-eval.js';
 import { CorebError, EXIT_CODES, type ErrorCode } from '../../core/errors.js';
-import { PROTOCOLS, type ProtocolName } from '../../core/eval-results.js';
+import { PROTOCOLS, type EvalResults, type ProtocolName } from '../../core/eval-results.js';
 import { resolveCacheDir } from '../../cache/index.js';
 import { renderResults, type ReportFormat } from '../../report/index.js';
 import { BM25_DEFAULTS, BM25_PRESETS, resolveTokenizerOptions } from '../../search/index.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
+import { readModelMetaOption } from '../model-meta-option.js';
 import { createProgressBar } from '../progress-bar.js';
 import { corebVersion } from '../version.js';
 
@@ -26,14 +27,19 @@ const SAMPLE_RELEASE = join('data', 'coreb-mini', 'release');
 const D = BM25_DEFAULTS;
 const T = resolveTokenizerOptions();
 
-const USAGE = `Usage: coreb eval [--data DIR] [--retriever SPEC ...] [options]
+const USAGE = `Usage: coreb eval [--data DIR ...] [--retriever SPEC ...] [options]
 
 Evaluates retrievers under the CoREB protocol and prints a leaderboard.
 
 Options:
   --data DIR              CoREB release (JSONL or parquet) or BEIR directory (corpus.jsonl,
                           queries.jsonl, qrels/test.tsv). Default: the bundled sample
-                          ${SAMPLE_RELEASE} (inside the coreb package).
+                          ${SAMPLE_RELEASE} (inside the coreb package). Repeatable: every
+                          retriever on every release (a matrix, one cell per release, progress
+                          per cell); a model's vectors and scores are cached by text, so a
+                          document two releases share is encoded once. With --out, each
+                          release writes into its own folder OUT/<split> (OUT/<split>-2, ...
+                          when two share a split name); --format json prints {"runs": [...]}.
   --retriever SPEC        Repeatable. Default: bm25. Every spec takes name=NAME, the name shown
                           in the leaderboard and results.json and used for run file names
                           (default: the spec itself): bm25?name=lexical, run:my.trec?name=mine,
@@ -119,6 +125,11 @@ Options:
                           retriever x dataset x protocol; docs/eval.md "Results store"); a row
                           the store already has is read from it, not scored again
   --force                 With --results: score such rows again and replace their entries
+  --model-meta FILE       Model metadata by row name or model id, over coreb's presets (parameters,
+                          embedDim, maxTokens, openWeights, license, codeSpecialised, releaseDate,
+                          reference; MTEB's model_meta names work too): written into each row's
+                          "model" (and so into the store), shown by coreb leaderboard, written by
+                          coreb export mteb into model_meta.json
   --overwrite             Replace the results in a non-empty --out DIR (run files of the old
                           results that this run does not write are removed at the end).
   --format F              table (default) | markdown | json  (what goes to stdout)
@@ -140,7 +151,7 @@ const command: Command = {
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
     const { values } = parseCommandArgs('eval', ctx.argv, {
-      data: { type: 'string' },
+      data: { type: 'string', multiple: true },
       split: { type: 'string' },
       retriever: { type: 'string', multiple: true },
       tasks: { type: 'string', multiple: true },
@@ -163,6 +174,7 @@ const command: Command = {
       results: { type: 'string' },
       force: { type: 'boolean' },
       measures: { type: 'string', multiple: true },
+      'model-meta': { type: 'string' },
     });
     if (values.force === true && values.results === undefined) throw new CorebError('USAGE', '--force needs --results DIR');
     const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'json'] as const, 'table');
@@ -174,73 +186,111 @@ const command: Command = {
     );
     const runs = parseChoiceOption('runs', values.runs as string | undefined, RUN_FILE_FORMATS, 'plain');
     const protocol = parseChoiceOption<ProtocolName, undefined>('protocol', values.protocol as string | undefined, PROTOCOLS, undefined);
-    let data = values.data as string | undefined;
-    if (data === undefined) {
-      data = join(PACKAGE_ROOT, SAMPLE_RELEASE);
-      if (!existsSync(data)) {
-        throw new CorebError('NOT_FOUND', `the bundled sample release is missing at ${data}; pass --data DIR`);
+    const given = (values.data as string[] | undefined) ?? [];
+    const datas: string[] = [];
+    if (given.length === 0) {
+      const sample = join(PACKAGE_ROOT, SAMPLE_RELEASE);
+      if (!existsSync(sample)) {
+        throw new CorebError('NOT_FOUND', `the bundled sample release is missing at ${sample}; pass --data DIR`);
       }
-    } else {
-      data = resolve(ctx.cwd, data);
+      datas.push(sample);
+    }
+    for (const d of given) {
+      const data = resolve(ctx.cwd, d);
       if (!existsSync(data)) throw new CorebError('NOT_FOUND', `--data ${data}: no such directory`);
+      if (datas.includes(data)) throw new CorebError('USAGE', `--data ${d} is given twice`);
+      datas.push(data);
     }
     const progress = values.quiet ? undefined : createProgressBar(ctx.stderr, ctx.interactive);
-    const outDir = values.out === undefined ? undefined : resolve(ctx.cwd, values.out as string);
+    const outRoot = values.out === undefined ? undefined : resolve(ctx.cwd, values.out as string);
     const storeDir = values.results === undefined ? undefined : resolve(ctx.cwd, values.results as string);
-    const { results, store } = await runEval({
-      data,
-      retrievers: (values.retriever as string[] | undefined) ?? [],
-      ...(values.split !== undefined ? { split: values.split as string } : {}),
-      ...(values.tasks !== undefined ? { tasks: values.tasks as string[] } : {}),
-      subtasks: (values.subtasks as string | undefined) ?? null,
-      depth: parseIntOption('depth', values.depth as string | undefined, 1000, 1),
-      rerankers: (values.reranker as string[] | undefined) ?? [],
-      ...(values['rerank-depth'] !== undefined ? { rerankDepth: parseIntOption('rerank-depth', values['rerank-depth'] as string, 128, 1) } : {}),
-      ...(values['rerank-fusion'] !== undefined ? { rerankFusion: values['rerank-fusion'] as string } : {}),
-      ...(values['top-ranked'] !== undefined ? { topRanked: parseIntOption('top-ranked', values['top-ranked'] as string, 128, 1) } : {}),
-      ...(protocol !== undefined ? { protocol } : {}),
-      ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
-      ...(outDir !== undefined ? { outDir, overwrite: Boolean(values.overwrite), runs } : {}),
-      ...(storeDir !== undefined ? { resultsStore: { dir: storeDir, force: values.force === true } } : {}),
-      ...(values.measures !== undefined ? { measures: values.measures as string[] } : {}),
-      perQuery: !values['no-per-query'],
-      baseDir: ctx.cwd,
-      corebVersion: corebVersion(),
-      env: ctx.env,
-      ...(ctx.env.COREB_CACHE_DIR ? { cacheDir: ctx.env.COREB_CACHE_DIR } : {}),
-      statsCacheDir: resolveCacheDir(ctx.env),
-      ...(values['index-cache'] !== undefined ? { indexCacheDir: resolve(ctx.cwd, values['index-cache'] as string) } : {}),
-      signal: ctx.signal,
-      ...(progress !== undefined ? { progress } : {}),
-      logger: ctx.logger,
-    });
-    const subtasks = Boolean(values['subtask-tables']);
-    if (outDir !== undefined) {
-      await saveAtomic(join(outDir, 'leaderboard.md'), renderResults(results, { format: 'markdown' }));
+    const modelMeta = values['model-meta'] === undefined ? undefined : await readModelMetaOption(ctx.cwd, values['model-meta'] as string);
+    const matrix = datas.length > 1;
+    const usedOut = new Set<string>();
+    const all: EvalResults[] = [];
+    let exit = 0;
+    for (const [cell, data] of datas.entries()) {
+      if (matrix) ctx.stderr.write(`coreb eval: release ${cell + 1} of ${datas.length}: ${data}\n`);
+      let outDir = outRoot;
+      if (outRoot !== undefined && matrix) {
+        const base = releaseFolderName(data, values.split as string | undefined);
+        let name = base;
+        for (let k = 2; usedOut.has(name); k++) name = `${base}-${k}`;
+        usedOut.add(name);
+        outDir = join(outRoot, name);
+      }
+      const { results, store } = await runEval({
+        data,
+        retrievers: (values.retriever as string[] | undefined) ?? [],
+        ...(values.split !== undefined ? { split: values.split as string } : {}),
+        ...(values.tasks !== undefined ? { tasks: values.tasks as string[] } : {}),
+        subtasks: (values.subtasks as string | undefined) ?? null,
+        depth: parseIntOption('depth', values.depth as string | undefined, 1000, 1),
+        rerankers: (values.reranker as string[] | undefined) ?? [],
+        ...(values['rerank-depth'] !== undefined ? { rerankDepth: parseIntOption('rerank-depth', values['rerank-depth'] as string, 128, 1) } : {}),
+        ...(values['rerank-fusion'] !== undefined ? { rerankFusion: values['rerank-fusion'] as string } : {}),
+        ...(values['top-ranked'] !== undefined ? { topRanked: parseIntOption('top-ranked', values['top-ranked'] as string, 128, 1) } : {}),
+        ...(protocol !== undefined ? { protocol } : {}),
+        ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
+        ...(outDir !== undefined ? { outDir, overwrite: Boolean(values.overwrite), runs } : {}),
+        ...(storeDir !== undefined ? { resultsStore: { dir: storeDir, force: values.force === true } } : {}),
+        ...(values.measures !== undefined ? { measures: values.measures as string[] } : {}),
+        ...(modelMeta !== undefined ? { modelMeta } : {}),
+        perQuery: !values['no-per-query'],
+        baseDir: ctx.cwd,
+        corebVersion: corebVersion(),
+        env: ctx.env,
+        ...(ctx.env.COREB_CACHE_DIR ? { cacheDir: ctx.env.COREB_CACHE_DIR } : {}),
+        statsCacheDir: resolveCacheDir(ctx.env),
+        ...(values['index-cache'] !== undefined ? { indexCacheDir: resolve(ctx.cwd, values['index-cache'] as string) } : {}),
+        signal: ctx.signal,
+        ...(progress !== undefined ? { progress } : {}),
+        logger: ctx.logger,
+      });
+      all.push(results);
+      const subtasks = Boolean(values['subtask-tables']);
+      if (outDir !== undefined) {
+        await saveAtomic(join(outDir, 'leaderboard.md'), renderResults(results, { format: 'markdown' }));
+      }
+      if (format !== 'json') {
+        if (matrix && cell > 0) ctx.stdout.write('\n');
+        ctx.stdout.write(renderResults(results, { format: format as ReportFormat, subtasks: subtasks || format === 'markdown' }));
+      }
+      if (outDir !== undefined) {
+        ctx.logger.info(
+          `wrote ${join(outDir, 'results.json')}${runs === 'none' ? '' : `, runs/ (${runs === 'gz' ? '.trec.gz' : '.trec'})`} and leaderboard.md`,
+        );
+      }
+      if (store !== undefined) {
+        ctx.stderr.write(
+          `results store ${store.dir}: ${store.added.length} row(s) scored and added, ${store.reused.length} already there and read from it` +
+            (store.reused.length > 0 ? ' (not scored again; --force recomputes)' : '') +
+            '\n',
+        );
+      }
+      exit = Math.max(exit, reportFailures(ctx, results, outDir));
     }
-    if (format === 'json') ctx.stdout.write(JSON.stringify(results, null, 2) + '\n');
-    else ctx.stdout.write(renderResults(results, { format: format as ReportFormat, subtasks: subtasks || format === 'markdown' }));
-    if (outDir !== undefined) {
-      ctx.logger.info(
-        `wrote ${join(outDir, 'results.json')}${runs === 'none' ? '' : `, runs/ (${runs === 'gz' ? '.trec.gz' : '.trec'})`} and leaderboard.md`,
-      );
-    }
-    if (store !== undefined) {
-      ctx.stderr.write(
-        `results store ${store.dir}: ${store.added.length} row(s) scored and added, ${store.reused.length} already there and read from it` +
-          (store.reused.length > 0 ? ' (not scored again; --force recomputes)' : '') +
-          '\n',
-      );
-    }
-    const failed = results.failed ?? [];
-    if (failed.length === 0) return 0;
-    for (const f of failed) ctx.stderr.write(`coreb: retriever \`${f.name}\` failed (${f.code}): ${f.error}\n`);
-    ctx.stderr.write(
-      `coreb: ${failed.length} of ${failed.length + results.retrievers.length} retriever(s) failed; the others' results are complete` +
-        (outDir !== undefined ? ` and written, the failures recorded under "failed" in ${join(outDir, 'results.json')}` : '') +
-        '\n',
-    );
-    return EXIT_CODES[failed[0].code as ErrorCode] ?? EXIT_CODES.INTERNAL;
+    if (format === 'json') ctx.stdout.write(JSON.stringify(matrix ? { runs: all } : all[0], null, 2) + '\n');
+    return exit;
   },
 };
+
+/** The folder a release of a matrix run writes into: its split, else its directory's name. */
+function releaseFolderName(data: string, split: string | undefined): string {
+  const name = split ?? data.split(/[\\/]/).filter(Boolean).slice(-2).join('-');
+  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'release';
+}
+
+/** Prints the failed rows of one run; the exit status they call for (0 when none failed). */
+function reportFailures(ctx: CommandContext, results: EvalResults, outDir: string | undefined): number {
+  const failed = results.failed ?? [];
+  if (failed.length === 0) return 0;
+  for (const f of failed) ctx.stderr.write(`coreb: retriever \`${f.name}\` failed (${f.code}): ${f.error}\n`);
+  ctx.stderr.write(
+    `coreb: ${failed.length} of ${failed.length + results.retrievers.length} retriever(s) failed; the others' results are complete` +
+      (outDir !== undefined ? ` and written, the failures recorded under "failed" in ${join(outDir, 'results.json')}` : '') +
+      '\n',
+  );
+  return EXIT_CODES[failed[0].code as ErrorCode] ?? EXIT_CODES.INTERNAL;
+}
 export default command;

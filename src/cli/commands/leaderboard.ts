@@ -1,0 +1,105 @@
+/**
+ * `coreb leaderboard`: leaderboards of a results store (or results files, eval folders), one per
+ * release and protocol, with significance marks, model metadata and the cross-release view; or a
+ * static multi-page site of them (`--site OUT`).
+ */
+import { resolve } from 'node:path';
+import { CorebError } from '../../core/errors.js';
+import { loadResultsInput } from '../../dataset/results-store.js';
+import type { LoadedResults } from '../../dataset/results-file.js';
+import { buildLeaderboards, crossReleaseViews, renderCrossRelease, renderLeaderboard } from '../../report/leaderboard.js';
+import { writeLeaderboardSite } from '../../report/leaderboard-site.js';
+import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { readModelMetaOption } from '../model-meta-option.js';
+
+const USAGE = `Usage: coreb leaderboard INPUT... [options]
+
+Prints one leaderboard per release and protocol — never mixing datasets or protocols — from
+results stores (\`coreb eval --results DIR\`, with rows imported by \`coreb results import-mteb\`),
+results files or \`coreb eval --out\` folders. The same row in several inputs is shown once. Rows
+are ranked by the protocol's aggregate (coreb: query-weighted overall; mteb, beir: task mean) of
+the measure; superscripts name the rows a score is significantly better than (paired
+randomization test, Holm–Bonferroni over all pairs of a column). Imported rows (published MTEB
+results, marked †) have task means only and take part in no test. With two or more releases under
+one protocol, a cross-release table follows.
+
+Options:
+  --format F          table (default) | markdown | latex | json. JSON: {"leaderboards": [{"dataset",
+                      "datasetSha256", "protocol", "label", "measure", "rankBy", "tasks",
+                      "extraMeasures", "rows": [{"rank", "letter", "retriever", "overall",
+                      "taskMean", "tasks", "queries", "measures", "significantlyBetterThan",
+                      "model", "imported"}], "notes"}], "crossRelease": [...]}
+  --site OUT          Also write a static site to OUT: index.html, one page per release and
+                      protocol (with its parameters-vs-score Pareto chart), one per model (every
+                      release, task, language and subtask), cross-release.html, pareto.html.
+                      Plain HTML and SVG: no JavaScript, no network.
+  --model-meta FILE   Model metadata over what the rows carry: a JSON object keyed by row name or
+                      model id, e.g. {"my-e5": {"parameters": 109482240, "embedDim": 768,
+                      "maxTokens": 512, "openWeights": true, "license": "mit",
+                      "codeSpecialised": false, "releaseDate": "2023-05-01", "reference": "..."}}
+                      (MTEB's names n_parameters, embed_dim, max_tokens, ... work too).
+  --measure M         The measure ranked and tested (default ndcg@10).
+  --alpha X           Significance level (default 0.05).
+  --permutations N    Sign flips of the test (default 10000).
+  --seed N            Its seed (default 42).
+See docs/report.md ("Leaderboards").
+`;
+
+const command: Command = {
+  summary: 'leaderboards of a results store per release and protocol (text, markdown, LaTeX, JSON) and a static site',
+  usage: USAGE,
+  async run(ctx: CommandContext): Promise<number> {
+    const { values, positionals } = parseCommandArgs(
+      'leaderboard',
+      ctx.argv,
+      {
+        format: { type: 'string' },
+        site: { type: 'string' },
+        'model-meta': { type: 'string' },
+        measure: { type: 'string' },
+        alpha: { type: 'string' },
+        permutations: { type: 'string' },
+        seed: { type: 'string' },
+      },
+      true,
+    );
+    if (positionals.length === 0)
+      throw new CorebError('USAGE', 'coreb leaderboard takes one or more results stores, files or folders; see `coreb leaderboard --help`');
+    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'latex', 'json'] as const, 'table');
+    const rawAlpha = values.alpha as string | undefined;
+    const alpha = rawAlpha === undefined ? 0.05 : Number(rawAlpha);
+    if (!(alpha > 0 && alpha < 1)) throw new CorebError('USAGE', `--alpha must be a number in (0, 1), got \`${rawAlpha}\``);
+    const files: LoadedResults[] = [];
+    for (const p of positionals) files.push(...(await loadResultsInput(resolve(ctx.cwd, p))));
+    const options = {
+      alpha,
+      permutations: parseIntOption('permutations', values.permutations as string | undefined, 10000, 1),
+      seed: parseIntOption('seed', values.seed as string | undefined, 42, 0),
+      ...(values.measure !== undefined ? { measure: values.measure as string } : {}),
+      ...(values['model-meta'] !== undefined ? { modelMeta: await readModelMetaOption(ctx.cwd, values['model-meta'] as string) } : {}),
+    };
+    const boards = buildLeaderboards(files, options);
+    const measure = options.measure ?? 'ndcg@10';
+    const missing = boards.filter((b) => b.rows.every((r) => r.taskMean === null && r.overall === null));
+    if (missing.length > 0 && missing.length === boards.length) {
+      throw new CorebError(
+        'USAGE',
+        `no row has \`${measure}\`; the results hold ${[...new Set(files.flatMap((f) => f.results.measures))].slice(0, 12).join(', ')}, ...`,
+      );
+    }
+    const cross = crossReleaseViews(boards);
+    if (format === 'json') ctx.stdout.write(`${JSON.stringify({ leaderboards: boards, crossRelease: cross }, null, 2)}\n`);
+    else {
+      ctx.stdout.write(boards.map((b) => renderLeaderboard(b, format)).join('\n'));
+      for (const v of cross) ctx.stdout.write(`\n${renderCrossRelease(v, format)}`);
+    }
+    if (values.site !== undefined) {
+      const outDir = resolve(ctx.cwd, values.site as string);
+      const site = await writeLeaderboardSite(files, { ...options, outDir });
+      ctx.logger.info(`wrote ${site.pages.length} page(s) to ${outDir} (open ${resolve(outDir, 'index.html')})`);
+    }
+    return 0;
+  },
+};
+export default command;

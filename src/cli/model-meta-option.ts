@@ -1,0 +1,25 @@
+/**
+ * `--model-meta FILE` of `coreb eval` and `coreb leaderboard`: model metadata by row name or model
+ * id (see core/model-meta.ts for the format).
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { CorebError } from '../core/errors.js';
+import { parseModelMetaFile, type GivenModelMeta } from '../core/model-meta.js';
+
+/**
+ * Reads a `--model-meta FILE` relative to `cwd`.
+ * @throws CorebError `NOT_FOUND` / `IO` for an unreadable file, `PARSE` / `VALIDATION` naming the field.
+ */
+export async function readModelMetaOption(cwd: string, path: string): Promise<GivenModelMeta> {
+  const file = resolve(cwd, path);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new CorebError((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `cannot read --model-meta: ${(e as Error).message}`, {
+      file,
+    });
+  }
+  return { file: path, entries: parseModelMetaFile(text, file) };
+}
