@@ -13,13 +13,19 @@ import { parseModelMetaFile, type GivenModelMeta } from '../core/model-meta.js';
  */
 export async function readModelMetaOption(cwd: string, path: string): Promise<GivenModelMeta> {
   const file = resolve(cwd, path);
-  let text: string;
+  return { file: path, entries: parseModelMetaFile(await readOptionFile(file, '--model-meta'), file) };
+}
+
+/**
+ * The text of a file an option names.
+ * @throws CorebError `NOT_FOUND` (no such file) or `IO`, naming the option and the file.
+ */
+export async function readOptionFile(file: string, option: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (e) {
-    throw new CorebError((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `cannot read --model-meta: ${(e as Error).message}`, {
+    throw new CorebError((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `cannot read ${option}: ${(e as Error).message}`, {
       file,
     });
   }
-  return { file: path, entries: parseModelMetaFile(text, file) };
 }

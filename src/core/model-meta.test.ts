@@ -27,7 +27,10 @@ test('bad metadata is refused naming the file and the field', () => {
     }
     assert.fail('accepted');
   };
-  assert.match(err('{"a": {"parameters": "7B"}}'), /^VALIDATION meta\.json meta\.json: field `a\.parameters`: must be a non-negative integer or null, got "7B"/);
+  assert.match(
+    err('{"a": {"parameters": "7B"}}'),
+    /^VALIDATION meta\.json meta\.json: field `a\.parameters`: must be a non-negative integer or null, got "7B"/,
+  );
   assert.match(err('{"a": {"releaseDate": "June"}}'), /field `a\.releaseDate`: must be an ISO date/);
   assert.match(err('{"a": 3}'), /field `a`: must be an object of metadata fields/);
   assert.match(err('[1]'), /must be a JSON object keyed by retriever name or model id/);

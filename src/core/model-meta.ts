@@ -127,14 +127,10 @@ export function parseModelMetaFile(text: string, file: string): Map<string, Part
   }
   for (const [key, v] of Object.entries(rec)) {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-      throw new CorebError(
-        'VALIDATION',
-        `must be an object of metadata fields (parameters, embedDim, maxTokens, ...), got ${JSON.stringify(v)}`,
-        {
-          file,
-          field: key,
-        },
-      );
+      throw new CorebError('VALIDATION', `must be an object of metadata fields (parameters, embedDim, maxTokens, ...), got ${JSON.stringify(v)}`, {
+        file,
+        field: key,
+      });
     }
     out.set(key, parseModelMetaFields(v as Record<string, unknown>, { file, field: key }));
   }

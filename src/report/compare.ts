@@ -5,6 +5,7 @@
  */
 import { CorebError } from '../core/errors.js';
 import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
+import { latexEscape, renderGrid } from './grid.js';
 import { holmAdjust, pairedBootstrap, pairedTTest, randomizationTest, type PairedTestResult } from './significance.js';
 
 /** Test names of `coreb compare --test`. */
@@ -285,4 +286,43 @@ export function renderCompareTable(report: CompareReport): string {
       : []),
     '',
   ].join('\n');
+}
+
+/**
+ * Renders a compare report as a markdown or LaTeX table in the style of ranx: one row per
+ * retriever (the baseline first), one column per scope (overall, then each task), each cell the
+ * mean with a superscript `+` when the retriever is significantly better than the baseline and
+ * `−` when significantly worse (Holm-adjusted p <= `alpha` under `test`: the randomization test
+ * when it was run, else the first test run).
+ */
+export function renderCompareTableAs(
+  report: CompareReport,
+  retrievers: readonly RetrieverResult[],
+  format: 'markdown' | 'latex',
+  alpha = 0.05,
+): string {
+  const test: CompareTest = report.settings.tests.includes('randomization') ? 'randomization' : report.settings.tests[0];
+  const scopes = [...new Set(['overall', ...report.comparisons.map((c) => c.scope)])];
+  const names = [report.baseline, ...new Set(report.comparisons.map((c) => c.retriever))];
+  const mean = (name: string, scope: string): number | undefined => {
+    const r = retrievers.find((x) => x.name === name);
+    const v = scope === 'overall' ? r?.overall.metrics[report.measure] : r?.tasks[scope]?.metrics[report.measure];
+    return typeof v === 'number' ? v : undefined;
+  };
+  const mark = (name: string, scope: string): string => {
+    const c = report.comparisons.find((x) => x.retriever === name && x.scope === scope && x.test === test);
+    if (c === undefined || !(c.pHolm <= alpha) || c.delta === 0) return '';
+    return c.delta > 0 ? '+' : '−';
+  };
+  const sup = (s: string) => (s === '' ? '' : format === 'markdown' ? `<sup>${s}</sup>` : `\\textsuperscript{${s === '−' ? '$-$' : s}}`);
+  const esc = (s: string) => (format === 'latex' ? latexEscape(s) : s);
+  const cells = names.map((n) => [
+    esc(n) + (n === report.baseline ? (format === 'latex' ? ' (baseline)' : ' _(baseline)_') : ''),
+    ...scopes.map((s) => {
+      const v = mean(n, s);
+      return (v === undefined ? '–' : v.toFixed(4)) + sup(mark(n, s));
+    }),
+  ]);
+  const note = `${report.measure}; + / − = significantly better / worse than ${report.baseline} (${test}, Holm–Bonferroni, p <= ${alpha})`;
+  return renderGrid({ title: `${report.measure} against ${report.baseline}`, header: ['retriever', ...scopes], rows: cells, notes: [note] }, format);
 }

@@ -9,6 +9,7 @@ import type { ImportedRow, RetrieverResult } from '../core/eval-results.js';
 import type { LoadedResults } from '../dataset/results-file.js';
 import { rowModelMeta } from '../providers/index.js';
 import { significantWins } from './compare.js';
+import { latexEscape, renderGrid, type GridFormat } from './grid.js';
 import { rankableRows } from './render-results.js';
 import { groupResults, releaseTime, type ReleaseGroup } from './result-groups.js';
 
@@ -260,7 +261,7 @@ export function boardName(b: Pick<Leaderboard, 'dataset' | 'label'>): string {
 }
 
 /** Output flavours of {@link renderLeaderboard}. */
-export type LeaderboardFormat = 'table' | 'markdown' | 'latex';
+export type LeaderboardFormat = GridFormat;
 
 const f4 = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(4));
 
@@ -271,10 +272,6 @@ function marksOf(board: Leaderboard, row: LeaderboardRow, scope: string): string
     .map((n) => board.rows.find((r) => r.retriever === n)?.letter ?? '')
     .sort()
     .join('');
-}
-
-function latexEscape(s: string): string {
-  return s.replace(/[\\{}$&#^_%~]/g, (c) => (c === '\\' ? '\\textbackslash{}' : c === '~' ? '\\textasciitilde{}' : c === '^' ? '\\^{}' : `\\${c}`));
 }
 
 /**
@@ -315,40 +312,8 @@ export function renderLeaderboard(board: Leaderboard, format: LeaderboardFormat 
     ];
   });
   const title = `${boardName(board)} — protocol ${board.protocol}, ranked by ${rankedFirst} ${m}${board.releaseDate !== undefined ? `, released ${board.releaseDate.slice(0, 10)}` : ''} (dataset sha256 ${board.datasetSha256.slice(0, 12)})`;
-  if (format === 'latex') {
-    const cols = `rll${'r'.repeat(header.length - 3)}`;
-    return [
-      `% ${title}`,
-      `\\begin{tabular}{${cols}}`,
-      '\\toprule',
-      `${header.map(latexEscape).join(' & ')} \\\\`,
-      '\\midrule',
-      ...rows.map((r) => `${r.join(' & ')} \\\\`),
-      '\\bottomrule',
-      '\\end{tabular}',
-      ...board.notes.map((n) => `% ${n}`),
-      '',
-    ].join('\n');
-  }
-  if (format === 'markdown') {
-    return [
-      `### ${title}`,
-      '',
-      `| ${header.join(' | ')} |`,
-      `|${header.map((_, i) => (i >= 3 ? ' ---: ' : ' --- ')).join('|')}|`,
-      ...rows.map((r) => `| ${r.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`),
-      '',
-      ...board.notes.map((n) => `_${n}_`),
-      '',
-    ].join('\n');
-  }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === 2 || i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join('  ')
-      .trimEnd();
-  return [title, '', line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), '', ...board.notes, ''].join('\n');
+  // Rank and letter are right- and left-aligned in text; the numbers from the aggregates on.
+  return renderGrid({ title, header, rows, notes: board.notes, numericFrom: 3 }, format);
 }
 
 /** Renders a cross-release view as text or markdown: score (rank) per release. */
@@ -362,34 +327,5 @@ export function renderCrossRelease(view: CrossRelease, format: LeaderboardFormat
     }),
   ]);
   const title = `Across releases — protocol ${view.protocol}, ${view.rankBy === 'taskMean' ? 'task mean' : 'overall'} ${view.measure} (rank)`;
-  if (format === 'latex') {
-    return [
-      `% ${title}`,
-      `\\begin{tabular}{l${'r'.repeat(view.releases.length)}}`,
-      '\\toprule',
-      `${header.map(latexEscape).join(' & ')} \\\\`,
-      '\\midrule',
-      ...rows.map((r) => `${[latexEscape(r[0]), ...r.slice(1)].join(' & ')} \\\\`),
-      '\\bottomrule',
-      '\\end{tabular}',
-      '',
-    ].join('\n');
-  }
-  if (format === 'markdown') {
-    return [
-      `### ${title}`,
-      '',
-      `| ${header.join(' | ')} |`,
-      `|${header.map((_, i) => (i > 0 ? ' ---: ' : ' --- ')).join('|')}|`,
-      ...rows.map((r) => `| ${r.join(' | ')} |`),
-      '',
-    ].join('\n');
-  }
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join('  ')
-      .trimEnd();
-  return [title, '', line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), ''].join('\n');
+  return renderGrid({ title, header, rows: format === 'latex' ? rows.map((r) => [latexEscape(r[0]), ...r.slice(1)]) : rows }, format);
 }

@@ -144,6 +144,24 @@ test('coreb compare over two folders and a results store, two measures: every ro
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /compare: baseline bm25, measure ndcg@10/);
   assert.match(table.stdout, /compare: baseline bm25, measure recall@10/);
+  // Markdown and LaTeX: a row per retriever, a column per scope, + exactly where the test says better.
+  const md = runCli(['compare', join(dir, 'a'), join(dir, 'b'), join(dir, 'store'), '--test', 't-test', '--format', 'markdown'], { env });
+  assert.equal(md.status, 0, md.stderr);
+  const lines = md.stdout.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| retriever') && !l.startsWith('| ---'));
+  assert.equal(lines.length, 4);
+  const ndcg = out.groups[0].reports[0];
+  for (const line of lines.slice(1)) {
+    const cells = line.split(' | ').map((c) => c.replace(/^\| |\s*\|$/g, ''));
+    const name = cells[0];
+    ['overall', 'text2code', 'code2text', 'code2code'].forEach((scope, i) => {
+      const c = ndcg.comparisons.find((x) => x.retriever === name && x.scope === scope)!;
+      const expected = c.pHolm <= 0.05 ? (c.delta > 0 ? '<sup>+</sup>' : '<sup>−</sup>') : '';
+      assert.equal(cells[i + 1].replace(/^\d\.\d{4}/, ''), expected, `${name} ${scope}`);
+    });
+  }
+  const tex = runCli(['compare', join(dir, 'a'), join(dir, 'b'), '--test', 't-test', '--format', 'latex'], { env });
+  assert.match(tex.stdout, /\\begin\{tabular\}\{lrrrr\}/);
+  assert.match(tex.stdout, /bm25 \(baseline\) & 0\.\d{4} & /);
   const none = runCli(['compare', join(dir, 'cache')], { env });
   assert.equal(none.status, 3);
   assert.match(none.stderr, /no results\.json and no results-store entry/);

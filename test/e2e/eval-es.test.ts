@@ -38,7 +38,7 @@ test('es: over a loopback ES ranking with coreb BM25 gives exactly the bm25 numb
   try {
     const out = join(tmp, 'out');
     const spec = `es:coreb-{corpus}?url=${server.url}&fields=text&apiKeyEnv=ES_API_KEY&batch=50&name=es-bm25`;
-    const r = await runCliAsync(['eval', '--retriever', 'bm25', '--retriever', spec, '--out', out, '--quiet'], {
+    const r = await runCliAsync(['eval', '--runs', 'plain', '--retriever', 'bm25', '--retriever', spec, '--out', out, '--quiet'], {
       env: { ...process.env, ES_API_KEY: KEY },
     });
     assert.equal(r.status, 0, r.stderr);

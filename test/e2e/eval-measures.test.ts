@@ -16,7 +16,9 @@ const env = { ...process.env, COREB_CACHE_DIR: join(tmp, 'cache') };
 
 test('--measures p@7,recall@3: values equal a count over the run file and the rel-2 qrels; columns and options.measures follow', () => {
   const out = join(tmp, 'out');
-  const r = runCli(['eval', '--out', out, '--measures', 'p@7,recall@3', '--measures', 'P@7', '--tasks', 't2c', '--quiet'], { env });
+  const r = runCli(['eval', '--runs', 'plain', '--out', out, '--measures', 'p@7,recall@3', '--measures', 'P@7', '--tasks', 't2c', '--quiet'], {
+    env,
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^#\s+retriever\s+ndcg@10\s+recall@10\s+map@10\s+mrr@10\s+p@7\s+recall@3\s/m);
   const res = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));

@@ -29,7 +29,7 @@ test('eval --out on a full disk: exit 3 naming the file, no temporary file left'
   if (typeof disk === 'string') return t.skip(disk);
   try {
     const out = join(disk.dir, 'res');
-    const r = runCli(['eval', '--out', out, '--quiet']);
+    const r = runCli(['eval', '--runs', 'plain', '--out', out, '--quiet']);
     assert.equal(r.status, 3, `status ${r.status}; stderr: ${r.stderr}`);
     assert.match(r.stderr, new RegExp(`${join(out, 'runs')}/bm25\\.\\w+\\.trec: cannot write file \\(no space left on the device, ENOSPC\\)`));
     noStack(r);
@@ -45,7 +45,7 @@ test('eval --out removes the temporary files a killed run left, then writes its 
   // Names as atomic writes make them; pid 2^22 + 1 is above Linux's pid_max: the writer is dead.
   const stale = ['.results.json.4194305.0badc0de.tmp', 'runs/.bm25.text2code.trec.4194305.0badc0de.tmp'];
   for (const f of stale) writeFileSync(join(out, f), 'half a file');
-  const r = runCli(['eval', '--out', out]);
+  const r = runCli(['eval', '--runs', 'plain', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /removed 2 temporary file\(s\) left by an interrupted run/);
   const files = walk(out);
@@ -58,10 +58,10 @@ test('eval --out removes the temporary files a killed run left, then writes its 
 
 test('a second eval --out into the same directory is refused; --overwrite replaces the results and their run files', () => {
   const out = join(tempDir('coreb-e2e-eval-out-'), 'res');
-  const first = runCli(['eval', '--out', out, '--quiet']);
+  const first = runCli(['eval', '--runs', 'plain', '--out', out, '--quiet']);
   assert.equal(first.status, 0, first.stderr);
   const before = readFileSync(join(out, 'results.json'), 'utf8');
-  const again = runCli(['eval', '--retriever', 'bm25?k1=1.2&b=0.75', '--out', out, '--quiet']);
+  const again = runCli(['eval', '--runs', 'plain', '--retriever', 'bm25?k1=1.2&b=0.75', '--out', out, '--quiet']);
   assert.equal(again.status, 2, again.stderr);
   assert.match(again.stderr, /already holds \d+ file\(s\) .*pass --overwrite/);
   noStack(again);
@@ -70,9 +70,9 @@ test('a second eval --out into the same directory is refused; --overwrite replac
   const other = join(tempDir('coreb-e2e-eval-out-'), 'mine');
   mkdirSync(other);
   writeFileSync(join(other, 'notes.txt'), 'x');
-  assert.equal(runCli(['eval', '--out', other, '--quiet']).status, 2);
+  assert.equal(runCli(['eval', '--runs', 'plain', '--out', other, '--quiet']).status, 2);
 
-  const over = runCli(['eval', '--retriever', 'bm25?k1=1.2&b=0.75', '--out', out, '--overwrite', '--quiet']);
+  const over = runCli(['eval', '--runs', 'plain', '--retriever', 'bm25?k1=1.2&b=0.75', '--out', out, '--overwrite', '--quiet']);
   assert.equal(over.status, 0, over.stderr);
   const res = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { retrievers: Array<{ name: string }> };
   assert.deepEqual(

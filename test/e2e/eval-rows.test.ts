@@ -45,7 +45,7 @@ test('a dense retriever whose server refuses connections fails alone: bm25 writt
   const spec = `dense:openai:m?baseUrl=http://127.0.0.1:${port}/v1&maxRetries=1&backoffMs=10&maxBackoffMs=20&name=down`;
   const t0 = performance.now();
   // The dense spec first: a failure must not stop the retrievers after it either.
-  const r = await runCliAsync(['eval', '--retriever', spec, '--retriever', 'bm25', '--out', out, '--quiet'], {
+  const r = await runCliAsync(['eval', '--runs', 'plain', '--retriever', spec, '--retriever', 'bm25', '--out', out, '--quiet'], {
     env: { ...process.env, COREB_CACHE_DIR: tempDir('coreb-e2e-eval-rows-cache-') },
   });
   const seconds = (performance.now() - t0) / 1000;
@@ -76,7 +76,7 @@ test('a partial run (c2c only) is unranked beside full runs, and its unscored ta
   const c2c = join(dir, 'c2c.trec');
   writeFileSync(c2c, 'q_c2c_1 Q0 c2 1 2 mine\nq_c2c_1 Q0 c3 2 1 mine\n');
   const out = join(dir, 'res');
-  const r = runCli(['eval', '--data', release, '--retriever', `run:${c2c}?name=c2c-only`, '--retriever', 'bm25', '--out', out]);
+  const r = runCli(['eval', '--runs', 'plain', '--data', release, '--retriever', `run:${c2c}?name=c2c-only`, '--retriever', 'bm25', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /c2c-only: no text2code query has a ranked list; text2code is unscored/);
   const res = read(out);
@@ -103,6 +103,8 @@ test('name= names rows, results and run files; the spec stays as given; names mu
   const out = join(tempDir('coreb-e2e-eval-rows-'), 'res');
   const r = runCli([
     'eval',
+    '--runs',
+    'plain',
     '--tasks',
     'c2c',
     '--retriever',
@@ -135,11 +137,11 @@ test('name= names rows, results and run files; the spec stays as given; names mu
   assert.match(dup.stderr, /two retrievers are named `bm25`/);
 });
 
-test('--runs gz writes gzipped runs equal to the plain ones (and readable by run:); --runs none writes none', () => {
+test('run files are gzipped by default, equal to the plain ones (and readable by run:); --runs none writes none', () => {
   const dir = tempDir('coreb-e2e-eval-rows-');
-  const plain = runCli(['eval', '--tasks', 't2c,c2c', '--out', join(dir, 'plain'), '--quiet']);
+  const plain = runCli(['eval', '--runs', 'plain', '--tasks', 't2c,c2c', '--out', join(dir, 'plain'), '--quiet']);
   assert.equal(plain.status, 0, plain.stderr);
-  const gz = runCli(['eval', '--tasks', 't2c,c2c', '--out', join(dir, 'gz'), '--runs', 'gz', '--quiet']);
+  const gz = runCli(['eval', '--tasks', 't2c,c2c', '--out', join(dir, 'gz'), '--quiet']);
   assert.equal(gz.status, 0, gz.stderr);
   assert.deepEqual(readdirSync(join(dir, 'gz', 'runs')).sort(), ['bm25.code2code.trec.gz', 'bm25.text2code.trec.gz']);
   for (const t of ['code2code', 'text2code']) {
@@ -183,7 +185,7 @@ test('eval --help says the default BM25 was tuned on v202602, names its paramete
   assert.ok(help.includes(`k1=${d.k1}, b=${d.b}, queryTf=${d.queryTf}, k3=${d.k3},`), 'tuned parameters named');
   assert.ok(help.includes(`bm25?preset=classic: textbook k1=${BM25_PRESETS.classic.k1}, b=${BM25_PRESETS.classic.b}`));
   assert.match(help, /Every spec takes name=NAME/);
-  assert.match(help, /--runs plain\|gz\|none/);
+  assert.match(help, /--runs gz\|plain\|none/);
   const doc = readFileSync(join(projectRoot, 'docs', 'eval.md'), 'utf8');
   assert.match(doc, /Its defaults were tuned on CoREB v202602/);
   assert.ok(doc.includes(`bm25?k1=${d.k1}&b=${d.b}&queryTf=${d.queryTf}&k3=${d.k3}&`), 'docs/eval.md spells the default spec out');
@@ -191,8 +193,11 @@ test('eval --help says the default BM25 was tuned on v202602, names its paramete
 
 test('coreb report over a full and a c2c-only results file lists the partial row last, unranked', () => {
   const dir = tempDir('coreb-e2e-eval-rows-');
-  assert.equal(runCli(['eval', '--out', join(dir, 'full'), '--quiet']).status, 0);
-  assert.equal(runCli(['eval', '--tasks', 'c2c', '--retriever', 'bm25?k1=1.2&name=c2c-only', '--out', join(dir, 'part'), '--quiet']).status, 0);
+  assert.equal(runCli(['eval', '--runs', 'plain', '--out', join(dir, 'full'), '--quiet']).status, 0);
+  assert.equal(
+    runCli(['eval', '--runs', 'plain', '--tasks', 'c2c', '--retriever', 'bm25?k1=1.2&name=c2c-only', '--out', join(dir, 'part'), '--quiet']).status,
+    0,
+  );
   const r = runCli(['report', join(dir, 'part', 'results.json'), join(dir, 'full', 'results.json'), '--out', join(dir, 'report')]);
   assert.equal(r.status, 0, r.stderr);
   const html = readFileSync(join(dir, 'report', 'index.html'), 'utf8');
@@ -207,7 +212,20 @@ test('a named embedder of coreb.config.json names its row without its URL; name=
   const cwd = tempDir('coreb-e2e-eval-rows-config-');
   writeFileSync(join(cwd, 'coreb.config.json'), JSON.stringify({ embedders: { e5: { provider: 'openai', model: 'm', baseUrl: [server.baseUrl] } } }));
   const r = await runCliAsync(
-    ['eval', '--tasks', 'c2c', '--retriever', 'dense:e5', '--retriever', 'dense:e5?maxRetries=1&name=e5-again', '--out', join(cwd, 'res'), '--quiet'],
+    [
+      'eval',
+      '--runs',
+      'plain',
+      '--tasks',
+      'c2c',
+      '--retriever',
+      'dense:e5',
+      '--retriever',
+      'dense:e5?maxRetries=1&name=e5-again',
+      '--out',
+      join(cwd, 'res'),
+      '--quiet',
+    ],
     {
       cwd,
       env: { ...process.env, COREB_CACHE_DIR: join(cwd, 'cache') },

@@ -69,7 +69,7 @@ interface Results {
 
 test('a run file is scored under the coreb protocol with hand-checked values, and every output file is written', () => {
   const out = join(root, 'out-run');
-  const r = runCli(['eval', '--data', release, '--retriever', `run:${runFile}`, '--out', out, '--format', 'json', '--quiet']);
+  const r = runCli(['eval', '--runs', 'plain', '--data', release, '--retriever', `run:${runFile}`, '--out', out, '--format', 'json', '--quiet']);
   assert.equal(r.status, 0, r.stderr);
   const res = JSON.parse(r.stdout) as Results;
   assert.deepEqual(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')), res, 'stdout JSON = results.json');
@@ -194,7 +194,7 @@ test('a query with an empty ranked list stays in the population as 0 and is list
     readFileSync(join(dir, 'text2code_qrels.jsonl'), 'utf8') + jsonl([{ query_id: 'q_t2c_none', doc_id: 'c1', relevance: 2 }]),
   );
   const out = join(root, 'out-empty');
-  const r = runCli(['eval', '--data', dir, '--tasks', 't2c', '--out', out, '--format', 'json']);
+  const r = runCli(['eval', '--runs', 'plain', '--data', dir, '--tasks', 't2c', '--out', out, '--format', 'json']);
   assert.equal(r.status, 0, r.stderr);
   const t2c = (JSON.parse(r.stdout) as Results).retrievers[0].tasks.text2code as Results['retrievers'][0]['tasks'][string] & {
     emptyQueries: string[];

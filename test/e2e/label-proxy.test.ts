@@ -45,7 +45,7 @@ test('stripping abbreviated_text from every row changes no line of the default r
     [sample, outA],
     [stripped, outB],
   ]) {
-    const r = runCli(['eval', '--data', data, '--out', out, '--quiet']);
+    const r = runCli(['eval', '--runs', 'plain', '--data', data, '--out', out, '--quiet']);
     assert.equal(r.status, 0, r.stderr);
   }
   const runs = readdirSync(join(outA, 'runs')).sort();

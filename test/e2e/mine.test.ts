@@ -60,7 +60,7 @@ test('coreb mine: one record per rel-2 qrel, a manifest with counts and the run,
 
 test('coreb mine --run FILE (a TREC run written by coreb eval) gives the same records as --retriever bm25', () => {
   const dir = tmp();
-  const ev = runCli(['eval', '--data', MINI, '--retriever', 'bm25', '--out', join(dir, 'eval'), '--quiet']);
+  const ev = runCli(['eval', '--runs', 'plain', '--data', MINI, '--retriever', 'bm25', '--out', join(dir, 'eval'), '--quiet']);
   assert.equal(ev.status, 0, ev.stderr);
   const runs = readdirSync(join(dir, 'eval', 'runs')).map((f) => readFileSync(join(dir, 'eval', 'runs', f), 'utf8'));
   writeFileSync(join(dir, 'all.trec'), runs.join(''));

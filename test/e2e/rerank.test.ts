@@ -50,7 +50,22 @@ interface Row {
 
 test('coreb eval --reranker: a row per (retriever, reranker) with its rerank block, runs and top_ranked lists', async () => {
   const out = join(tmp, 'eval');
-  const r = await cli(['eval', '--tasks', 'c2c', '--reranker', spec, '--rerank-depth', '10', '--top-ranked', '10', '--out', out, '--quiet']);
+  const r = await cli([
+    'eval',
+    '--runs',
+    'plain',
+    '--tasks',
+    'c2c',
+    '--reranker',
+    spec,
+    '--rerank-depth',
+    '10',
+    '--top-ranked',
+    '10',
+    '--out',
+    out,
+    '--quiet',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /bm25 >> yesno:openai:m/);
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { retrievers: Row[]; options: { rerankDepth: number } };
@@ -122,7 +137,7 @@ test('an MTEB-style BEIR directory: the top_ranked candidate lists are reranked 
     [...candidates].map(([q, ids]) => JSON.stringify({ 'query-id': q, 'corpus-ids': ids })).join('\n') + '\n',
   );
   const out = join(tmp, 'mteb');
-  const r = await cli(['eval', '--data', dir, '--retriever', 'top-ranked', '--reranker', spec, '--out', out, '--quiet']);
+  const r = await cli(['eval', '--runs', 'plain', '--data', dir, '--retriever', 'top-ranked', '--reranker', spec, '--out', out, '--quiet']);
   assert.equal(r.status, 0, r.stderr);
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { retrievers: Row[] };
   const rer = results.retrievers[1];

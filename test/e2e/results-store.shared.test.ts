@@ -15,6 +15,7 @@ after(() => rmSync(tmp, { recursive: true, force: true }));
 const store = join(tmp, 'store');
 const env = { ...process.env, COREB_CACHE_DIR: join(tmp, 'cache') };
 const v2602 = sharedPath('data', 'coreb', 'release_v2602');
+const mini = join(process.cwd(), 'data', 'coreb-mini', 'release');
 const THREE = ['--retriever', 'bm25', '--retriever', 'bm25?k1=1.2&b=0.75&name=bm25-classic', '--retriever', 'bm25?k1=0.9&b=0.4&name=bm25-anserini'];
 const run = (data: string[], extra: string[] = []) =>
   runCli(['eval', ...data, '--results', store, '--quiet', '--format', 'json', ...THREE, ...extra], { env });
@@ -23,11 +24,11 @@ const entries = () =>
     .entries;
 
 test('three retrievers on v202602 and coreb-mini into one store; again: nothing scored; one new retriever: one entry per release', (t) => {
-  for (const data of [['--data', v2602], []]) {
-    const r = run(data);
-    assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /3 row\(s\) scored and added, 0 already there/);
-  }
+  // One matrix run over both releases, then each release again on its own.
+  const matrix = runCli(['eval', '--data', v2602, '--data', mini, '--results', store, '--quiet', ...THREE], { env });
+  assert.equal(matrix.status, 0, matrix.stderr);
+  assert.equal([...matrix.stderr.matchAll(/3 row\(s\) scored and added, 0 already there/g)].length, 2, matrix.stderr);
+  assert.match(matrix.stderr, /release 1 of 2: .*release_v2602[\s\S]*release 2 of 2: .*coreb-mini/);
   assert.deepEqual(
     entries()
       .map((e) => `${e.split} ${e.retriever}`)
@@ -46,4 +47,16 @@ test('three retrievers on v202602 and coreb-mini into one store; again: nothing 
     assert.match(r.stderr, /1 row\(s\) scored and added, 3 already there/);
   }
   assert.equal(entries().length, 8);
+  // The leaderboard of the store: one table per release, the published BM25 number on v202602.
+  const lb = runCli(['leaderboard', store, '--format', 'json', '--permutations', '1000'], { env });
+  assert.equal(lb.status, 0, lb.stderr);
+  const { leaderboards, crossRelease } = JSON.parse(lb.stdout) as {
+    leaderboards: Array<{ dataset: string; rows: Array<{ retriever: string; overall: number; rank: number }> }>;
+    crossRelease: Array<{ releases: string[] }>;
+  };
+  assert.deepEqual(leaderboards.map((b) => b.dataset).sort(), ['coreb_mini_v1', 'release_v2602']);
+  const v = leaderboards.find((b) => b.dataset === 'release_v2602')!;
+  assert.equal(v.rows.length, 4);
+  assert.equal(v.rows.find((r) => r.retriever === 'bm25')!.overall.toFixed(4), '0.4777');
+  assert.equal(crossRelease[0].releases.length, 2);
 });

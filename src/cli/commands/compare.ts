@@ -11,6 +11,7 @@ import {
   explainGroups,
   groupResults,
   renderCompareTable,
+  renderCompareTableAs,
   type CompareReport,
   type CompareTest,
   type LoadedResults,
@@ -37,7 +38,9 @@ Options:
   --permutations N    Sign flips of the randomization test (default 10000).
   --bootstrap N       Resamples of the bootstrap (default 10000).
   --seed N            PRNG seed of randomization and bootstrap (default 42).
-  --format F          table (default) | json
+  --format F          table (default) | markdown | latex | json. markdown and LaTeX: one table per
+                      measure, a row per retriever, a column per scope, the mean with a
+                      superscript + (significantly better than the baseline) or − (worse)
 
 p (Holm) is the Holm–Bonferroni adjusted p-value over all comparisons of one measure made with
 the same test. JSON, one dataset and one measure: {"baseline", "measure", "settings",
@@ -67,11 +70,18 @@ const command: Command = {
     );
     if (positionals.length === 0)
       throw new CorebError('USAGE', 'coreb compare takes one or more results files, folders or stores; see `coreb compare --help`');
-    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'json'] as const, 'table');
+    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'latex', 'json'] as const, 'table');
     const test = parseChoiceOption('test', values.test as string | undefined, [...COMPARE_TESTS, 'all'] as const, 'all');
     const loaded: LoadedResults[] = [];
     for (const p of positionals) loaded.push(...(await loadResultsInput(resolve(ctx.cwd, p))));
     const groups = groupResults(loaded);
+    // Imported rows (published task means) have no per-query values: nothing to test.
+    for (const g of groups) {
+      const imported = g.retrievers.filter((r) => r.imported !== undefined);
+      if (imported.length === 0) continue;
+      ctx.stderr.write(`${g.label}: not compared (imported, no per-query values): ${imported.map((r) => r.name).join(', ')}\n`);
+      g.retrievers = g.retrievers.filter((r) => r.imported === undefined);
+    }
     const measures = ((values.measure as string[] | undefined) ?? ['ndcg@10'])
       .flatMap((m) => m.split(','))
       .map((m) => m.trim())
@@ -103,7 +113,8 @@ const command: Command = {
     if (why.length > 0) ctx.stdout.write(`${groups.length} datasets or protocols, compared apart: ${why.join('; ')}\n\n`);
     for (const g of out) {
       if (out.length > 1) ctx.stdout.write(`== ${g.label} (protocol ${g.protocol})\n`);
-      for (const r of g.reports) ctx.stdout.write(renderCompareTable(r));
+      const rows = groups.find((x) => x.label === g.label)!.retrievers;
+      for (const r of g.reports) ctx.stdout.write(format === 'table' ? renderCompareTable(r) : `${renderCompareTableAs(r, rows, format)}\n`);
     }
     return 0;
   },

@@ -2,12 +2,12 @@
  * `coreb export mteb`: writes a results file computed with the `mteb` preset in MTEB's results
  * format, ready for a submission to MTEB's results repository.
  */
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { exportMteb, loadEvalResults, MTEB_FORMAT_VERSION } from '../../report/index.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
+import { readOptionFile } from '../model-meta-option.js';
 
 const USAGE = `Usage: coreb export mteb RESULTS.json --out DIR --model-name ORG/NAME --revision REV [options]
 
@@ -38,14 +38,7 @@ See docs/report.md for what else a submission needs.
 
 /** Reads `--model-meta FILE`: a JSON object (a UTF-8 BOM is ignored). */
 async function loadModelMeta(file: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new CorebError((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'NOT_FOUND' : 'IO', `cannot read --model-meta: ${(e as Error).message}`, {
-      file,
-    });
-  }
+  const text = await readOptionFile(file, '--model-meta');
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
