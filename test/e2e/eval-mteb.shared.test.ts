@@ -60,7 +60,7 @@ function ndcgCut(ranked: readonly Entry[], qrels: ReadonlyMap<string, number>, k
 
 test("--protocol mteb on release_v2602: per-task nDCG@10, MRR@10 and hit rate equal an independent computation of MTEB's semantics over the same BM25 runs", () => {
   const out = join(tmp, 'mteb');
-  const r = runCli(['eval', '--data', release, '--protocol', 'mteb', '--out', out, '--quiet']);
+  const r = runCli(['eval', '--data', release, '--protocol', 'mteb', '--out', out, '--runs', 'plain', '--quiet']);
   assert.equal(r.status, 0, r.stderr);
   const res = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
     protocol: { name: string };
