@@ -4,6 +4,7 @@
  * sized to the cores, and turns each outcome into a verdict value (verdict.ts, pure).
  */
 import { availableParallelism, tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
@@ -21,7 +22,7 @@ import type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 import { COMPARATOR_RULES_VERSION } from './compare.js';
 import { DEFAULT_LIMITS, requireTool, type RunLimits } from './languages.js';
 import { checkFunctional } from './functional.js';
-import { prepareSource, type PreparedSource } from './normalise.js';
+import { COMPLETION_TOKEN_ENV, prepareSource, type PreparedSource } from './normalise.js';
 import { createSlotPool } from './pool.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
@@ -299,6 +300,12 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       PYTHONDONTWRITEBYTECODE: '1',
       PYTHONIOENCODING: 'utf-8',
     };
+    // A program test's completion token: fresh per run, so no program can know it in advance.
+    const token =
+      test.kind === 'program' && b.prepared.normalisations.some((n) => n.includes('completion token'))
+        ? `coreb-done-${randomBytes(12).toString('hex')}`
+        : undefined;
+    if (token !== undefined) env[COMPLETION_TOKEN_ENV] = token;
     const treeMemoryMb = limits.memoryLimitMb + TREE_ALLOWANCE_MB[plan.language];
     // With the tree accounted, resident memory is limited, not address space (threads reserve
     // much more than they touch); /proc polling keeps a generous address-space backstop.
@@ -337,7 +344,14 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
           t?.group.close();
         }
       });
-      return classifyRun(r, test, { limits, language: plan.language, comparator, tolerance, aborted: signal?.aborted === true });
+      return classifyRun(r, test, {
+        limits,
+        language: plan.language,
+        comparator,
+        tolerance,
+        aborted: signal?.aborted === true,
+        ...(token !== undefined ? { completionToken: token } : {}),
+      });
     } finally {
       if (runDir !== undefined) rmSync(runDir, { recursive: true, force: true });
     }

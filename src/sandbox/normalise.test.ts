@@ -39,7 +39,10 @@ test('Go without a package clause becomes package main; with one it is unchanged
 
 test('program tests append the test program; functional Python gets a Solution driver', () => {
   const p = prepareSource('python', 'def f(x):\n    return x\n', 'program', 'assert f(1) == 1');
-  assert.match(p.text, /return x\n\nassert f\(1\) == 1\n$/);
+  assert.match(
+    p.text,
+    /return x\n\nassert f\(1\) == 1\n\nimport os as _coreb_os, sys as _coreb_sys\n_coreb_sys\.stdout\.write\(.*COREB_TESTS_DONE.*\n_coreb_sys\.stdout\.flush\(\)\n+$/,
+  );
   const f = prepareSource('python', 'class Solution:\n    def go(self, a, b):\n        return a + b\n', 'functional', 'go');
   assert.match(f.text, /Solution\(\)\.go\(\*_args\)/);
   assert.match(f.text, /^from typing import \*/);

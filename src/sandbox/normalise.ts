@@ -2,7 +2,8 @@
  * The only source changes the judge makes, each recorded in the result: C++ snippets without any
  * `#include` get `<bits/stdc++.h>`, Java files are named after their public class, Go files without a
  * package clause become `package main`; `program` tests append the test program, `functional` tests a
- * driver. Nothing else is "fixed": code that does not compile is a `compile_error`.
+ * driver, with the run's completion token printed at the test program's end (see
+ * {@link COMPLETION_TOKEN_ENV}). Nothing else is "fixed": code that does not compile is a `compile_error`.
  */
 import type { ExecLanguage, TestKind } from '../core/execution.js';
 import { functionalSource } from './functional.js';
@@ -60,6 +61,78 @@ function stripJavaComments(code: string): string {
   return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
 }
 
+/**
+ * The environment variable holding a run's completion token: a fresh random string per test run
+ * that the test program prints when it has run to its end. A program test passes only with exit
+ * status 0 AND the token on stdout, so a program that exits early with status 0 (`os._exit(0)`,
+ * `std::_Exit(0)` in a global constructor, Go's `os.Exit(0)` in `init`, Ruby's `exit!(0)`) is not
+ * accepted: it never reached the end of the tests.
+ */
+export const COMPLETION_TOKEN_ENV = 'COREB_TESTS_DONE';
+
+/**
+ * The index of the `}` closing the body that opens at `open` (the index of its `{`), counting
+ * braces outside comments, string, character and Go raw-string literals; -1 when unbalanced.
+ */
+function closingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '/' && text[i + 1] === '/') {
+      const e = text.indexOf('\n', i);
+      i = e < 0 ? text.length : e;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const e = text.indexOf('*/', i + 2);
+      i = e < 0 ? text.length : e + 1;
+    } else if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\' && c !== '`') i++;
+    } else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The main function's opening brace in a C++, Java or Go test program, or -1. */
+function mainBodyStart(language: ExecLanguage, test: string): number {
+  const re =
+    language === 'cpp'
+      ? /\bint\s+main\s*\([^)]*\)\s*\{/
+      : language === 'java'
+        ? /\bstatic\s+void\s+main\s*\([^)]*\)\s*(?:throws\s+[\w.,\s]+)?\{/
+        : /\bfunc\s+main\s*\(\s*\)\s*\{/;
+  const m = re.exec(test);
+  return m === null ? -1 : m.index + m[0].length - 1;
+}
+
+/**
+ * The test program with the completion token printed at its end: Python and Ruby after the last
+ * line, C++, Java and Go as the last statement of `main` (a `return` before it skips the token, as
+ * an early exit does). `checked` is false when there is no `main` to end (nothing is added).
+ */
+export function withCompletionToken(language: ExecLanguage, test: string): { text: string; checked: boolean } {
+  const env = COMPLETION_TOKEN_ENV;
+  if (language === 'python') {
+    return {
+      text: `${test.replace(/\s+$/, '')}\n\nimport os as _coreb_os, sys as _coreb_sys\n_coreb_sys.stdout.write('\\n' + _coreb_os.environ.get('${env}', '') + '\\n')\n_coreb_sys.stdout.flush()\n`,
+      checked: true,
+    };
+  }
+  if (language === 'ruby') {
+    return { text: `${test.replace(/\s+$/, '')}\n\n$stdout.write("\\n" + ENV.fetch('${env}', '') + "\\n")\n$stdout.flush\n`, checked: true };
+  }
+  const open = mainBodyStart(language, test);
+  const close = open < 0 ? -1 : closingBrace(test, open);
+  if (close < 0) return { text: test, checked: false };
+  const statement =
+    language === 'cpp'
+      ? `\n{ const char* _coreb_t = std::getenv("${env}"); std::fputs("\\n", stdout); std::fputs(_coreb_t ? _coreb_t : "", stdout); std::fputs("\\n", stdout); std::fflush(stdout); }\n`
+      : language === 'java'
+        ? `\nSystem.out.print("\\n" + java.util.Objects.toString(System.getenv("${env}"), "") + "\\n"); System.out.flush();\n`
+        : `\n_coreb_os.Stdout.WriteString("\\n" + _coreb_os.Getenv("${env}") + "\\n")\n`;
+  const prefix = language === 'cpp' ? '#include <cstdio>\n#include <cstdlib>\n' : '';
+  return { text: `${prefix}${test.slice(0, close)}${statement}${test.slice(close)}`, checked: true };
+}
+
 /** Python driver for `functional` tests: JSON argument lines on stdin, JSON result on stdout. */
 function pythonFunctionalDriver(funcName: string): string {
   return [
@@ -89,8 +162,11 @@ export function prepareSource(language: ExecLanguage, code: string, kind: TestKi
   let text = code;
   let driver: ReturnType<typeof functionalSource> | undefined;
   if (kind === 'program') {
-    text = `${code.replace(/\s+$/, '')}\n\n${extra}\n`;
+    const ended = withCompletionToken(language, extra);
+    text = `${code.replace(/\s+$/, '')}\n\n${ended.text}\n`;
     notes.push(`${language}: test program appended`);
+    if (ended.checked) notes.push(`${language}: the test program prints the run's completion token when it reaches its end`);
+    else notes.push(`${language}: no main function found in the test program: an exit status 0 alone passes`);
   } else if (kind === 'functional') {
     if (language === 'python') {
       text = PYTHON_FUNCTIONAL_PRELUDE + code + '\n' + pythonFunctionalDriver(extra);
@@ -117,6 +193,10 @@ export function prepareSource(language: ExecLanguage, code: string, kind: TestKi
   } else if (language === 'go' && !/^\s*package\s+\w+/m.test(text)) {
     text = 'package main\n\n' + text;
     notes.push('go: added `package main` (no package clause)');
+  }
+  if (language === 'go' && kind === 'program' && text.includes('_coreb_os.')) {
+    // The completion token needs "os": imported under a name of its own, after the package clause.
+    text = text.replace(/^(\s*package\s+\w+[^\n]*\n)/m, '$1import _coreb_os "os"\n');
   }
   if (driver?.mainClass !== undefined) mainClass = driver.mainClass;
   const out: PreparedSource = { fileName, text, mainClass, normalisations: notes };

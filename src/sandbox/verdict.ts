@@ -21,6 +21,12 @@ export interface ClassifyOptions {
   tolerance: number;
   /** True when the judge was interrupted (the run is then a `sandbox_error`). Default false. */
   aborted?: boolean;
+  /**
+   * `program` tests: the run's completion token (see `COMPLETION_TOKEN_ENV`), which the test
+   * program prints when it reaches its end; exit 0 without it on a line of stdout is not a pass.
+   * Absent: exit status alone (a test program without `main`).
+   */
+  completionToken?: string;
 }
 
 /** The last non-empty line of `s`, at most 200 characters (the detail of an error verdict). */
@@ -61,7 +67,12 @@ export function classifyRun(r: ExecutionResult, test: TestCase, options: Classif
     return v('memory_limit', rssLimited ? `peak memory ${r.memoryKb} KiB` : lastLine(r.stderr));
   }
   if (r.exitCode !== 0) return v('runtime_error', `exit ${r.exitCode}${r.stderr ? ': ' + lastLine(r.stderr) : ''}`);
-  if (test.kind === 'program') return v('accepted');
+  if (test.kind === 'program') {
+    if (options.completionToken !== undefined && !r.stdout.split('\n').includes(options.completionToken)) {
+      return v('wrong_answer', 'exit status 0 before the test program reached its end (no completion token on stdout): an early exit is not a pass');
+    }
+    return v('accepted');
+  }
   if (test.kind === 'functional') {
     let got: unknown;
     try {
