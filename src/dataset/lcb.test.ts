@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
-import { createLcbTestLookup, decodeLcbCompressedTests, lcbQuestionId, parseLcbProblem, parseLcbTestCases, selectLcbTests } from './lcb.js';
+import { createLcbTestLookup, decodeLcbCompressedTests, lcbQuestionId, loadLcbProblems, parseLcbProblem, parseLcbTestCases, selectLcbTests } from './lcb.js';
+import type { CorebError } from '../core/errors.js';
 import { parsePickle } from './pickle.js';
 
 const python = ['/usr/bin/python3', 'python3'].find((p) => spawnSync(p, ['-c', 'pass']).status === 0);
@@ -124,4 +125,25 @@ test('createLcbTestLookup: CoREB lcb_ ids and bare question ids find the problem
     createLcbTestLookup(problems, 'private')('abc1_a')?.map((t) => t.input),
     ['2'],
   );
+});
+
+test('a test field that is not text is refused naming the problem, the test and the field, with file and line', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const file = join(mkdtempSync(join(tmpdir(), 'coreb-lcb-')), 'problems.jsonl');
+  const ok = { question_id: 'a', public_test_cases: JSON.stringify([{ input: '1', output: '2', testtype: 'stdin' }]) };
+  const bad = { question_id: 'b', public_test_cases: JSON.stringify([{ input: '1', output: '2' }, { input: { x: 1 }, output: '2', testtype: 'stdin' }]) };
+  writeFileSync(file, `${JSON.stringify(ok)}\n${JSON.stringify(bad)}\n`);
+  await assert.rejects(loadLcbProblems(file), (e: unknown) => {
+    const err = e as CorebError;
+    assert.equal(err.location.line, 2);
+    assert.equal(err.location.field, 'public_test_cases');
+    assert.match(err.message, /problem b: test case 1: `input` must be a string, got an object \(\{"x":1\}\)/);
+    assert.doesNotMatch(err.message, /object Object/);
+    return true;
+  });
+  // Numbers written without quotes are text of that number.
+  const n = parseLcbTestCases(JSON.stringify([{ input: 3, output: [4, '5'], testtype: 'stdin' }]));
+  assert.deepEqual(n, [{ kind: 'stdin', input: '3', outputs: ['4', '5'] }]);
 });

@@ -102,9 +102,15 @@ export function parseLcbTestCases(value: unknown, funcName?: string): TestCase[]
     if (t === null || typeof t !== 'object') throw new CorebError('PARSE', `test case ${i}: expected an object, got ${typeof t}`);
     const r = t as Record<string, unknown>;
     const kind = r.testtype === 'functional' ? 'functional' : r.testtype === 'program' ? 'program' : 'stdin';
+    // Text, or a number written without quotes; an object would become `[object Object]`.
+    const text = (v: unknown, field: string): string => {
+      if (typeof v === 'string') return v;
+      if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+      throw new CorebError('PARSE', `test case ${i}: \`${field}\` must be a string, got ${Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v} (${JSON.stringify(v).slice(0, 60)})`);
+    };
     const out = r.output;
-    const outputs = Array.isArray(out) ? out.map(String) : out === undefined || out === null ? [] : [String(out)];
-    const tc: TestCase = { kind, input: String(r.input ?? ''), outputs };
+    const outputs = Array.isArray(out) ? out.map((o, k) => text(o, `output[${k}]`)) : out === undefined || out === null ? [] : [text(out, 'output')];
+    const tc: TestCase = { kind, input: r.input === undefined || r.input === null ? '' : text(r.input, 'input'), outputs };
     if (kind === 'functional' && funcName !== undefined) tc.funcName = funcName;
     return tc;
   });

@@ -98,6 +98,6 @@ test('the completion token goes at the end of main; a test program without main 
     'java',
     'public class Main {\n  public static void main(String[] a) throws Exception {\n    run();\n  }\n  static void run() {}\n}\n',
   );
-  assert.match(java.text, /run\(\);\n\s*\nSystem\.out\.print\(.*\n\}\n  static void run/s);
+  assert.match(java.text, /run\(\);\n\s*\nSystem\.out\.print\(.*\n\}\n {2}static void run/s);
   assert.deepEqual(withCompletionToken('go', 'func helper() {}\n'), { text: 'func helper() {}\n', checked: false });
 });

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
+import { processAlive } from '../core/process-alive.js';
 import {
   EXEC_LANGUAGES,
   type ComparatorName,
@@ -185,7 +186,8 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   };
 
   const makeDir = (prefix: string): string => {
-    const d = mkdtempSync(join(workRoot, prefix));
+    // The judge's pid in the name: a later judge removes the dirs of one that was killed.
+    const d = mkdtempSync(join(workRoot, `${prefix}${process.pid}-`));
     chmodSync(d, 0o755);
     if (dropPrivileges) chownSync(d, uid, uid);
     return d;
@@ -489,17 +491,32 @@ function dirBytes(dir: string): number {
   return total;
 }
 
-/** Work dirs older than this were left by a judge that was killed; they are removed at start. */
+/** Work dirs without a writer's pid in their name (made by older coreb versions) older than this are removed at start. */
 const STALE_WORK_DIR_MS = 6 * 3600 * 1000;
 
-function removeStaleWorkDirs(workRoot: string): void {
+/** `p-<pid>-XXXXXX` / `r-<pid>-XXXXXX`: a build or run dir and the pid of the judge that made it. */
+const WORK_DIR_NAME = /^[a-z]+-(\d+)-/;
+
+/**
+ * Removes the work dirs of judges that are gone (killed before their cleanup ran): a dir whose
+ * writer's pid is not alive, and an old-style dir (no pid) older than {@link STALE_WORK_DIR_MS}.
+ * Dirs of live judges (other processes sharing the cache) are left alone.
+ * @returns how many were removed.
+ */
+export function removeStaleWorkDirs(workRoot: string): number {
   const now = Date.now();
+  let removed = 0;
   for (const name of readdirSync(workRoot)) {
     const p = join(workRoot, name);
     try {
-      if (now - statSync(p).mtimeMs > STALE_WORK_DIR_MS) rmSync(p, { recursive: true, force: true });
+      const m = WORK_DIR_NAME.exec(name);
+      const stale = m !== null ? Number(m[1]) !== process.pid && !processAlive(Number(m[1])) : now - statSync(p).mtimeMs > STALE_WORK_DIR_MS;
+      if (!stale) continue;
+      rmSync(p, { recursive: true, force: true });
+      removed++;
     } catch {
       // removed by a concurrent judge
     }
   }
+  return removed;
 }
