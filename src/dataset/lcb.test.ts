@@ -2,7 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
-import { createLcbTestLookup, decodeLcbCompressedTests, lcbQuestionId, loadLcbProblems, parseLcbProblem, parseLcbTestCases, selectLcbTests } from './lcb.js';
+import {
+  createLcbTestLookup,
+  decodeLcbCompressedTests,
+  lcbQuestionId,
+  loadLcbProblems,
+  parseLcbProblem,
+  parseLcbTestCases,
+  selectLcbTests,
+} from './lcb.js';
 import type { CorebError } from '../core/errors.js';
 import { parsePickle } from './pickle.js';
 
@@ -133,7 +141,13 @@ test('a test field that is not text is refused naming the problem, the test and 
   const { join } = await import('node:path');
   const file = join(mkdtempSync(join(tmpdir(), 'coreb-lcb-')), 'problems.jsonl');
   const ok = { question_id: 'a', public_test_cases: JSON.stringify([{ input: '1', output: '2', testtype: 'stdin' }]) };
-  const bad = { question_id: 'b', public_test_cases: JSON.stringify([{ input: '1', output: '2' }, { input: { x: 1 }, output: '2', testtype: 'stdin' }]) };
+  const bad = {
+    question_id: 'b',
+    public_test_cases: JSON.stringify([
+      { input: '1', output: '2' },
+      { input: { x: 1 }, output: '2', testtype: 'stdin' },
+    ]),
+  };
   writeFileSync(file, `${JSON.stringify(ok)}\n${JSON.stringify(bad)}\n`);
   await assert.rejects(loadLcbProblems(file), (e: unknown) => {
     const err = e as CorebError;

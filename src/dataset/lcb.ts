@@ -106,7 +106,10 @@ export function parseLcbTestCases(value: unknown, funcName?: string): TestCase[]
     const text = (v: unknown, field: string): string => {
       if (typeof v === 'string') return v;
       if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-      throw new CorebError('PARSE', `test case ${i}: \`${field}\` must be a string, got ${Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v} (${JSON.stringify(v).slice(0, 60)})`);
+      throw new CorebError(
+        'PARSE',
+        `test case ${i}: \`${field}\` must be a string, got ${Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v} (${JSON.stringify(v).slice(0, 60)})`,
+      );
     };
     const out = r.output;
     const outputs = Array.isArray(out) ? out.map((o, k) => text(o, `output[${k}]`)) : out === undefined || out === null ? [] : [text(out, 'output')];

@@ -268,8 +268,9 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
       }
       let stderr = Buffer.concat(err).toString('utf8');
       if (spawnError) stderr = `coreb: cannot start the sandbox: ${spawnError}\n${stderr}`;
-      if (tree !== undefined && cpuMs >= 0) {
-        // The tree's totals include the program itself and every descendant, orphans too.
+      if (tree !== undefined && (cpuMs >= 0 || treeLimit !== undefined)) {
+        // The tree's totals include the program itself and every descendant, orphans too. A run
+        // the tree limits stopped has no report from its harness: what the tree used is the figure.
         cpuMs = Math.max(cpuMs, usage.cpuMs);
         memoryKb = Math.max(memoryKb, usage.peakKb);
       }

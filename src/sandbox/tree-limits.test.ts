@@ -155,7 +155,13 @@ for (const mechanism of ['auto', 'proc'] as const) {
     const judge = await judgeWith({ ...ATTACK_LIMITS, treeLimits: mechanism });
     assert.ok(typeof judge !== 'string', String(judge));
     const [py, cpp] = await Promise.all([run(judge, 'python', PY_ORPHAN_CPU), run(judge, 'cpp', CPP_ORPHAN_CPU)]);
-    for (const r of [py, cpp]) assert.equal(r.verdict, 'time_limit', `${r.language}: ${JSON.stringify(r.tests[0])}`);
+    for (const r of [py, cpp]) {
+      assert.equal(r.verdict, 'time_limit', `${r.language}: ${JSON.stringify(r.tests[0])}`);
+      // What the tree used, not -1: its CPU time (past the limit) and its peak memory.
+      assert.ok(r.tests[0].cpuMs >= ATTACK_LIMITS.timeLimitMs!, `${r.language}: cpu ${r.tests[0].cpuMs}`);
+      assert.ok(r.tests[0].memoryKb > 0, `${r.language}: memory ${r.tests[0].memoryKb}`);
+      assert.doesNotMatch(r.tests[0].detail ?? '', /-1/);
+    }
     await judge.close();
   });
 
@@ -163,7 +169,11 @@ for (const mechanism of ['auto', 'proc'] as const) {
     const judge = await judgeWith({ ...ATTACK_LIMITS, treeLimits: mechanism });
     assert.ok(typeof judge !== 'string', String(judge));
     const [py, cpp] = await Promise.all([run(judge, 'python', PY_ORPHAN_MEMORY), run(judge, 'cpp', CPP_ORPHAN_MEMORY)]);
-    for (const r of [py, cpp]) assert.equal(r.verdict, 'memory_limit', `${r.language}: ${JSON.stringify(r.tests[0])}`);
+    for (const r of [py, cpp]) {
+      assert.equal(r.verdict, 'memory_limit', `${r.language}: ${JSON.stringify(r.tests[0])}`);
+      assert.ok(r.tests[0].memoryKb > 0 && r.tests[0].cpuMs >= 0, `${r.language}: ${JSON.stringify(r.tests[0])}`);
+      assert.doesNotMatch(r.tests[0].detail ?? '', /peak -1/);
+    }
     await judge.close();
   });
 
