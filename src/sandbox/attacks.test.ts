@@ -278,3 +278,37 @@ test('the compiler is sandboxed too: #include of host files fails to compile', {
     assert.match(r.compileOutput ?? '', /No such file or directory/, path);
   }
 });
+
+test('ptrace of the harness and of the sandbox pid 1 fails, and so do their /proc memory and process_vm_readv', { skip: skipReason }, async () => {
+  // Each attempt that works is reported; the harness must finish the run and report it.
+  const code = `import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+got = []
+for name, pid in (("parent", os.getppid()), ("pid1", 1)):
+    if libc.ptrace(16, pid, None, None) == 0:
+        got.append("attached " + name)
+    if libc.ptrace(0x4206, pid, None, None) == 0:
+        got.append("seized " + name)
+    try:
+        with open("/proc/%d/mem" % pid, "rb") as f:
+            f.read(1)
+        got.append("read mem of " + name)
+    except OSError:
+        pass
+class IoVec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+buf = ctypes.create_string_buffer(8)
+local = IoVec(ctypes.cast(buf, ctypes.c_void_p), 8)
+remote = IoVec(0x400000, 8)
+if libc.process_vm_readv(os.getppid(), ctypes.byref(local), 1, ctypes.byref(remote), 1, 0) >= 0 or ctypes.get_errno() != 1:
+    got.append("process_vm_readv errno %d" % ctypes.get_errno())
+if libc.ptrace(0, 0, None, None) == 0 or ctypes.get_errno() != 1:
+    got.append("PTRACE_TRACEME allowed (errno %d)" % ctypes.get_errno())
+print(" ".join(got) or "ok")
+`;
+  const r = await run(code);
+  assert.equal(r.verdict, 'accepted', `${JSON.stringify(r.tests[0])}`);
+  // The harness reported real figures: it was never stopped.
+  assert.ok(r.tests[0].cpuMs >= 0 && r.tests[0].memoryKb > 0, JSON.stringify(r.tests[0]));
+});

@@ -1,7 +1,9 @@
 /**
  * `coreb-run`, the tiny C program that runs inside every sandbox: it sets the resource limits, runs
  * the command as its child and reports the child's exit status, CPU time and peak memory on a file
- * descriptor (bubblewrap's pid-1 reaper hides these from the judge otherwise).
+ * descriptor (bubblewrap's pid-1 reaper hides these from the judge otherwise). The harness is not
+ * dumpable and the program runs under a seccomp filter that forbids ptrace and cross-process memory
+ * access, so the program cannot stop, read or forge its harness or the sandbox's pid 1.
  */
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -21,6 +23,12 @@ export const RUN_HELPER_SOURCE = String.raw`
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <stddef.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +44,43 @@ static void lim(int res, long long v) {
   r.rlim_max = (rlim_t)v;
   if (res == RLIMIT_CPU) r.rlim_max = (rlim_t)(v + 1);
   setrlimit(res, &r);
+}
+
+/*
+ * No tracing from the program: ptrace and process_vm_readv/writev fail with EPERM for the program
+ * and every descendant (a seccomp filter kept across exec), so it cannot stop, read or forge this
+ * harness, the sandbox's pid 1 or another process. Syscalls of another ABI (i386, x32) fail too.
+ */
+static int deny_tracing(void) {
+#if defined(__x86_64__)
+#define COREB_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define COREB_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+#ifdef COREB_AUDIT_ARCH
+  struct sock_filter f[] = {
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, COREB_AUDIT_ARCH, 1, 0),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#if defined(__x86_64__)
+    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 3, 0),
+#else
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 3, 0),
+#endif
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ptrace, 2, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_readv, 1, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_writev, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return -1;
+  return 0;
+#else
+  return -1;
+#endif
 }
 
 static int enter(int argc, char **argv) {
@@ -72,10 +117,16 @@ int main(int argc, char **argv) {
     return 120;
   }
   int sfd = atoi(argv[7]);
+  /* Not dumpable: the program (same uid) can neither attach to this harness nor open its /proc files. */
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   pid_t pid = fork();
   if (pid < 0) return 121;
   if (pid == 0) {
     if (sfd >= 0) close(sfd);
+    if (deny_tracing() != 0) {
+      fprintf(stderr, "coreb-run: cannot install the seccomp filter that forbids ptrace: %s\n", strerror(errno));
+      _exit(125);
+    }
     struct rlimit core = {0, 0};
     setrlimit(RLIMIT_CORE, &core);
     lim(RLIMIT_CPU, atoll(argv[1]));
