@@ -51,7 +51,7 @@ test('BM25 on v202602: 2,742 / 1,064 / 367 records, positives rel 2, hard negati
   const r = runCli(['mine', '--data', release, '--retriever', 'bm25', '--out', out, '--quiet']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /mining release_v2602 without --exclude-problems: the CoREB reranker is evaluated on v202603/);
-  const ev = runCli(['eval', '--data', release, '--retriever', 'bm25', '--depth', '100', '--out', join(tmp, 'eval'), '--quiet']);
+  const ev = runCli(['eval', '--data', release, '--retriever', 'bm25', '--depth', '100', '--out', join(tmp, 'eval'), '--runs', 'plain', '--quiet']);
   assert.equal(ev.status, 0, ev.stderr);
   const rank = new Map<string, Map<string, number>>();
   for (const f of readdirSync(join(tmp, 'eval', 'runs'))) {
