@@ -101,7 +101,8 @@ function groupResult(n: number, metrics: MetricValues, eligible: number, intrusi
   };
 }
 
-function roundMeasure(x: number, label: string, protocol: AggregateProtocol): number {
+/** `x` rounded as the protocol rounds `label` (its digits, unless the measure is one it leaves unrounded). */
+export function roundMeasure(x: number, label: string, protocol: AggregateProtocol): number {
   return protocol.unrounded.includes(label) ? x : round(x, protocol.roundDigits);
 }
 

@@ -21,7 +21,8 @@ import { CorebError } from '../core/errors.js';
 import { emptyModelMeta, mergeModelMeta, parseModelMetaFields, type ModelMeta } from '../core/model-meta.js';
 import { corebTaskOfMteb, MTEB_DATASET_REVISIONS, MTEB_TASK_NAMES } from '../core/mteb.js';
 import { presetModelMeta } from '../providers/index.js';
-import { protocolMeasures, resolveEvalProtocol, roundHalfEven } from './protocol.js';
+import { roundMeasure } from './aggregate.js';
+import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
 
 /** MTEB score key prefixes and the coreb measure each is (`ndcg_at_10` -> `ndcg@10`). */
 const MTEB_FAMILIES: ReadonlyArray<[string, string]> = [
@@ -129,8 +130,7 @@ function taskResult(metrics: MetricValues): TaskResult {
 /** The unweighted mean over tasks of every measure all of them have, rounded per the protocol (task values first). */
 function taskMeanOf(tasks: readonly TaskResult[], protocol: ProtocolSemantics): GroupResult {
   const metrics: MetricValues = {};
-  const digits = protocol.roundDigits;
-  const round = (x: number, label: string) => (digits === null || protocol.unrounded.includes(label) ? x : roundHalfEven(x, digits));
+  const round = (x: number, label: string) => roundMeasure(x, label, protocol);
   for (const label of protocolMeasures(protocol)) {
     if (tasks.length === 0 || !tasks.every((t) => typeof t.metrics[label] === 'number')) continue;
     metrics[label] = round(tasks.reduce((s, t) => s + round(t.metrics[label], label), 0) / tasks.length, label);

@@ -335,7 +335,7 @@ export function rowModelMeta(
   given?: GivenModelMeta,
 ): ModelMeta | undefined {
   const known = row.model ?? knownModelMeta(row.description);
-  const model = describedModel(row.description) ?? (row.description.kind === 'imported' ? String(row.description.model) : undefined);
+  const model = describedModel(row.description);
   const over = given?.entries.get(row.name) ?? (model !== undefined ? given?.entries.get(model) : undefined);
   return over === undefined ? known : mergeModelMeta(known, over, given!.file);
 }

@@ -14,7 +14,8 @@ import { significantWins } from './compare.js';
 import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } from './contamination.js';
 import type { LoadedResults } from '../dataset/results-file.js';
 import { kendallTauB, spearman } from './rank-correlation.js';
-import { nonSearchLanguageMeans, rankableRows } from './render-results.js';
+import { formatScore, rowLetter } from './grid.js';
+import { nonSearchLanguageMeans, rankableRows, rankBy } from './render-results.js';
 import { crossReleasePairs, explainGroups, groupResults, type ReleaseGroup } from './result-groups.js';
 
 /** Options of {@link writeHtmlReport}. */
@@ -54,7 +55,7 @@ interface RerankBlock {
   deltaRelative?: Record<string, Record<string, number | null>>;
 }
 
-const f4 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(4));
+const f4 = formatScore;
 const signed = (x: number | null | undefined) =>
   x === null || x === undefined || !Number.isFinite(x) ? '–' : (x >= 0 ? '+' : '−') + Math.abs(x).toFixed(4);
 
@@ -71,13 +72,6 @@ function taskMean(r: RetrieverResult, measure: string): number {
     .map((t) => t.metrics[measure])
     .filter((v) => typeof v === 'number');
   return vals.length > 0 ? vals.reduce((a, b) => a + b, 0) / vals.length : NaN;
-}
-
-/** What the leaderboard ranks by: the protocol's `rankBy` (results schema 2), else `taskMean` when schema 1's overall was the task mean. */
-function rankBy(results: EvalResults): 'overall' | 'taskMean' {
-  const p = results.protocol as unknown as { rankBy?: string; overall?: string };
-  if (p.rankBy === 'taskMean' || p.rankBy === 'overall') return p.rankBy;
-  return p.overall === 'task-mean' ? 'taskMean' : 'overall';
 }
 
 /** How the results' overall column was computed (schema 1 could make it the task mean). */
@@ -143,11 +137,6 @@ function htmlTable(
   ].join('\n');
 }
 
-/** Letters a, b, ..., z, aa, ab, ... for leaderboard rows. */
-function letter(i: number): string {
-  return i < 26 ? String.fromCharCode(97 + i) : letter(Math.floor(i / 26) - 1) + String.fromCharCode(97 + (i % 26));
-}
-
 interface Section {
   id: string;
   title: string;
@@ -162,7 +151,7 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
   // Rows scored on other tasks than the rest (a partial run) are listed after them, unranked.
   const { ranked, unranked } = rankableRows({ ...g.results, retrievers: g.retrievers });
   const sorted = [...[...ranked].sort((a, b) => key(b) - key(a)), ...[...unranked].sort((a, b) => key(b) - key(a))];
-  const letters = new Map(sorted.map((r, i) => [r.name, letter(i)]));
+  const letters = new Map(sorted.map((r, i) => [r.name, rowLetter(i)]));
   const marks = new Map<string, Map<string, Set<string>>>();
   const withPerQuery = sorted.filter((r) => r.perQuery !== undefined);
   if (withPerQuery.length >= 2) {

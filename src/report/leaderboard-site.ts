@@ -11,11 +11,13 @@ import type { GroupResult, RetrieverResult } from '../core/eval-results.js';
 import { saveAtomic } from '../dataset/atomic-write.js';
 import type { LoadedResults } from '../dataset/results-file.js';
 import { escapeXml as esc } from './charts.js';
+import { formatScore } from './grid.js';
 import {
   boardName,
   buildLeaderboard,
   crossReleaseViews,
   leaderboardGroups,
+  marksOf,
   paretoPoints,
   type CrossRelease,
   type Leaderboard,
@@ -37,7 +39,7 @@ export interface SiteOutput {
   boards: Leaderboard[];
 }
 
-const f4 = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(4));
+const f4 = formatScore;
 
 /** A file-name slug: safe characters and a short hash of the whole name (distinct names, distinct files). */
 function slug(name: string, identity = name): string {
@@ -118,10 +120,10 @@ function boardTable(b: Leaderboard, modelHref: (name: string) => string): string
     'queries',
   ];
   const marks = (r: LeaderboardRow, scope: string) => {
-    const beaten = r.significantlyBetterThan[scope] ?? [];
-    if (beaten.length === 0) return '';
-    const letters = beaten.map((n) => b.rows.find((x) => x.retriever === n)?.letter ?? '').sort();
-    return `<sup title="significantly better than ${esc(beaten.join(', '))}">${letters.join('')}</sup>`;
+    const letters = marksOf(b, r, scope);
+    return letters === ''
+      ? ''
+      : `<sup title="significantly better than ${esc((r.significantlyBetterThan[scope] ?? []).join(', '))}">${letters}</sup>`;
   };
   const cell = (r: LeaderboardRow, col: string, v: number | null, scope?: string) =>
     td(`${f4(v)}${scope !== undefined ? marks(r, scope) : ''}`, ` data-retriever="${esc(r.retriever)}" data-col="${esc(col)}"`);

@@ -9,8 +9,8 @@ import type { ImportedRow, RetrieverResult } from '../core/eval-results.js';
 import type { LoadedResults } from '../dataset/results-file.js';
 import { rowModelMeta } from '../providers/index.js';
 import { significantWins } from './compare.js';
-import { latexEscape, renderGrid, type GridFormat } from './grid.js';
-import { rankableRows } from './render-results.js';
+import { formatScore, latexEscape, renderGrid, rowLetter, type GridFormat } from './grid.js';
+import { rankableRows, rankBy } from './render-results.js';
 import { groupResults, releaseTime, type ReleaseGroup } from './result-groups.js';
 
 /** Options of {@link buildLeaderboards}. */
@@ -77,16 +77,6 @@ export interface Leaderboard {
   notes: string[];
 }
 
-/** Letters a, b, ..., z, aa, ab, ... */
-export function rowLetter(i: number): string {
-  return i < 26 ? String.fromCharCode(97 + i) : rowLetter(Math.floor(i / 26) - 1) + String.fromCharCode(97 + (i % 26));
-}
-
-function rankByOf(g: ReleaseGroup): 'overall' | 'taskMean' {
-  const p = g.results.protocol as { rankBy?: string; overall?: string };
-  return p.rankBy === 'taskMean' || p.overall === 'task-mean' ? 'taskMean' : 'overall';
-}
-
 /** The aggregate of `measure` a row is ranked by: the task mean or the query-weighted overall. */
 function aggregateOf(r: RetrieverResult, measure: string, by: 'overall' | 'taskMean'): number | null {
   const v = by === 'taskMean' ? r.taskMean?.metrics[measure] : r.overall.metrics[measure];
@@ -99,7 +89,7 @@ export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = 
   const alpha = options.alpha ?? 0.05;
   const permutations = options.permutations ?? 10000;
   const seed = options.seed ?? 42;
-  const by = rankByOf(g);
+  const by = rankBy(g.results);
   const merged = { ...g.results, retrievers: g.retrievers };
   const { ranked, unranked, tasks } = rankableRows(merged);
   const allTasks = [...new Set([...tasks, ...g.retrievers.flatMap((r) => Object.keys(r.tasks))])];
@@ -263,10 +253,10 @@ export function boardName(b: Pick<Leaderboard, 'dataset' | 'label'>): string {
 /** Output flavours of {@link renderLeaderboard}. */
 export type LeaderboardFormat = GridFormat;
 
-const f4 = (x: number | null | undefined): string => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(4));
+const f4 = formatScore;
 
-/** Superscript letters of the rows `row` beats in `scope`, in row order. */
-function marksOf(board: Leaderboard, row: LeaderboardRow, scope: string): string {
+/** Superscript letters of the rows `row` is significantly better than in `scope`, sorted. */
+export function marksOf(board: Leaderboard, row: LeaderboardRow, scope: string): string {
   const beaten = row.significantlyBetterThan[scope] ?? [];
   return beaten
     .map((n) => board.rows.find((r) => r.retriever === n)?.letter ?? '')

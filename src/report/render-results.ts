@@ -73,10 +73,14 @@ function shortPath(dir: string): string {
     .join('/');
 }
 
-/** The aggregate a results file ranks by (files of schema 1 named it `overall`). */
-function rankBy(results: EvalResults): 'overall' | 'taskMean' {
-  const p = results.protocol as { rankBy?: string; overall?: string };
-  return p.rankBy === 'taskMean' || p.overall === 'task-mean' ? 'taskMean' : 'overall';
+/**
+ * What a leaderboard of `results` ranks by: the protocol's `rankBy` (results schema 2), else
+ * `taskMean` when schema 1's `overall` was the task mean.
+ */
+export function rankBy(results: Pick<EvalResults, 'protocol'>): 'overall' | 'taskMean' {
+  const p = results.protocol as unknown as { rankBy?: string; overall?: string };
+  if (p.rankBy === 'taskMean' || p.rankBy === 'overall') return p.rankBy;
+  return p.overall === 'task-mean' ? 'taskMean' : 'overall';
 }
 
 /** The task mean of a retriever (absent from files of schema 1). */
