@@ -131,4 +131,18 @@ export interface ProgramResult {
   comparator: ComparatorName;
   /** False when run with `--no-sandbox`. */
   sandboxed: boolean;
+  /** Set when a remote service judged the program (absent: the local judge). */
+  backend?: BackendStamp;
+}
+
+/** Where a remote verdict was made, recorded with it (`backend` in `coreb exec` output). */
+export interface BackendStamp {
+  /** The service (`sandboxfusion`, `judge0`, `piston`). */
+  name: string;
+  /** Its version as it reported it. */
+  version: string;
+  /** The language version it ran. */
+  runtime?: string;
+  /** What of coreb's limits and flags it could not honour for this program, in words. */
+  unhonoured: string[];
 }

@@ -70,6 +70,21 @@ export function parseCandidate(raw: Record<string, unknown>, file?: string, line
  * @throws CorebError `PARSE` / `VALIDATION` (with file and line) or `VALIDATION` on duplicate ids.
  */
 export async function loadCandidates(file: string): Promise<Program[]> {
+  return (await loadCandidatesWithLabels(file)).programs;
+}
+
+/** Programs with the pass/fail labels their rows carry (CoREB `meta_passed` or nested `meta.passed`). */
+export interface LabelledCandidates {
+  programs: Program[];
+  /** Program id -> released label, for rows with a boolean label. */
+  labels: Map<string, boolean>;
+}
+
+/**
+ * {@link loadCandidates} keeping each row's released pass/fail label (`meta_passed`, `meta.passed` or
+ * `passed`), for comparing a judge's verdicts with a release's.
+ */
+export async function loadCandidatesWithLabels(file: string): Promise<LabelledCandidates> {
   const rows: Array<{ value: Record<string, unknown>; line?: number; row?: number }> = [];
   if (file.endsWith('.parquet')) {
     (await readParquetRows(file)).forEach((value, row) => rows.push({ value, row }));
@@ -77,10 +92,15 @@ export async function loadCandidates(file: string): Promise<Program[]> {
     for (const r of await loadJsonlRecords(file)) rows.push({ value: r.value, line: r.line });
   }
   const seen = new Set<string>();
-  return rows.map(({ value, line, row }) => {
+  const labels = new Map<string, boolean>();
+  const programs = rows.map(({ value, line, row }) => {
     const p = parseCandidate(value, file, line ?? (row === undefined ? undefined : row + 1));
     if (seen.has(p.id)) throw new CorebError('VALIDATION', `duplicate program id \`${p.id}\``, { file, line, field: 'id' });
     seen.add(p.id);
+    const meta = value.meta !== null && typeof value.meta === 'object' ? (value.meta as Record<string, unknown>) : {};
+    const label = value.meta_passed ?? meta.passed ?? value.passed;
+    if (typeof label === 'boolean') labels.set(p.id, label);
     return p;
   });
+  return { programs, labels };
 }

@@ -14,7 +14,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CorebError } from '../core/errors.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
-import { backoffMs, isRetryableStatus, parseRetryAfterMs, sleep } from '../providers/http/retry.js';
+import { backoffMs, isRetryableStatus, parseRetryAfterMs, sleep } from '../core/retry.js';
 
 /** The Hub dataset of the official CoREB releases (8 configs x splits `release_v2602`, `release_v2603`). */
 export const COREB_HUB_DATASET = 'hq-bench/coreb';

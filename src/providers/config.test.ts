@@ -19,7 +19,7 @@ import { TEI } from './http/tei.js';
 import { VOYAGE } from './http/voyage.js';
 import { PROVIDERS, type ProviderEntry } from './registry.js';
 import { planBatches } from './http/batching.js';
-import { backoffMs, parseRetryAfterMs } from './http/retry.js';
+import { backoffMs, parseRetryAfterMs } from '../core/retry.js';
 
 test('a spec gives provider, model (with : and /) and typed parameters', () => {
   const c = parseEmbedderSpec('dense:ollama:qwen3-embedding:0.6b?dimensions=256&normalize=true&baseUrl=http://h:1,http://h:2/&balance=round-robin');

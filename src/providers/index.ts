@@ -7,7 +7,7 @@ export * from './config-file.js';
 export { createHttpClient, redact } from './http/client.js';
 export type { HttpClient, HttpClientOptions, HttpClientStats, WireFormat, HttpEmbedOptions } from './http/client.js';
 export { planBatches, estimateTokens } from './http/batching.js';
-export { parseRetryAfterMs, parseRetryDelayBody, backoffMs, isRetryableStatus } from './http/retry.js';
+export { parseRetryAfterMs, parseRetryDelayBody, backoffMs, isRetryableStatus } from '../core/retry.js';
 export { createHttpEmbedder, HTTP_DEFAULTS } from './http/embedder.js';
 export type { HttpProviderSpec } from './http/embedder.js';
 export { poolHidden } from './local/pooling.js';

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { CorebError } from '../core/errors.js';
 import { processAlive } from '../core/process-alive.js';
-import { VERDICTS, type ExecLanguage, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
+import { VERDICTS, type BackendStamp, type ExecLanguage, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { JudgeBackend } from './backend.js';
 
@@ -78,6 +78,8 @@ export interface JudgeRecord {
   compile_output?: string;
   comparator: string;
   sandboxed: boolean;
+  /** The remote service that judged it, its version and what it could not honour (absent: the local judge). */
+  backend?: BackendStamp;
   /** Hash of code, language, tests and judge settings; equal keys are not judged again. */
   key: string;
 }
@@ -113,6 +115,7 @@ export function toJudgeRecord(r: ProgramResult, key: string): JudgeRecord {
     key,
   };
   if (r.compileOutput !== undefined) rec.compile_output = r.compileOutput;
+  if (r.backend !== undefined) rec.backend = r.backend;
   return rec;
 }
 

@@ -23,7 +23,8 @@ import type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 import { COMPARATOR_RULES_VERSION } from './compare.js';
 import { DEFAULT_LIMITS, requireTool, type RunLimits } from './languages.js';
 import { checkFunctional } from './functional.js';
-import { COMPLETION_TOKEN_ENV, prepareSource, type PreparedSource } from './normalise.js';
+import { COMPLETION_TOKEN_ENV, prepareSource, type NormalisationName, type PreparedSource } from './normalise.js';
+import { OFFICIAL_CXX_FLAGS, OFFICIAL_HARNESS } from './official-harness.js';
 import { createSlotPool } from './pool.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
@@ -75,6 +76,11 @@ export interface LocalJudgeOptions {
   compileMemoryMb?: number;
   /** Size of the shared Go build cache, MiB, past which it is emptied (at start and every 50 Go compiles); default 512. */
   goCacheMaxMb?: number;
+  /**
+   * Source changes (normalise.ts): `coreb` (default) or `official`, the official CoREB harness's
+   * (official-harness.ts), to re-judge a release the way its labels were made. Recorded in `describe()`.
+   */
+  normalise?: NormalisationName;
 }
 
 /**
@@ -132,6 +138,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   const wallTimeFactor = options.wallTimeFactor ?? 3;
   const jobs = options.jobs ?? availableParallelism();
   const uid = options.uid ?? 65534;
+  const normalise = options.normalise ?? 'coreb';
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const dropPrivileges = sandbox && isRoot;
 
@@ -253,6 +260,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       sandbox,
       env,
       mounts,
+      cxxFlags: prepared.cxxFlags,
       pch: ensurePch,
       goCache: ensureGoCache,
     };
@@ -376,7 +384,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
           failedBuild = refusal.verdict;
           compileOutput = refusal.reason;
         }
-        const prepared = prepareSource(program.language, program.code, kind, tests[0]?.funcName ?? '');
+        const prepared = prepareSource(program.language, program.code, kind, tests[0]?.funcName ?? '', { normalise });
         prepared.normalisations.forEach((n) => normalisations.add(n));
         if (failedBuild === undefined) {
           const b = await build(program.language, prepared, signal);
@@ -400,7 +408,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
         }
       } else {
         for (const t of tests) {
-          const prepared = prepareSource(program.language, program.code, 'program', t.input);
+          const prepared = prepareSource(program.language, program.code, 'program', t.input, { normalise });
           prepared.normalisations.forEach((n) => normalisations.add(n));
           const b = await build(program.language, prepared, signal);
           builds.push(b);
@@ -441,7 +449,8 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       wallTimeFactor,
       jobs: pool.size,
       compileTimeoutMs,
-      cxxFlags: CXX_FLAGS,
+      cxxFlags: normalise === 'official' ? OFFICIAL_CXX_FLAGS : CXX_FLAGS,
+      ...(normalise === 'official' ? { normalise, officialHarness: OFFICIAL_HARNESS } : {}),
       limits: Object.fromEntries(EXEC_LANGUAGES.map((l) => [l, limitsFor(l)])),
       treeLimits: tree?.mechanism ?? 'off',
       compileMemoryMb,

@@ -5,8 +5,10 @@
  * driver, with the run's completion token printed at the test program's end (see
  * {@link COMPLETION_TOKEN_ENV}). Nothing else is "fixed": code that does not compile is a `compile_error`.
  */
+import { CorebError } from '../core/errors.js';
 import type { ExecLanguage, TestKind } from '../core/execution.js';
 import { functionalSource } from './functional.js';
+import { OFFICIAL_CXX_FLAGS, officialSource } from './official-harness.js';
 
 /** A source file ready to build. */
 export interface PreparedSource {
@@ -20,6 +22,28 @@ export interface PreparedSource {
   normalisations: string[];
   /** Other files written beside `fileName` (functional drivers in Go and Ruby); Go builds them all. */
   extraFiles?: Array<{ name: string; text: string }>;
+  /** C++: the g++ flags to build with instead of the judge's (the official harness's); no precompiled header then. */
+  cxxFlags?: readonly string[];
+}
+
+/**
+ * Which source changes the judge makes: `coreb` (default: only those listed in this file's header)
+ * or `official`, the official CoREB harness's (official-harness.ts: comment stripping, C++ headers
+ * and `main` rewrites, `g++ -std=c++17`), for re-judging a release the way its labels were made.
+ */
+export const NORMALISATIONS = ['coreb', 'official'] as const;
+/** A normalisation name. */
+export type NormalisationName = (typeof NORMALISATIONS)[number];
+
+/** Options of {@link prepareSource}. */
+export interface PrepareOptions {
+  /** Source changes to make; default `coreb`. */
+  normalise?: NormalisationName;
+  /**
+   * The completion token written into the test program as a literal, for judges that cannot set a
+   * run's environment (remote services); default: read from {@link COMPLETION_TOKEN_ENV} at run time.
+   */
+  completionToken?: string;
 }
 
 const FILE_NAMES: Readonly<Record<ExecLanguage, string>> = {
@@ -109,26 +133,32 @@ function mainBodyStart(language: ExecLanguage, test: string): number {
  * line, C++, Java and Go as the last statement of `main` (a `return` before it skips the token, as
  * an early exit does). `checked` is false when there is no `main` to end (nothing is added).
  */
-export function withCompletionToken(language: ExecLanguage, test: string): { text: string; checked: boolean } {
+export function withCompletionToken(language: ExecLanguage, test: string, literal?: string): { text: string; checked: boolean } {
   const env = COMPLETION_TOKEN_ENV;
+  // A literal token is hex only, so it needs no escaping in any language.
+  if (literal !== undefined && !/^[\w-]+$/.test(literal)) throw new CorebError('INTERNAL', `completion token must be [A-Za-z0-9_-], got ${literal}`);
+  const q = literal === undefined ? undefined : `"${literal}"`;
   if (language === 'python') {
     return {
-      text: `${test.replace(/\s+$/, '')}\n\nimport os as _coreb_os, sys as _coreb_sys\n_coreb_sys.stdout.write('\\n' + _coreb_os.environ.get('${env}', '') + '\\n')\n_coreb_sys.stdout.flush()\n`,
+      text: `${test.replace(/\s+$/, '')}\n\nimport os as _coreb_os, sys as _coreb_sys\n_coreb_sys.stdout.write('\\n' + ${q ?? `_coreb_os.environ.get('${env}', '')`} + '\\n')\n_coreb_sys.stdout.flush()\n`,
       checked: true,
     };
   }
   if (language === 'ruby') {
-    return { text: `${test.replace(/\s+$/, '')}\n\n$stdout.write("\\n" + ENV.fetch('${env}', '') + "\\n")\n$stdout.flush\n`, checked: true };
+    return {
+      text: `${test.replace(/\s+$/, '')}\n\n$stdout.write("\\n" + ${q ?? `ENV.fetch('${env}', '')`} + "\\n")\n$stdout.flush\n`,
+      checked: true,
+    };
   }
   const open = mainBodyStart(language, test);
   const close = open < 0 ? -1 : closingBrace(test, open);
   if (close < 0) return { text: test, checked: false };
   const statement =
     language === 'cpp'
-      ? `\n{ const char* _coreb_t = std::getenv("${env}"); std::fputs("\\n", stdout); std::fputs(_coreb_t ? _coreb_t : "", stdout); std::fputs("\\n", stdout); std::fflush(stdout); }\n`
+      ? `\n{ const char* _coreb_t = ${q ?? `std::getenv("${env}")`}; std::fputs("\\n", stdout); std::fputs(_coreb_t ? _coreb_t : "", stdout); std::fputs("\\n", stdout); std::fflush(stdout); }\n`
       : language === 'java'
-        ? `\nSystem.out.print("\\n" + java.util.Objects.toString(System.getenv("${env}"), "") + "\\n"); System.out.flush();\n`
-        : `\n_coreb_os.Stdout.WriteString("\\n" + _coreb_os.Getenv("${env}") + "\\n")\n`;
+        ? `\nSystem.out.print("\\n" + ${q ?? `java.util.Objects.toString(System.getenv("${env}"), "")`} + "\\n"); System.out.flush();\n`
+        : `\n_coreb_os.Stdout.WriteString("\\n" + ${q ?? `_coreb_os.Getenv("${env}")`} + "\\n")\n`;
   const prefix = language === 'cpp' ? '#include <cstdio>\n#include <cstdlib>\n' : '';
   return { text: `${prefix}${test.slice(0, close)}${statement}${test.slice(close)}`, checked: true };
 }
@@ -157,12 +187,19 @@ const PYTHON_FUNCTIONAL_PRELUDE =
  * Prepares `code` for `language` and test `kind`; `extra` is the test program (`program`) or the
  * method name (`functional`).
  */
-export function prepareSource(language: ExecLanguage, code: string, kind: TestKind, extra = ''): PreparedSource {
+export function prepareSource(language: ExecLanguage, source: string, kind: TestKind, extra = '', options: PrepareOptions = {}): PreparedSource {
   const notes: string[] = [];
+  const official = options.normalise === 'official';
+  let code = source;
+  if (official) {
+    const o = officialSource(language, source);
+    code = o.text;
+    notes.push(...o.changes);
+  }
   let text = code;
   let driver: ReturnType<typeof functionalSource> | undefined;
   if (kind === 'program') {
-    const ended = withCompletionToken(language, extra);
+    const ended = withCompletionToken(language, extra, options.completionToken);
     text = `${code.replace(/\s+$/, '')}\n\n${ended.text}\n`;
     notes.push(`${language}: test program appended`);
     if (ended.checked) notes.push(`${language}: the test program prints the run's completion token when it reaches its end`);
@@ -180,7 +217,7 @@ export function prepareSource(language: ExecLanguage, code: string, kind: TestKi
   let fileName = driver?.fileName ?? FILE_NAMES[language];
   let mainClass: string | undefined;
   // (a functional driver brings <bits/stdc++.h> itself)
-  if (language === 'cpp' && !/^\s*#\s*include\b/m.test(text)) {
+  if (language === 'cpp' && !official && !/^\s*#\s*include\b/m.test(text)) {
     text = '#include <bits/stdc++.h>\n' + text;
     notes.push('cpp: added #include <bits/stdc++.h> (snippet had no #include)');
   } else if (language === 'java') {
@@ -200,6 +237,10 @@ export function prepareSource(language: ExecLanguage, code: string, kind: TestKi
   }
   if (driver?.mainClass !== undefined) mainClass = driver.mainClass;
   const out: PreparedSource = { fileName, text, mainClass, normalisations: notes };
+  if (official && language === 'cpp') {
+    out.cxxFlags = OFFICIAL_CXX_FLAGS;
+    notes.push(`cpp (official): compiled with g++ ${OFFICIAL_CXX_FLAGS.join(' ')} (no -O2, no ONLINE_JUDGE, no precompiled header)`);
+  }
   if (driver !== undefined && driver.extraFiles.length > 0) out.extraFiles = driver.extraFiles;
   return out;
 }

@@ -11,7 +11,7 @@ import { compareTrecIds } from '../../core/trec-order.js';
 import { parseValue } from '../config.js';
 import { createHttpClient, redact, type HttpClient } from '../http/client.js';
 import { HTTP_DEFAULTS } from '../http/embedder.js';
-import { abortReason, backoffMs, isRetryableStatus, sleep } from '../http/retry.js';
+import { abortReason, backoffMs, isRetryableStatus, sleep } from '../../core/retry.js';
 import { ResponseShapeError } from '../http/validate.js';
 import {
   describeEsErrorBody,

@@ -10,7 +10,7 @@ import { CorebError } from '../../core/errors.js';
 import type { Logger } from '../../core/progress.js';
 import type { Balance } from '../types.js';
 import { planBatches, type Batch } from './batching.js';
-import { abortReason, backoffMs, isRetryableStatus, parseRetryAfterMs, parseRetryDelayBody, sleep } from './retry.js';
+import { abortReason, backoffMs, isRetryableStatus, parseRetryAfterMs, parseRetryDelayBody, sleep } from '../../core/retry.js';
 import { ResponseShapeError, toRows } from './validate.js';
 
 /** Options of {@link createHttpClient}. Defaults are applied by the provider factories. */

@@ -10,7 +10,7 @@ import type { TaskName } from '../../core/dataset.js';
 import { normalizeRows, sharedFloat32, type EmbedOptions, type Embedder, type EmbedRole, type PreparedText } from '../../core/embedding.js';
 import { CorebError } from '../../core/errors.js';
 import { applyTemplate, resolveEmbedderConfig, selectTemplate } from '../config.js';
-import { abortReason } from '../http/retry.js';
+import { abortReason } from '../../core/retry.js';
 import type { EmbedderConfig, ProviderContext } from '../types.js';
 import { poolHidden } from './pooling.js';
 

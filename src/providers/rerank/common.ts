@@ -6,7 +6,7 @@ import type { TaskName } from '../../core/dataset.js';
 import type { RerankPair } from '../../core/rerank.js';
 import { estimateTokens } from '../http/batching.js';
 import type { HttpClient } from '../http/client.js';
-import { abortReason } from '../http/retry.js';
+import { abortReason } from '../../core/retry.js';
 import { ResponseShapeError } from '../http/validate.js';
 import type { RerankerConfig } from './config.js';
 import { DEFAULT_INSTRUCTIONS, resolveTemplate, type PromptTemplate, type TemplateName } from './template.js';

@@ -7,7 +7,7 @@
  */
 import { CorebError } from '../../core/errors.js';
 import type { RerankOptions, RerankPair, Reranker } from '../../core/rerank.js';
-import { abortReason } from '../http/retry.js';
+import { abortReason } from '../../core/retry.js';
 import { configureModelSource, loadTransformers } from '../local/onnx.js';
 import type { ProviderContext } from '../types.js';
 import type { RerankerConfig } from './config.js';

@@ -20,6 +20,7 @@ export const CXX_FLAGS = ['-O2', '-std=c++17', '-DONLINE_JUDGE'] as const;
 export const cppRunner: LanguageRunner = {
   async compileArgv(ctx) {
     const gxx = requireTool('gxx', 'C++');
+    if (ctx.cxxFlags !== undefined) return [gxx, ...ctx.cxxFlags, '-o', `${ctx.box}/prog`, `${ctx.box}/${ctx.fileName}`];
     const pch = await ctx.pch();
     if (ctx.sandbox) ctx.mounts.push({ src: pch, dest: '/pch' });
     return [gxx, ...CXX_FLAGS, `-I${ctx.sandbox ? '/pch' : pch}`, '-o', `${ctx.box}/prog`, `${ctx.box}/${ctx.fileName}`];

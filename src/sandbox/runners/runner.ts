@@ -22,6 +22,8 @@ export interface BuildContext {
   env: Record<string, string>;
   /** Extra mounts of the compile sandbox; a runner may add some. */
   mounts: Mount[];
+  /** C++: g++ flags replacing the judge's (then no precompiled header is used). */
+  cxxFlags?: readonly string[];
   /** The host directory of the precompiled C++ header (built once per judge). */
   pch(): Promise<string>;
   /** The host Go build cache directory (created once per judge). */

@@ -2,7 +2,7 @@
  * Retry policy of the shared HTTP client: which failures are worth another attempt, how long to
  * wait (exponential backoff with jitter, or the server's `Retry-After`), and an abortable sleep.
  */
-import { CorebError } from '../../core/errors.js';
+import { CorebError } from './errors.js';
 
 /** HTTP statuses that are retried: request timeout, conflict, too early, rate limit, server errors. */
 export function isRetryableStatus(status: number): boolean {
