@@ -343,3 +343,34 @@ export function renderJudgeSummary(summary: JudgeRunSummary): string {
   const fmt = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
 }
+
+/**
+ * The records of a `coreb exec` output, the last one per program id (a re-run with other settings
+ * appends newer verdicts). Blank lines and a torn last line are skipped.
+ * @throws CorebError `NOT_FOUND` when the file is missing, `PARSE` (file, line) on a malformed line
+ * before the last, `VALIDATION` when a line is not a verdict record.
+ */
+export function readJudgeRecords(file: string): JudgeRecord[] {
+  if (!existsSync(file)) throw new CorebError('NOT_FOUND', 'no such verdicts file (the JSONL a coreb exec run writes)', { file });
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const byId = new Map<string, JudgeRecord>();
+  const last = lines.reduce((at, l, i) => (l.trim() === '' ? at : i), -1);
+  lines.forEach((l, i) => {
+    if (l.trim() === '') return;
+    let rec: JudgeRecord;
+    try {
+      rec = JSON.parse(l) as JudgeRecord;
+    } catch {
+      if (i === last) return;
+      throw new CorebError('PARSE', 'malformed JSON', { file, line: i + 1 });
+    }
+    if (typeof rec?.id !== 'string' || typeof rec.passed !== 'boolean' || typeof rec.language !== 'string') {
+      throw new CorebError('VALIDATION', 'not a coreb exec verdict record: expected id (string), language (string), passed (boolean)', {
+        file,
+        line: i + 1,
+      });
+    }
+    byId.set(rec.id, rec);
+  });
+  return [...byId.values()];
+}

@@ -27,9 +27,9 @@ import { compareReleases } from '../../eval/release-drift.js';
 import { renderDriftReport } from '../../report/index.js';
 import { CHAT_PROVIDERS, createChatModel, normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/index.js';
 import { LANGUAGE_TOOLS, findTool, missingPackages } from '../../sandbox/languages.js';
-import { createLocalJudge } from '../../sandbox/local-judge.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
+import { readJudgeOption } from '../judge-option.js';
 import { createProgressBar } from '../progress-bar.js';
 
 const USAGE = `coreb build --problems FILE --out DIR --rewriter SPEC --solver SPEC [options]
@@ -79,6 +79,8 @@ Options:
   --jobs N                 sandboxed processes at once when judging (default: cores)
   --timeout-ms N           judge CPU-time limit per test, ms (default 6000)
   --judge-cache DIR        judge helper/PCH/Go cache (default $COREB_JUDGE_CACHE or <tmp>/coreb-judge)
+  --judge SPEC             where programs run: local (default) | sandboxfusion:URL | judge0:URL |
+                           piston:URL[,key-env=VAR] (API key from $COREB_<SERVICE>_API_KEY)
   --previous DIR           the last release: after the release stage, print the series check of
                            this build against it (coreb drift PREVIOUS DIR; docs/build.md)
   --previous-split NAME    parquet split of --previous (default: the only one)
@@ -264,6 +266,7 @@ const command: Command = {
       jobs: { type: 'string' },
       'timeout-ms': { type: 'string' },
       'judge-cache': { type: 'string' },
+      judge: { type: 'string' },
       'dry-run': { type: 'boolean' },
       previous: { type: 'string' },
       from: { type: 'string' },
@@ -425,15 +428,18 @@ const command: Command = {
 
     const runsJudge = stages === undefined || stages.some((s) => BUILD_STAGES.indexOf(s) >= BUILD_STAGES.indexOf('execute'));
     if (runsJudge) {
-      const missing = missingPackages(languages as ExecLanguage[], true);
+      const judgeChoice = readJudgeOption(str('judge'), ctx, { cacheDir: judgeCache, jobs, timeLimitMs }, { jobs, timeLimitMs });
+      const missing = judgeChoice.local ? missingPackages(languages as ExecLanguage[], true) : [];
       if (missing.length > 0) {
         throw new CorebError(
           'TOOLCHAIN',
           `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with apt-get install -y ${missing.join(' ')}`,
         );
       }
-      options.judge = () => createLocalJudge({ cacheDir: judgeCache, jobs, timeLimitMs });
-      options.toolVersions = { coreb: coreVersion(), ...toolVersions(languages as ExecLanguage[]) };
+      options.judge = judgeChoice.create;
+      options.toolVersions = judgeChoice.local
+        ? { coreb: coreVersion(), ...toolVersions(languages as ExecLanguage[]) }
+        : { coreb: coreVersion(), judge: judgeChoice.spec.kind, judgeUrl: judgeChoice.spec.url ?? '' };
     }
     let r: Awaited<ReturnType<typeof runBuild>>;
     try {

@@ -13,9 +13,9 @@ import { saveFileAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
 import { createChatModel, parseChatSpec } from '../../providers/index.js';
 import { renderContaminationTable, summarizeContamination } from '../../report/index.js';
 import { missingPackages } from '../../sandbox/languages.js';
-import { createLocalJudge } from '../../sandbox/local-judge.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
+import { JUDGE_USAGE, readJudgeOption } from '../judge-option.js';
 import { createProgressBar } from '../progress-bar.js';
 
 const USAGE = `coreb contamination BUILD_DIR --solver SPEC [--solver SPEC ...] [options]
@@ -44,7 +44,8 @@ Options:
   --prompts DIR        prompt template folder (default coreb's own, prompts/build)
   --jobs N             sandboxed processes at once when judging (default: cores)
   --timeout-ms N       judge CPU-time limit per test, ms (default 6000)
-  --judge-cache DIR    judge helper/PCH/Go cache (default $COREB_JUDGE_CACHE or <tmp>/coreb-judge)`;
+  --judge-cache DIR    judge helper/PCH/Go cache (default $COREB_JUDGE_CACHE or <tmp>/coreb-judge)
+${JUDGE_USAGE}`;
 
 const command: Command = {
   summary: 'contamination study: Pass@1 on original vs rewritten problems of a build, McNemar exact p',
@@ -64,6 +65,7 @@ const command: Command = {
         jobs: { type: 'string' },
         'timeout-ms': { type: 'string' },
         'judge-cache': { type: 'string' },
+        judge: { type: 'string' },
       },
       true,
     );
@@ -89,7 +91,8 @@ const command: Command = {
     const jobs = parseIntOption('jobs', str('jobs'), availableParallelism(), 1);
     const timeLimitMs = str('timeout-ms') !== undefined ? parseIntOption('timeout-ms', str('timeout-ms'), 6000, 1) : undefined;
     const judgeCache = str('judge-cache') !== undefined ? resolve(ctx.cwd, str('judge-cache') as string) : ctx.env.COREB_JUDGE_CACHE;
-    const missing = missingPackages(languages ?? [...EXEC_LANGUAGES], true);
+    const judgeChoice = readJudgeOption(str('judge'), ctx, { cacheDir: judgeCache, jobs, timeLimitMs }, { jobs, timeLimitMs });
+    const missing = judgeChoice.local ? missingPackages(languages ?? [...EXEC_LANGUAGES], true) : [];
     if (languages !== undefined && missing.length > 0) {
       throw new CorebError(
         'TOOLCHAIN',
@@ -104,7 +107,7 @@ const command: Command = {
       samples,
       prompts: loadPromptSet(str('prompts') !== undefined ? resolve(ctx.cwd, str('prompts') as string) : undefined),
       concurrency: str('concurrency') !== undefined ? parseIntOption('concurrency', str('concurrency'), 4, 1) : undefined,
-      judge: () => createLocalJudge({ cacheDir: judgeCache, jobs, timeLimitMs }),
+      judge: judgeChoice.create,
       cacheDir: resolveCacheDir(ctx.env),
       logger: ctx.logger,
       progress: createProgressBar(ctx.stderr, ctx.interactive),

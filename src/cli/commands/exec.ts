@@ -4,18 +4,21 @@
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { COMPARATORS, type ComparatorName } from '../../core/execution.js';
-import { loadCandidates } from '../../dataset/candidates.js';
+import { loadCandidatesWithLabels } from '../../dataset/candidates.js';
 import { LCB_TEST_SETS, createLcbTestLookup, loadLcbProblems, type LcbTestSet } from '../../dataset/lcb.js';
-import { renderJudgeSummary, runJudging } from '../../sandbox/judge-run.js';
-import { createLocalJudge } from '../../sandbox/local-judge.js';
+import { computeAgreement, renderAgreement, type AgreementRow } from '../../sandbox/judge-agreement.js';
+import { readJudgeRecords, renderJudgeSummary, runJudging } from '../../sandbox/judge-run.js';
+import type { LocalJudgeOptions } from '../../sandbox/local-judge.js';
+import { NORMALISATIONS } from '../../sandbox/normalise.js';
 import { missingPackages } from '../../sandbox/languages.js';
 import { DEFAULT_LIMITS } from '../../sandbox/languages.js';
 import { detectTreeAccounting, TREE_MECHANISMS, type TreeMechanism } from '../../sandbox/process-tree.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
+import { JUDGE_USAGE, readJudgeOption } from '../judge-option.js';
 import { createProgressBar } from '../progress-bar.js';
 
 const USAGE = `coreb exec --problems FILE --candidates FILE --out FILE [options]
@@ -52,7 +55,16 @@ command skips programs already judged with the same code, tests and settings.
   --explain-limits     print which tree-limit mechanism this machine uses and the
                        limits per language, then exit
   --no-sandbox         run untrusted code directly on this machine (DANGEROUS)
-  --summary-json FILE  also write the run summary as JSON
+${JUDGE_USAGE}
+  --normalise NAME     coreb (default: the few source changes docs/exec.md lists) |
+                       official (the official CoREB harness's: comments stripped line
+                       by line, its C++ headers and main() rewrites, g++ -std=c++17),
+                       to re-judge a release the way its labels were made
+  --compare WHAT       after judging, print per-language agreement of the verdicts with:
+                       labels (the candidates' released meta_passed), local (the local
+                       judge on the same programs, into OUT.local.jsonl, resumable), or
+                       FILE (the JSONL of an earlier coreb exec)
+  --summary-json FILE  also write the run summary (and any agreement) as JSON
 
 Exit status 0 when every program was judged (whatever the verdicts).`;
 
@@ -104,6 +116,9 @@ const command: Command = {
       'summary-json': { type: 'string' },
       'tree-limits': { type: 'string' },
       'explain-limits': { type: 'boolean' },
+      judge: { type: 'string' },
+      normalise: { type: 'string' },
+      compare: { type: 'string' },
     });
     const treeLimits = parseChoiceOption(
       'tree-limits',
@@ -157,18 +172,9 @@ const command: Command = {
           '*** delete or steal data. Use only on programs you wrote or trust. Results are marked sandboxed=false.\n\n',
       );
     }
-    const problems = await loadLcbProblems(problemsFile);
-    const programs = await loadCandidates(candidatesFile);
-    const languages = [...new Set(programs.map((p) => p.language))];
-    const missing = missingPackages(languages, sandbox);
-    if (missing.length > 0) {
-      throw new CorebError(
-        'TOOLCHAIN',
-        `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with ` +
-          `apt-get install -y ${missing.join(' ')}`,
-      );
-    }
-    const judge = await createLocalJudge({
+    const normalise = parseChoiceOption('normalise', values.normalise as string | undefined, NORMALISATIONS, 'coreb');
+    const compare = typeof values.compare === 'string' ? values.compare : undefined;
+    const local: LocalJudgeOptions = {
       sandbox,
       cacheDir,
       jobs,
@@ -178,14 +184,45 @@ const command: Command = {
       timeLimitMs,
       memoryLimitMb,
       treeLimits,
+      normalise,
+    };
+    const choice = readJudgeOption(values.judge as string | undefined, ctx, local, {
+      jobs,
+      comparator: comparator as ComparatorName,
+      tolerance,
+      stopEarly: values['stop-early'] === true,
+      timeLimitMs,
+      memoryLimitMb,
+      normalise,
     });
+    const problems = await loadLcbProblems(problemsFile);
+    const { programs, labels } = await loadCandidatesWithLabels(candidatesFile);
+    if (compare === 'labels' && labels.size === 0) {
+      throw new CorebError(
+        'USAGE',
+        `--compare labels: ${candidatesFile} has no released labels (meta_passed, meta.passed or passed on its rows); give a CoREB code_corpus`,
+      );
+    }
+    const languages = [...new Set(programs.map((p) => p.language))];
+    if (choice.local || compare === 'local') {
+      const missing = missingPackages(languages, sandbox);
+      if (missing.length > 0) {
+        throw new CorebError(
+          'TOOLCHAIN',
+          `missing toolchain packages for ${languages.join(', ')}: ${missing.join(' ')}; install them with ` +
+            `apt-get install -y ${missing.join(' ')}${choice.local ? ' (or judge remotely: --judge sandboxfusion:URL | judge0:URL | piston:URL)' : ''}`,
+        );
+      }
+    }
+    const judge = await choice.create();
+    const testsOf = createLcbTestLookup(problems, tests as LcbTestSet);
     ctx.logger.info(
-      `coreb exec: ${programs.length} program(s), ${problems.size} problem(s), comparator ${comparator}, ${jobs} job(s)` +
-        `${sandbox ? '' : ', NO SANDBOX'}`,
+      `coreb exec: ${programs.length} program(s), ${problems.size} problem(s), comparator ${comparator}, ${jobs} job(s), judge ${String(judge.describe().backend)}` +
+        `${normalise === 'official' ? ', official normalisation' : ''}${sandbox ? '' : ', NO SANDBOX'}`,
     );
     const summary = await runJudging({
       judge,
-      testsOf: createLcbTestLookup(problems, tests as LcbTestSet),
+      testsOf,
       programs,
       outFile,
       progress: createProgressBar(ctx.stderr, ctx.interactive),
@@ -199,8 +236,63 @@ const command: Command = {
       `judged ${summary.judged}, resumed ${summary.resumed}, no problem ${summary.missingProblem}, no tests ${summary.noTests}; ` +
         `${stats.compiles} compile(s), ${stats.runs} run(s)${stats.peakProcesses === undefined ? '' : `, at most ${stats.peakProcesses} at once`}\n`,
     );
+    let agreement: Record<string, AgreementRow[]> | undefined;
+    if (compare !== undefined) {
+      const ids = new Set(programs.map((p) => p.id));
+      const judged = readJudgeRecords(outFile).filter((r) => ids.has(r.id));
+      const mine = judged.map((r) => ({ id: r.id, language: r.language, passed: r.passed }));
+      let reference: Map<string, boolean>;
+      let name: string;
+      if (compare === 'labels') {
+        reference = labels;
+        name = 'labels';
+      } else if (compare === 'local') {
+        if (choice.local) throw new CorebError('USAGE', '--compare local compares a remote --judge with the local judge; this run is local already');
+        const localOut = outFile.replace(/\.jsonl$/, '') + '.local.jsonl';
+        const localJudge = await readJudgeOption('local', ctx, local, {}).create();
+        ctx.logger.info(`--compare local: judging the same programs with the local judge into ${localOut}`);
+        await runJudging({
+          judge: localJudge,
+          testsOf,
+          programs,
+          outFile: localOut,
+          progress: createProgressBar(ctx.stderr, ctx.interactive),
+          logger: ctx.logger,
+          signal: ctx.signal,
+        });
+        await localJudge.close();
+        reference = new Map(
+          readJudgeRecords(localOut)
+            .filter((r) => ids.has(r.id))
+            .map((r) => [r.id, r.passed]),
+        );
+        name = 'local';
+      } else {
+        const file = resolve(ctx.cwd, compare);
+        reference = new Map(readJudgeRecords(file).map((r) => [r.id, r.passed]));
+        name = basename(file);
+      }
+      agreement = { [name]: computeAgreement(mine, reference) };
+      ctx.stdout.write(`\nagreement of passed with ${name === 'labels' ? 'the released labels (meta_passed)' : name}, per language:\n`);
+      ctx.stdout.write(renderAgreement(agreement));
+      const verdictsOf = new Map(judged.map((r) => [r.id, r.verdict]));
+      const byVerdict = new Map<string, number>();
+      for (const r of judged) {
+        const ref = reference.get(r.id);
+        if (ref === undefined || ref === r.passed) continue;
+        const k = `${r.language} ${verdictsOf.get(r.id)} where ${name} ${ref ? 'passes' : 'fails'}`;
+        byVerdict.set(k, (byVerdict.get(k) ?? 0) + 1);
+      }
+      if (byVerdict.size > 0) {
+        ctx.stdout.write('disagreements by verdict:\n');
+        for (const [k, n] of [...byVerdict].sort((a, b) => b[1] - a[1])) ctx.stdout.write(`  ${String(n).padStart(5)}  ${k}\n`);
+      }
+    }
     if (typeof values['summary-json'] === 'string') {
-      writeFileSync(resolve(ctx.cwd, values['summary-json']), JSON.stringify({ ...summary, judge: judge.describe(), stats }, null, 2) + '\n');
+      writeFileSync(
+        resolve(ctx.cwd, values['summary-json']),
+        JSON.stringify({ ...summary, judge: judge.describe(), stats, ...(agreement !== undefined ? { agreement } : {}) }, null, 2) + '\n',
+      );
     }
     return 0;
   },
