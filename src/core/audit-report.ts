@@ -92,6 +92,33 @@ export interface CorpusAudit {
   noLetters: number;
   /** Up to 5 ids of empty / prose-only / no-letter code documents. */
   noCodeExamples: string[];
+  /** Released pass/fail labels the released text cannot have produced (code corpora with `meta.passed`), or null. */
+  labelParity?: LabelParity | null;
+}
+
+/** Released verdicts checked against the released program text. */
+export interface LabelParity {
+  /** Documents with a boolean `meta.passed`. */
+  labelled: number;
+  /** Of them, labelled passing. */
+  passing: number;
+  /** Patterns that make a pass impossible as released, each with what it explains. */
+  findings: LabelParityFinding[];
+}
+
+/** One pattern of program text that no compiler accepts, against the labels of the programs holding it. */
+export interface LabelParityFinding {
+  /** Short name (e.g. `cpp-stray-main-call`). */
+  check: string;
+  language: string;
+  /** What the pattern is and what the official harness did to such programs. */
+  explanation: string;
+  /** Programs of `language` holding the pattern. */
+  programs: number;
+  /** Of them, labelled passing: passes the released text cannot have produced. */
+  labelledPassing: number;
+  /** Up to 5 ids of the labelled-passing ones. */
+  examples: string[];
 }
 
 /** Outcome of the language detector over a code corpus. */

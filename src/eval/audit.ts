@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { TASK_CORPUS, TASKS, type Doc, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
-import type { AuditReport, CorpusAudit, Distribution, LanguageCheck, TaskAudit } from '../core/audit-report.js';
+import type { AuditReport, CorpusAudit, Distribution, LabelParity, LabelParityFinding, LanguageCheck, TaskAudit } from '../core/audit-report.js';
 import type { ProtocolSemantics } from '../core/eval-results.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList } from '../core/retrieval.js';
@@ -14,6 +14,7 @@ import { loadBeir, loadRelease, releaseTasks } from '../dataset/index.js';
 import { createBm25Retriever } from '../search/index.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
 import { findLabelProxies } from './label-proxies.js';
+import { cppStrayMainCalls, OFFICIAL_HARNESS } from '../sandbox/official-harness.js';
 import { detectorAgrees, loadLanguageDetector, type LanguageDetector } from './language-detector.js';
 import { findExactDuplicates, findNearDuplicates, type NearDuplicateOptions } from './near-duplicates.js';
 import { resolveEvalProtocol } from './protocol.js';
@@ -312,7 +313,38 @@ async function auditCorpus(
     proseOnly,
     noLetters,
     noCodeExamples: noCode,
+    labelParity: isCode ? checkLabelParity(docs) : null,
   };
+}
+
+/**
+ * Released labels the released text cannot have produced: programs labelled passing (`meta.passed`)
+ * whose text no compiler accepts. Today one check: C++ with a top-level `main();` (a call at file
+ * scope) — the official harness rewrote `main();` to `int main() {` and dropped the duplicate
+ * `int main()` with what followed, so such programs passed there and fail to compile as released.
+ * Null when no document carries a boolean label.
+ */
+export function checkLabelParity(docs: readonly Doc[]): LabelParity | null {
+  const labelled = docs.filter((d) => typeof d.meta?.passed === 'boolean');
+  if (labelled.length === 0) return null;
+  const cpp = labelled.filter((d) => /^(cpp|c\+\+)$/i.test(declaredLanguage(d) ?? ''));
+  const stray = cpp.filter((d) => cppStrayMainCalls(d.text) > 0);
+  const passing = stray.filter((d) => d.meta?.passed === true);
+  const findings: LabelParityFinding[] = [];
+  if (stray.length > 0) {
+    findings.push({
+      check: 'cpp-stray-main-call',
+      language: 'cpp',
+      explanation:
+        'a top-level `main();` statement after the program: no C++ compiler accepts it, so as released these programs are compile errors; ' +
+        `the official harness (${OFFICIAL_HARNESS}) replaced \`main();\` with \`int main() {\` and dropped the second \`int main()\` with the lines after it, ` +
+        'so the ones labelled passing passed there; re-judge them as the labels were made with `coreb exec --normalise official`',
+      programs: stray.length,
+      labelledPassing: passing.length,
+      examples: passing.slice(0, 5).map((d) => d.id),
+    });
+  }
+  return { labelled: labelled.length, passing: labelled.filter((d) => d.meta?.passed === true).length, findings };
 }
 
 async function checkLanguages(

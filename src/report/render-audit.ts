@@ -117,5 +117,18 @@ export function renderAuditTable(report: AuditReport): string {
     }
     for (const [id, declared, detected, conf] of lc.examples) out.push(`  e.g. ${id}: declared ${declared}, detected ${detected} (${conf})`);
   }
+  for (const [name, c] of corpora) {
+    const lp = c.labelParity;
+    if (lp === null || lp === undefined) continue;
+    out.push('', `${name}: released labels vs released text (${lp.labelled} labelled, ${lp.passing} passing)`);
+    if (lp.findings.length === 0) out.push('  no labelled pass is contradicted by its text');
+    for (const f of lp.findings) {
+      out.push(
+        `  ${f.check}: ${f.programs} ${f.language} program(s) hold the pattern; ${f.labelledPassing} are labelled passing, which their text cannot produce`,
+        `    ${f.explanation}`,
+      );
+      if (f.examples.length > 0) out.push(`    e.g. ${f.examples.join(', ')}`);
+    }
+  }
   return out.join('\n') + '\n';
 }

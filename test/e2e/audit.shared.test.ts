@@ -53,4 +53,16 @@ test('coreb audit on CoREB v202602 agrees with counts taken straight from the JS
     `${JSON.stringify(lc.byLanguage.ruby)} vs ${rubyAsPython.length} python-looking ruby rows`,
   );
   assert.ok(lc.examples.some(([, declared, detected]) => declared === 'ruby' && detected === 'py'));
+  // Label parity: C++ programs ending in a stray top-level `main();` (counted here with a plain
+  // line test) — 113 of them, 38 labelled passing although no compiler accepts them as released.
+  const lp = a.corpora.code.labelParity!;
+  assert.equal(lp.labelled, code.filter((c) => typeof c.meta_passed === 'boolean').length);
+  const strayRows = code.filter((c) => c.language === 'cpp' && /^main\(\);\s*$/m.test(c.code as string));
+  const f = lp.findings.find((x) => x.check === 'cpp-stray-main-call')!;
+  assert.equal(f.programs, strayRows.length);
+  assert.equal(f.labelledPassing, strayRows.filter((c) => c.meta_passed === true).length);
+  assert.deepEqual([f.programs, f.labelledPassing], [113, 38]);
+  const text = runCli(['audit', dir, '--quiet']);
+  assert.match(text.stdout, /cpp-stray-main-call: 113 cpp program\(s\) hold the pattern; 38 are labelled passing/);
+  assert.match(text.stdout, /coreb exec --normalise official/);
 });
