@@ -16,6 +16,8 @@ export interface JudgeStats {
    * counted around each process, not by the worker pool; at most the judge's `jobs`.
    */
   peakProcesses?: number;
+  /** Of `compiles`, those done by a warm compiler process (the local judge's Java servers). */
+  warmCompiles?: number;
 }
 
 /** Per-call options of {@link JudgeBackend.judge}. */

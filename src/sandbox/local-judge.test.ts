@@ -172,3 +172,38 @@ test('compiles count against jobs: with jobs 1 no compile overlaps a run (or ano
   const three = await peak(3);
   assert.ok(three.peak > 1 && three.peak <= 3, JSON.stringify(three));
 });
+
+test('Java compiles in warm compiler JVMs give the verdicts and diagnostics of cold javac', { skip: skipReason }, async () => {
+  const programs = [
+    { id: 'ok', problemId: 'sum', language: 'java' as const, code: SOLUTIONS.java },
+    { id: 'ce', problemId: 'sum', language: 'java' as const, code: 'public class Main { public static void main(String[] a) { int x = "s"; } }\n' },
+    {
+      id: 're',
+      problemId: 'sum',
+      language: 'java' as const,
+      code: 'public class Main { public static void main(String[] a) { throw new RuntimeException("boom"); } }\n',
+    },
+    {
+      id: 'wa',
+      problemId: 'sum',
+      language: 'java' as const,
+      code: 'public class Main { public static void main(String[] a) { System.out.println(0); } }\n',
+    },
+  ];
+  const cold = await createTestJudge({ timeLimitMs: 2000, warmJavac: false });
+  assert.ok(typeof cold !== 'string');
+  const coldResults = await Promise.all(programs.map((p) => cold.judge(p, SUM)));
+  assert.equal(cold.stats().warmCompiles, undefined);
+  await cold.close();
+  const warmResults = await Promise.all(programs.map((p) => judge!.judge(p, SUM)));
+  assert.deepEqual(
+    warmResults.map((r) => [r.id, r.verdict, r.testsPassed]),
+    coldResults.map((r) => [r.id, r.verdict, r.testsPassed]),
+  );
+  assert.deepEqual(
+    warmResults.map((r) => r.verdict),
+    ['accepted', 'compile_error', 'runtime_error', 'wrong_answer'],
+  );
+  assert.match(warmResults[1].compileOutput ?? '', /incompatible types/);
+  assert.ok((judge!.stats().warmCompiles ?? 0) >= 4, `warm compiles ${judge!.stats().warmCompiles}`);
+});

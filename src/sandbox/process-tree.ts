@@ -127,6 +127,13 @@ function removeStale(hierarchy: string): void {
   }
 }
 
+/**
+ * Tree accountings of this process alive at once: they share the `coreb-judge-<pid>` cgroups, which
+ * only the last one's `close()` removes (two judges in one process must not pull the directory from
+ * under each other's runs).
+ */
+let openAccountings = 0;
+
 let runCounter = 0;
 const runName = (): string => `run-${process.pid}-${++runCounter}`;
 
@@ -154,6 +161,7 @@ function tryCgroup2(root: string): TreeAccounting | undefined {
     }
     return undefined;
   }
+  openAccountings++;
   return {
     mechanism: 'cgroup2',
     cpuHold: 'cpu.max',
@@ -186,10 +194,11 @@ function tryCgroup2(root: string): TreeAccounting | undefined {
       };
     },
     close() {
+      if (--openAccountings > 0) return;
       try {
         rmdirSync(base);
       } catch {
-        // runs still present (another judge of this process) or already gone
+        // runs still present or already gone
       }
     },
   };
@@ -236,6 +245,7 @@ function tryCgroup1(root: string): TreeAccounting | undefined {
     holdBase === undefined
       ? 'the cpu controller is not writable here, so a multithreaded run may use every core (its CPU time still counts in full)'
       : `cpu.cfs_quota_us = cpu.cfs_period_us = ${CFS_PERIOD_US} holds the tree to one core (${holdBase})`;
+  openAccountings++;
   return {
     mechanism: 'cgroup1',
     cpuHold: holdBase === undefined ? 'none' : 'cpu.cfs_quota_us',
@@ -283,6 +293,7 @@ function tryCgroup1(root: string): TreeAccounting | undefined {
       };
     },
     close() {
+      if (--openAccountings > 0) return;
       for (const b of holdBase !== undefined && !bases.includes(holdBase) ? [...bases, holdBase] : bases) {
         try {
           rmdirSync(b);

@@ -1,5 +1,6 @@
 /** Java: `javac` with a small serial-GC compiler JVM; the program runs with the heap flags of its memory limit. */
 import { javaRunFlags, requireTool } from '../languages.js';
+import { JAVAC_JVM_FLAGS, JAVAC_OPTIONS } from './javac-server.js';
 import type { LanguageRunner } from './runner.js';
 
 /** The Java runner: classes go to `out/`; the main class is the one normalisation found (default `Main`). */
@@ -7,19 +8,7 @@ export const javaRunner: LanguageRunner = {
   async compileArgv(ctx) {
     const javac = requireTool('javac', 'Java');
     requireTool('java', 'Java');
-    return [
-      javac,
-      '-J-Xmx512m',
-      '-J-XX:+UseSerialGC',
-      '-J-XX:TieredStopAtLevel=1',
-      '-J-XX:ActiveProcessorCount=1',
-      '-encoding',
-      'UTF-8',
-      '-nowarn',
-      '-d',
-      `${ctx.box}/out`,
-      `${ctx.box}/${ctx.fileName}`,
-    ];
+    return [javac, ...JAVAC_JVM_FLAGS.map((f) => `-J${f}`), ...JAVAC_OPTIONS, '-d', `${ctx.box}/out`, `${ctx.box}/${ctx.fileName}`];
   },
   runArgv: (prog, prepared, limits) => [
     requireTool('java', 'Java'),
