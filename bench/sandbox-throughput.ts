@@ -158,6 +158,11 @@ console.log(
 await judgeWith(true, withTests.slice(0, 20));
 
 const rows: string[][] = [];
+const head = ['configuration', 'programs/s', 'wall s', 'machine CPU s'];
+const show = (r: string[]): void => {
+  rows.push(r);
+  console.log(`  ${r[0]}: ${r[1]} programs/s, ${r[2]} s wall, ${r[3]} machine CPU s`);
+};
 const results = new Map<string, Map<string, JudgeRecord>>();
 let plainPassed: Map<string, boolean> | undefined;
 for (const c of configs) {
@@ -178,7 +183,7 @@ for (const c of configs) {
     });
     rmSync(goCache, { recursive: true, force: true });
     plainPassed = r.value;
-    rows.push(['plain subprocess (no sandbox)', (withTests.length / r.wall).toFixed(2), r.wall.toFixed(1), r.cpu.toFixed(1)]);
+    show(['plain subprocess (no sandbox)', (withTests.length / r.wall).toFixed(2), r.wall.toFixed(1), r.cpu.toFixed(1)]);
   } else {
     const r = await timed(() => judgeWith(c === 'coreb', withTests));
     results.set(c, r.value);
@@ -190,7 +195,6 @@ for (const c of configs) {
     ]);
   }
 }
-const head = ['configuration', 'programs/s', 'wall s', 'machine CPU s'];
 const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const fmt = (r: string[]): string => r.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
 console.log([fmt(head), ...rows.map(fmt)].join('\n'));

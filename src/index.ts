@@ -293,8 +293,11 @@ export {
   DEFAULT_LIMITS,
   compareOutput,
   computeAgreement,
+  createJudge,
   createLocalJudge,
+  createRemoteJudge,
   missingPackages,
+  parseJudgeSpec,
   renderAgreement,
   renderJudgeSummary,
   runJudging,
@@ -308,7 +311,10 @@ export {
   type JudgeRunOptions,
   type JudgeRunSummary,
   type JudgeStats,
+  type JudgeSpec,
   type LocalJudgeOptions,
+  type RemoteJudgeOptions,
+  type RemoteService,
   type RunLimits,
 } from './sandbox/index.js';
 

@@ -19,6 +19,7 @@ export { classifyRun, createProgramResult, type ClassifyOptions, type ProgramOut
 export { computeAgreement, renderAgreement, type AgreementRow, type JudgedProgram } from './judge-agreement.js';
 export {
   judgeKey,
+  readJudgeRecords,
   renderJudgeSummary,
   runJudging,
   toJudgeRecord,
@@ -26,7 +27,39 @@ export {
   type JudgeRunOptions,
   type JudgeRunSummary,
 } from './judge-run.js';
-export { javaMainClass, javaPublicClass, prepareSource, type PreparedSource } from './normalise.js';
+export {
+  NORMALISATIONS,
+  javaMainClass,
+  javaPublicClass,
+  prepareSource,
+  type NormalisationName,
+  type PrepareOptions,
+  type PreparedSource,
+} from './normalise.js';
+export {
+  OFFICIAL_CXX_FLAGS,
+  OFFICIAL_HARNESS,
+  cppStrayMainCalls,
+  officialCppRewrite,
+  officialSource,
+  stripCommentsAsOfficial,
+} from './official-harness.js';
+export {
+  JUDGE_KEY_ENV,
+  JUDGE_KINDS,
+  createJudge,
+  judgeAuthHeaders,
+  parseJudgeSpec,
+  type CreateJudgeOptions,
+  type JudgeKind,
+  type JudgeSpec,
+} from './judge-spec.js';
+export { createRemoteJudge, type RemoteJudgeOptions } from './remote/remote-judge.js';
+export type { RemoteRun, RemoteService, RemoteSubmission, ServiceInfo } from './remote/service.js';
+export { createSandboxFusionService } from './remote/sandboxfusion.js';
+export { createJudge0Service, type Judge0Options } from './remote/judge0.js';
+export { createPistonService } from './remote/piston.js';
+export type { ServiceHttpOptions } from './remote/http.js';
 export { createSlotPool, type SlotPool } from './pool.js';
 export { RUN_HELPER_SOURCE, buildRunHelper } from './run-helper.js';
 export { createBwrapArgs, createCommandLine, runProcess, type Mount, type ProcessLimits, type ProcessSpec, type SandboxConfig } from './sandbox.js';
