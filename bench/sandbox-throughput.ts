@@ -205,6 +205,23 @@ if (cold !== undefined && warm !== undefined) {
   console.log(`verdicts cold vs shipped: ${differ.length === 0 ? 'identical' : `${differ.length} differ`} on ${warm.size} programs`);
   for (const d of differ.slice(0, 10)) console.log(`  ${d.id} ${d.language}: cold ${cold.get(d.id)?.verdict}, shipped ${d.verdict}`);
 }
+for (const [name, recs] of results) {
+  // where the time goes: compile wall time and test-run CPU time per language, and time-limit runs
+  const per = new Map<string, { compileS: number; runCpuS: number; runs: number; timeLimits: number }>();
+  for (const r of recs.values()) {
+    const x = per.get(r.language) ?? { compileS: 0, runCpuS: 0, runs: 0, timeLimits: 0 };
+    x.compileS += r.compile_ms / 1000;
+    for (const t of r.tests) {
+      x.runs++;
+      x.runCpuS += Math.max(0, t.cpu_ms) / 1000;
+      if (t.verdict === 'time_limit') x.timeLimits++;
+    }
+    per.set(r.language, x);
+  }
+  console.log(
+    `${name}: ${[...per].map(([l, x]) => `${l} compile ${x.compileS.toFixed(0)} s, ${x.runs} runs ${x.runCpuS.toFixed(0)} CPU s (${x.timeLimits} time limits)`).join('; ')}`,
+  );
+}
 if (plainPassed !== undefined && warm !== undefined) {
   const agree = [...warm.values()].filter((r) => plainPassed.get(r.id) === r.passed).length;
   console.log(`passed agrees with the plain harness on ${agree} of ${warm.size} programs`);
