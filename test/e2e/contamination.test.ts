@@ -7,7 +7,7 @@
  * a rerun sends 0 requests; `--samples 2` sends the second samples with their own item and seed.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -17,6 +17,7 @@ import { mcnemarExactP } from '../../src/report/significance.js';
 import { createBuildFake } from '../support/build-fake.js';
 import { runCliAsync } from '../support/cli.js';
 import { createTestJudge } from '../support/judge.js';
+import { startPiston } from '../support/judge-services.js';
 import { authoredBuildProblems, PROGRAMS } from '../support/build-problems.js';
 import { startChatServer, type ChatServer } from '../support/loopback-chat-server.js';
 
@@ -228,6 +229,28 @@ test('the study of a build equals the table computed from the judge run directly
   assert.equal(openai.calls.length + anthropic.calls.length, n0);
   assert.match(again.stdout, /0 request\(s\) sent this run/);
   assert.equal(readFileSync(join(buildDir, 'contamination.json'), 'utf8'), json);
+});
+
+test('the same study on a remote judge (--judge piston:URL, a loopback Piston running the programs) gives the same tables', async () => {
+  const svc = await startPiston({ runTimeoutCapMs: 20000 });
+  try {
+    const copy = join(tmp, 'build-remote');
+    cpSync(buildDir, copy, { recursive: true });
+    const r = await runCliAsync(
+      ['contamination', copy, '--solver', solverA(), '--solver', solverB(), '--jobs', '2', '--judge', `piston:${svc.url}`],
+      { env },
+    );
+    assert.equal(r.status, 0, r.stderr + r.stdout);
+    assert.ok((svc.requests.get('POST /api/v2/execute') ?? 0) > 0, 'the programs ran on the service');
+    const local = JSON.parse(readFileSync(join(buildDir, 'contamination.json'), 'utf8'));
+    const remote = JSON.parse(readFileSync(join(copy, 'contamination.json'), 'utf8'));
+    for (const m of ['model-a', 'model-b']) assert.deepEqual(remote.models[m].table, local.models[m].table, m);
+    const bad = await runCliAsync(['contamination', copy, '--solver', solverA(), '--judge', 'judge1:http://x'], { env });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /unknown judge `judge1`/);
+  } finally {
+    await svc.close();
+  }
 });
 
 test('coreb report shows the study: a build folder alone, or a results file with contamination.json beside it', async () => {
