@@ -189,6 +189,10 @@ export function createJavacServers(options: JavacServerOptions): JavacServers {
       broken = true;
       return undefined;
     }
+    // An idle server must not keep the process alive (a judge nobody closes ends with its process;
+    // bwrap's --die-with-parent then stops the server): a compile waiting for its answer holds a timer.
+    child.unref();
+    for (const st of [child.stdin, child.stdout, child.stdio[3]]) (st as unknown as { unref?: () => void } | null)?.unref?.();
     const s: Server = { child, busy: false, uses: 0, dead: false, buf: Buffer.alloc(0) };
     child.stdout?.on('data', (d: Buffer) => {
       s.buf = Buffer.concat([s.buf, d]);
