@@ -48,7 +48,7 @@ test('cpp compiles with the judge flags against the precompiled header, mounted 
 
 test('go builds in GOPATH mode with the shared cache (writable mount in the sandbox)', { skip: missing(['go']) }, async () => {
   const boxed = context(true);
-  assert.deepEqual(await RUNNERS.go.compileArgv(boxed), [findTool('go'), 'build', '-o', '/box/prog', '/box/main.x']);
+  assert.deepEqual(await RUNNERS.go.compileArgv(boxed), [findTool('go'), 'build', '-ldflags=-s -w', '-o', '/box/prog', '/box/main.x']);
   assert.deepEqual(boxed.mounts, [{ src: '/host/gocache', dest: '/gocache', writable: true }]);
   assert.deepEqual(
     [boxed.env.GOCACHE, boxed.env.GOPATH, boxed.env.GO111MODULE, boxed.env.CGO_ENABLED, boxed.env.GOTOOLCHAIN, boxed.env.PATH],
@@ -63,7 +63,7 @@ test('go builds in GOPATH mode with the shared cache (writable mount in the sand
 test('java compiles to out/ and runs the main class with the heap flags of its memory limit', { skip: missing(['javac', 'java']) }, async () => {
   const argv = (await RUNNERS.java.compileArgv(context(true))) ?? [];
   assert.equal(argv[0], findTool('javac'));
-  assert.deepEqual(argv.slice(-4), ['-nowarn', '-d', '/box/out', '/box/main.x']);
+  assert.deepEqual(argv.slice(-5), ['-nowarn', '-proc:none', '-d', '/box/out', '/box/main.x']);
   const limits = { ...DEFAULT_LIMITS.java, memoryLimitMb: 300 };
   assert.deepEqual(RUNNERS.java.runArgv('/prog', prepared('Main.java', 'Solution'), limits), [
     findTool('java'),
