@@ -6,12 +6,11 @@
  * Usage: node dist/bench/sandbox-agreement.js [--shared DIR] [--out FILE] [--timeout-ms 2000]
  *        [--comparator tokens] [--jobs N]
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ComparatorName } from '../src/core/execution.js';
 import { computeAgreement, renderAgreement } from '../src/sandbox/judge-agreement.js';
-import { renderJudgeSummary, runJudging, type JudgeRecord } from '../src/sandbox/judge-run.js';
+import { readJudgeRecords, renderJudgeSummary, runJudging } from '../src/sandbox/judge-run.js';
 import { createLcbTestLookup, loadLcbProblems } from '../src/dataset/lcb.js';
 import { createLocalJudge } from '../src/sandbox/local-judge.js';
 import { loadAtcoderData } from '../test/support/exec-data.js';
@@ -50,11 +49,7 @@ const t0 = performance.now();
 const summary = await runJudging({ judge, testsOf: createLcbTestLookup(problems, 'public'), programs: data.programs, outFile: values.out });
 const secs = (performance.now() - t0) / 1000;
 const ids = new Set(data.programs.map((p) => p.id));
-const recs = readFileSync(values.out, 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as JudgeRecord)
-  .filter((r) => ids.has(r.id));
+const recs = readJudgeRecords(values.out).filter((r) => ids.has(r.id));
 const judged = recs.map((r) => ({ id: r.id, language: r.language, passed: r.passed }));
 console.log(
   `sandbox-agreement: ${data.programs.length} AtCoder programs, LCB v5 public tests, comparator ${values.comparator}, ${values['timeout-ms']} ms`,

@@ -174,27 +174,18 @@ const command: Command = {
     }
     const normalise = parseChoiceOption('normalise', values.normalise as string | undefined, NORMALISATIONS, 'coreb');
     const compare = typeof values.compare === 'string' ? values.compare : undefined;
-    const local: LocalJudgeOptions = {
-      sandbox,
-      cacheDir,
+    // The settings every judge takes; the local one adds its sandbox, cache and tree limits.
+    const common = {
       jobs,
       comparator: comparator as ComparatorName,
       tolerance,
       stopEarly: values['stop-early'] === true,
       timeLimitMs,
       memoryLimitMb,
-      treeLimits,
       normalise,
     };
-    const choice = readJudgeOption(values.judge as string | undefined, ctx, local, {
-      jobs,
-      comparator: comparator as ComparatorName,
-      tolerance,
-      stopEarly: values['stop-early'] === true,
-      timeLimitMs,
-      memoryLimitMb,
-      normalise,
-    });
+    const local: LocalJudgeOptions = { ...common, sandbox, cacheDir, treeLimits };
+    const choice = readJudgeOption(values.judge as string | undefined, ctx, local, common);
     const problems = await loadLcbProblems(problemsFile);
     const { programs, labels } = await loadCandidatesWithLabels(candidatesFile);
     if (compare === 'labels' && labels.size === 0) {
@@ -275,12 +266,11 @@ const command: Command = {
       agreement = { [name]: computeAgreement(mine, reference) };
       ctx.stdout.write(`\nagreement of passed with ${name === 'labels' ? 'the released labels (meta_passed)' : name}, per language:\n`);
       ctx.stdout.write(renderAgreement(agreement));
-      const verdictsOf = new Map(judged.map((r) => [r.id, r.verdict]));
       const byVerdict = new Map<string, number>();
       for (const r of judged) {
         const ref = reference.get(r.id);
         if (ref === undefined || ref === r.passed) continue;
-        const k = `${r.language} ${verdictsOf.get(r.id)} where ${name} ${ref ? 'passes' : 'fails'}`;
+        const k = `${r.language} ${r.verdict} where ${name} ${ref ? 'passes' : 'fails'}`;
         byVerdict.set(k, (byVerdict.get(k) ?? 0) + 1);
       }
       if (byVerdict.size > 0) {
