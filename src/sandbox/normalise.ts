@@ -206,8 +206,9 @@ export function prepareSource(language: ExecLanguage, source: string, kind: Test
     else notes.push(`${language}: no main function found in the test program: an exit status 0 alone passes`);
   } else if (kind === 'functional') {
     if (language === 'python') {
-      text = PYTHON_FUNCTIONAL_PRELUDE + code + '\n' + pythonFunctionalDriver(extra);
-      notes.push(`python: LiveCodeBench imports and a driver calling Solution().${extra} added`);
+      // The program's own `if __name__ == "__main__":` block would read the driver's stdin first.
+      text = `__name__ = "coreb_solution"\n${PYTHON_FUNCTIONAL_PRELUDE}${code}\n${pythonFunctionalDriver(extra)}`;
+      notes.push(`python: LiveCodeBench imports and a driver calling Solution().${extra} added (the program's own __main__ block is not run)`);
     } else {
       driver = functionalSource(language, code, extra);
       text = driver.text;
