@@ -6,3 +6,4 @@ export * from './chat-cache.js';
 export * from './json-file-store.js';
 export * from './cached-reranker.js';
 export * from './index-file-store.js';
+export * from './run-journal.js';

@@ -153,6 +153,12 @@ export interface RerankSummary {
   deltaRelative: Record<string, Record<string, number | null>>;
   /** Pairs scored: asked for, answered from the score cache, repeats of another pair (scored once), sent to the reranker. */
   pairs: { requested: number; cached: number; duplicates: number; sent: number };
+  /**
+   * Rerankers that run programs (`exec`): queries executed and passed through (by reason), sample
+   * runs requested / read from the run journal / executed, judge calls, CPU and compile seconds,
+   * verdicts. Absent for text rerankers.
+   */
+  execution?: Record<string, unknown>;
 }
 
 /** All results of one retriever. */

@@ -2,13 +2,19 @@
  * The reranker shapes shared by providers (which score query-document pairs), the cache (which
  * stores the scores) and eval (which reorders a first stage's lists with them). No I/O here.
  */
-import type { TaskName } from './dataset.js';
+import type { Doc, Query, TaskName } from './dataset.js';
 import type { Progress } from './progress.js';
 
 /** One (query, document) pair to score, as texts. */
 export interface RerankPair {
   query: string;
   doc: string;
+  /**
+   * The records behind the texts, for rerankers that read more than text (the execution-aware
+   * reranker reads languages and runs programs): the query, the document and the document's 0-based
+   * rank in the first stage. Set by eval's rerank stage; text rerankers and the score cache ignore it.
+   */
+  records?: { query: Query; doc: Doc; firstRank: number };
 }
 
 /** Options for one {@link Reranker.score} call. */

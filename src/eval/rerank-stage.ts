@@ -10,7 +10,7 @@ import type { Doc, Query, TaskName } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import type { MetricValues } from '../core/eval-results.js';
 import type { Logger, Progress } from '../core/progress.js';
-import type { Reranker } from '../core/rerank.js';
+import type { Reranker, RerankPair } from '../core/rerank.js';
 import type { RankedList } from '../core/retrieval.js';
 import { createReranker, parseRerankerSpec } from '../providers/index.js';
 import { rankTrec } from './rank.js';
@@ -78,7 +78,7 @@ export interface RerankListsInput {
  */
 export async function rerankLists(input: RerankListsInput): Promise<Map<string, RankedList>> {
   const { depth, fusion } = input;
-  const pairs: { query: string; doc: string }[] = [];
+  const pairs: RerankPair[] = [];
   const spans: { qid: string; ids: string[]; start: number }[] = [];
   for (const q of input.queries) {
     const list = input.lists.get(q.id);
@@ -89,11 +89,12 @@ export async function rerankLists(input: RerankListsInput): Promise<Map<string, 
       if (ids.length >= depth) break;
       if (!drop.has(id)) ids.push(id);
     }
-    spans.push({ qid: q.id, ids, start: pairs.length });
+    const start = pairs.length;
+    spans.push({ qid: q.id, ids, start });
     for (const id of ids) {
       const doc = input.docs.get(id);
       if (doc === undefined) throw new CorebError('VALIDATION', `query ${q.id}: candidate \`${id}\` is not in the corpus`, { field: 'docid' });
-      pairs.push({ query: q.text, doc: rerankDocText(doc) });
+      pairs.push({ query: q.text, doc: rerankDocText(doc), records: { query: q, doc, firstRank: pairs.length - start } });
     }
   }
   const scores = await input.reranker.score(pairs, {
@@ -143,6 +144,8 @@ export interface RerankerFactoryOptions {
 export interface SpecReranker extends Reranker {
   /** Cache counters (zeros when the cache is disabled). */
   counters(): RerankCacheCounters;
+  /** What the reranker did and cost beyond scoring pairs (the exec reranker's runs); goes into a reranked result's `rerank.execution`. */
+  report?(): Record<string, unknown>;
   /** Flushes and closes the score store. */
   close(): void;
 }
@@ -152,6 +155,15 @@ export interface SpecReranker extends Reranker {
  * are cached: a second identical run sends nothing, an interrupted one resumes.
  */
 export async function createRerankerFromSpec(spec: string, options: RerankerFactoryOptions): Promise<SpecReranker> {
+  if (spec.trim() === 'exec' || spec.trim().startsWith('exec?')) {
+    // Runs programs, so loaded only when chosen; its own run journal replaces the score cache.
+    const { createExecRerankerFromSpec } = await import('./exec-reranker.js');
+    return createExecRerankerFromSpec(spec, {
+      env: options.env,
+      ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+      ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    });
+  }
   const inner = await createReranker(parseRerankerSpec(spec), { env: options.env, ...(options.logger ? { logger: options.logger } : {}) });
   if (options.cacheDir === false) {
     return { ...inner, score: inner.score.bind(inner), counters: () => ({ requested: 0, hits: 0, duplicates: 0, sent: 0 }), close() {} };
@@ -159,4 +171,20 @@ export async function createRerankerFromSpec(spec: string, options: RerankerFact
   const store = openRerankStore(options.cacheDir ?? resolveCacheDir(options.env));
   const cached = createCachedReranker(inner, store);
   return { ...cached, close: () => store.close() };
+}
+
+/**
+ * `after − before` for every number of a nested counter object (keys only in `after` count from 0);
+ * the part of a reranker's running totals one reranked row used.
+ */
+export function diffCounters(after: Record<string, unknown>, before: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(after)) {
+    const b = before?.[k];
+    if (typeof v === 'number') out[k] = typeof b === 'number' ? Math.round((v - b) * 1e6) / 1e6 : v;
+    else if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      out[k] = diffCounters(v as Record<string, unknown>, b !== null && typeof b === 'object' ? (b as Record<string, unknown>) : undefined);
+    else out[k] = v;
+  }
+  return out;
 }

@@ -1,0 +1,464 @@
+/**
+ * The execution-aware reranker (`--reranker exec`): a problem statement carries worked examples,
+ * and a program either reproduces them or not. Text-to-code runs each candidate program on the
+ * query statement's samples; code-to-text runs the query program on each candidate statement's
+ * samples; candidates that reproduce more samples rise, ties keep the first stage's order. It reads
+ * texts and languages only: never qrels, verdicts or `meta_*` fields. Every run is journaled by
+ * content, so a second identical run executes nothing.
+ */
+import { createHash } from 'node:crypto';
+import { openRunJournal, resolveCacheDir, type RunJournal } from '../cache/index.js';
+import type { Query, TaskName } from '../core/dataset.js';
+import { forEachBounded } from '../core/bounded-work.js';
+import { CorebError } from '../core/errors.js';
+import { EXEC_LANGUAGES, type ExecLanguage, type Program, type TestCase, type Verdict } from '../core/execution.js';
+import { silentLogger, type Logger, type Progress } from '../core/progress.js';
+import type { RerankOptions, RerankPair } from '../core/rerank.js';
+import { parseStatementSamples, type StatementSample } from '../dataset/statement-samples.js';
+import type { JudgeBackend } from '../sandbox/backend.js';
+import { findCallTarget } from '../sandbox/call-target.js';
+import { createJudge, parseJudgeSpec } from '../sandbox/judge-spec.js';
+import type { NormalisationName } from '../sandbox/normalise.js';
+import type { SpecReranker } from './rerank-stage.js';
+
+/** Settings of an `exec` reranker spec (`exec?timeoutMs=2000&judge=local&screen=true`). */
+export interface ExecRerankerSettings {
+  /** Where programs run: a `--judge` spec (`local`, `piston:URL`, …). Default `local`. */
+  judge: string;
+  /** CPU-time limit per sample run, milliseconds. Default 2000. */
+  timeoutMs: number;
+  /** Memory limit per run, MiB. Default 512. */
+  memoryMb: number;
+  /** Source changes of the judge (`coreb` or `official`). Default `coreb`. */
+  normalise: NormalisationName;
+  /**
+   * Screening: a (program, statement) pair runs its first sample alone, and the rest only when that
+   * one was reproduced (most candidates fail the first sample; this saves most runs, at one more
+   * build for the pairs that go on). Default true. `false` runs every sample at once.
+   */
+  screen: boolean;
+  /** Sandboxed processes at once (local judge) or requests in flight (remote). Default: the judge's. */
+  jobs?: number;
+}
+
+/** Defaults of {@link ExecRerankerSettings}. */
+export const EXEC_RERANKER_DEFAULTS: Readonly<ExecRerankerSettings> = {
+  judge: 'local',
+  timeoutMs: 2000,
+  memoryMb: 512,
+  normalise: 'coreb',
+  screen: true,
+};
+
+/** The score formula, recorded in every description. */
+export const EXEC_SCORE_FORMULA =
+  'score = r/m + 0.001 * (k - i)/(k + 1): r of the m samples reproduced (with screening, 0 when the first sample is not), i the 0-based first-stage rank among the k candidates; so candidates order by reproduced share, then by the first stage (exact to k = 10,000 under float32 scores). Candidates with nothing to run score r/m = 0.';
+
+/**
+ * Parses `exec[?judge=..&timeoutMs=..&memoryMb=..&normalise=coreb|official&screen=true|false&jobs=N]`.
+ * @throws CorebError `USAGE` naming the bad key or value.
+ */
+export function parseExecRerankerSpec(spec: string): ExecRerankerSettings {
+  const t = spec.trim();
+  if (t !== 'exec' && !t.startsWith('exec?'))
+    throw new CorebError('USAGE', `reranker \`${spec}\` is not an exec spec (exec[?timeoutMs=2000&judge=local])`);
+  const out: ExecRerankerSettings = { ...EXEC_RERANKER_DEFAULTS };
+  const valid = 'judge, timeoutMs, memoryMb, normalise, screen, jobs';
+  for (const [key, value] of new URLSearchParams(t.slice(5))) {
+    const int = (min: number): number => {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < min)
+        throw new CorebError('USAGE', `reranker \`${spec}\`: ${key} must be an integer >= ${min}, got \`${value}\``);
+      return n;
+    };
+    if (key === 'judge') {
+      parseJudgeSpec(value);
+      out.judge = value;
+    } else if (key === 'timeoutMs') out.timeoutMs = int(1);
+    else if (key === 'memoryMb') out.memoryMb = int(16);
+    else if (key === 'jobs') out.jobs = int(1);
+    else if (key === 'normalise') {
+      if (value !== 'coreb' && value !== 'official')
+        throw new CorebError('USAGE', `reranker \`${spec}\`: normalise must be coreb or official, got \`${value}\``);
+      out.normalise = value;
+    } else if (key === 'screen') {
+      if (value !== 'true' && value !== 'false')
+        throw new CorebError('USAGE', `reranker \`${spec}\`: screen must be true or false, got \`${value}\``);
+      out.screen = value === 'true';
+    } else throw new CorebError('USAGE', `reranker \`${spec}\`: unknown parameter \`${key}\`; valid: ${valid}`);
+  }
+  return out;
+}
+
+/** What an exec rerank did and cost (the `execution` block of a reranked result). */
+export type ExecRerankReport = {
+  /** Queries seen, per task. */
+  queries: Record<string, number>;
+  /** Queries passed through in first-stage order, by reason. */
+  passedThrough: { noSamples: number; code2code: number; noRunnableLanguage: number };
+  /** Queries whose candidates were executed (or read from the journal). */
+  executedQueries: number;
+  /** (program, statement) pairs with samples to run. */
+  pairs: number;
+  /** Candidates with nothing runnable: a statement without samples (c2t), no function matching a call example, a language the judge does not run. */
+  unrunnable: number;
+  /** Pairs that reproduced every sample. */
+  allReproduced: number;
+  /** Sample runs asked for, read from the journal, and executed now. */
+  runs: { requested: number; cached: number; executed: number };
+  /** Judge calls made (one build per program variant and screening round). */
+  judgeCalls: number;
+  /** Compiler invocations, from the judge's counters. */
+  compiles: number;
+  /** CPU seconds of the executed runs; wall seconds of the compiles. */
+  cpuSeconds: number;
+  compileSeconds: number;
+  /** Verdicts of the executed runs. */
+  verdicts: Partial<Record<Verdict, number>>;
+};
+
+function emptyReport(): ExecRerankReport {
+  return {
+    queries: {},
+    passedThrough: { noSamples: 0, code2code: 0, noRunnableLanguage: 0 },
+    executedQueries: 0,
+    pairs: 0,
+    unrunnable: 0,
+    allReproduced: 0,
+    runs: { requested: 0, cached: 0, executed: 0 },
+    judgeCalls: 0,
+    compiles: 0,
+    cpuSeconds: 0,
+    compileSeconds: 0,
+    verdicts: {},
+  };
+}
+
+/** An exec reranker: a {@link SpecReranker} that also reports what it ran. */
+export interface ExecReranker extends SpecReranker {
+  /** Totals since creation. */
+  report(): ExecRerankReport;
+}
+
+/** What {@link createExecReranker} needs. */
+export interface ExecRerankerContext {
+  judge: JudgeBackend;
+  /** Content-keyed runs; default none (every run executes). */
+  journal?: RunJournal;
+  settings?: ExecRerankerSettings;
+  logger?: Logger;
+}
+
+/** One (program, statement) pair to run: a candidate of one query. */
+interface Job {
+  /** Index into the score array. */
+  pair: number;
+  /** True once a sample failed: under screening, its later samples are not run. */
+  variant: Variant;
+  tests: TestCase[];
+  /** Samples reproduced so far. */
+  reproduced: number;
+  stopped: boolean;
+}
+
+/** A program prepared for one test kind (and, for calls, one method): built once per round. */
+interface Variant {
+  key: string;
+  program: Program;
+}
+
+const isExecLanguage = (l: string | undefined): l is ExecLanguage => l !== undefined && (EXEC_LANGUAGES as readonly string[]).includes(l);
+
+/** C++ text with a line `main();` at column 0 removed: it does not compile (113 v202602 programs end with one). */
+function dropStrayMainCall(language: ExecLanguage, code: string): string {
+  return language === 'cpp' ? code.replace(/^main\s*\(\s*\)\s*;[ \t]*$/gm, '') : code;
+}
+
+function sha(parts: unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
+/** The tests of `samples` for a program, or undefined when it has no function a call example can reach. */
+function testsFor(language: ExecLanguage, code: string, samples: readonly StatementSample[]): { tests: TestCase[]; funcName?: string } | undefined {
+  const first = samples[0];
+  if (first.kind === 'stdin') {
+    return { tests: samples.filter((s) => s.kind === 'stdin').map((s) => ({ kind: 'stdin' as const, input: s.input, outputs: [s.output] })) };
+  }
+  const funcName = findCallTarget(
+    language,
+    code,
+    first.args.map((a) => a.name),
+  );
+  if (funcName === undefined) return undefined;
+  const tests = samples
+    .filter((s) => s.kind === 'call' && s.args.length === first.args.length)
+    .map((s) => ({
+      kind: 'functional' as const,
+      input: (s as Extract<StatementSample, { kind: 'call' }>).args.map((a) => a.json).join('\n'),
+      outputs: [s.output],
+      funcName,
+    }));
+  return { tests, funcName };
+}
+
+/**
+ * Creates the exec reranker on `judge`. Its `score(pairs, {task})` needs each pair's `records`
+ * (rerankLists sets them): text2code and code2text are executed, code2code is passed through.
+ */
+export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
+  const settings = ctx.settings ?? EXEC_RERANKER_DEFAULTS;
+  const logger = ctx.logger ?? silentLogger;
+  const judge = ctx.judge;
+  const { jobs: _jobs, ...judgeKey } = judge.describe();
+  const settingsKey = sha([judgeKey]);
+  const report = emptyReport();
+  const counters = { requested: 0, hits: 0, duplicates: 0, sent: 0 };
+  const samplesOf = new Map<string, StatementSample[]>();
+  const samples = (text: string): StatementSample[] => {
+    let s = samplesOf.get(text);
+    if (s === undefined) {
+      s = parseStatementSamples(text);
+      samplesOf.set(text, s);
+    }
+    return s;
+  };
+  const identity = (): Record<string, unknown> => ({
+    provider: 'exec',
+    judge: judgeKey,
+    timeoutMs: settings.timeoutMs,
+    memoryMb: settings.memoryMb,
+    normalise: settings.normalise,
+    screen: settings.screen,
+    score: EXEC_SCORE_FORMULA,
+    samples:
+      'AtCoder/LiveCodeBench "Sample Input N / Sample Output N" (stdin, token comparison) and LeetCode "Input: a = .. / Output: .." (the method whose parameters match, called through the functional driver, JSON comparison)',
+    prepared: 'cpp: a line `main();` at column 0 removed (it does not compile)',
+    reads: 'query and document texts and languages only (no qrels, verdicts or meta fields)',
+  });
+
+  async function score(pairs: readonly RerankPair[], options: RerankOptions = {}): Promise<Float64Array> {
+    const task: TaskName | undefined = options.task;
+    const scores = new Float64Array(pairs.length);
+    counters.requested += pairs.length;
+    // Queries are consecutive runs of pairs; the first-stage term orders ties.
+    const groups: Array<{ start: number; end: number; query: Query }> = [];
+    for (let i = 0; i < pairs.length; i++) {
+      const rec = pairs[i].records;
+      if (rec === undefined)
+        throw new CorebError(
+          'USAGE',
+          'the exec reranker needs the query and document records of each pair (rerank through coreb eval or coreb rerank)',
+        );
+      const g = groups[groups.length - 1];
+      if (g !== undefined && g.query.id === rec.query.id) g.end = i + 1;
+      else groups.push({ start: i, end: i + 1, query: rec.query });
+    }
+    const jobs: Job[] = [];
+    const variants = new Map<string, Variant>();
+    const variantOf = (language: ExecLanguage, code: string, kind: string, funcName: string | undefined): Variant => {
+      const prepared = dropStrayMainCall(language, code);
+      const key = sha([language, prepared, kind, funcName ?? '']);
+      let v = variants.get(key);
+      if (v === undefined) {
+        v = { key, program: { id: `exec-${key.slice(0, 12)}`, problemId: 'statement-samples', language, code: prepared } };
+        variants.set(key, v);
+      }
+      return v;
+    };
+    for (const g of groups) {
+      const k = g.end - g.start;
+      for (let i = g.start; i < g.end; i++) scores[i] = (0.001 * (k - (i - g.start))) / (k + 1);
+      const name = task ?? 'unknown';
+      report.queries[name] = (report.queries[name] ?? 0) + 1;
+      if (task === 'code2code' || task === undefined) {
+        report.passedThrough.code2code++;
+        counters.hits += k;
+        continue;
+      }
+      if (task === 'text2code') {
+        const s = samples(g.query.text);
+        if (s.length === 0) {
+          report.passedThrough.noSamples++;
+          counters.hits += k;
+          continue;
+        }
+        report.executedQueries++;
+        for (let i = g.start; i < g.end; i++) {
+          const doc = (pairs[i].records as NonNullable<RerankPair['records']>).doc;
+          const language = doc.language;
+          const t = isExecLanguage(language) ? testsFor(language, doc.text, s) : undefined;
+          if (!isExecLanguage(language) || t === undefined || t.tests.length === 0) {
+            report.unrunnable++;
+            continue;
+          }
+          jobs.push({ pair: i, variant: variantOf(language, doc.text, t.tests[0].kind, t.funcName), tests: t.tests, reproduced: 0, stopped: false });
+        }
+        continue;
+      }
+      // code2text: the query program on each candidate statement's samples.
+      const language = g.query.language;
+      if (!isExecLanguage(language)) {
+        report.passedThrough.noRunnableLanguage++;
+        counters.hits += k;
+        continue;
+      }
+      report.executedQueries++;
+      for (let i = g.start; i < g.end; i++) {
+        const doc = (pairs[i].records as NonNullable<RerankPair['records']>).doc;
+        const s = samples(doc.text);
+        const t = s.length === 0 ? undefined : testsFor(language, g.query.text, s);
+        if (t === undefined || t.tests.length === 0) {
+          report.unrunnable++;
+          continue;
+        }
+        jobs.push({
+          pair: i,
+          variant: variantOf(language, g.query.text, t.tests[0].kind, t.funcName),
+          tests: t.tests,
+          reproduced: 0,
+          stopped: false,
+        });
+      }
+    }
+    report.pairs += jobs.length;
+    await runJobs(jobs, options);
+    for (const j of jobs) {
+      scores[j.pair] += j.reproduced / j.tests.length;
+      if (j.reproduced === j.tests.length) report.allReproduced++;
+    }
+    return scores;
+  }
+
+  const runKey = (v: Variant, t: TestCase): string => sha([settingsKey, v.key, t.input, t.outputs]);
+
+  /** Runs the jobs' samples in screening rounds: round r runs sample r of every job still going. */
+  async function runJobs(jobs: Job[], options: RerankOptions): Promise<void> {
+    // Screening: round 0 runs each pair's first sample, round 1 the rest of the pairs that
+    // reproduced it; without screening one round runs everything.
+    const rounds = jobs.length === 0 ? 0 : settings.screen ? 2 : 1;
+    const roundTests = (j: Job, r: number): readonly TestCase[] => (!settings.screen ? j.tests : r === 0 ? j.tests.slice(0, 1) : j.tests.slice(1));
+    const pairsExecuted = new Set<number>();
+    const pairsTouched = new Set<number>();
+    for (let r = 0; r < rounds; r++) {
+      // Sample r of each live job: from the journal, or queued on its variant (inputs deduplicated).
+      const queued = new Map<string, { variant: Variant; tests: Map<string, TestCase>; waiting: Array<{ job: Job; key: string }> }>();
+      const settled = new Map<string, boolean>();
+      for (const j of jobs) {
+        if (j.stopped) continue;
+        for (const t of roundTests(j, r)) {
+          const key = runKey(j.variant, t);
+          report.runs.requested++;
+          pairsTouched.add(j.pair);
+          const hit = ctx.journal?.get(key);
+          if (hit !== undefined) {
+            report.runs.cached++;
+            apply(j, hit.verdict === 'accepted');
+            continue;
+          }
+          pairsExecuted.add(j.pair);
+          let q = queued.get(j.variant.key);
+          if (q === undefined) {
+            q = { variant: j.variant, tests: new Map(), waiting: [] };
+            queued.set(j.variant.key, q);
+          }
+          q.tests.set(key, t);
+          q.waiting.push({ job: j, key });
+        }
+      }
+      const work = [...queued.values()];
+      if (work.length === 0) continue;
+      const progress: Progress | undefined = options.progress;
+      progress?.start(`exec round ${r + 1}: ${work.reduce((s, w) => s + w.tests.size, 0)} runs of ${work.length} programs`, work.length);
+      const limit = Math.max(1, 2 * Number(_jobs ?? 2));
+      await forEachBounded(
+        work,
+        limit,
+        async (w) => {
+          const keys = [...w.tests.keys()];
+          const result = await judge.judge(w.variant.program, [...w.tests.values()], options.signal ? { signal: options.signal } : {});
+          report.judgeCalls++;
+          report.compileSeconds += result.compileMs / 1000;
+          keys.forEach((key, i) => {
+            const run = result.tests[i];
+            const verdict: Verdict = run?.verdict ?? result.verdict;
+            const cpuMs = run?.cpuMs ?? 0;
+            if (run !== undefined) {
+              report.runs.executed++;
+              if (cpuMs > 0) report.cpuSeconds += cpuMs / 1000;
+            }
+            report.verdicts[verdict] = (report.verdicts[verdict] ?? 0) + 1;
+            if (verdict !== 'sandbox_error') ctx.journal?.put(key, { verdict, cpuMs: run === undefined ? 0 : cpuMs });
+            settled.set(key, verdict === 'accepted');
+          });
+          progress?.tick();
+        },
+        options.signal,
+      );
+      progress?.done();
+      if (options.signal?.aborted)
+        throw new CorebError('INTERRUPTED', 'exec reranking interrupted; the runs finished so far are journaled, re-run to resume');
+      for (const w of work) for (const { job, key } of w.waiting) apply(job, settled.get(key) === true);
+    }
+    counters.sent += pairsExecuted.size;
+    counters.hits += pairsTouched.size - pairsExecuted.size;
+    function apply(j: Job, ok: boolean): void {
+      if (ok) j.reproduced++;
+      else j.stopped = true;
+    }
+  }
+
+  return {
+    id: 'exec',
+    identity,
+    describe: () => ({ ...identity(), judge: judge.describe() }),
+    instruction: () => '',
+    score,
+    counters: () => ({ ...counters }),
+    report: () => ({ ...structuredClone(report), compiles: judge.stats().compiles }),
+    close() {
+      ctx.journal?.close();
+      logger.info(
+        `exec reranker: ${report.runs.executed} sample runs executed, ${report.runs.cached} read from the run journal, ${judge.stats().compiles} compiles`,
+      );
+      void judge.close();
+    },
+  };
+}
+
+/** What {@link createExecRerankerFromSpec} needs. */
+export interface ExecRerankerFactoryOptions {
+  env: Record<string, string | undefined>;
+  /** Cache root (the run journal lives under it); `false`: no journal. Default from `env`. */
+  cacheDir?: string | false;
+  logger?: Logger;
+  /** The fetch remote judges use (tests). */
+  fetch?: typeof fetch;
+}
+
+/** Creates the exec reranker an `exec[?...]` spec describes, with its judge and run journal. */
+export async function createExecRerankerFromSpec(spec: string, options: ExecRerankerFactoryOptions): Promise<ExecReranker> {
+  const settings = parseExecRerankerSpec(spec);
+  const judge = await createJudge(parseJudgeSpec(settings.judge), {
+    local: {
+      timeLimitMs: settings.timeoutMs,
+      memoryLimitMb: settings.memoryMb,
+      normalise: settings.normalise,
+      ...(settings.jobs !== undefined ? { jobs: settings.jobs } : {}),
+    },
+    remote: {
+      timeLimitMs: settings.timeoutMs,
+      memoryLimitMb: settings.memoryMb,
+      normalise: settings.normalise,
+      ...(settings.jobs !== undefined ? { jobs: settings.jobs } : {}),
+    },
+    env: options.env,
+    ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+  });
+  const journal = options.cacheDir === false ? undefined : openRunJournal(options.cacheDir ?? resolveCacheDir(options.env));
+  return createExecReranker({
+    judge,
+    settings,
+    ...(journal !== undefined ? { journal } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+  });
+}
