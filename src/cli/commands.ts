@@ -26,4 +26,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   export: () => import('./commands/export.js'),
   results: () => import('./commands/results.js'),
   leaderboard: () => import('./commands/leaderboard.js'),
+  bridge: () => import('./commands/bridge.js'),
 };

@@ -25,12 +25,16 @@ import { CorebError } from '../core/errors.js';
 import { openIndexFileStore } from '../cache/index.js';
 import {
   createBm25Retriever,
+  createBridgedBm25Retriever,
   createDenseRetriever,
   createEmbedderEncoder,
   createRrfRetriever,
   rrfInputDepth,
+  type Bm25Options,
   type DenseEncoder,
 } from '../search/index.js';
+import { loadBridgeFile } from './bridge-release.js';
+import { createLanguageFilteredRetriever } from './language-filter.js';
 import type { RetrieverSpec } from './retriever-spec.js';
 import { createRunRetriever, loadRunRankings, type RunSearchPlan } from './run-retriever.js';
 
@@ -67,11 +71,50 @@ export interface CreateRetrieverContext {
   signal?: AbortSignal;
 }
 
-/** Creates the retriever a spec describes (reads `run:`/`embeddings:` files now). */
+/**
+ * Creates the retriever a spec describes (reads `run:`/`embeddings:` files now); a spec with
+ * `filter=language` is wrapped by {@link createLanguageFilteredRetriever}.
+ */
 export async function createRetriever(spec: RetrieverSpec, ctx: CreateRetrieverContext): Promise<Retriever> {
+  const r = await createUnfiltered(spec, ctx);
+  return spec.filter === 'language' ? createLanguageFilteredRetriever(r, r.name) : r;
+}
+
+/** True when `spec` or one of its rrf members filters by language. */
+export function usesLanguageFilter(spec: RetrieverSpec): boolean {
+  return spec.filter === 'language' || (spec.kind === 'rrf' && spec.members.some(usesLanguageFilter));
+}
+
+async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext): Promise<Retriever> {
   const file = (f: string) => (isAbsolute(f) ? f : resolve(ctx.baseDir, f));
   switch (spec.kind) {
     case 'bm25':
+      if (spec.bridge !== undefined) {
+        const bridge = await loadBridgeFile(file(spec.bridge.file));
+        return named(
+          createBridgedBm25Retriever(
+            spec.params as Bm25Options,
+            bridge.tables,
+            {
+              ...(spec.bridge.terms !== undefined ? { terms: spec.bridge.terms } : {}),
+              ...(spec.bridge.weight !== undefined ? { weight: spec.bridge.weight } : {}),
+              ...(spec.bridge.mode !== undefined ? { mode: spec.bridge.mode } : {}),
+              ...(spec.bridge.maxDf !== undefined ? { maxDf: spec.bridge.maxDf } : {}),
+              describe: {
+                file: spec.bridge.file,
+                sha256: bridge.sha256,
+                trainedOn: bridge.file.training.dataset,
+                trainingPairs: bridge.file.training.pairs,
+              },
+            },
+            {
+              ...(ctx.indexCacheDir !== undefined ? { store: openIndexFileStore(ctx.indexCacheDir) } : {}),
+              ...(ctx.logger !== undefined ? { logger: ctx.logger } : {}),
+            },
+          ),
+          spec.text,
+        );
+      }
       return named(
         createBm25Retriever(spec.params as Parameters<typeof createBm25Retriever>[0], {
           ...(ctx.indexCacheDir !== undefined ? { store: openIndexFileStore(ctx.indexCacheDir) } : {}),

@@ -10,14 +10,38 @@ import { BM25_OPTION_TYPES, BM25_PRESETS, RRF_DEFAULT_K } from '../search/index.
  * the display name (leaderboard row, results `name`, run file names), else `text` is.
  */
 export type RetrieverSpec = (
-  | { kind: 'bm25'; text: string; params: Record<string, Bm25ParamValue> }
+  | { kind: 'bm25'; text: string; params: Record<string, Bm25ParamValue>; bridge?: BridgeSpec }
   | { kind: 'embeddings'; text: string; file: string; search: DenseSearchParams }
   | { kind: 'run'; text: string; file: string }
   | { kind: 'rrf'; text: string; members: RetrieverSpec[]; k: number; weights: number[] | null }
   | { kind: 'dense'; text: string; spec: string; search: DenseSearchParams }
   | { kind: 'top-ranked'; text: string; file: string | null }
   | { kind: 'es'; text: string; index: string; params: Map<string, string[]> }
-) & { name?: string };
+) & {
+  name?: string;
+  /**
+   * `filter=language`: each query's candidates are cut to its own language (text-to-code
+   * `language_constraint`, code-to-code target languages) after ranking. Published baselines did
+   * not filter; a result that did says so (see docs/eval.md).
+   */
+  filter?: 'language';
+};
+
+/** The values `filter=` takes. */
+export const RETRIEVER_FILTERS = ['language'] as const;
+
+/** `bm25?bridge=FILE[&bridgeTerms=20&bridgeWeight=0.3&bridgeMode=mix&bridgeMaxDf=0.1]`: the vocabulary bridge's file and search settings. */
+export interface BridgeSpec {
+  file: string;
+  /** Expansion terms per query. Default 20. */
+  terms?: number;
+  /** Weight of the expansion (mix: lambda; rrf: the expanded pass's weight). Default 0.3. */
+  weight?: number;
+  /** `mix` (default) or `rrf`. */
+  mode?: 'mix' | 'rrf';
+  /** Expansion terms in more than this share of the documents are dropped. Default 0.1. */
+  maxDf?: number;
+}
 
 /** The name a retriever is shown and filed under: its `name=`, else the spec as written. */
 export function retrieverLabel(spec: RetrieverSpec): string {
@@ -37,12 +61,18 @@ function checkName(spec: string, name: string): string {
  * Takes `name=X` out of the query string after the last `?` of a (non-rrf) spec: returns the spec
  * without it (the `?` dropped when nothing else is left) and the name, decoded.
  */
-function takeName(spec: string): { body: string; name?: string } {
+function takeName(spec: string): { body: string; name?: string; filter?: 'language' } {
   const q = spec.lastIndexOf('?');
   if (q < 0) return { body: spec };
-  const parts = spec.slice(q + 1).split('&');
+  const all = spec.slice(q + 1).split('&');
+  const filters = all.filter((p) => p.startsWith('filter='));
+  const filter = filters.length === 0 ? undefined : checkFilter(spec, filters);
+  const parts = all.filter((p) => !p.startsWith('filter='));
   const named = parts.filter((p) => p.startsWith('name='));
-  if (named.length === 0) return { body: spec };
+  if (named.length === 0) {
+    const body = spec.slice(0, q) + (parts.length > 0 ? `?${parts.join('&')}` : '');
+    return filter === undefined ? { body: spec } : { body, filter };
+  }
   if (named.length > 1) throw new CorebError('USAGE', `retriever \`${spec}\`: name= given ${named.length} times`);
   const others = parts.filter((p) => !p.startsWith('name='));
   let raw: string;
@@ -51,7 +81,21 @@ function takeName(spec: string): { body: string; name?: string } {
   } catch {
     throw new CorebError('USAGE', `retriever \`${spec}\`: name= is not valid percent-encoding`);
   }
-  return { body: spec.slice(0, q) + (others.length > 0 ? `?${others.join('&')}` : ''), name: checkName(spec, raw) };
+  return {
+    body: spec.slice(0, q) + (others.length > 0 ? `?${others.join('&')}` : ''),
+    name: checkName(spec, raw),
+    ...(filter !== undefined ? { filter } : {}),
+  };
+}
+
+/** Checks the `filter=` parts of a spec: one, with a known value. */
+function checkFilter(spec: string, parts: readonly string[]): 'language' {
+  if (parts.length > 1) throw new CorebError('USAGE', `retriever \`${spec}\`: filter= given ${parts.length} times`);
+  const value = parts[0].slice(7);
+  if (!(RETRIEVER_FILTERS as readonly string[]).includes(value)) {
+    throw new CorebError('USAGE', `retriever \`${spec}\`: unknown filter \`${value}\`; valid: ${RETRIEVER_FILTERS.join(', ')}`);
+  }
+  return value as 'language';
 }
 
 /** Dense search settings of an `embeddings:` or `dense:` spec (`?dtype=float16&threads=2`). */
@@ -175,9 +219,41 @@ function parseBm25Param(spec: string, key: string, value: string): Bm25ParamValu
   return value;
 }
 
+/** Reads one `bridge`, `bridgeTerms` or `bridgeWeight` parameter into `current`. */
+function parseBridgeParam(spec: string, current: BridgeSpec | undefined, key: string, value: string): BridgeSpec {
+  const b: BridgeSpec = { ...(current ?? { file: '' }) };
+  if (key === 'bridge') {
+    if (value === '') throw new CorebError('USAGE', `retriever \`${spec}\`: bridge= needs a file made by \`coreb bridge train\``);
+    b.file = value;
+    return b;
+  }
+  const n = Number(value);
+  if (key === 'bridgeMode') {
+    if (value !== 'mix' && value !== 'rrf') throw new CorebError('USAGE', `retriever \`${spec}\`: bridgeMode must be mix or rrf, got \`${value}\``);
+    b.mode = value;
+  } else if (key === 'bridgeMaxDf') {
+    if (value === '' || !Number.isFinite(n) || n <= 0 || n > 1)
+      throw new CorebError('USAGE', `retriever \`${spec}\`: bridgeMaxDf must be a number in (0, 1], got \`${value}\``);
+    b.maxDf = n;
+  } else if (key === 'bridgeTerms') {
+    if (!Number.isInteger(n) || n < 1) throw new CorebError('USAGE', `retriever \`${spec}\`: bridgeTerms must be an integer >= 1, got \`${value}\``);
+    b.terms = n;
+  } else if (key === 'bridgeWeight') {
+    if (value === '' || !Number.isFinite(n) || n < 0)
+      throw new CorebError('USAGE', `retriever \`${spec}\`: bridgeWeight must be a number >= 0, got \`${value}\``);
+    b.weight = n;
+  } else {
+    throw new CorebError(
+      'USAGE',
+      `retriever \`${spec}\`: unknown bridge parameter \`${key}\`; valid: bridge, bridgeTerms, bridgeWeight, bridgeMode, bridgeMaxDf`,
+    );
+  }
+  return b;
+}
+
 /** Spec kinds, for messages. */
 const KINDS =
-  'bm25[?k1=..&b=..], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..] (each may add name=NAME: ?name=NAME, or ,name=NAME in rrf)';
+  'bm25[?k1=..&b=..&bridge=FILE], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..] (each may add name=NAME: ?name=NAME, or ,name=NAME in rrf)';
 
 /**
  * Parses one retriever spec.
@@ -206,9 +282,14 @@ export function parseRetrieverSpec(text: string): RetrieverSpec {
   const trimmed = text.trim();
   if (trimmed === '') throw new CorebError('USAGE', `empty retriever spec; valid forms: ${KINDS}`);
   if (trimmed.startsWith('rrf:')) return parseRrf(trimmed, trimmed.slice(4));
-  const { body, name } = takeName(trimmed);
+  const { body, name, filter } = takeName(trimmed);
   const parsed = parseBody(body);
-  return name === undefined ? parsed : { ...parsed, text: trimmed, name };
+  return {
+    ...parsed,
+    ...(name !== undefined || filter !== undefined ? { text: trimmed } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(filter !== undefined ? { filter } : {}),
+  };
 }
 
 /** Parses a spec without its `name=`. */
@@ -217,9 +298,14 @@ function parseBody(spec: string): RetrieverSpec {
   if (spec === 'bm25' || spec.startsWith('bm25?')) {
     const params: Record<string, Bm25ParamValue> = {};
     let preset: Record<string, Bm25ParamValue> = {};
+    let bridge: BridgeSpec | undefined;
     const query = spec.slice(5);
     if (query !== '') {
       for (const [key, value] of new URLSearchParams(query)) {
+        if (key === 'bridge' || key.startsWith('bridge')) {
+          bridge = parseBridgeParam(spec, bridge, key, value);
+          continue;
+        }
         if (key !== 'preset') {
           params[key] = parseBm25Param(spec, key, value);
           continue;
@@ -230,8 +316,9 @@ function parseBody(spec: string): RetrieverSpec {
         preset = { ...BM25_PRESETS[value as keyof typeof BM25_PRESETS] };
       }
     }
+    if (bridge !== undefined && bridge.file === '') throw new CorebError('USAGE', `retriever \`${spec}\`: bridgeTerms/bridgeWeight need bridge=FILE`);
     // Parameters given beside the preset win over it.
-    return { kind: 'bm25', text: spec, params: { ...preset, ...params } };
+    return { kind: 'bm25', text: spec, params: { ...preset, ...params }, ...(bridge !== undefined ? { bridge } : {}) };
   }
   const colon = spec.indexOf(':');
   const kind = colon < 0 ? spec : spec.slice(0, colon);
@@ -273,8 +360,15 @@ function parseRrf(spec: string, body: string): RetrieverSpec {
   let weights: number[] | null = null;
   let inWeights = false;
   let name: string | undefined;
+  let filter: 'language' | undefined;
   for (const raw of splitTopLevel(body)) {
     const part = raw.trim();
+    if (part.startsWith('filter=')) {
+      if (filter !== undefined) throw new CorebError('USAGE', `retriever \`${spec}\`: filter= given twice`);
+      filter = checkFilter(spec, [part]);
+      inWeights = false;
+      continue;
+    }
     if (part.startsWith('name=')) {
       if (name !== undefined) throw new CorebError('USAGE', `retriever \`${spec}\`: name= given twice`);
       name = checkName(spec, part.slice(5));
@@ -305,7 +399,7 @@ function parseRrf(spec: string, body: string): RetrieverSpec {
   if (weights !== null && weights.length !== members.length) {
     throw new CorebError('USAGE', `retriever \`${spec}\`: ${weights.length} weights for ${members.length} members; give one weight per member`);
   }
-  return { kind: 'rrf', text: spec, members, k, weights, ...(name !== undefined ? { name } : {}) };
+  return { kind: 'rrf', text: spec, members, k, weights, ...(name !== undefined ? { name } : {}), ...(filter !== undefined ? { filter } : {}) };
 }
 
 function pushWeight(spec: string, weights: number[], value: string): void {

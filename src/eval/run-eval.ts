@@ -4,7 +4,7 @@
  * subtask, language and query type, and return (and optionally save) the results.
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import {
   TASK_CORPUS,
   TASK_SHORT,
@@ -51,13 +51,29 @@ import type { GivenModelMeta } from '../core/model-meta.js';
 import { rowModelMeta } from '../providers/index.js';
 import { entryPath, hasEntry, readEntry, writeEntry, type StoreContext } from '../dataset/results-store.js';
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
-import { createRetriever } from './create-retriever.js';
+import { createRetriever, usesLanguageFilter } from './create-retriever.js';
+import { LANGUAGE_FILTER_WARNING } from './language-filter.js';
+import { bridgeInSampleWarning, loadBridgeFile } from './bridge-release.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
 import { protocolMeasures, resolveEvalProtocol, resolveExtraMeasures, type ScoringProtocol } from './protocol.js';
 import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './label-proxies.js';
 import { parseRetrieverSpec, retrieverLabel, type RetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
-import { createRerankerFromSpec, metricDeltas, parseRerankFusion, rerankLists, RERANK_DEFAULT_DEPTH, type SpecReranker } from './rerank-stage.js';
+import {
+  createRerankerFromSpec,
+  diffCounters,
+  metricDeltas,
+  parseRerankFusion,
+  rerankLists,
+  RERANK_DEFAULT_DEPTH,
+  type SpecReranker,
+} from './rerank-stage.js';
+
+/** The bridge files a spec (or its rrf members) reads. */
+function bridgeFiles(spec: RetrieverSpec): string[] {
+  if (spec.kind === 'bm25') return spec.bridge !== undefined ? [spec.bridge.file] : [];
+  return spec.kind === 'rrf' ? spec.members.flatMap(bridgeFiles) : [];
+}
 
 /** Options of {@link runEval}. */
 /** Where {@link runEval} keeps and finds rows (`coreb eval --results DIR`; see dataset/results-store.ts). */
@@ -662,7 +678,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         logger,
       });
       closers.push(() => {
-        logger.info(`${spec}: rerank score cache ${JSON.stringify(reranker.counters())}`);
+        if (reranker.report === undefined) logger.info(`${spec}: rerank score cache ${JSON.stringify(reranker.counters())}`);
         reranker.close();
       });
       rerankers.push({ spec, label: heads.filter((h) => h === heads[i]).length > 1 ? spec : heads[i], reranker });
@@ -683,6 +699,12 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       }
       excludes.set(name, exclude);
     }
+    // The seed problems of the evaluated queries (for the bridge's in-sample check), computed once.
+    let problems: Set<string> | undefined;
+    const evaluatedProblems = (): Set<string> => {
+      problems ??= new Set([...data.tasks.values()].flatMap((t) => t.queries.map((q) => q.problemId).filter((p): p is string => p !== undefined)));
+      return problems;
+    };
     const evaluateSpec = async (spec: RetrieverSpec): Promise<void> => {
       const tr = performance.now();
       // A fixed candidate list (MTEB `top_ranked`) is reranked whole unless told otherwise.
@@ -726,6 +748,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         }
       }
       const warnings: string[] = [];
+      if (usesLanguageFilter(spec)) warnings.push(LANGUAGE_FILTER_WARNING);
+      for (const b of bridgeFiles(spec)) {
+        const w = bridgeInSampleWarning(await loadBridgeFile(isAbsolute(b) ? b : resolve(baseDir, b)), evaluatedProblems());
+        if (w !== undefined) {
+          warnings.push(w);
+          logger.warn(`${label}: ${w}`);
+        }
+      }
       const extra = bm25ExtraFields(spec);
       if (extra.length > 0) {
         proxies ??= findTaskLabelProxies(data.tasks);
@@ -789,6 +819,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
           checkAborted(signal);
           const t0 = performance.now();
           const before = reranker.counters();
+          const execBefore = reranker.report?.();
           const reranked = new Map<string, Map<string, RankedList>>();
           for (const st of stage) {
             reranked.set(
@@ -861,6 +892,9 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
               sent: after.sent - before.sent,
             },
           };
+          if (warnings.length > 0) result.warnings = [...warnings];
+          const execAfter = reranker.report?.();
+          if (execAfter !== undefined) result.rerank.execution = diffCounters(execAfter, execBefore);
           if (row.unscored.length > 0) result.unscoredTasks = row.unscored;
           retrieverResults.push(result);
         } catch (e) {

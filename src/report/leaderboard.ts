@@ -50,6 +50,8 @@ export interface LeaderboardRow {
   model?: ModelMeta;
   /** Where an imported row comes from. */
   imported?: ImportedRow;
+  /** What the row's numbers rest on that others' do not (e.g. `filter=language`); marked ‡. */
+  warnings?: string[];
 }
 
 /** One leaderboard: one dataset under one protocol. */
@@ -121,6 +123,7 @@ export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = 
       significantlyBetterThan: better,
       ...(model !== undefined ? { model } : {}),
       ...(r.imported !== undefined ? { imported: r.imported } : {}),
+      ...((r.warnings?.length ?? 0) > 0 ? { warnings: [...(r.warnings as string[])] } : {}),
     };
   });
   const notes: string[] = [];
@@ -135,6 +138,7 @@ export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = 
       `Imported (published MTEB results, marked †): ${imported.map((r) => `${r.retriever} (revision ${r.imported!.revision})`).join(', ')}; task means only, no query counts, in no significance test.`,
     );
   }
+  for (const r of rows.filter((x) => x.warnings !== undefined)) notes.push(`‡ ${r.retriever}: ${(r.warnings as string[]).join('; ')}.`);
   const unrankedRows = rows.filter((r) => r.rank === null);
   if (unrankedRows.length > 0) {
     notes.push(
@@ -288,11 +292,11 @@ export function renderLeaderboard(board: Leaderboard, format: LeaderboardFormat 
   const rows = board.rows.map((r) => {
     const first = board.rankBy === 'taskMean' ? r.taskMean : r.overall;
     const second = board.rankBy === 'taskMean' ? r.overall : r.taskMean;
-    const name = r.imported !== undefined ? `${r.retriever} †` : r.retriever;
+    const name = `${r.retriever}${r.imported !== undefined ? ' †' : ''}${r.warnings !== undefined ? ' ‡' : ''}`;
     return [
       r.rank === null ? '–' : String(r.rank),
       r.letter,
-      format === 'latex' ? latexEscape(name).replace('†', '$^\\dagger$') : name,
+      format === 'latex' ? latexEscape(name).replace('†', '$^\\dagger$').replace('‡', '$^\\ddagger$') : name,
       f4(first) + sup(marksOf(board, r, 'overall')),
       f4(second),
       ...board.tasks.map((t) => f4(r.tasks[t]) + sup(marksOf(board, r, t))),

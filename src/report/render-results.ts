@@ -163,7 +163,7 @@ function leaderboard(results: EvalResults): Table {
   const order = (rows: RetrieverResult[]) => [...rows].sort((a, b) => key(b) - key(a));
   const row = (r: RetrieverResult, place: string) => [
     place,
-    r.name,
+    (r.warnings?.length ?? 0) > 0 ? `${r.name} ‡` : r.name,
     ...BOARD_MEASURES.map((m) => formatMetric(r.overall.metrics[m])),
     ...extra.map((m) => formatMetric(r.overall.metrics[m])),
     formatMetric(taskMeanOf(r)?.metrics['ndcg@10']),
@@ -184,6 +184,7 @@ function leaderboard(results: EvalResults): Table {
     );
   }
   for (const f of results.failed ?? []) notes.push(`failed: ${f.name} (${f.code}): ${f.error}`);
+  for (const r of results.retrievers) if ((r.warnings?.length ?? 0) > 0) notes.push(`‡ ${r.name}: ${(r.warnings as string[]).join('; ')}`);
   return { title, header, rows, note: notes.join('\n') };
 }
 

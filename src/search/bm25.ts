@@ -599,6 +599,68 @@ export class Bm25Index implements RetrieverIndex {
    * Only documents sharing at least one term with the query are returned (all have score > 0).
    */
   async search(queries: readonly Query[], depth: number, options: SearchOptions = {}): Promise<Map<string, RankedList>> {
+    return this.rankAll(queries.length, (qi) => ({ id: queries[qi].id, weights: this.queryWeights(queries[qi].text) }), depth, options, true);
+  }
+
+  /** A query text's term weights: its terms' frequencies under the `queryTf` rule. */
+  private queryWeights(text: string): Map<number, number> {
+    const { queryTf, k3 } = this.options;
+    this.queryTerms ??= new TermInterner(this.options, this.vocabulary as Map<string, number>, true);
+    const queryTerms = this.queryTerms;
+    const qtf = new Map<number, number>();
+    queryTerms.reset();
+    queryTerms.scan(text);
+    for (let i = 0; i < queryTerms.length; i++) {
+      const t = queryTerms.ids[i];
+      qtf.set(t, (qtf.get(t) ?? 0) + 1);
+    }
+    const weights = new Map<number, number>();
+    for (const [t, c] of qtf) weights.set(t, queryTermWeight(c, queryTf, k3));
+    return weights;
+  }
+
+  /**
+   * Ranks weighted bags of index terms (terms as the tokeniser emits them; a term not in the
+   * vocabulary is skipped), optionally added to a query text's own weights: score(d) = sum over
+   * terms t of w(t) * BM25(t, d), w = the text's weight (as {@link search}) + the bag's. No
+   * feedback. Used by query expansion (the vocabulary bridge), whose terms come with weights.
+   */
+  async searchTerms(
+    queries: ReadonlyArray<{ id: string; terms: ReadonlyMap<string, number>; text?: string }>,
+    depth: number,
+    options: SearchOptions = {},
+  ): Promise<Map<string, RankedList>> {
+    return this.rankAll(
+      queries.length,
+      (qi) => {
+        const q = queries[qi];
+        const weights = q.text !== undefined ? this.queryWeights(q.text) : new Map<number, number>();
+        for (const [term, w] of q.terms) {
+          const t = this.vocabulary.get(term);
+          if (t !== undefined && w > 0) weights.set(t, (weights.get(t) ?? 0) + w);
+        }
+        return { id: q.id, weights };
+      },
+      depth,
+      options,
+      false,
+    );
+  }
+
+  /** Document frequency of a term (0 when it is not in the vocabulary). */
+  termDocumentFrequency(term: string): number {
+    const t = this.vocabulary.get(term);
+    return t === undefined ? 0 : this.documentFrequency[t];
+  }
+
+  /** The search loop of {@link search} and {@link searchTerms}: query `qi`'s id and term weights from `weightsOf`. */
+  private async rankAll(
+    count: number,
+    weightsOf: (qi: number) => { id: string; weights: Map<number, number> },
+    depth: number,
+    options: SearchOptions,
+    withFeedback: boolean,
+  ): Promise<Map<string, RankedList>> {
     validateDepth(depth);
     const out = new Map<string, RankedList>();
     const n = this.size;
@@ -608,33 +670,23 @@ export class Bm25Index implements RetrieverIndex {
     const heap = new TopK(Math.min(depth, Math.max(n, 1)), this.tieRanks);
     const outDocs = new Int32Array(heap.capacity);
     const outScores = new Float32Array(heap.capacity);
-    const { queryTf, k3, feedbackDocs } = this.options;
-    this.queryTerms ??= new TermInterner(this.options, this.vocabulary as Map<string, number>, true);
-    const queryTerms = this.queryTerms;
+    const { feedbackDocs } = this.options;
     const feedback =
-      feedbackDocs > 0
+      withFeedback && feedbackDocs > 0
         ? {
             heap: new TopK(feedbackDocs, this.tieRanks),
             docs: new Int32Array(feedbackDocs),
             scores: new Float32Array(feedbackDocs),
           }
         : undefined;
-    options.progress?.start('bm25 search', queries.length);
+    options.progress?.start('bm25 search', count);
     checkAborted(options.signal);
     // A turn of the event loop every 50 ms, not every so many queries: a query over a million documents takes tens of ms.
     const turns = new EventLoopTurns(options.signal);
-    for (let qi = 0; qi < queries.length; qi++) {
-      if (turns.due()) await turns.take(() => `bm25 search stopped after ${qi} of ${queries.length} queries`);
-      const q = queries[qi];
-      const qtf = new Map<number, number>();
-      queryTerms.reset();
-      queryTerms.scan(q.text);
-      for (let i = 0; i < queryTerms.length; i++) {
-        const t = queryTerms.ids[i];
-        qtf.set(t, (qtf.get(t) ?? 0) + 1);
-      }
-      let weights = new Map<number, number>();
-      for (const [t, c] of qtf) weights.set(t, queryTermWeight(c, queryTf, k3));
+    for (let qi = 0; qi < count; qi++) {
+      if (turns.due()) await turns.take(() => `bm25 search stopped after ${qi} of ${count} queries`);
+      const q = weightsOf(qi);
+      let weights = q.weights;
       const ex = resolveExcluded(options.exclude?.get(q.id), this.docIndex);
       for (const d of ex) excluded[d] = 1;
       if (feedback !== undefined && weights.size > 0) {

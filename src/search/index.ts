@@ -8,3 +8,4 @@ export * from './top-k.js';
 export * from './rrf.js';
 export * from './shingles.js';
 export * from '../core/vector-store.js';
+export * from './bridge.js';
