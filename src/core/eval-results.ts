@@ -194,6 +194,8 @@ export interface RetrieverResult {
    * (present on one label class only); absent when there are none.
    */
   warnings?: string[];
+  /** What the retriever spent beyond ranking (query expansion: queries expanded, model calls, cached replies, tokens). */
+  usage?: Record<string, unknown>;
   /** Query id -> values; omitted when per-query output was turned off. */
   perQuery?: Record<string, QueryResult>;
   timings: RetrieverTimings;

@@ -72,4 +72,9 @@ export interface Retriever {
   describe(): RetrieverDescription;
   /** Indexes `docs` (in order; ids must be unique) once and returns a handle to search them. */
   index(docs: readonly Doc[], options?: IndexOptions): Promise<RetrieverIndex>;
+  /**
+   * What it spent beyond ranking so far (a chat model's calls and tokens for query expansion);
+   * goes into its result's `usage`. Absent for retrievers that spend nothing else.
+   */
+  report?(): Record<string, unknown>;
 }

@@ -189,6 +189,34 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
         spec.text,
       );
     }
+    case 'hyde':
+    case 'q2d': {
+      // Chat and provider code load only when chosen.
+      const [{ createExpansionRetriever, EXPANSION_DEFAULTS }, { createChatModel, parseChatSpec }, { resolveCacheDir }] = await Promise.all([
+        import('./query-expansion.js'),
+        import('../providers/index.js'),
+        import('../cache/index.js'),
+      ]);
+      const plan = ctx.plan === undefined ? undefined : { ...ctx.plan, depth: rrfInputDepth(ctx.plan.depth) };
+      const inner = await createRetriever(spec.member, { ...ctx, ...(plan !== undefined ? { plan } : {}) });
+      const model = await createChatModel(parseChatSpec(spec.chat), { env: ctx.env, ...(ctx.logger !== undefined ? { logger: ctx.logger } : {}) });
+      return createExpansionRetriever(
+        inner,
+        model,
+        {
+          kind: spec.kind,
+          weights: spec.weights ?? EXPANSION_DEFAULTS.weights,
+          k: spec.k ?? EXPANSION_DEFAULTS.k,
+          repeat: spec.repeat ?? EXPANSION_DEFAULTS.repeat,
+          concurrency: spec.concurrency ?? EXPANSION_DEFAULTS.concurrency,
+          maxTokens: spec.maxTokens ?? EXPANSION_DEFAULTS.maxTokens,
+          temperature: EXPANSION_DEFAULTS.temperature,
+          ...(spec.prompt !== undefined ? { prompt: file(spec.prompt) } : {}),
+        },
+        ctx.cacheDir ?? resolveCacheDir(ctx.env),
+        spec.text,
+      );
+    }
     case 'rrf': {
       const members: Retriever[] = [];
       // Each part is searched deeper than the fused list (rrfInputDepth).

@@ -7,7 +7,7 @@ import { openRunJournal } from '../cache/index.js';
 import type { Doc, Query } from '../core/dataset.js';
 import type { Program, ProgramResult, TestCase } from '../core/execution.js';
 import type { JudgeBackend } from '../sandbox/backend.js';
-import { createExecReranker, parseExecRerankerSpec } from './exec-reranker.js';
+import { createExecReranker, createExecRerankerFromSpec, parseExecRerankerSpec } from './exec-reranker.js';
 import { rerankLists } from './rerank-stage.js';
 import { createTestJudge, toolchainSkipReason } from '../../test/support/judge.js';
 
@@ -159,8 +159,56 @@ test('without screening every sample runs; code-to-code and statements without s
   assert.equal(judge.runs, 4, 'nothing ran for the passed-through queries');
 });
 
+test("borrowed samples: a query stating no example takes its best-matching statement's; a code-to-code anchor the samples of the statement it reproduces", async () => {
+  const judge = fakeJudge();
+  const reranker = createExecReranker({ judge, settings: parseExecRerankerSpec('exec?borrow=all') });
+  const statements: Doc[] = [
+    { id: 'st-product', text: PRODUCT_STATEMENT },
+    { id: 'st-sum', text: SUM_STATEMENT },
+    { id: 'st-none', text: 'Add the numbers, then multiply them by nothing at all.' },
+  ];
+  reranker.useStatements(statements);
+  const docs: Doc[] = [
+    { id: 'a-echo6', text: 'echo 6', language: 'python' },
+    { id: 'b-sum', text: 'sum b', language: 'go' },
+    { id: 'c-echo3', text: 'echo 3', language: 'java' },
+  ];
+  const docMap = new Map(docs.map((d) => [d.id, d]));
+  const run = (task: 'text2code' | 'code2code', q: Query) =>
+    rerankLists({
+      reranker,
+      queries: [q],
+      docs: docMap,
+      lists: new Map([[q.id, lists(docs.map((d) => d.id))]]),
+      depth: 5,
+      fusion: { kind: 'none' },
+      task,
+    });
+  // "Add the numbers." ranks the sum statement first: its two samples are borrowed.
+  const t2c = await run('text2code', { id: 't', text: 'Add the numbers.' });
+  assert.deepEqual(t2c.get('t')?.docIds, ['b-sum', 'c-echo3', 'a-echo6']);
+  // The anchor (a sum program) reproduces the sum statement's samples, not the product one's (ranked first).
+  const c2c = await run('code2code', { id: 'c', text: 'sum multiply numbers', language: 'python' });
+  assert.deepEqual(c2c.get('c')?.docIds, ['b-sum', 'c-echo3', 'a-echo6']);
+  assert.deepEqual(reranker.report().borrowed, { text2code: 1, code2code: 1 });
+  // Without borrowing both are passed through.
+  const plain = createExecReranker({ judge: fakeJudge(), settings: parseExecRerankerSpec('exec?borrow=none') });
+  plain.useStatements(statements);
+  const kept = await rerankLists({
+    reranker: plain,
+    queries: [{ id: 't', text: 'Add the numbers.' }],
+    docs: docMap,
+    lists: new Map([['t', lists(docs.map((d) => d.id))]]),
+    depth: 5,
+    fusion: { kind: 'none' },
+    task: 'text2code',
+  });
+  assert.deepEqual(kept.get('t')?.docIds, ['a-echo6', 'b-sum', 'c-echo3']);
+});
+
 test('exec spec parameters are checked', () => {
-  assert.deepEqual(parseExecRerankerSpec('exec?timeoutMs=500&judge=piston:http://127.0.0.1:9&normalise=official&jobs=3'), {
+  assert.deepEqual(parseExecRerankerSpec('exec?timeoutMs=500&judge=piston:http://127.0.0.1:9&normalise=official&jobs=3&borrow=none'), {
+    borrow: 'none',
     judge: 'piston:http://127.0.0.1:9',
     timeoutMs: 500,
     memoryMb: 512,
@@ -170,6 +218,8 @@ test('exec spec parameters are checked', () => {
   });
   assert.throws(() => parseExecRerankerSpec('exec?k=3'), /unknown parameter `k`; valid: judge, timeoutMs/);
   assert.throws(() => parseExecRerankerSpec('exec?timeoutMs=0'), /timeoutMs must be an integer >= 1/);
+  assert.throws(() => parseExecRerankerSpec('exec?borrow=yes'), /borrow must be text, all or none/);
+  assert.equal(parseExecRerankerSpec('exec').borrow, 'text');
   assert.throws(() => parseExecRerankerSpec('exec?judge=ftp:x'), /unknown judge `ftp`/);
 });
 
@@ -262,5 +312,49 @@ test('the real judge: stdin samples in five languages (a C++ program ending in a
     assert.ok(report.cpuSeconds > 0 && report.compiles > 0, JSON.stringify(report));
   } finally {
     reranker.close();
+  }
+});
+
+test('on a remote judge (a loopback Piston running the programs): the same order as the local judge, nothing journaled twice', {
+  skip: toolchainSkipReason(['python', 'cpp', 'go']),
+}, async () => {
+  const { startPiston } = await import('../../test/support/judge-services.js');
+  const svc = await startPiston({ runTimeoutCapMs: 20000 });
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-exec-remote-'));
+  try {
+    const docs: Doc[] = [
+      { id: 'py-product', text: 'a, b = map(int, input().split())\nprint(a * b)', language: 'python' },
+      { id: 'go-sum', text: 'package main\nimport "fmt"\nfunc main() { var a, b int; fmt.Scan(&a, &b); fmt.Println(a + b) }', language: 'go' },
+      { id: 'cpp-sum', text: 'int main() { long long a, b; std::cin >> a >> b; std::cout << a + b << std::endl; }', language: 'cpp' },
+    ];
+    const rerank = async () => {
+      const reranker = await createExecRerankerFromSpec(`exec?judge=${encodeURIComponent(`piston:${svc.url}`)}`, { env: {}, cacheDir: dir });
+      try {
+        const out = await rerankLists({
+          reranker,
+          queries: [{ id: 'q', text: SUM_STATEMENT }],
+          docs: new Map(docs.map((d) => [d.id, d])),
+          lists: new Map([['q', lists(docs.map((d) => d.id))]]),
+          depth: 5,
+          fusion: { kind: 'none' },
+          task: 'text2code',
+        });
+        return { order: out.get('q')?.docIds, report: reranker.report(), judge: reranker.describe().judge as { name?: string; kind?: string } };
+      } finally {
+        reranker.close();
+      }
+    };
+    const first = await rerank();
+    assert.deepEqual(first.order, ['go-sum', 'cpp-sum', 'py-product']);
+    assert.ok(first.report.runs.executed >= 5, JSON.stringify(first.report.runs));
+    const executeCalls = svc.requests.get('POST /api/v2/execute') ?? 0;
+    assert.ok(executeCalls > 0);
+    const second = await rerank();
+    assert.deepEqual(second.order, first.order);
+    assert.equal(second.report.runs.executed, 0);
+    assert.equal(svc.requests.get('POST /api/v2/execute') ?? 0, executeCalls, 'no program sent again');
+  } finally {
+    await svc.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

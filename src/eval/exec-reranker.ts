@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { openRunJournal, resolveCacheDir, type RunJournal } from '../cache/index.js';
-import type { Query, TaskName } from '../core/dataset.js';
+import type { Doc, Query, TaskName } from '../core/dataset.js';
 import { forEachBounded } from '../core/bounded-work.js';
 import { CorebError } from '../core/errors.js';
 import { EXEC_LANGUAGES, type ExecLanguage, type Program, type TestCase, type Verdict } from '../core/execution.js';
@@ -17,6 +17,7 @@ import type { RerankOptions, RerankPair } from '../core/rerank.js';
 import { parseStatementSamples, type StatementSample } from '../dataset/statement-samples.js';
 import type { JudgeBackend } from '../sandbox/backend.js';
 import { findCallTarget } from '../sandbox/call-target.js';
+import { createBm25Index, type Bm25Index } from '../search/index.js';
 import { createJudge, parseJudgeSpec } from '../sandbox/judge-spec.js';
 import type { NormalisationName } from '../sandbox/normalise.js';
 import type { SpecReranker } from './rerank-stage.js';
@@ -39,10 +40,26 @@ export interface ExecRerankerSettings {
   screen: boolean;
   /** Sandboxed processes at once (local judge) or requests in flight (remote). Default: the judge's. */
   jobs?: number;
+  /**
+   * Borrowed samples: `text` (default): a text-to-code query stating no example takes the samples
+   * of the statement BM25 ranks first for it in the release's statement corpus (among its top 3,
+   * the first with samples); `all`: also a code-to-code anchor takes those of the best-ranked of its
+   * top 10 statements whose samples it reproduces (off by default: CoREB's code-to-code positives
+   * are one model's passing programs in the target languages, and every passing program of the
+   * problem rises; v202602 c2c nDCG@10 0.6963 -> 0.6890); `none`. Needs the statement corpus (the
+   * code-to-text corpus, given by coreb eval); without it, such queries are passed through.
+   */
+  borrow: 'text' | 'all' | 'none';
 }
+
+/** Statements searched for a text query's borrowed samples. */
+export const BORROW_STATEMENTS = 3;
+/** Statements a code-to-code anchor is run on to find the one whose samples it reproduces. */
+export const BORROW_ANCHOR_STATEMENTS = 10;
 
 /** Defaults of {@link ExecRerankerSettings}. */
 export const EXEC_RERANKER_DEFAULTS: Readonly<ExecRerankerSettings> = {
+  borrow: 'text',
   judge: 'local',
   timeoutMs: 2000,
   memoryMb: 512,
@@ -63,7 +80,7 @@ export function parseExecRerankerSpec(spec: string): ExecRerankerSettings {
   if (t !== 'exec' && !t.startsWith('exec?'))
     throw new CorebError('USAGE', `reranker \`${spec}\` is not an exec spec (exec[?timeoutMs=2000&judge=local])`);
   const out: ExecRerankerSettings = { ...EXEC_RERANKER_DEFAULTS };
-  const valid = 'judge, timeoutMs, memoryMb, normalise, screen, jobs';
+  const valid = 'judge, timeoutMs, memoryMb, normalise, screen, borrow, jobs';
   for (const [key, value] of new URLSearchParams(t.slice(5))) {
     const int = (min: number): number => {
       const n = Number(value);
@@ -85,6 +102,10 @@ export function parseExecRerankerSpec(spec: string): ExecRerankerSettings {
       if (value !== 'true' && value !== 'false')
         throw new CorebError('USAGE', `reranker \`${spec}\`: screen must be true or false, got \`${value}\``);
       out.screen = value === 'true';
+    } else if (key === 'borrow') {
+      if (value !== 'text' && value !== 'all' && value !== 'none')
+        throw new CorebError('USAGE', `reranker \`${spec}\`: borrow must be text, all or none, got \`${value}\``);
+      out.borrow = value;
     } else throw new CorebError('USAGE', `reranker \`${spec}\`: unknown parameter \`${key}\`; valid: ${valid}`);
   }
   return out;
@@ -96,6 +117,8 @@ export type ExecRerankReport = {
   queries: Record<string, number>;
   /** Queries passed through in first-stage order, by reason. */
   passedThrough: { noSamples: number; code2code: number; noRunnableLanguage: number };
+  /** Queries that ran on borrowed samples (see ExecRerankerSettings.borrow), per task. */
+  borrowed: { text2code: number; code2code: number };
   /** Queries whose candidates were executed (or read from the journal). */
   executedQueries: number;
   /** (program, statement) pairs with samples to run. */
@@ -121,6 +144,7 @@ function emptyReport(): ExecRerankReport {
   return {
     queries: {},
     passedThrough: { noSamples: 0, code2code: 0, noRunnableLanguage: 0 },
+    borrowed: { text2code: 0, code2code: 0 },
     executedQueries: 0,
     pairs: 0,
     unrunnable: 0,
@@ -138,6 +162,8 @@ function emptyReport(): ExecRerankReport {
 export interface ExecReranker extends SpecReranker {
   /** Totals since creation. */
   report(): ExecRerankReport;
+  /** Gives the statement corpus borrowed samples come from (see {@link ExecRerankerSettings.borrow}). */
+  useStatements(docs: readonly Doc[]): void;
 }
 
 /** What {@link createExecReranker} needs. */
@@ -229,6 +255,19 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
     memoryMb: settings.memoryMb,
     normalise: settings.normalise,
     screen: settings.screen,
+    borrow: {
+      setting: settings.borrow,
+      ...(settings.borrow !== 'none'
+        ? {
+            text2code: `queries without samples: the first statement with samples among the top ${BORROW_STATEMENTS} BM25 ranks in the statement corpus`,
+          }
+        : {}),
+      ...(settings.borrow === 'all'
+        ? {
+            code2code: `the best-ranked of the top ${BORROW_ANCHOR_STATEMENTS} statements (BM25 of the anchor's code) whose samples the anchor reproduces`,
+          }
+        : {}),
+    },
     score: EXEC_SCORE_FORMULA,
     samples:
       'AtCoder/LiveCodeBench "Sample Input N / Sample Output N" (stdin, token comparison) and LeetCode "Input: a = .. / Output: .." (the method whose parameters match, called through the functional driver, JSON comparison)',
@@ -265,34 +304,51 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
       }
       return v;
     };
+    // Candidate programs of one query run on `s` (text-to-code, and code-to-code with borrowed samples).
+    const programJobs = (g: { start: number; end: number }, s: readonly StatementSample[]): void => {
+      for (let i = g.start; i < g.end; i++) {
+        const doc = (pairs[i].records as NonNullable<RerankPair['records']>).doc;
+        const language = doc.language;
+        const t = isExecLanguage(language) ? testsFor(language, doc.text, s) : undefined;
+        if (!isExecLanguage(language) || t === undefined || t.tests.length === 0) {
+          report.unrunnable++;
+          continue;
+        }
+        jobs.push({ pair: i, variant: variantOf(language, doc.text, t.tests[0].kind, t.funcName), tests: t.tests, reproduced: 0, stopped: false });
+      }
+    };
+    const anchors =
+      task === 'code2code' && settings.borrow ? await borrowForAnchors(groups, variantOf, options) : new Map<string, StatementSample[]>();
     for (const g of groups) {
       const k = g.end - g.start;
       for (let i = g.start; i < g.end; i++) scores[i] = (0.001 * (k - (i - g.start))) / (k + 1);
       const name = task ?? 'unknown';
       report.queries[name] = (report.queries[name] ?? 0) + 1;
       if (task === 'code2code' || task === undefined) {
-        report.passedThrough.code2code++;
-        counters.hits += k;
+        const borrowed = anchors.get(g.query.id);
+        if (borrowed === undefined) {
+          report.passedThrough.code2code++;
+          counters.hits += k;
+          continue;
+        }
+        report.borrowed.code2code++;
+        report.executedQueries++;
+        programJobs(g, borrowed);
         continue;
       }
       if (task === 'text2code') {
-        const s = samples(g.query.text);
+        let s = samples(g.query.text);
+        if (s.length === 0 && settings.borrow !== 'none') {
+          s = await borrowForText(g.query.text);
+          if (s.length > 0) report.borrowed.text2code++;
+        }
         if (s.length === 0) {
           report.passedThrough.noSamples++;
           counters.hits += k;
           continue;
         }
         report.executedQueries++;
-        for (let i = g.start; i < g.end; i++) {
-          const doc = (pairs[i].records as NonNullable<RerankPair['records']>).doc;
-          const language = doc.language;
-          const t = isExecLanguage(language) ? testsFor(language, doc.text, s) : undefined;
-          if (!isExecLanguage(language) || t === undefined || t.tests.length === 0) {
-            report.unrunnable++;
-            continue;
-          }
-          jobs.push({ pair: i, variant: variantOf(language, doc.text, t.tests[0].kind, t.funcName), tests: t.tests, reproduced: 0, stopped: false });
-        }
+        programJobs(g, s);
         continue;
       }
       // code2text: the query program on each candidate statement's samples.
@@ -327,6 +383,71 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
       if (j.reproduced === j.tests.length) report.allReproduced++;
     }
     return scores;
+  }
+
+  /** The statement corpus for borrowed samples, indexed by BM25 on first use. */
+  let statements: { docs: readonly Doc[]; index?: Bm25Index } | undefined;
+
+  /** Statements ranked for `text` by BM25 (the default retriever), best first, at most `n`. */
+  async function rankStatements(text: string, n: number): Promise<Doc[]> {
+    if (statements === undefined || statements.docs.length === 0) return [];
+    statements.index ??= createBm25Index(statements.docs);
+    const byId = new Map(statements.docs.map((d) => [d.id, d]));
+    const list = (await statements.index.search([{ id: 'q', text }], n)).get('q');
+    return (list?.docIds ?? []).map((id) => byId.get(id) as Doc);
+  }
+
+  /**
+   * Samples for a text query that states none: those of the best-ranked of the top
+   * {@link BORROW_STATEMENTS} statements (BM25 over the statement corpus) that has samples.
+   */
+  async function borrowForText(text: string): Promise<StatementSample[]> {
+    for (const d of await rankStatements(text, BORROW_STATEMENTS)) {
+      const s = samples(d.text);
+      if (s.length > 0) return s;
+    }
+    return [];
+  }
+
+  /**
+   * Samples for code-to-code anchors: each anchor runs on the samples of the top
+   * {@link BORROW_ANCHOR_STATEMENTS} statements BM25 ranks for its code; the best-ranked statement
+   * whose samples it reproduces every one of lends them. Anchors with none are passed through.
+   */
+  async function borrowForAnchors(
+    groups: ReadonlyArray<{ query: Query }>,
+    variantOf: (language: ExecLanguage, code: string, kind: string, funcName: string | undefined) => Variant,
+    options: RerankOptions,
+  ): Promise<Map<string, StatementSample[]>> {
+    const probes: Job[] = [];
+    const owner: Array<{ query: string; rank: number; samples: StatementSample[] }> = [];
+    for (const g of groups) {
+      const language = g.query.language;
+      if (!isExecLanguage(language)) continue;
+      const ranked = await rankStatements(g.query.text, BORROW_ANCHOR_STATEMENTS);
+      ranked.forEach((d, rank) => {
+        const s = samples(d.text);
+        const t = s.length === 0 ? undefined : testsFor(language, g.query.text, s);
+        if (t === undefined || t.tests.length === 0) return;
+        owner.push({ query: g.query.id, rank, samples: s });
+        probes.push({
+          pair: owner.length - 1,
+          variant: variantOf(language, g.query.text, t.tests[0].kind, t.funcName),
+          tests: t.tests,
+          reproduced: 0,
+          stopped: false,
+        });
+      });
+    }
+    await runJobs(probes, options);
+    const out = new Map<string, { rank: number; samples: StatementSample[] }>();
+    for (const j of probes) {
+      if (j.reproduced !== j.tests.length) continue;
+      const o = owner[j.pair];
+      const best = out.get(o.query);
+      if (best === undefined || o.rank < best.rank) out.set(o.query, o);
+    }
+    return new Map([...out].map(([q, o]) => [q, o.samples]));
   }
 
   const runKey = (v: Variant, t: TestCase): string => sha([settingsKey, v.key, t.input, t.outputs]);
@@ -415,6 +536,9 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
     score,
     counters: () => ({ ...counters }),
     report: () => ({ ...structuredClone(report), compiles: judge.stats().compiles }),
+    useStatements(docs) {
+      if (statements?.docs !== docs) statements = { docs };
+    },
     close() {
       ctx.journal?.close();
       logger.info(

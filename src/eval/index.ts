@@ -19,3 +19,7 @@ export * from './near-duplicates.js';
 export * from './language-detector.js';
 export * from './retrieve-tasks.js';
 export * from './trec-metrics.js';
+export * from './exec-reranker.js';
+export * from './language-filter.js';
+export * from './query-expansion.js';
+export * from './bridge-release.js';

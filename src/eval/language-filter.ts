@@ -39,6 +39,7 @@ export function createLanguageFilteredRetriever(inner: Retriever, name: string):
   return {
     name,
     describe: () => ({ ...inner.describe(), filter: 'language' }),
+    ...(inner.report !== undefined ? { report: () => (inner.report as () => Record<string, unknown>)() } : {}),
     async index(docs: readonly Doc[], options): Promise<RetrieverIndex> {
       const index = await inner.index(docs, options);
       const languageOf = new Map(docs.map((d) => [d.id, d.language]));

@@ -146,6 +146,8 @@ export interface SpecReranker extends Reranker {
   counters(): RerankCacheCounters;
   /** What the reranker did and cost beyond scoring pairs (the exec reranker's runs); goes into a reranked result's `rerank.execution`. */
   report?(): Record<string, unknown>;
+  /** Rerankers that read the release's statements beyond the candidates (the exec reranker's borrowed samples) take the statement corpus here. */
+  useStatements?(docs: readonly Doc[]): void;
   /** Flushes and closes the score store. */
   close(): void;
 }

@@ -17,6 +17,7 @@ export type RetrieverSpec = (
   | { kind: 'dense'; text: string; spec: string; search: DenseSearchParams }
   | { kind: 'top-ranked'; text: string; file: string | null }
   | { kind: 'es'; text: string; index: string; params: Map<string, string[]> }
+  | ({ kind: 'hyde' | 'q2d'; text: string; chat: string; member: RetrieverSpec } & ExpansionSpecOptions)
 ) & {
   name?: string;
   /**
@@ -30,15 +31,26 @@ export type RetrieverSpec = (
 /** The values `filter=` takes. */
 export const RETRIEVER_FILTERS = ['language'] as const;
 
+/** Options of a `hyde:` / `q2d:` spec (see eval/query-expansion.ts for defaults). */
+export interface ExpansionSpecOptions {
+  /** RRF weights of [plain, expanded]. */
+  weights?: [number, number];
+  k?: number;
+  prompt?: string;
+  repeat?: number;
+  concurrency?: number;
+  maxTokens?: number;
+}
+
 /** `bm25?bridge=FILE[&bridgeTerms=20&bridgeWeight=0.3&bridgeMode=mix&bridgeMaxDf=0.1]`: the vocabulary bridge's file and search settings. */
 export interface BridgeSpec {
   file: string;
   /** Expansion terms per query. Default 20. */
   terms?: number;
-  /** Weight of the expansion (mix: lambda; rrf: the expanded pass's weight). Default 0.3. */
+  /** Weight of the bridge (tlm: the rescored list's RRF weight; mix: lambda; rrf: the expanded pass's weight). Default 0.5. */
   weight?: number;
-  /** `mix` (default) or `rrf`. */
-  mode?: 'mix' | 'rrf';
+  /** `tlm` (default), `mix` or `rrf` (see BridgeSearchOptions.mode). */
+  mode?: 'mix' | 'rrf' | 'tlm';
   /** Expansion terms in more than this share of the documents are dropped. Default 0.1. */
   maxDf?: number;
 }
@@ -229,7 +241,8 @@ function parseBridgeParam(spec: string, current: BridgeSpec | undefined, key: st
   }
   const n = Number(value);
   if (key === 'bridgeMode') {
-    if (value !== 'mix' && value !== 'rrf') throw new CorebError('USAGE', `retriever \`${spec}\`: bridgeMode must be mix or rrf, got \`${value}\``);
+    if (value !== 'mix' && value !== 'rrf' && value !== 'tlm')
+      throw new CorebError('USAGE', `retriever \`${spec}\`: bridgeMode must be mix, rrf or tlm, got \`${value}\``);
     b.mode = value;
   } else if (key === 'bridgeMaxDf') {
     if (value === '' || !Number.isFinite(n) || n <= 0 || n > 1)
@@ -253,7 +266,7 @@ function parseBridgeParam(spec: string, current: BridgeSpec | undefined, key: st
 
 /** Spec kinds, for messages. */
 const KINDS =
-  'bm25[?k1=..&b=..&bridge=FILE], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..] (each may add name=NAME: ?name=NAME, or ,name=NAME in rrf)';
+  'bm25[?k1=..&b=..&bridge=FILE], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..], hyde:CHAT,SPEC, q2d:CHAT,SPEC (each may add name=NAME: ?name=NAME, or ,name=NAME in rrf)';
 
 /**
  * Parses one retriever spec.
@@ -282,6 +295,7 @@ export function parseRetrieverSpec(text: string): RetrieverSpec {
   const trimmed = text.trim();
   if (trimmed === '') throw new CorebError('USAGE', `empty retriever spec; valid forms: ${KINDS}`);
   if (trimmed.startsWith('rrf:')) return parseRrf(trimmed, trimmed.slice(4));
+  if (trimmed.startsWith('hyde:') || trimmed.startsWith('q2d:')) return parseBody(trimmed);
   const { body, name, filter } = takeName(trimmed);
   const parsed = parseBody(body);
   return {
@@ -339,6 +353,9 @@ function parseBody(spec: string): RetrieverSpec {
     }
     case 'rrf':
       return parseRrf(spec, rest);
+    case 'hyde':
+    case 'q2d':
+      return parseExpansion(spec, kind, rest);
     case 'top-ranked':
       return { kind: 'top-ranked', text: spec, file: rest === '' ? null : rest };
     case 'es': {
@@ -352,6 +369,44 @@ function parseBody(spec: string): RetrieverSpec {
     default:
       throw new CorebError('USAGE', `unknown retriever \`${spec}\`; valid forms: ${KINDS}`);
   }
+}
+
+/** `hyde:CHAT,SPEC[,weights=1,1][,k=60][,prompt=FILE][,repeat=5][,concurrency=4][,maxTokens=512][,name=N]`. */
+function parseExpansion(spec: string, kind: 'hyde' | 'q2d', body: string): RetrieverSpec {
+  const usage = `${kind}:CHAT,SPEC[,weights=1,1][,k=60][,prompt=FILE][,repeat=5][,concurrency=4][,maxTokens=512]`;
+  const parts = splitTopLevel(body).map((p) => p.trim());
+  const unwrap = (p: string) => (p.startsWith('(') && p.endsWith(')') ? p.slice(1, -1) : p);
+  const option = /^(weights|k|prompt|repeat|concurrency|maxTokens|name)=/;
+  if (parts.length < 2 || option.test(parts[0]) || option.test(parts[1]))
+    throw new CorebError(
+      'USAGE',
+      `retriever \`${spec}\`: needs a chat model and a retriever: ${usage}, e.g. ${kind}:(openai:qwen?baseUrl=http://127.0.0.1:8000/v1),bm25`,
+    );
+  const out: RetrieverSpec & { kind: 'hyde' | 'q2d' } = { kind, text: spec, chat: unwrap(parts[0]), member: parseRetrieverSpec(unwrap(parts[1])) };
+  const num = (key: string, value: string, min: number, integer: boolean): number => {
+    const n = Number(value);
+    if (value === '' || !Number.isFinite(n) || n < min || (integer && !Number.isInteger(n)))
+      throw new CorebError('USAGE', `retriever \`${spec}\`: ${key} must be ${integer ? 'an integer' : 'a number'} >= ${min}, got \`${value}\``);
+    return n;
+  };
+  for (let i = 2; i < parts.length; i++) {
+    const [key, ...v] = parts[i].split('=');
+    const value = v.join('=');
+    if (key === 'weights') {
+      const next = parts[i + 1];
+      if (next === undefined || next.includes('='))
+        throw new CorebError('USAGE', `retriever \`${spec}\`: weights= takes two numbers (plain, expanded): weights=1,1`);
+      out.weights = [num('weights', value, 0, false), num('weights', next, 0, false)];
+      i++;
+    } else if (key === 'k') out.k = num('k', value, 1e-9, false);
+    else if (key === 'prompt') out.prompt = value;
+    else if (key === 'repeat') out.repeat = num('repeat', value, 0, true);
+    else if (key === 'concurrency') out.concurrency = num('concurrency', value, 1, true);
+    else if (key === 'maxTokens') out.maxTokens = num('maxTokens', value, 1, true);
+    else if (key === 'name') out.name = checkName(spec, value);
+    else throw new CorebError('USAGE', `retriever \`${spec}\`: unknown option \`${parts[i]}\`; ${usage}`);
+  }
+  return out;
 }
 
 function parseRrf(spec: string, body: string): RetrieverSpec {

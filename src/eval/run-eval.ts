@@ -681,6 +681,10 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         if (reranker.report === undefined) logger.info(`${spec}: rerank score cache ${JSON.stringify(reranker.counters())}`);
         reranker.close();
       });
+      // The release's statements, whichever tasks are scored (so borrowing does not depend on --tasks).
+      const statements =
+        data.tasks.get('code2text')?.corpus ?? (data.release !== undefined ? releaseTasks(data.release).code2text.corpus : undefined);
+      if (statements !== undefined) reranker.useStatements?.(statements);
       rerankers.push({ spec, label: heads.filter((h) => h === heads[i]).length > 1 ? spec : heads[i], reranker });
     }
     // What each task's queries exclude, and the plan a `run:` file is read for (its queries, each
@@ -812,6 +816,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       const firstRow = assemble(label, spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
       if (first.unscored.length > 0) firstRow.unscoredTasks = first.unscored;
       if (warnings.length > 0) firstRow.warnings = warnings;
+      const usage = retriever.report?.();
+      if (usage !== undefined) firstRow.usage = usage;
       retrieverResults.push(firstRow);
       for (const { spec: rspec, label: rlabel, reranker } of rerankers) {
         const name = `${label} >> ${rlabel}`;

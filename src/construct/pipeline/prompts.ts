@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '../../core/chat.js';
 import { CorebError } from '../../core/errors.js';
+import { renderTemplate } from '../../providers/chat/template.js';
+
+export { renderTemplate };
 
 /** Stages that talk to a model, plus the contract-retry turn. */
 export const PROMPT_NAMES = ['rewrite', 'tests', 'abbreviate', 'solve', 'queries', 'negatives', 'retry'] as const;
@@ -58,24 +61,6 @@ export function loadPromptSet(dir?: string): PromptSet {
     if (existsSync(join(d, `${name}.system.md`))) templates[name].system = read(`${name}.system.md`);
   }
   return { dir: d, isDefault: dir === undefined, templates, hashes };
-}
-
-/**
- * Renders `template`: `{{#if name}}body{{/if}}` keeps body when `vars[name]` is non-empty (no
- * nesting), then `{{name}}` is replaced by its value. Trailing whitespace of the result is trimmed.
- * @throws CorebError `CONFIG` for a name `vars` lacks (names the template).
- */
-export function renderTemplate(template: string, vars: Readonly<Record<string, string>>, what: string): string {
-  const value = (name: string): string => {
-    if (!(name in vars)) {
-      throw new CorebError('CONFIG', `prompt template ${what}: unknown variable \`${name}\`; known: ${Object.keys(vars).join(', ')}`);
-    }
-    return vars[name];
-  };
-  const withIfs = template.replace(/\{\{#if\s+(\w+)\s*\}\}\n?([\s\S]*?)\{\{\/if\}\}\n?/g, (_, name: string, body: string) =>
-    value(name).trim() !== '' ? body : '',
-  );
-  return withIfs.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => value(name)).trimEnd();
 }
 
 /** The messages of a stage's request. */
