@@ -42,13 +42,28 @@ interface Row {
 }
 
 function cli(argv: string[]): void {
-  const r = spawnSync(process.execPath, [cliPath, ...argv], { env: { ...process.env, COREB_CACHE_DIR: cache }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [cliPath, ...argv], {
+    env: { ...process.env, COREB_CACHE_DIR: cache },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   if (r.status !== 0) throw new Error(`coreb ${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
 }
 
 function evalRows(data: string, retrievers: string[], rerank: boolean): Row[] {
   const out = join(work, `eval-${Math.random().toString(36).slice(2)}`);
-  cli(['eval', '--data', data, ...retrievers.flatMap((r) => ['--retriever', r]), ...(rerank ? ['--reranker', 'exec', '--rerank-depth', depth] : []), '--runs', 'none', '--quiet', '--out', out]);
+  cli([
+    'eval',
+    '--data',
+    data,
+    ...retrievers.flatMap((r) => ['--retriever', r]),
+    ...(rerank ? ['--reranker', 'exec', '--rerank-depth', depth] : []),
+    '--runs',
+    'none',
+    '--quiet',
+    '--out',
+    out,
+  ]);
   return (JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { retrievers: Row[] }).retrievers;
 }
 
@@ -64,7 +79,9 @@ function print(where: string, rows: Row[], reference: Row): void {
   }
 }
 
-console.log(`# no-GPU retrieval on CoREB v202602 (${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores); exec depth ${depth}; cache ${cache}`);
+console.log(
+  `# no-GPU retrieval on CoREB v202602 (${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores); exec depth ${depth}; cache ${cache}`,
+);
 const halves = writeReleaseHalves(release, join(work, 'halves'));
 const bridge = join(work, 'bridge-a.json');
 cli(['bridge', 'train', '--data', halves.a, '--out', bridge]);

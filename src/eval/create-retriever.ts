@@ -200,19 +200,12 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
       const plan = ctx.plan === undefined ? undefined : { ...ctx.plan, depth: rrfInputDepth(ctx.plan.depth) };
       const inner = await createRetriever(spec.member, { ...ctx, ...(plan !== undefined ? { plan } : {}) });
       const model = await createChatModel(parseChatSpec(spec.chat), { env: ctx.env, ...(ctx.logger !== undefined ? { logger: ctx.logger } : {}) });
+      // The spec holds only the options it was given: the defaults fill the rest.
+      const { kind, text: _text, chat: _chat, member: _member, name: _name, filter: _filter, prompt, ...given } = spec;
       return createExpansionRetriever(
         inner,
         model,
-        {
-          kind: spec.kind,
-          weights: spec.weights ?? EXPANSION_DEFAULTS.weights,
-          k: spec.k ?? EXPANSION_DEFAULTS.k,
-          repeat: spec.repeat ?? EXPANSION_DEFAULTS.repeat,
-          concurrency: spec.concurrency ?? EXPANSION_DEFAULTS.concurrency,
-          maxTokens: spec.maxTokens ?? EXPANSION_DEFAULTS.maxTokens,
-          temperature: EXPANSION_DEFAULTS.temperature,
-          ...(spec.prompt !== undefined ? { prompt: file(spec.prompt) } : {}),
-        },
+        { ...EXPANSION_DEFAULTS, ...given, kind, ...(prompt !== undefined ? { prompt: file(prompt) } : {}) },
         ctx.cacheDir ?? resolveCacheDir(ctx.env),
         spec.text,
       );

@@ -191,6 +191,20 @@ test("borrowed samples: a query stating no example takes its best-matching state
   const c2c = await run('code2code', { id: 'c', text: 'sum multiply numbers', language: 'python' });
   assert.deepEqual(c2c.get('c')?.docIds, ['b-sum', 'c-echo3', 'a-echo6']);
   assert.deepEqual(reranker.report().borrowed, { text2code: 1, code2code: 1 });
+  // By default (borrow=text) the code-to-code anchor is passed through.
+  const byDefault = createExecReranker({ judge: fakeJudge() });
+  byDefault.useStatements(statements);
+  const passed = await rerankLists({
+    reranker: byDefault,
+    queries: [{ id: 'c', text: 'sum multiply numbers', language: 'python' }],
+    docs: docMap,
+    lists: new Map([['c', lists(docs.map((d) => d.id))]]),
+    depth: 5,
+    fusion: { kind: 'none' },
+    task: 'code2code',
+  });
+  assert.deepEqual(passed.get('c')?.docIds, ['a-echo6', 'b-sum', 'c-echo3']);
+  assert.deepEqual(byDefault.report().borrowed, { text2code: 0, code2code: 0 });
   // Without borrowing both are passed through.
   const plain = createExecReranker({ judge: fakeJudge(), settings: parseExecRerankerSpec('exec?borrow=none') });
   plain.useStatements(statements);

@@ -177,13 +177,13 @@ export interface ExecRerankerContext {
 
 /** One (program, statement) pair to run: a candidate of one query. */
 interface Job {
-  /** Index into the score array. */
+  /** Index into the score array (or, for a code-to-code anchor's probe, into its statements). */
   pair: number;
-  /** True once a sample failed: under screening, its later samples are not run. */
   variant: Variant;
   tests: TestCase[];
   /** Samples reproduced so far. */
   reproduced: number;
+  /** True once a sample failed: under screening, its later samples are not run. */
   stopped: boolean;
 }
 
@@ -229,7 +229,8 @@ function testsFor(language: ExecLanguage, code: string, samples: readonly Statem
 
 /**
  * Creates the exec reranker on `judge`. Its `score(pairs, {task})` needs each pair's `records`
- * (rerankLists sets them): text2code and code2text are executed, code2code is passed through.
+ * (rerankLists sets them): text2code and code2text are executed, code2code is passed through
+ * unless `borrow=all`.
  */
 export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
   const settings = ctx.settings ?? EXEC_RERANKER_DEFAULTS;
@@ -318,7 +319,7 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
       }
     };
     const anchors =
-      task === 'code2code' && settings.borrow ? await borrowForAnchors(groups, variantOf, options) : new Map<string, StatementSample[]>();
+      task === 'code2code' && settings.borrow === 'all' ? await borrowForAnchors(groups, variantOf, options) : new Map<string, StatementSample[]>();
     for (const g of groups) {
       const k = g.end - g.start;
       for (let i = g.start; i < g.end; i++) scores[i] = (0.001 * (k - (i - g.start))) / (k + 1);
