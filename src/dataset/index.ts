@@ -31,3 +31,4 @@ export * from './rerank-records.js';
 export * from './npy.js';
 export * from './results-file.js';
 export * from './results-store.js';
+export * from './code-chunks.js';
