@@ -27,4 +27,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   results: () => import('./commands/results.js'),
   leaderboard: () => import('./commands/leaderboard.js'),
   bridge: () => import('./commands/bridge.js'),
+  repo: () => import('./commands/repo.js'),
 };

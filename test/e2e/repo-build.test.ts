@@ -1,0 +1,258 @@
+/**
+ * `coreb repo build` on git repositories the test makes (known commits, known answers: a function
+ * fixed, a file renamed then edited, lines shifted by an earlier commit, merges, reverts, bots,
+ * docs-only commits) and on this repository's own history; every qrel is checked against git.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, test } from 'node:test';
+import { mapToSnapshot, touchedOldLines } from '../../src/construct/repo-benchmark.js';
+import { parseGitDiff } from '../../src/dataset/git-repo.js';
+import { runCli } from '../support/cli.js';
+import { projectRoot } from '../support/shared.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'coreb-repo-build-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+function git(dir: string, args: string[], env: Record<string, string> = {}): string {
+  return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+}
+
+/** A commit at `date` by `author` writing `files` (null deletes). */
+function commit(
+  dir: string,
+  date: string,
+  subject: string,
+  files: Record<string, string | null>,
+  author = 'Dev <dev@example.com>',
+  body = '',
+): string {
+  for (const [p, text] of Object.entries(files)) {
+    if (text === null) git(dir, ['rm', '-q', p]);
+    else {
+      mkdirSync(dirname(join(dir, p)), { recursive: true });
+      writeFileSync(join(dir, p), text);
+      git(dir, ['add', p]);
+    }
+  }
+  const env = { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  git(dir, ['commit', '-q', '--allow-empty', `--author=${author}`, '-m', subject, ...(body ? ['-m', body] : [])], env);
+  return git(dir, ['rev-parse', 'HEAD']).trim();
+}
+
+const CALC = [
+  'import math',
+  '',
+  'def add(a, b):',
+  '    return a + b',
+  '',
+  'def sub(a, b):',
+  '    return a + b',
+  '',
+  'def mul(a, b):',
+  '    r = 0',
+  '    for _ in range(b):',
+  '        r += a',
+  '    return r',
+  '',
+].join('\n');
+
+function makeRepo(): { dir: string; shas: Record<string, string> } {
+  const dir = join(tmp, 'calc');
+  mkdirSync(dir);
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.email', 'dev@example.com']);
+  git(dir, ['config', 'user.name', 'Dev']);
+  const shas: Record<string, string> = {};
+  shas.init = commit(dir, '2024-01-01T10:00:00Z', 'Initial calculator', {
+    'calc.py': CALC,
+    'util/strings.py': 'def upper(s):\n    return s.upper()\n\n\ndef title(s):\n    return s.title()\n',
+    'README.md': '# calc\n',
+    'vendor/lib.py': 'def vendored():\n    pass\n',
+    'web/app.min.js': 'function a(){}\n',
+  });
+  // In the window from here.
+  shas.sub = commit(
+    dir,
+    '2024-02-02T10:00:00Z',
+    'Fix subtraction sign',
+    { 'calc.py': CALC.replace('def sub(a, b):\n    return a + b', 'def sub(a, b):\n    return a - b') },
+    undefined,
+    'sub added its operands.',
+  );
+  git(dir, ['mv', 'util/strings.py', 'util/text.py']);
+  shas.rename = commit(dir, '2024-02-03T10:00:00Z', 'Rename strings module', {});
+  shas.upper = commit(dir, '2024-02-04T10:00:00Z', 'Make upper strip whitespace', {
+    'util/text.py': 'def upper(s):\n    return s.strip().upper()\n\n\ndef title(s):\n    return s.title()\n',
+  });
+  const calc2 = readFileSync(join(dir, 'calc.py'), 'utf8');
+  shas.doc = commit(dir, '2024-02-05T10:00:00Z', 'Add module docstring', { 'calc.py': `"""Calculator."""\n\n\n${calc2}` });
+  const calc3 = readFileSync(join(dir, 'calc.py'), 'utf8');
+  shas.mul = commit(dir, '2024-02-06T10:00:00Z', 'Speed up mul', {
+    'calc.py': calc3.replace('    r = 0\n    for _ in range(b):\n        r += a\n    return r', '    return a * b'),
+  });
+  git(dir, ['checkout', '-q', '-b', 'side', `${shas.mul}~1`]);
+  shas.side = commit(dir, '2024-02-07T10:00:00Z', 'Add lower', {
+    'util/text.py': 'def upper(s):\n    return s.strip().upper()\n\n\ndef title(s):\n    return s.title()\n\n\ndef lower(s):\n    return s.lower()\n',
+  });
+  git(dir, ['checkout', '-q', 'main']);
+  git(dir, ['merge', '-q', '--no-ff', '-m', 'Merge side', 'side'], {
+    GIT_AUTHOR_DATE: '2024-02-08T10:00:00Z',
+    GIT_COMMITTER_DATE: '2024-02-08T10:00:00Z',
+  });
+  git(dir, ['revert', '--no-edit', shas.mul], { GIT_AUTHOR_DATE: '2024-02-09T10:00:00Z', GIT_COMMITTER_DATE: '2024-02-09T10:00:00Z' });
+  commit(
+    dir,
+    '2024-02-10T10:00:00Z',
+    'Bump lib',
+    { 'calc.py': `${readFileSync(join(dir, 'calc.py'), 'utf8')}# bump\n` },
+    'dependabot[bot] <support@github.com>',
+  );
+  commit(dir, '2024-02-11T10:00:00Z', 'Docs', { 'README.md': '# calc\n\nAdds numbers.\n' });
+  commit(dir, '2024-04-01T10:00:00Z', 'After the window', { 'calc.py': `${readFileSync(join(dir, 'calc.py'), 'utf8')}# later\n` });
+  return { dir, shas };
+}
+
+interface Doc {
+  _id: string;
+  title: string;
+  text: string;
+  meta_path: string;
+  meta_start_line: number;
+  meta_end_line: number;
+  meta_symbol: string;
+}
+const jsonl = <T>(f: string): T[] =>
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+
+/** Every qrel checked against git: a rel-2 chunk's text is the snapshot's at its path and lines, and its path is a file the commit changed (or that file before a rename since the snapshot). */
+function checkAgainstGit(repo: string, out: string): { qrels: Array<[string, string, number]>; docs: Map<string, Doc> } {
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { repositories: Array<{ snapshot: string }> };
+  const snapshot = manifest.repositories[0].snapshot;
+  const docs = new Map(jsonl<Doc>(join(out, 'corpus.jsonl')).map((d) => [d._id, d]));
+  const queries = new Map(jsonl<{ _id: string; meta_commit: string }>(join(out, 'queries.jsonl')).map((q) => [q._id, q]));
+  const qrels = readFileSync(join(out, 'qrels', 'test.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'))
+    .map(([q, d, s]) => [q, d, Number(s)] as [string, string, number]);
+  const files = new Map<string, string[]>();
+  for (const [qid, did, rel] of qrels) {
+    const doc = docs.get(did);
+    assert.ok(doc !== undefined, `qrel names a chunk of the corpus: ${did}`);
+    const q = queries.get(qid);
+    assert.ok(q !== undefined, `qrel names a query: ${qid}`);
+    if (rel !== 2) continue;
+    const lines = git(repo, ['show', `${snapshot}:${doc.meta_path}`]).split('\n');
+    assert.equal(lines.slice(doc.meta_start_line - 1, doc.meta_end_line).join('\n'), doc.text, `${did} is the snapshot's text`);
+    let changed = files.get(q.meta_commit);
+    if (changed === undefined) {
+      const named = git(repo, ['diff', '--name-only', '-M', `${q.meta_commit}~1`, q.meta_commit])
+        .trim()
+        .split('\n');
+      const renames = git(repo, ['diff', '-M', '--name-status', snapshot, `${q.meta_commit}~1`])
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('R'))
+        .map((l) => l.split('\t'));
+      changed = [...named, ...renames.filter(([, , to]) => named.includes(to)).map(([, from]) => from)];
+      files.set(q.meta_commit, changed);
+    }
+    assert.ok(changed.includes(doc.meta_path), `${doc.meta_path} is among the files ${q.meta_commit.slice(0, 8)} changed`);
+  }
+  return { qrels, docs };
+}
+
+test('diff helpers: touched lines and the way back to the snapshot', () => {
+  const d = parseGitDiff(
+    'diff --git a/x.py b/y.py\nsimilarity index 90%\nrename from x.py\nrename to y.py\n--- a/x.py\n+++ b/y.py\n@@ -3,2 +3 @@\n-a\n-b\n+c\n@@ -10,0 +10,2 @@\n+d\n+e\n',
+  );
+  assert.deepEqual(d, [
+    {
+      oldPath: 'x.py',
+      newPath: 'y.py',
+      binary: false,
+      hunks: [
+        { oldStart: 3, oldCount: 2, newStart: 3, newCount: 1 },
+        { oldStart: 10, oldCount: 0, newStart: 10, newCount: 2 },
+      ],
+    },
+  ]);
+  assert.deepEqual(touchedOldLines(d[0].hunks), [3, 4, 10, 11]);
+  // Later line 20 sits after both hunks: -1 then +2 lines, so it was line 19 in the snapshot.
+  assert.deepEqual(mapToSnapshot(20, d[0].hunks), [19]);
+  assert.deepEqual(mapToSnapshot(3, d[0].hunks), [3, 4]);
+  assert.deepEqual(mapToSnapshot(11, d[0].hunks), [10, 11]);
+  assert.deepEqual(mapToSnapshot(1, d[0].hunks), [1]);
+});
+
+test('coreb repo build on a repository made here: the known answers, every filter counted, every qrel true to git', () => {
+  const { dir, shas } = makeRepo();
+  const out = join(tmp, 'bench');
+  const r = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--until', '2024-03-01', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+    repositories: Array<{ snapshot: string; skippedFiles: Record<string, number>; droppedCommits: Record<string, number>; commits: number }>;
+  };
+  const repo = manifest.repositories[0];
+  assert.equal(repo.snapshot, shas.init);
+  assert.deepEqual(repo.skippedFiles, { vendored: 1, generated: 1 });
+  // 10 commits in the window: 5 make queries (sub, upper, doc, mul, and the side branch's change to
+  // upper), the rest are dropped and counted by reason.
+  assert.equal(repo.commits, 10);
+  assert.deepEqual(repo.droppedCommits, { 'no-snapshot-chunk': 1, merge: 1, revert: 1, bot: 1, 'no-code-files': 1 });
+  const { qrels, docs } = checkAgainstGit(dir, out);
+  const positives = (commitSha: string) =>
+    qrels
+      .filter(([q, , rel]) => q.startsWith(`calc-${commitSha.slice(0, 12)}-subject`) && rel === 2)
+      .map(([, d]) => `${docs.get(d)!.meta_path}:${docs.get(d)!.meta_symbol || 'window'}`)
+      .sort();
+  assert.deepEqual(positives(shas.sub), ['calc.py:sub']);
+  assert.deepEqual(positives(shas.upper), ['util/strings.py:upper'], 'the edit of util/text.py lands on the snapshot file it was renamed from');
+  assert.deepEqual(positives(shas.doc), ['calc.py:window'], 'a docstring inserted before line 1 touches the first chunk');
+  assert.deepEqual(positives(shas.mul), ['calc.py:mul'], 'mul moved down 3 lines after the snapshot; its lines map back');
+  assert.deepEqual(positives(shas.side), ['util/strings.py:title'], 'a function appended after title touches title, the last chunk');
+  // Relevance 1: the other chunks of the changed file.
+  const same = qrels
+    .filter(([q, , rel]) => q === `calc-${shas.sub.slice(0, 12)}-subject` && rel === 1)
+    .map(([, d]) => docs.get(d)!.meta_symbol || 'window');
+  assert.deepEqual(same.sort(), ['add', 'mul', 'window']);
+  // The body makes a second query type.
+  const queries = jsonl<{ _id: string; text: string; meta_query_type: string }>(join(out, 'queries.jsonl'));
+  assert.deepEqual(queries.find((q) => q._id === `calc-${shas.sub.slice(0, 12)}-message`)?.text, 'Fix subtraction sign\n\nsub added its operands.');
+  // coreb validate reads it; coreb eval scores it under the CoREB protocol.
+  const v = runCli(['validate', out]);
+  assert.equal(v.status, 0, v.stderr + v.stdout);
+  const e = runCli(['eval', '--data', out, '--protocol', 'coreb', '--format', 'json', '--quiet']);
+  assert.equal(e.status, 0, e.stderr);
+  const results = JSON.parse(e.stdout) as { retrievers: Array<{ overall: { queries: number; metrics: Record<string, number> } }> };
+  assert.equal(results.retrievers[0].overall.queries, queries.length);
+  assert.ok(results.retrievers[0].overall.metrics['ndcg@10'] > 0);
+});
+
+test("coreb repo build on this repository's own history: every qrel true to git", () => {
+  let since: string;
+  try {
+    // The tenth-newest commit's date: a window of the last few commits, a snapshot with the whole tree.
+    since = git(projectRoot, ['log', '-1', '--skip=10', '--format=%cI']).trim();
+  } catch {
+    return; // not a git checkout (an installed package)
+  }
+  if (since === '') return;
+  const out = join(tmp, 'self');
+  const r = runCli(['repo', 'build', '--repo', projectRoot, '--since', since, '--out', out, '--max-files', '40']);
+  assert.equal(r.status, 0, r.stderr);
+  const { qrels, docs } = checkAgainstGit(projectRoot, out);
+  assert.ok(docs.size > 500, `the snapshot is chunked (${docs.size} chunks)`);
+  assert.ok(
+    qrels.some(([, , rel]) => rel === 2),
+    'some commit of the window changed a snapshot chunk',
+  );
+});
