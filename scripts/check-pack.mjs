@@ -38,7 +38,7 @@ const LAYOUT = [
   /^data\/coreb-mini\/release\/[^/]+\.(jsonl|json)$/,
   /^data\/examples\/[^/]+$/,
   /^docs\/[^/]+\.md$/,
-  /^prompts\/build\/[^/]+\.md$/,
+  /^prompts\/(build|expansion)\/[^/]+\.md$/,
 ];
 /** Test files and test helpers, wherever they are. */
 const TEST_FILE = /(^|\/)(test|tests|testing|__tests__|fixtures)\/|\.(test|spec)\.[^/]*$/;

@@ -196,6 +196,11 @@ export interface RetrieverResult {
   warnings?: string[];
   /** What the retriever spent beyond ranking (query expansion: queries expanded, model calls, cached replies, tokens). */
   usage?: Record<string, unknown>;
+  /**
+   * Repository benchmarks (every chunk names its file in `meta.path`): the same measures at file
+   * level — a file ranked at its best chunk's place, labelled with its best chunk's label.
+   */
+  fileLevel?: { overall: GroupResult; tasks: Record<string, GroupResult> };
   /** Query id -> values; omitted when per-query output was turned off. */
   perQuery?: Record<string, QueryResult>;
   timings: RetrieverTimings;

@@ -23,3 +23,4 @@ export * from './exec-reranker.js';
 export * from './language-filter.js';
 export * from './query-expansion.js';
 export * from './bridge-release.js';
+export * from './file-level.js';

@@ -53,6 +53,7 @@ import { entryPath, hasEntry, readEntry, writeEntry, type StoreContext } from '.
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever, usesLanguageFilter } from './create-retriever.js';
 import { LANGUAGE_FILTER_WARNING } from './language-filter.js';
+import { fileKeys, fileList, fileQrels } from './file-level.js';
 import { bridgeInSampleWarning, loadBridgeFile } from './bridge-release.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
 import { protocolMeasures, resolveEvalProtocol, resolveExtraMeasures, type ScoringProtocol } from './protocol.js';
@@ -68,6 +69,16 @@ import {
   RERANK_DEFAULT_DEPTH,
   type SpecReranker,
 } from './rerank-stage.js';
+
+/** True when `dir` holds the manifest of a `coreb repo build` benchmark. */
+async function isRepoBenchmark(dir: string): Promise<boolean> {
+  try {
+    const m = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { format?: unknown };
+    return m.format === 'coreb-repo-benchmark';
+  } catch {
+    return false;
+  }
+}
 
 /** The bridge files a spec (or its rrf members) reads. */
 function bridgeFiles(spec: RetrieverSpec): string[] {
@@ -504,8 +515,10 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     throw new CorebError('USAGE', `two retrievers are named \`${twice}\`; give each its own name= (e.g. bm25?k1=1.2&name=bm25-classic)`);
   }
   const layout = await detectDataLayout(dir);
+  // A repository benchmark (coreb repo build) is graded the CoREB way: BEIR layout, coreb protocol.
+  const graded = layout === 'beir' && (await isRepoBenchmark(dir));
   const protocol: ProtocolSemantics = resolveEvalProtocol(
-    options.protocol ?? (layout === 'beir' ? 'beir' : 'coreb'),
+    options.protocol ?? (layout === 'beir' && !graded ? 'beir' : 'coreb'),
     options.c2tMatchNegatives === undefined ? {} : { c2tMatchNegatives: options.c2tMatchNegatives },
   );
   const extraMeasures = resolveExtraMeasures(options.measures ?? []);
@@ -627,7 +640,30 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         );
       }
     }
-    return { tasks, perQuery, unscored };
+    return { tasks, perQuery, unscored, fileLevel: scoreFileLevel(stage, listsOf) };
+  };
+  /** The row's file-level block, when every chunk of a scored task names its file (repository benchmarks). */
+  const scoreFileLevel = (stage: readonly StageTask[], listsOf: (t: StageTask) => ReadonlyMap<string, RankedList>): RetrieverResult['fileLevel'] => {
+    const tasks: Record<string, GroupResult> = {};
+    const all: QueryResult[] = [];
+    for (const st of stage) {
+      const fileOf = fileKeys(st.task.corpus);
+      if (fileOf === undefined) continue;
+      const lists = new Map([...listsOf(st)].map(([q, l]) => [q, fileList(l, fileOf)]));
+      if (!st.task.queries.some((q) => lists.has(q.id))) continue;
+      const scored = scoreTask({
+        task: st.name,
+        queries: st.task.queries,
+        qrels: fileQrels(st.task.qrels, fileOf),
+        lists,
+        protocol: scoring,
+        excludeAnchors: false,
+        graded: layout === 'coreb-release',
+      });
+      tasks[st.name] = aggregateQueries(scored.perQuery.values(), scoring);
+      all.push(...scored.perQuery.values());
+    }
+    return Object.keys(tasks).length === 0 ? undefined : { overall: aggregateQueries(all, scoring), tasks };
   };
   const assemble = (
     name: string,
@@ -814,6 +850,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       timings.evaluateMs += performance.now() - te;
       timings.totalMs = performance.now() - tr;
       const firstRow = assemble(label, spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
+      if (first.fileLevel !== undefined) firstRow.fileLevel = first.fileLevel;
       if (first.unscored.length > 0) firstRow.unscoredTasks = first.unscored;
       if (warnings.length > 0) firstRow.warnings = warnings;
       const usage = retriever.report?.();
@@ -899,6 +936,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
             },
           };
           if (warnings.length > 0) result.warnings = [...warnings];
+          if (row.fileLevel !== undefined) result.fileLevel = row.fileLevel;
           const execAfter = reranker.report?.();
           if (execAfter !== undefined) result.rerank.execution = diffCounters(execAfter, execBefore);
           if (row.unscored.length > 0) result.unscoredTasks = row.unscored;

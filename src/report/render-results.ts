@@ -54,6 +54,8 @@ export function renderResults(results: EvalResults, options: RenderOptions = {})
     `, ranked by ${rankBy(results) === 'taskMean' ? 'task mean' : 'query-weighted overall'}` +
     (p.roundDigits !== null ? `, rounded to ${p.roundDigits} decimals` : '');
   tables.push(leaderboard(results));
+  const files = fileLevelTable(results);
+  if (files !== null) tables.push(files);
   for (const r of results.retrievers) {
     tables.push(taskTable(r));
     const lang = languageTable(r);
@@ -186,6 +188,22 @@ function leaderboard(results: EvalResults): Table {
   for (const f of results.failed ?? []) notes.push(`failed: ${f.name} (${f.code}): ${f.error}`);
   for (const r of results.retrievers) if ((r.warnings?.length ?? 0) > 0) notes.push(`‡ ${r.name}: ${(r.warnings as string[]).join('; ')}`);
   return { title, header, rows, note: notes.join('\n') };
+}
+
+/** Repository benchmarks: the leaderboard's measures at file level (a file at its best chunk's rank), when rows have them. */
+function fileLevelTable(results: EvalResults): Table | null {
+  const rows = results.retrievers.filter((r) => r.fileLevel !== undefined);
+  if (rows.length === 0) return null;
+  const header = ['retriever', ...BOARD_MEASURES, 'queries'];
+  return {
+    title: 'File level (a file ranked at its best chunk, labelled with its best chunk; same measures)',
+    header,
+    rows: rows.map((r) => [
+      r.name,
+      ...BOARD_MEASURES.map((m) => formatMetric(r.fileLevel?.overall.metrics[m])),
+      String(r.fileLevel?.overall.queries ?? 0),
+    ]),
+  };
 }
 
 /** One line per distinct population: queries averaged per task and what entered or left it. */
