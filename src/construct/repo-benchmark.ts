@@ -16,7 +16,7 @@ import { saveAtomic, saveLinesAtomic } from '../dataset/index.js';
 
 /** Options of {@link buildRepoBenchmark}. */
 export interface RepoBuildOptions {
-  /** Repository directories (work trees or bare). */
+  /** Repository directories (work trees or bare), each optionally `NAME=PATH` (default name: the folder's). */
   repos: readonly string[];
   /** Start of the query window (ISO 8601 date); the snapshot is the last commit before it. */
   since: string;
@@ -172,12 +172,18 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     counts: { docs: 0, queries: 0, qrels: { relevant: 0, sameFile: 0 } },
   };
   const names = new Set<string>();
-  for (const dir of options.repos) {
+  for (const given of options.repos) {
+    // `NAME=PATH` names the repository; else its folder does (`x.git` -> `x`).
+    const eq = /^([A-Za-z0-9._-]+)=(.+)$/.exec(given);
+    const dir = eq === null ? given : eq[2];
     const repo = await openGitRepo(resolve(dir));
-    let name = basename(resolve(dir))
-      .replace(/\.git$/, '')
-      .replace(/\s/g, '_');
-    for (let i = 2; names.has(name); i++) name = `${basename(resolve(dir))}-${i}`;
+    const base =
+      eq?.[1] ??
+      basename(resolve(dir))
+        .replace(/\.git$/, '')
+        .replace(/\s/g, '_');
+    let name = base;
+    for (let i = 2; names.has(name); i++) name = `${base}-${i}`;
     names.add(name);
     manifest.repositories.push(await buildOne(repo, name, dir));
   }

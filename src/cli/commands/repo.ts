@@ -26,7 +26,8 @@ snapshot commits, window, filters and what each dropped). Evaluate with
 \`coreb eval --data DIR --protocol coreb\`.
 
 Options:
-  --repo PATH      Repeatable: a git repository (work tree or bare).
+  --repo PATH      Repeatable: a git repository (work tree or bare); NAME=PATH names it
+                   (default: its folder's name), the prefix of its chunk and query ids.
   --since DATE     Start of the query window (ISO 8601, e.g. 2025-01-01).
   --until DATE     End of the window (exclusive; default now).
   --out DIR        Output directory.
@@ -62,7 +63,10 @@ const command: Command = {
     }
     const t0 = performance.now();
     const manifest = await buildRepoBenchmark({
-      repos: repos.map((r) => resolve(ctx.cwd, r)),
+      repos: repos.map((r) => {
+        const eq = /^([A-Za-z0-9._-]+)=(.+)$/.exec(r);
+        return eq === null ? resolve(ctx.cwd, r) : `${eq[1]}=${resolve(ctx.cwd, eq[2])}`;
+      }),
       since: values.since as string,
       ...(values.until !== undefined ? { until: values.until as string } : {}),
       out: resolve(ctx.cwd, values.out as string),
