@@ -28,4 +28,5 @@ export const COMMANDS: Readonly<Record<string, () => Promise<{ default: Command 
   leaderboard: () => import('./commands/leaderboard.js'),
   bridge: () => import('./commands/bridge.js'),
   repo: () => import('./commands/repo.js'),
+  serve: () => import('./commands/serve.js'),
 };

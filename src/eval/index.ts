@@ -24,3 +24,4 @@ export * from './language-filter.js';
 export * from './query-expansion.js';
 export * from './bridge-release.js';
 export * from './file-level.js';
+export * from './search-service.js';

@@ -1,0 +1,214 @@
+/**
+ * `coreb serve`: the pipeline that scored best, as a search service an agent can call: an HTTP JSON
+ * endpoint on loopback by default, or an MCP server on stdio with one tool, `search_code`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import { TASK_SHORT, type TaskName } from '../../core/dataset.js';
+import { CorebError, isCorebError } from '../../core/errors.js';
+import { detectDataLayout, loadEvalData } from '../../eval/run-eval.js';
+import { createSearchService, type SearchHit, type SearchService } from '../../eval/search-service.js';
+import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import type { Command, CommandContext } from '../command.js';
+import { corebVersion } from '../version.js';
+
+const USAGE = `Usage: coreb serve --data DIR --retriever SPEC [--reranker SPEC] [options]
+
+Serves a corpus through a retriever (and reranker): the same pipeline \`coreb eval\` scores, as a
+search an agent can call. The corpus: a BEIR directory's (e.g. a \`coreb repo build\` benchmark), or a
+CoREB release's code corpus (--task c2t: its statements).
+
+  HTTP (default)  GET /health, GET /describe, POST /search {"query": "...", "k": 10}
+                  (or GET /search?q=...&k=10) -> {"hits": [{rank, id, score, path, startLine,
+                  endLine, symbol, language, text}]}; errors are 400 {"error"}
+  --mcp           an MCP server on stdin/stdout (JSON-RPC 2.0, one message per line) with the tool
+                  search_code {query, k} -> the hits as text and as structured content
+
+Options:
+  --data DIR           The corpus (BEIR directory or CoREB release).
+  --retriever SPEC     Any retriever spec (default bm25).
+  --reranker SPEC      Rerank the top --rerank-depth (default 50) with any reranker spec.
+  --task t2c|c2t|c2c   CoREB releases: which corpus and task (default t2c).
+  --host HOST          HTTP address (default 127.0.0.1; serving beyond loopback is your choice).
+  --port N             HTTP port (default 8765; 0 picks a free one, printed on stderr).
+See docs/repo.md ("Serving what was measured").
+`;
+
+/** The MCP tool's description. */
+const TOOL = {
+  name: 'search_code',
+  description:
+    'Search the code base for the chunks (functions, methods, classes, windows) that answer a query; returns path, lines, symbol and score of each, best first.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'what to look for, in words or code' },
+      k: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
+    },
+    required: ['query'],
+  },
+} as const;
+
+function renderHits(hits: readonly SearchHit[]): string {
+  if (hits.length === 0) return 'no match';
+  return hits
+    .map((h) => {
+      const where = h.path !== undefined ? `${h.path}${h.startLine !== undefined ? `:${h.startLine}-${h.endLine}` : ''}` : h.id;
+      return `${h.rank}. ${where}${h.symbol ? ` ${h.symbol}` : ''} (score ${h.score.toFixed(4)})\n${h.text}`;
+    })
+    .join('\n\n');
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > 1 << 20) throw new CorebError('USAGE', 'request body over 1 MiB');
+    chunks.push(c as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return text === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new CorebError('USAGE', 'the request body is not JSON');
+  }
+}
+
+async function serveHttp(ctx: CommandContext, service: SearchService, host: string, port: number): Promise<number> {
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(`${JSON.stringify(body)}\n`);
+  };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    void (async () => {
+      try {
+        if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true });
+        if (req.method === 'GET' && url.pathname === '/describe') return send(res, 200, service.describe());
+        if (url.pathname === '/search' && (req.method === 'POST' || req.method === 'GET')) {
+          const body = (
+            req.method === 'POST' ? await readJson(req) : { query: url.searchParams.get('q'), k: url.searchParams.get('k') ?? undefined }
+          ) as { query?: unknown; k?: unknown };
+          const k = body.k === undefined ? 10 : Number(body.k);
+          return send(res, 200, { hits: await service.search(body.query as string, k) });
+        }
+        send(res, 404, { error: `no route ${req.method} ${url.pathname}; try POST /search {"query", "k"}` });
+      } catch (e) {
+        send(res, isCorebError(e) && e.code === 'USAGE' ? 400 : 500, { error: (e as Error).message });
+      }
+    })();
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once('error', (e) =>
+      fail(new CorebError('IO', `cannot listen on ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? e.message})`, { cause: e })),
+    );
+    server.listen(port, host, ok);
+  });
+  const addr = server.address() as AddressInfo;
+  ctx.stderr.write(`coreb serve: listening on http://${host}:${addr.port} (POST /search {"query", "k"}); Ctrl-C stops\n`);
+  await new Promise<void>((done) => (ctx.signal.aborted ? done() : ctx.signal.addEventListener('abort', () => done(), { once: true })));
+  await new Promise<void>((done) => server.close(() => done()));
+  return 0;
+}
+
+async function serveMcp(ctx: CommandContext, service: SearchService): Promise<number> {
+  const write = (msg: unknown) => ctx.stdout.write(`${JSON.stringify(msg)}\n`);
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  ctx.stderr.write('coreb serve: MCP server on stdio (tool search_code)\n');
+  for await (const line of lines) {
+    if (line.trim() === '') continue;
+    let msg: { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    try {
+      msg = JSON.parse(line) as typeof msg;
+    } catch {
+      write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+      continue;
+    }
+    const id = msg.id;
+    if (id === undefined) continue; // a notification (notifications/initialized, …)
+    const reply = (result: unknown) => write({ jsonrpc: '2.0', id, result });
+    const fail = (code: number, message: string) => write({ jsonrpc: '2.0', id, error: { code, message } });
+    switch (msg.method) {
+      case 'initialize':
+        reply({
+          protocolVersion: typeof msg.params?.protocolVersion === 'string' ? msg.params.protocolVersion : '2024-11-05',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'coreb', version: corebVersion() },
+        });
+        break;
+      case 'ping':
+        reply({});
+        break;
+      case 'tools/list':
+        reply({ tools: [TOOL] });
+        break;
+      case 'tools/call': {
+        const name = msg.params?.name;
+        const args = (msg.params?.arguments ?? {}) as { query?: unknown; k?: unknown };
+        if (name !== TOOL.name) {
+          fail(-32602, `unknown tool ${String(name)}; the tool is ${TOOL.name}`);
+          break;
+        }
+        try {
+          const hits = await service.search(args.query as string, args.k === undefined ? 10 : Number(args.k));
+          reply({ content: [{ type: 'text', text: renderHits(hits) }], structuredContent: { hits }, isError: false });
+        } catch (e) {
+          reply({ content: [{ type: 'text', text: (e as Error).message }], isError: true });
+        }
+        break;
+      }
+      default:
+        fail(-32601, `method not found: ${String(msg.method)}`);
+    }
+  }
+  return 0;
+}
+
+const command: Command = {
+  summary: 'serve a corpus through a retriever (and reranker) as an HTTP search endpoint or an MCP stdio tool',
+  usage: USAGE,
+  async run(ctx): Promise<number> {
+    const { values } = parseCommandArgs('serve', ctx.argv, {
+      data: { type: 'string' },
+      retriever: { type: 'string' },
+      reranker: { type: 'string' },
+      'rerank-depth': { type: 'string' },
+      task: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      mcp: { type: 'boolean' },
+    });
+    if (values.data === undefined) throw new CorebError('USAGE', 'coreb serve needs --data DIR; see `coreb serve --help`');
+    const dir = resolve(ctx.cwd, values.data as string);
+    const short = parseChoiceOption('task', values.task as string | undefined, ['t2c', 'c2t', 'c2c'] as const, 't2c');
+    const layout = await detectDataLayout(dir);
+    const data = await loadEvalData(dir, layout, layout === 'beir' ? {} : { tasks: [short] }, ctx.logger);
+    const task = [...data.tasks.values()][0];
+    const service = await createSearchService({
+      corpus: task.corpus,
+      retriever: (values.retriever as string | undefined) ?? 'bm25',
+      ...(values.reranker !== undefined ? { reranker: values.reranker as string } : {}),
+      rerankDepth: parseIntOption('rerank-depth', values['rerank-depth'] as string | undefined, 50, 1),
+      task: (layout === 'beir' ? 'text2code' : TASK_SHORT[short]) as TaskName,
+      baseDir: ctx.cwd,
+      env: ctx.env,
+      ...(ctx.env.COREB_CACHE_DIR ? { cacheDir: ctx.env.COREB_CACHE_DIR } : {}),
+      logger: ctx.logger,
+    });
+    try {
+      if (values.mcp === true) return await serveMcp(ctx, service);
+      return await serveHttp(
+        ctx,
+        service,
+        (values.host as string | undefined) ?? '127.0.0.1',
+        parseIntOption('port', values.port as string | undefined, 8765, 0),
+      );
+    } finally {
+      service.close();
+    }
+  },
+};
+export default command;
