@@ -30,7 +30,8 @@ export interface SearchHit {
 export interface SearchService {
   /** The retriever (and reranker) specs and the corpus size. */
   describe(): Record<string, unknown>;
-  search(query: string, k?: number, signal?: AbortSignal): Promise<SearchHit[]>;
+  /** The top `k` (1 to 1000) hits of `query`, best first. */
+  search(query: string, k: number, signal?: AbortSignal): Promise<SearchHit[]>;
   close(): void;
 }
 
@@ -83,7 +84,7 @@ export async function createSearchService(o: SearchServiceOptions): Promise<Sear
       docs: o.corpus.length,
       task,
     }),
-    async search(text, k = 10, signal) {
+    async search(text, k, signal) {
       if (typeof text !== 'string' || text.trim() === '') throw new CorebError('USAGE', 'the query must be a non-empty string');
       if (!Number.isInteger(k) || k < 1 || k > 1000) throw new CorebError('USAGE', `k must be an integer from 1 to 1000, got ${k}`);
       const q: Query = { id: `q${++n}`, text, task };

@@ -100,8 +100,8 @@ test('MCP on stdio: initialize, tools/list, tools/call search_code, unknown meth
     [1, 2, 3, 4, 5],
   );
   assert.equal(msgs[0].result?.protocolVersion, '2025-06-18');
-  assert.deepEqual((msgs[0].result?.serverInfo as { name: string }).name, 'coreb');
-  assert.equal((msgs[1].result?.tools as Array<{ name: string }>)[0].name, 'search_code');
+  assert.deepEqual((msgs[0].result as { serverInfo: { name: string } }).serverInfo.name, 'coreb');
+  assert.equal((msgs[1].result as { tools: Array<{ name: string }> }).tools[0].name, 'search_code');
   const call = msgs[2].result as { content: Array<{ type: string; text: string }>; structuredContent: { hits: unknown[] }; isError: boolean };
   assert.equal(call.isError, false);
   assert.equal(call.structuredContent.hits.length, 3);
