@@ -28,6 +28,11 @@ export interface RepoBuildOptions {
   maxFiles?: number;
   /** Also a query of the whole message (subject + body) for commits with a body. Default true. */
   bodyQueries?: boolean;
+  /**
+   * Issue titles by number (a local export of the repositories' issues): a commit whose message
+   * references `#N` of a known issue also gets a query of that issue's title (type `issue`).
+   */
+  issues?: ReadonlyMap<number, string>;
   logger?: Logger;
   signal?: AbortSignal;
 }
@@ -316,6 +321,10 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       const qs = [{ _id: `${base}-subject`, text: c.subject.trim(), meta_query_type: 'subject', ...meta }];
       if (bodyQueries && c.body !== '')
         qs.push({ _id: `${base}-message`, text: `${c.subject.trim()}\n\n${c.body}`, meta_query_type: 'message', ...meta });
+      const titles = [...new Set([...`${c.subject}\n${c.body}`.matchAll(/(?<![\w/])#(\d+)\b/g)].map((m) => Number(m[1])))]
+        .map((n) => options.issues?.get(n))
+        .filter((t): t is string => t !== undefined && t.trim() !== '');
+      if (titles.length > 0) qs.push({ _id: `${base}-issue`, text: titles.join('\n'), meta_query_type: 'issue', ...meta });
       for (const q of qs) {
         queries.push(q);
         for (const id of relevant.keys()) qrels.push(`${q._id}\t${id}\t2`);

@@ -81,7 +81,7 @@ function makeRepo(): { dir: string; shas: Record<string, string> } {
     'Fix subtraction sign',
     { 'calc.py': CALC.replace('def sub(a, b):\n    return a + b', 'def sub(a, b):\n    return a - b') },
     undefined,
-    'sub added its operands.',
+    'sub added its operands. Fixes #7.',
   );
   git(dir, ['mv', 'util/strings.py', 'util/text.py']);
   shas.rename = commit(dir, '2024-02-03T10:00:00Z', 'Rename strings module', {});
@@ -196,7 +196,9 @@ test('diff helpers: touched lines and the way back to the snapshot', () => {
 test('coreb repo build on a repository made here: the known answers, every filter counted, every qrel true to git', () => {
   const { dir, shas } = makeRepo();
   const out = join(tmp, 'bench');
-  const r = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--until', '2024-03-01', '--out', out]);
+  const issues = join(tmp, 'issues.jsonl');
+  writeFileSync(issues, `${JSON.stringify({ number: 7, title: 'sub(5, 3) returns 8' })}\n${JSON.stringify({ number: 8, title: 'unrelated' })}\n`);
+  const r = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--until', '2024-03-01', '--out', out, '--issues', issues]);
   assert.equal(r.status, 0, r.stderr);
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
     repositories: Array<{ snapshot: string; skippedFiles: Record<string, number>; droppedCommits: Record<string, number>; commits: number }>;
@@ -226,7 +228,20 @@ test('coreb repo build on a repository made here: the known answers, every filte
   assert.deepEqual(same.sort(), ['add', 'mul', 'window']);
   // The body makes a second query type.
   const queries = jsonl<{ _id: string; text: string; meta_query_type: string }>(join(out, 'queries.jsonl'));
-  assert.deepEqual(queries.find((q) => q._id === `calc-${shas.sub.slice(0, 12)}-message`)?.text, 'Fix subtraction sign\n\nsub added its operands.');
+  assert.deepEqual(
+    queries.find((q) => q._id === `calc-${shas.sub.slice(0, 12)}-message`)?.text,
+    'Fix subtraction sign\n\nsub added its operands. Fixes #7.',
+  );
+  // The issue it references makes a third.
+  assert.deepEqual(
+    queries.filter((q) => q.meta_query_type === 'issue').map((q) => [q._id, q.text]),
+    [[`calc-${shas.sub.slice(0, 12)}-issue`, 'sub(5, 3) returns 8']],
+  );
+  const badIssues = join(tmp, 'bad-issues.jsonl');
+  writeFileSync(badIssues, '{"number": 1, "title": "ok"}\n{"number": "2"}\n');
+  const bad = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--out', join(tmp, 'bad'), '--issues', badIssues]);
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stderr, /bad-issues\.jsonl.*2.*needs a number "number"/);
   // coreb validate reads it; coreb eval scores it under the CoREB protocol.
   const v = runCli(['validate', out]);
   assert.equal(v.status, 0, v.stderr + v.stdout);
