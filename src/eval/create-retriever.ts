@@ -27,6 +27,7 @@ import {
   createBm25Retriever,
   createBridgedBm25Retriever,
   createDenseRetriever,
+  createGrepRetriever,
   createEmbedderEncoder,
   createRrfRetriever,
   rrfInputDepth,
@@ -180,6 +181,8 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
       const r = createRunRetriever(f, run, spec.text, await hashFile(f));
       return { name: spec.text, describe: () => ({ ...r.describe(), kind: 'top-ranked' }), index: (docs, o) => r.index(docs, o) };
     }
+    case 'grep':
+      return named(createGrepRetriever(spec.minLength !== undefined ? { minLength: spec.minLength } : {}), spec.text);
     case 'es': {
       // Loaded only when chosen, like live embedders (BM25 runs load no provider code).
       const { createEsRetriever, resolveEsOptions } = await import('../providers/es/es-retriever.js');

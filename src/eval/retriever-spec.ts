@@ -16,6 +16,7 @@ export type RetrieverSpec = (
   | { kind: 'rrf'; text: string; members: RetrieverSpec[]; k: number; weights: number[] | null }
   | { kind: 'dense'; text: string; spec: string; search: DenseSearchParams }
   | { kind: 'top-ranked'; text: string; file: string | null }
+  | { kind: 'grep'; text: string; minLength?: number }
   | { kind: 'es'; text: string; index: string; params: Map<string, string[]> }
   | ({ kind: 'hyde' | 'q2d'; text: string; chat: string; member: RetrieverSpec } & ExpansionSpecOptions)
 ) & {
@@ -266,7 +267,7 @@ function parseBridgeParam(spec: string, current: BridgeSpec | undefined, key: st
 
 /** Spec kinds, for messages. */
 const KINDS =
-  'bm25[?k1=..&b=..&bridge=FILE], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..], hyde:CHAT,SPEC, q2d:CHAT,SPEC (each may add name=NAME: ?name=NAME, or ,name=NAME in rrf)';
+  'bm25[?k1=..&b=..&bridge=FILE], grep[?minLength=3], embeddings:FILE, run:FILE, rrf:SPEC,SPEC[,k=60][,weights=1,1], dense:PROVIDER:MODEL, top-ranked[:FILE], es:INDEX[?url=..], hyde:CHAT,SPEC, q2d:CHAT,SPEC (each may add name=NAME: ?name=NAME, or ,name=NAME in rrf)';
 
 /**
  * Parses one retriever spec.
@@ -333,6 +334,16 @@ function parseBody(spec: string): RetrieverSpec {
     if (bridge !== undefined && bridge.file === '') throw new CorebError('USAGE', `retriever \`${spec}\`: bridgeTerms/bridgeWeight need bridge=FILE`);
     // Parameters given beside the preset win over it.
     return { kind: 'bm25', text: spec, params: { ...preset, ...params }, ...(bridge !== undefined ? { bridge } : {}) };
+  }
+  if (spec === 'grep' || spec.startsWith('grep?')) {
+    const out: RetrieverSpec = { kind: 'grep', text: spec };
+    for (const [key, value] of new URLSearchParams(spec.slice(5))) {
+      const n = Number(value);
+      if (key !== 'minLength') throw new CorebError('USAGE', `retriever \`${spec}\`: unknown grep parameter \`${key}\`; valid: minLength, name`);
+      if (!Number.isInteger(n) || n < 1) throw new CorebError('USAGE', `retriever \`${spec}\`: minLength must be an integer >= 1, got \`${value}\``);
+      out.minLength = n;
+    }
+    return out;
   }
   const colon = spec.indexOf(':');
   const kind = colon < 0 ? spec : spec.slice(0, colon);

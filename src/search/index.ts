@@ -9,3 +9,4 @@ export * from './rrf.js';
 export * from './shingles.js';
 export * from '../core/vector-store.js';
 export * from './bridge.js';
+export * from './grep.js';

@@ -266,6 +266,44 @@ test('coreb repo build on a repository made here: the known answers, every filte
   assert.match(table.stdout, /File level \(a file ranked at its best chunk/);
 });
 
+test('several repositories make one benchmark, each under its name', () => {
+  const dir = join(tmp, 'calc');
+  const out = join(tmp, 'two');
+  const r = runCli([
+    'repo',
+    'build',
+    '--repo',
+    `first=${dir}`,
+    '--repo',
+    `second=${dir}`,
+    '--since',
+    '2024-02-01',
+    '--until',
+    '2024-03-01',
+    '--out',
+    out,
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+    repositories: Array<{ name: string; queries: number; chunks: number }>;
+    counts: { docs: number; queries: number };
+  };
+  assert.deepEqual(
+    manifest.repositories.map((x) => x.name),
+    ['first', 'second'],
+  );
+  assert.equal(manifest.counts.docs, manifest.repositories[0].chunks * 2);
+  const docs = jsonl<Doc & { meta_repo: string }>(join(out, 'corpus.jsonl'));
+  assert.ok(docs.every((d) => d._id.startsWith(`${d.meta_repo}:`)));
+  // File level tells the two copies of calc.py apart.
+  const e = runCli(['eval', '--data', out, '--retriever', 'grep', '--format', 'json', '--quiet']);
+  assert.equal(e.status, 0, e.stderr);
+  assert.equal(
+    (JSON.parse(e.stdout) as { retrievers: Array<{ fileLevel?: { overall: { queries: number } } }> }).retrievers[0].fileLevel?.overall.queries,
+    manifest.counts.queries,
+  );
+});
+
 test("coreb repo build on this repository's own history: every qrel true to git", () => {
   let since: string;
   try {
