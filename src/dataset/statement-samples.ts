@@ -4,6 +4,7 @@
  * b = [2] Output: 3" blocks (a method called with named arguments). The execution-aware reranker runs
  * candidate programs on them; nothing here reads labels or metadata. Pure; no I/O.
  */
+import { splitTopLevel } from '../core/split-top-level.js';
 
 /** An AtCoder-style sample: the program reads `input` on stdin and should print `output`. */
 export interface StdinSample {
@@ -222,7 +223,7 @@ function parseCallSamples(lines: readonly string[], kinds: readonly LineKind[]):
 export function parseArguments(text: string): Array<{ name: string; json: string }> | undefined {
   const t = text.replace(/`/g, '').trim().replace(/[.;]$/, '');
   if (t === '') return undefined;
-  const parts = splitTopLevel(t).filter((p) => p.trim() !== '');
+  const parts = splitTopLevel(t, { separators: ',\n', open: '[{(', close: ']})', quotes: `"'` }).filter((p) => p.trim() !== '');
   const named = parts.map((p) => /^\s*([A-Za-z_]\w*)\s*=(?!=)\s*([\s\S]*)$/.exec(p));
   if (named.every((m) => m !== null)) {
     const args: Array<{ name: string; json: string }> = [];
@@ -236,31 +237,6 @@ export function parseArguments(text: string): Array<{ name: string; json: string
   if (named.some((m) => m !== null)) return undefined;
   const json = toJsonText(t);
   return json === undefined ? undefined : [{ name: 'arg0', json }];
-}
-
-/** Splits at commas outside brackets, braces and quotes. */
-function splitTopLevel(s: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (quote !== '') {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '[' || c === '{' || c === '(') depth++;
-    else if (c === ']' || c === '}' || c === ')') depth--;
-    else if ((c === ',' || c === '\n') && depth === 0) {
-      parts.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(s.slice(start));
-  return parts;
 }
 
 /**

@@ -3,6 +3,7 @@
  * `rrf:SPEC,SPEC[,k=60][,weights=W,W]` and `dense:PROVIDER:MODEL[?...]`. No I/O; see create-retriever.
  */
 import { CorebError } from '../core/errors.js';
+import { splitTopLevel } from '../core/split-top-level.js';
 import { BM25_OPTION_TYPES, BM25_PRESETS, RRF_DEFAULT_K } from '../search/index.js';
 
 /**
@@ -385,7 +386,9 @@ function parseBody(spec: string): RetrieverSpec {
 /** `hyde:CHAT,SPEC[,weights=1,1][,k=60][,prompt=FILE][,repeat=5][,concurrency=4][,maxTokens=512][,name=N]`. */
 function parseExpansion(spec: string, kind: 'hyde' | 'q2d', body: string): RetrieverSpec {
   const usage = `${kind}:CHAT,SPEC[,weights=1,1][,k=60][,prompt=FILE][,repeat=5][,concurrency=4][,maxTokens=512]`;
-  const parts = splitTopLevel(body).map((p) => p.trim());
+  const parts = splitTopLevel(body)
+    .filter((p) => p.trim() !== '')
+    .map((p) => p.trim());
   const unwrap = (p: string) => (p.startsWith('(') && p.endsWith(')') ? p.slice(1, -1) : p);
   const option = /^(weights|k|prompt|repeat|concurrency|maxTokens|name)=/;
   if (parts.length < 2 || option.test(parts[0]) || option.test(parts[1]))
@@ -427,7 +430,7 @@ function parseRrf(spec: string, body: string): RetrieverSpec {
   let inWeights = false;
   let name: string | undefined;
   let filter: 'language' | undefined;
-  for (const raw of splitTopLevel(body)) {
+  for (const raw of splitTopLevel(body).filter((p) => p.trim() !== '')) {
     const part = raw.trim();
     if (part.startsWith('filter=')) {
       if (filter !== undefined) throw new CorebError('USAGE', `retriever \`${spec}\`: filter= given twice`);
@@ -474,22 +477,4 @@ function pushWeight(spec: string, weights: number[], value: string): void {
     throw new CorebError('USAGE', `retriever \`${spec}\`: weights must be numbers >= 0, got \`${value}\``);
   }
   weights.push(w);
-}
-
-/** Splits at commas outside parentheses. */
-function splitTopLevel(s: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(s.slice(start));
-  return parts.filter((p) => p.trim() !== '');
 }

@@ -5,6 +5,7 @@
  * is the one the functional driver (functional.ts) calls. Pure; no I/O.
  */
 import type { ExecLanguage } from '../core/execution.js';
+import { splitTopLevel } from '../core/split-top-level.js';
 
 /** A function or method a program declares. */
 export interface DeclaredFunction {
@@ -20,24 +21,6 @@ function blank(code: string, language: ExecLanguage): string {
   const hash = language === 'python' || language === 'ruby';
   const re = hash ? /#[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g : /\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g;
   return code.replace(re, (m) => (m.startsWith('"') || m.startsWith("'") ? '""' : ' '));
-}
-
-/** Splits a parameter list at commas outside <>, [], (). */
-function splitParams(list: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i];
-    if (c === '<' || c === '[' || c === '(' || c === '{') depth++;
-    else if (c === '>' || c === ']' || c === ')' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
-      out.push(list.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(list.slice(start));
-  return out.map((p) => p.trim()).filter((p) => p !== '');
 }
 
 /** The name a parameter declares: the last identifier (C++, Java), the first (Go, Python, Ruby). */
@@ -66,7 +49,9 @@ export function declaredFunctions(language: ExecLanguage, code: string): Declare
     const name = m[1];
     if (NOT_FUNCTIONS.has(name)) continue;
     const list = m[2] ?? m[3] ?? '';
-    const params = splitParams(list)
+    const params = splitTopLevel(list, { open: '<[({', close: '>])}' })
+      .map((p) => p.trim())
+      .filter((p) => p !== '')
       .map((p) => paramName(language, p))
       .filter((p): p is string => p !== undefined && p !== 'void');
     out.push({ name, params: language === 'python' ? params.filter((p, i) => !(i === 0 && (p === 'self' || p === 'cls'))) : params });
