@@ -293,7 +293,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         ...(renamed.has(d.oldPath as string) ? [renamed.get(d.oldPath as string) as string] : []),
       ]);
       const back = touched.length === 0 ? [] : await repo.diff(snapshot, parent, paths);
-      const relevant = new Map<string, number>();
+      const relevant = new Set<string>();
       const sameFile = new Set<string>();
       for (const d of touched) {
         const fromSnapshot = back.find((b) => b.newPath === d.oldPath);
@@ -308,7 +308,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
           const id = chunkId(name, ch);
           let hit = false;
           for (let l = ch.startLine; l <= ch.endLine && !hit; l++) hit = lines.has(l);
-          if (hit) relevant.set(id, 2);
+          if (hit) relevant.add(id);
           else sameFile.add(id);
         }
       }
@@ -327,7 +327,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       if (titles.length > 0) qs.push({ _id: `${base}-issue`, text: titles.join('\n'), meta_query_type: 'issue', ...meta });
       for (const q of qs) {
         queries.push(q);
-        for (const id of relevant.keys()) qrels.push(`${q._id}\t${id}\t2`);
+        for (const id of relevant) qrels.push(`${q._id}\t${id}\t2`);
         for (const id of sameFile) if (!relevant.has(id)) qrels.push(`${q._id}\t${id}\t1`);
         manifest.counts.qrels.relevant += relevant.size;
         manifest.counts.qrels.sameFile += [...sameFile].filter((id) => !relevant.has(id)).length;

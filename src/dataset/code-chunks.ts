@@ -5,7 +5,6 @@
  * definitions and for files of languages without a grammar. Each chunk knows its path, 1-based line
  * range, symbol and language, so a repository benchmark can judge chunks against what a commit changed.
  */
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { CorebError } from '../core/errors.js';
@@ -350,9 +349,4 @@ export function createCodeChunker(): CodeChunker {
       return chunks;
     },
   };
-}
-
-/** Reads and chunks one file (text, UTF-8). */
-export async function loadCodeChunks(chunker: CodeChunker, file: string, path = file, options?: ChunkOptions): Promise<CodeChunk[]> {
-  return chunker.chunk(path, await readFile(file, 'utf8'), options);
 }

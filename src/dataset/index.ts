@@ -32,3 +32,4 @@ export * from './npy.js';
 export * from './results-file.js';
 export * from './results-store.js';
 export * from './code-chunks.js';
+export * from './issue-titles.js';

@@ -17,6 +17,7 @@ import type { RerankOptions, RerankPair } from '../core/rerank.js';
 import { parseStatementSamples, type StatementSample } from '../dataset/statement-samples.js';
 import type { JudgeBackend } from '../sandbox/backend.js';
 import { findCallTarget } from '../sandbox/call-target.js';
+import { removeCppStrayMainCalls } from '../sandbox/official-harness.js';
 import { createBm25Index, type Bm25Index } from '../search/index.js';
 import { createJudge, parseJudgeSpec } from '../sandbox/judge-spec.js';
 import type { NormalisationName } from '../sandbox/normalise.js';
@@ -195,11 +196,6 @@ interface Variant {
 
 const isExecLanguage = (l: string | undefined): l is ExecLanguage => l !== undefined && (EXEC_LANGUAGES as readonly string[]).includes(l);
 
-/** C++ text with a line `main();` at column 0 removed: it does not compile (113 v202602 programs end with one). */
-function dropStrayMainCall(language: ExecLanguage, code: string): string {
-  return language === 'cpp' ? code.replace(/^main\s*\(\s*\)\s*;[ \t]*$/gm, '') : code;
-}
-
 function sha(parts: unknown[]): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
@@ -272,7 +268,7 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
     score: EXEC_SCORE_FORMULA,
     samples:
       'AtCoder/LiveCodeBench "Sample Input N / Sample Output N" (stdin, token comparison) and LeetCode "Input: a = .. / Output: .." (the method whose parameters match, called through the functional driver, JSON comparison)',
-    prepared: 'cpp: a line `main();` at column 0 removed (it does not compile)',
+    prepared: 'cpp: top-level `main();` statements removed (they do not compile)',
     reads: 'query and document texts and languages only (no qrels, verdicts or meta fields)',
   });
 
@@ -296,7 +292,8 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
     const jobs: Job[] = [];
     const variants = new Map<string, Variant>();
     const variantOf = (language: ExecLanguage, code: string, kind: string, funcName: string | undefined): Variant => {
-      const prepared = dropStrayMainCall(language, code);
+      // A top-level `main();` does not compile (113 v202602 C++ programs end with one).
+      const prepared = language === 'cpp' ? removeCppStrayMainCalls(code) : code;
       const key = sha([language, prepared, kind, funcName ?? '']);
       let v = variants.get(key);
       if (v === undefined) {
@@ -387,13 +384,13 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
   }
 
   /** The statement corpus for borrowed samples, indexed by BM25 on first use. */
-  let statements: { docs: readonly Doc[]; index?: Bm25Index } | undefined;
+  let statements: { docs: readonly Doc[]; byId: Map<string, Doc>; index?: Bm25Index } | undefined;
 
   /** Statements ranked for `text` by BM25 (the default retriever), best first, at most `n`. */
   async function rankStatements(text: string, n: number): Promise<Doc[]> {
     if (statements === undefined || statements.docs.length === 0) return [];
     statements.index ??= createBm25Index(statements.docs);
-    const byId = new Map(statements.docs.map((d) => [d.id, d]));
+    const { byId } = statements;
     const list = (await statements.index.search([{ id: 'q', text }], n)).get('q');
     return (list?.docIds ?? []).map((id) => byId.get(id) as Doc);
   }
@@ -538,7 +535,7 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
     counters: () => ({ ...counters }),
     report: () => ({ ...structuredClone(report), compiles: judge.stats().compiles }),
     useStatements(docs) {
-      if (statements?.docs !== docs) statements = { docs };
+      if (statements?.docs !== docs) statements = { docs, byId: new Map(docs.map((d) => [d.id, d])) };
     },
     close() {
       ctx.journal?.close();

@@ -7,16 +7,46 @@
 import type { Doc, Qrels } from '../core/dataset.js';
 import type { RankedList } from '../core/retrieval.js';
 
+/** Where a repository chunk comes from, as `coreb repo build` records it (fields absent when not recorded). */
+export interface ChunkLocation {
+  repo?: string;
+  path?: string;
+  startLine?: number;
+  endLine?: number;
+  symbol?: string;
+  language?: string;
+}
+
+/**
+ * A document's {@link ChunkLocation}: its `meta_repo`, `meta_path`, `meta_start_line`,
+ * `meta_end_line`, `meta_symbol`, `meta_language` fields, which read as `meta.path` in a CoREB
+ * release and as `meta.metaPath` in a BEIR corpus row (the language falls back to `Doc.language`).
+ */
+export function chunkLocation(doc: Doc): ChunkLocation {
+  const m = doc.meta ?? {};
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+  const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+  const out: ChunkLocation = {};
+  const fields = {
+    repo: str(m.repo ?? m.metaRepo),
+    path: str(m.path ?? m.metaPath),
+    startLine: num(m.startLine ?? m.metaStartLine),
+    endLine: num(m.endLine ?? m.metaEndLine),
+    symbol: str(m.symbol ?? m.metaSymbol),
+    language: str(m.language ?? m.metaLanguage ?? doc.language),
+  };
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  return out;
+}
+
 /** Document id -> file key (`repo:path`, or `path`), for corpora whose every document names its file; undefined otherwise. */
 export function fileKeys(docs: readonly Doc[]): Map<string, string> | undefined {
   if (docs.length === 0) return undefined;
   const out = new Map<string, string>();
   for (const d of docs) {
-    // `meta_path` reads as meta.path in a CoREB release and as meta.metaPath in a BEIR corpus row.
-    const path = d.meta?.path ?? d.meta?.metaPath;
-    if (typeof path !== 'string' || path === '') return undefined;
-    const repo = d.meta?.repo ?? d.meta?.metaRepo;
-    out.set(d.id, typeof repo === 'string' && repo !== '' ? `${repo}:${path}` : path);
+    const { repo, path } = chunkLocation(d);
+    if (path === undefined) return undefined;
+    out.set(d.id, repo !== undefined ? `${repo}:${path}` : path);
   }
   return out;
 }

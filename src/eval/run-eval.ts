@@ -705,6 +705,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   };
   try {
     const rerankers: { spec: string; label: string; reranker: SpecReranker }[] = [];
+    // The release's statements, whichever tasks are scored (so the exec reranker's borrowing does not
+    // depend on --tasks); made once, and only for a reranker that reads them.
+    let statements: readonly Doc[] | undefined;
+    const statementCorpus = (): readonly Doc[] | undefined =>
+      (statements ??= data.tasks.get('code2text')?.corpus ?? (data.release !== undefined ? releaseTasks(data.release).code2text.corpus : undefined));
     // Rows are named by the reranker's PROVIDER:MODEL; the full spec only when two share one.
     const heads = rerankSpecs.map((r) => r.split('?')[0]);
     for (const [i, spec] of rerankSpecs.entries()) {
@@ -717,10 +722,10 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         if (reranker.report === undefined) logger.info(`${spec}: rerank score cache ${JSON.stringify(reranker.counters())}`);
         reranker.close();
       });
-      // The release's statements, whichever tasks are scored (so borrowing does not depend on --tasks).
-      const statements =
-        data.tasks.get('code2text')?.corpus ?? (data.release !== undefined ? releaseTasks(data.release).code2text.corpus : undefined);
-      if (statements !== undefined) reranker.useStatements?.(statements);
+      if (reranker.useStatements !== undefined) {
+        const docs = statementCorpus();
+        if (docs !== undefined) reranker.useStatements(docs);
+      }
       rerankers.push({ spec, label: heads.filter((h) => h === heads[i]).length > 1 ? spec : heads[i], reranker });
     }
     // What each task's queries exclude, and the plan a `run:` file is read for (its queries, each

@@ -9,6 +9,7 @@ import { CorebError } from '../core/errors.js';
 import type { Logger } from '../core/progress.js';
 import type { RetrieverIndex } from '../core/retrieval.js';
 import { createRetriever } from './create-retriever.js';
+import { chunkLocation } from './file-level.js';
 import { createRerankerFromSpec, rerankLists, type SpecReranker } from './rerank-stage.js';
 import { parseRetrieverSpec } from './retriever-spec.js';
 
@@ -49,9 +50,6 @@ export interface SearchServiceOptions {
   cacheDir?: string;
   logger?: Logger;
 }
-
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** Indexes `corpus` with the retriever spec and returns the service. */
 export async function createSearchService(o: SearchServiceOptions): Promise<SearchService> {
@@ -107,18 +105,8 @@ export async function createSearchService(o: SearchServiceOptions): Promise<Sear
       }
       return list.docIds.slice(0, k).map((id, i) => {
         const d = docs.get(id) as Doc;
-        const m = d.meta ?? {};
-        return {
-          rank: i + 1,
-          id,
-          score: list.scores[i],
-          ...(str(m.path ?? m.metaPath) !== undefined ? { path: str(m.path ?? m.metaPath) } : {}),
-          ...(num(m.startLine ?? m.metaStartLine) !== undefined ? { startLine: num(m.startLine ?? m.metaStartLine) } : {}),
-          ...(num(m.endLine ?? m.metaEndLine) !== undefined ? { endLine: num(m.endLine ?? m.metaEndLine) } : {}),
-          ...(str(m.symbol ?? m.metaSymbol) !== undefined ? { symbol: str(m.symbol ?? m.metaSymbol) } : {}),
-          ...(str(m.language ?? m.metaLanguage ?? d.language) !== undefined ? { language: str(m.language ?? m.metaLanguage ?? d.language) } : {}),
-          text: d.text,
-        };
+        const { repo: _repo, ...where } = chunkLocation(d);
+        return { rank: i + 1, id, score: list.scores[i], ...where, text: d.text };
       });
     },
     close() {

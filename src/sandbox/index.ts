@@ -40,6 +40,7 @@ export {
   OFFICIAL_CXX_FLAGS,
   OFFICIAL_HARNESS,
   cppStrayMainCalls,
+  removeCppStrayMainCalls,
   officialCppRewrite,
   officialSource,
   stripCommentsAsOfficial,

@@ -188,9 +188,25 @@ export function officialSource(language: ExecLanguage, code: string): { text: st
  * one (a declaration `int main();` is not counted), so a program holding one cannot pass as written.
  */
 export function cppStrayMainCalls(code: string): number {
+  return cppStrayMainCallRanges(code).length;
+}
+
+/** The text of `code` with every top-level `main();` ({@link cppStrayMainCalls}) removed. */
+export function removeCppStrayMainCalls(code: string): string {
+  let out = '';
+  let at = 0;
+  for (const [start, end] of cppStrayMainCallRanges(code)) {
+    out += code.slice(at, start);
+    at = end;
+  }
+  return out + code.slice(at);
+}
+
+/** [start, end) offsets of each top-level `main();` of `code`, in order. */
+function cppStrayMainCallRanges(code: string): Array<[number, number]> {
   let depth = 0;
   let prev = ''; // last significant character at depth 0
-  let n = 0;
+  const ranges: Array<[number, number]> = [];
   for (let i = 0; i < code.length; i++) {
     const c = code[i];
     if (c === '/' && code[i + 1] === '/') {
@@ -220,7 +236,7 @@ export function cppStrayMainCalls(code: string): number {
     if (depth === 0 && c === 'm' && (prev === '' || prev === ';' || prev === '}') && !/[\w$]/.test(code[i - 1] ?? '')) {
       const m = /^main\s*\(\s*\)\s*;/.exec(code.slice(i, i + 40));
       if (m !== null) {
-        n++;
+        ranges.push([i, i + m[0].length]);
         i += m[0].length - 1;
         prev = ';';
         continue;
@@ -228,5 +244,5 @@ export function cppStrayMainCalls(code: string): number {
     }
     if (depth === 0 || c === '}') prev = c;
   }
-  return n;
+  return ranges;
 }

@@ -312,7 +312,6 @@ export interface TranslationSmoothing {
 
 /** Smoothing chosen on two problem-disjoint halves of v202602 (each half's bridge evaluated on the other half). */
 export const TRANSLATION_SMOOTHING_DEFAULTS: Readonly<TranslationSmoothing> = { alpha: 0.2, beta: 0.5 };
-const tlm: TranslationSmoothing = TRANSLATION_SMOOTHING_DEFAULTS;
 
 /** A document's model for {@link translationScore}: its term frequencies and translated terms. */
 export interface TranslatedDoc {
@@ -349,7 +348,7 @@ export interface TranslationQuery {
 export function prepareTranslationQuery(
   query: readonly string[],
   background: ReadonlyMap<string, number>,
-  smoothing: TranslationSmoothing = tlm,
+  smoothing: TranslationSmoothing = TRANSLATION_SMOOTHING_DEFAULTS,
 ): TranslationQuery {
   const counts = new Map<string, number>();
   for (const w of query) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -368,7 +367,11 @@ export function prepareTranslationQuery(
  * P(t | d) = tf(t, d) / |d|, P(w | C) the collection frequency (a term the collection lacks:
  * 1 / (|C| + 1)); a query term counts as often as it occurs.
  */
-export function translationScore(query: TranslationQuery, doc: TranslatedDoc, smoothing: TranslationSmoothing = tlm): number {
+export function translationScore(
+  query: TranslationQuery,
+  doc: TranslatedDoc,
+  smoothing: TranslationSmoothing = TRANSLATION_SMOOTHING_DEFAULTS,
+): number {
   let score = 0;
   const { terms, counts, background } = query;
   const keep = 1 - smoothing.alpha;
@@ -403,7 +406,6 @@ export function createBridgedBm25Retriever(
   const k = options.k ?? BRIDGE_SEARCH_DEFAULTS.k;
   const mode = options.mode ?? BRIDGE_SEARCH_DEFAULTS.mode;
   const maxDf = options.maxDf ?? BRIDGE_SEARCH_DEFAULTS.maxDf;
-  const smoothing = tlm;
   return {
     name: 'bm25',
     describe: () => ({
@@ -448,12 +450,12 @@ export function createBridgedBm25Retriever(
             const out = new Map<string, RankedList>();
             for (const q of queries) {
               const a = plain.get(q.id) as RankedList;
-              const prepared = prepareTranslationQuery(index.terms(q.text), background, smoothing);
+              const prepared = prepareTranslationQuery(index.terms(q.text), background);
               const scored = a.docIds.map((id) => {
                 const key = `${search.task}\u0000${id}`;
                 let doc = translatedDocs.get(key);
                 if (doc === undefined) translatedDocs.set(key, (doc = translateDoc(docTerms.get(id) ?? [], reverse)));
-                return { id, score: translationScore(prepared, doc, smoothing) };
+                return { id, score: translationScore(prepared, doc) };
               });
               // Best first; ties by docid descending (trec order).
               scored.sort((x, y) => y.score - x.score || (x.id < y.id ? 1 : x.id > y.id ? -1 : 0));

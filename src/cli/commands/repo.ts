@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import { buildRepoBenchmark, REPO_BUILD_DEFAULTS } from '../../construct/repo-benchmark.js';
 import { CorebError } from '../../core/errors.js';
-import { loadTextFile, splitLines } from '../../dataset/index.js';
+import { loadIssueTitles } from '../../dataset/index.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -39,46 +39,6 @@ Options:
                    give them): a commit referencing #N gets a third query, the issue's title.
 See docs/repo.md.
 `;
-
-/**
- * Issue number -> title from a JSON array or JSONL file of objects with `number` and `title`.
- * @throws CorebError `PARSE` naming the file and line of a record without them.
- */
-async function loadIssueTitles(file: string): Promise<Map<number, string>> {
-  const text = (await loadTextFile(file)).text.trim();
-  const records: Array<{ line: number; value: unknown }> = [];
-  if (text.startsWith('[')) {
-    let all: unknown;
-    try {
-      all = JSON.parse(text);
-    } catch (e) {
-      throw new CorebError('PARSE', `not JSON (${(e as Error).message})`, { file, cause: e });
-    }
-    (all as unknown[]).forEach((value, i) => records.push({ line: i + 1, value }));
-  } else {
-    splitLines(text).forEach((l, i) => {
-      if (l.trim() === '') return;
-      try {
-        records.push({ line: i + 1, value: JSON.parse(l) });
-      } catch {
-        throw new CorebError('PARSE', 'malformed JSON; each line must be an object with number and title', { file, line: i + 1 });
-      }
-    });
-  }
-  const out = new Map<number, string>();
-  for (const { line, value } of records) {
-    const r = value as { number?: unknown; title?: unknown };
-    if (typeof r?.number !== 'number' || typeof r.title !== 'string') {
-      throw new CorebError('PARSE', `record ${line}: needs a number "number" and a string "title"`, {
-        file,
-        line,
-        field: typeof r?.number !== 'number' ? 'number' : 'title',
-      });
-    }
-    out.set(r.number, r.title);
-  }
-  return out;
-}
 
 const command: Command = {
   summary: 'build a time-split, graded code-search benchmark from git history (BEIR layout)',
