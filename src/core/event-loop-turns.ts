@@ -4,6 +4,20 @@
  */
 import { CorebError } from './errors.js';
 
+/** Resolves after the event loop has had one turn (signal handlers, timers and I/O callbacks run). */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Resolves after one turn of the event loop, then throws the signal's reason when `signal` aborted
+ * (`AbortSignal.throwIfAborted`).
+ */
+export async function turnAndCheck(signal: AbortSignal | undefined): Promise<void> {
+  await nextTurn();
+  signal?.throwIfAborted();
+}
+
 /**
  * Turns of the event loop for a long synchronous computation cut into steps: {@link EventLoopTurns.due}
  * says when `yieldMs` milliseconds have passed since the last turn, {@link EventLoopTurns.take} gives
@@ -31,7 +45,7 @@ export class EventLoopTurns {
    * @throws CorebError `INTERRUPTED` when `signal` aborted (message: `stopped()` and the signal's reason).
    */
   async take(stopped: () => string): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     const { signal } = this;
     if (signal?.aborted === true) {
       const reason = signal.reason instanceof Error ? signal.reason.message : 'interrupted';

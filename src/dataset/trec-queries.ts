@@ -8,6 +8,7 @@ import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
+import { turnAndCheck } from '../core/event-loop-turns.js';
 import { IdTable } from './id-table.js';
 import { isGzip } from './text-file.js';
 import { loadTrecRunColumns, streamTrecRunGroups, type TrecLoadOptions, type TrecRunGroup } from './trec.js';
@@ -44,12 +45,6 @@ export interface TrecRunQueries {
   partitions: number;
   /** With the `sha256` option: the hex sha256 of the file. */
   sha256?: string;
-}
-
-/** Resolves on the next turn of the event loop (signals get handled), then checks `signal`. */
-async function breathe(signal: AbortSignal | undefined): Promise<void> {
-  await new Promise<void>((r) => setImmediate(r));
-  signal?.throwIfAborted();
 }
 
 /**
@@ -130,7 +125,7 @@ export async function forEachTrecRunQuery(
         entries += group.end - group.start;
         if (entries >= due) {
           due = entries + 200_000;
-          await breathe(signal);
+          await turnAndCheck(signal);
         }
       }
     }

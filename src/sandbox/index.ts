@@ -61,6 +61,6 @@ export { createSandboxFusionService } from './remote/sandboxfusion.js';
 export { createJudge0Service, type Judge0Options } from './remote/judge0.js';
 export { createPistonService } from './remote/piston.js';
 export type { ServiceHttpOptions } from './remote/http.js';
-export { createSlotPool, type SlotPool } from './pool.js';
+export { createSlotPool, type SlotPool } from '../core/bounded-work.js';
 export { RUN_HELPER_SOURCE, buildRunHelper } from './run-helper.js';
 export { createBwrapArgs, createCommandLine, runProcess, type Mount, type ProcessLimits, type ProcessSpec, type SandboxConfig } from './sandbox.js';

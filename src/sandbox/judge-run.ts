@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { forEachBounded } from '../core/bounded-work.js';
 import { CorebError } from '../core/errors.js';
 import { processAlive } from '../core/process-alive.js';
 import { VERDICTS, type BackendStamp, type ExecLanguage, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
@@ -299,10 +300,10 @@ async function judgeUnlocked(
   }
   progress.start('judging', toRun.length);
   try {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < toRun.length && !signal?.aborted) {
-        const item = toRun[next++];
+    await forEachBounded(
+      toRun,
+      concurrency,
+      async (item) => {
         const r = await judge.judge(item.program, item.tests, { signal });
         if (signal?.aborted) return;
         const rec = toJudgeRecord(r, item.key);
@@ -311,9 +312,9 @@ async function judgeUnlocked(
         summary.judged++;
         count(r.language, r.verdict);
         progress.tick();
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, toRun.length) }, worker));
+      },
+      signal,
+    );
   } finally {
     progress.done();
     await fh.close();

@@ -25,7 +25,7 @@ import { DEFAULT_LIMITS, requireTool, type RunLimits } from './languages.js';
 import { checkFunctional } from './functional.js';
 import { COMPLETION_TOKEN_ENV, prepareSource, type NormalisationName, type PreparedSource } from './normalise.js';
 import { OFFICIAL_CXX_FLAGS, OFFICIAL_HARNESS } from './official-harness.js';
-import { createSlotPool } from './pool.js';
+import { createSlotPool } from '../core/bounded-work.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
 import { RUNNERS, type BuildContext } from './runners/index.js';

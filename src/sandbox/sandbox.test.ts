@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSlotPool } from './pool.js';
+import { createSlotPool } from '../core/bounded-work.js';
 import { createBwrapArgs, createCommandLine, type ProcessSpec, type SandboxConfig } from './sandbox.js';
 
 const config: SandboxConfig = { enabled: true, helperPath: '/cache/bin/coreb-run', bwrapPath: '/usr/bin/bwrap', dropPrivileges: true, uid: 65534 };

@@ -5,6 +5,7 @@
 import type { Doc, Query } from '../core/dataset.js';
 import { normalizeMatrix, normalizeRows, type Embedder, type EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
+import { nextTurn } from '../core/event-loop-turns.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -412,9 +413,6 @@ export interface DenseTopKStreamedOptions extends DenseTopKParallelOptions {
   onChunk?: (chunksDone: number) => void;
 }
 
-/** Resolves after the event loop has had a turn. */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** `p` with a handler attached, so a rejection nobody awaited yet is not reported as unhandled. */
 function held<T>(p: Promise<T>): Promise<T> {
   p.catch(() => undefined);
@@ -507,7 +505,7 @@ export async function denseTopKStreamed(
         for (let d0 = 0; d0 < rows; d0 += step) {
           scanRange(p.Q, q0, q1, store, d0, Math.min(rows, d0 + step), heaps, 0, p.db, scratch, s.labels);
           if (performance.now() - last >= yieldMs) {
-            await turn();
+            await nextTurn();
             if (signal?.aborted) throw interrupted(signal);
             last = performance.now();
           }

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
+import { turnAndCheck } from '../../core/event-loop-turns.js';
 import { loadAnchorsTsv } from '../../dataset/anchors-tsv.js';
 import { saveChunksAtomic } from '../../dataset/atomic-write.js';
 import { evaluateTrecFiles } from '../../eval/trec-metrics.js';
@@ -169,8 +170,7 @@ const command: Command = {
     else {
       for (const piece of renderTrecChunks(result, { perQuery, runId: runTag })) {
         pieces.push(piece);
-        await new Promise<void>((r) => setImmediate(r));
-        ctx.signal.throwIfAborted();
+        await turnAndCheck(ctx.signal);
       }
     }
     for (const piece of pieces) await new Promise<void>((done, fail) => ctx.stdout.write(piece, (e) => (e ? fail(e) : done())));

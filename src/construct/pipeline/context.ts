@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatMessage, ChatModel, ChatReply, ChatRequest } from '../../core/chat.js';
+import { mapBounded } from '../../core/bounded-work.js';
 import { createEndpointSlots, type EndpointSlots } from '../../core/endpoint-slots.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
 import type { ExecLanguage, TestCase } from '../../core/execution.js';
@@ -70,23 +71,12 @@ export async function writeWork(outDir: string, stage: string, rows: readonly un
   );
 }
 
-/** Runs `fn` over `items` with `width` in flight; stops starting new items once `signal` aborts. */
+/**
+ * Runs `fn` over `items` with `width` in flight ({@link mapBounded}); an abort stops new items and
+ * is an `INTERRUPTED` error saying how to resume.
+ */
 export async function pool<T, R>(items: readonly T[], width: number, fn: (item: T, i: number) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  let failure: unknown;
-  const worker = async (): Promise<void> => {
-    while (failure === undefined && next < items.length && !signal?.aborted) {
-      const i = next++;
-      try {
-        out[i] = await fn(items[i], i);
-      } catch (e) {
-        failure ??= e;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
-  if (failure !== undefined) throw failure;
+  const out = await mapBounded(items, width, fn, signal);
   if (signal?.aborted) throw new CorebError('INTERRUPTED', 'build interrupted; rerun the same command to resume (answered calls are cached)');
   return out;
 }

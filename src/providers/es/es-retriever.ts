@@ -3,6 +3,7 @@
  * queried over HTTP (`_msearch` batches, or one `_search` per query) through the shared HTTP client
  * (retry, backoff, failover over several nodes, bounded concurrency). coreb indexes nothing there.
  */
+import { forEachBounded } from '../../core/bounded-work.js';
 import { TASK_CORPUS, type Doc, type Query, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
 import type { Logger } from '../../core/progress.js';
@@ -338,12 +339,10 @@ async function search(
   const signal = outer !== undefined ? AbortSignal.any([outer, stop.signal]) : stop.signal;
   const hits = new Map<string, EsHit[]>();
   let failure: unknown;
-  let next = 0;
   so.progress?.start(`${where}: searching ${queries.length} queries in \`${index}\``, queries.length);
   const sizeOf = (q: Query): number => Math.min(o.size, depth + (so.exclude?.get(q.id)?.length ?? 0));
-  const worker = async (): Promise<void> => {
-    while (failure === undefined && next < batches.length) {
-      const batch = batches[next++];
+  try {
+    await forEachBounded(batches, o.concurrency, async (batch) => {
       try {
         const got =
           o.api === 'msearch'
@@ -352,15 +351,12 @@ async function search(
         batch.forEach((q, i) => hits.set(q.id, got[i]));
         so.progress?.tick(batch.length);
       } catch (e) {
-        if (failure === undefined) {
-          failure = e;
-          stop.abort(e);
-        }
+        stop.abort(e); // the requests in flight stop too
+        throw e;
       }
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(o.concurrency, batches.length) }, worker));
+    });
+  } catch (e) {
+    failure = e;
   } finally {
     so.progress?.done();
   }

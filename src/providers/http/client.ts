@@ -4,6 +4,7 @@
  * exponential backoff and jitter honouring Retry-After, per-request timeouts, response validation,
  * and errors that name endpoint, status and body excerpt but never a credential.
  */
+import { createSlotPool, forEachBounded } from '../../core/bounded-work.js';
 import type { EndpointSlots } from '../../core/endpoint-slots.js';
 import { sharedFloat32 } from '../../core/embedding.js';
 import { CorebError } from '../../core/errors.js';
@@ -303,35 +304,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   };
 
   /** Slots of `request` calls: at most `concurrency` in flight; waiters queue in order. */
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  const acquire = async (): Promise<void> => {
-    if (active < options.concurrency) {
-      active++;
-      return;
-    }
-    await new Promise<void>((r) => waiting.push(r));
-  };
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next !== undefined) next();
-    else active--;
-  };
+  const slots = createSlotPool(options.concurrency);
 
   return {
     stats: () => ({ ...stats, perEndpoint: [...stats.perEndpoint] }),
     async request(path, body, parse, requestOptions = {}) {
       const signal = requestOptions.signal ?? new AbortController().signal;
       if (signal.aborted) throw abortReason(signal);
-      const own = requestOptions.clientLimit !== false;
-      if (own) await acquire();
-      try {
+      const call = async () => {
         const payload = requestOptions.rawBody === true ? String(body) : JSON.stringify(body);
         return (await send(path, payload, parse, requestOptions.headers ?? {}, signal, requestOptions.describeError, requestOptions.endpointSlots))
           .value;
-      } finally {
-        if (own) release();
-      }
+      };
+      return requestOptions.clientLimit === false ? await call() : await slots.run(call);
     },
     async embed(texts, wire, embedOptions = {}) {
       const outer = embedOptions.signal;
@@ -342,7 +327,6 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const stop = new AbortController();
       const signal = outer ? AbortSignal.any([outer, stop.signal]) : stop.signal;
       let failure: unknown;
-      let next = 0;
 
       const runBatch = async (b: Batch, bi: number): Promise<void> => {
         const { path, body } = wire.request(texts.slice(b.start, b.end));
@@ -359,20 +343,18 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         embedOptions.onBatch?.(b.start, b.end, r.data, r.dim);
       };
 
-      const worker = async (): Promise<void> => {
-        while (failure === undefined && next < batches.length) {
-          const bi = next++;
+      try {
+        await forEachBounded(batches, options.concurrency, async (b, bi) => {
           try {
-            await runBatch(batches[bi], bi);
+            await runBatch(b, bi);
           } catch (e) {
-            if (failure === undefined) {
-              failure = e;
-              stop.abort(e);
-            }
+            stop.abort(e); // the batches in flight stop too
+            throw e;
           }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(options.concurrency, batches.length) }, worker));
+        });
+      } catch (e) {
+        failure = e;
+      }
       if (outer?.aborted) throw abortReason(outer);
       if (failure !== undefined) throw failure;
       const d = dim ?? 0;

@@ -24,7 +24,7 @@ import { checkFunctional } from '../functional.js';
 import { DEFAULT_LIMITS, type RunLimits } from '../languages.js';
 import { prepareSource, type NormalisationName, type PreparedSource } from '../normalise.js';
 import { OFFICIAL_HARNESS } from '../official-harness.js';
-import { createSlotPool } from '../pool.js';
+import { createSlotPool } from '../../core/bounded-work.js';
 import { CXX_FLAGS } from '../runners/cpp.js';
 import { classifyRun, createProgramResult } from '../verdict.js';
 import type { RemoteRun, RemoteService, RemoteSubmission, ServiceInfo } from './service.js';
