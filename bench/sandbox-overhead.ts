@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { ExecLanguage, TestCase } from '../src/core/execution.js';
 import { buildRunHelper } from '../src/sandbox/run-helper.js';
 import { createLocalJudge } from '../src/sandbox/local-judge.js';
-import { findTool } from '../src/sandbox/languages.js';
+import { findTool } from '../src/sandbox/languages/tools.js';
 import { runProcess, type ProcessLimits, type SandboxConfig } from '../src/sandbox/sandbox.js';
 import { readBenchArgs } from './args.js';
 

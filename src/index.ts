@@ -280,15 +280,18 @@ export {
   type StoreStats,
 } from './cache/index.js';
 
-// The execution judge: programs and tests in, verdicts out (bubblewrap sandbox, five languages).
+// The execution judge: programs and tests in, verdicts out (bubblewrap sandbox, five languages, more
+// through registerJudgeLanguage).
 export {
   COMPARATORS,
   EXEC_LANGUAGES,
   TEST_KINDS,
   VERDICTS,
   type ComparatorName,
+  isExecLanguage,
   type ExecLanguage,
   type ExecutionResult,
+  type LanguageId,
   type Program,
   type ProgramResult,
   type TestCase,
@@ -297,7 +300,17 @@ export {
   type Verdict,
 } from './core/execution.js';
 export {
+  BASE_LIMITS,
   DEFAULT_LIMITS,
+  appendLine,
+  beforeEndOfMain,
+  interpretedCommands,
+  judgeLanguageIds,
+  registerJudgeLanguage,
+  type JudgeLanguage,
+  type LanguageState,
+  type LanguageStateContext,
+  type BuildContext,
   compareOutput,
   computeAgreement,
   createJudge,

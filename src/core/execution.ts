@@ -9,6 +9,17 @@ export const EXEC_LANGUAGES = ['python', 'cpp', 'java', 'go', 'ruby'] as const;
 export type ExecLanguage = (typeof EXEC_LANGUAGES)[number];
 
 /**
+ * The language of a program: one of the five built-in {@link ExecLanguage}s or the id of a language
+ * module registered with the judge (`registerJudgeLanguage`); the judge refuses ids it does not know.
+ */
+export type LanguageId = ExecLanguage | (string & {});
+
+/** True when `l` is one of the five built-in languages. */
+export function isExecLanguage(l: string | undefined): l is ExecLanguage {
+  return l !== undefined && (EXEC_LANGUAGES as readonly string[]).includes(l);
+}
+
+/**
  * Verdicts, per test and per program. A failing solution is a value, never an exception.
  * `sandbox_error` means the judge itself could not run the program (not the program's fault).
  */
@@ -56,7 +67,8 @@ export interface Program {
   id: string;
   /** Problem the program solves. */
   problemId: string;
-  language: ExecLanguage;
+  /** The language id (a built-in one or a registered module's). */
+  language: LanguageId;
   /** Source code as given. */
   code: string;
 }
@@ -105,7 +117,7 @@ export interface TestResult {
 export interface ProgramResult {
   id: string;
   problemId: string;
-  language: ExecLanguage;
+  language: LanguageId;
   /** The failed build's verdict, else the first non-accepted test's, else `accepted` (`sandbox_error` with no tests). */
   verdict: Verdict;
   /** True when every test was accepted. */

@@ -11,7 +11,7 @@ import { openRunJournal, resolveCacheDir, type RunJournal } from '../cache/index
 import type { Doc, Query, TaskName } from '../core/dataset.js';
 import { forEachBounded } from '../core/bounded-work.js';
 import { CorebError } from '../core/errors.js';
-import { EXEC_LANGUAGES, type ExecLanguage, type Program, type TestCase, type Verdict } from '../core/execution.js';
+import { isExecLanguage, type ExecLanguage, type Program, type TestCase, type Verdict } from '../core/execution.js';
 import { silentLogger, type Logger, type Progress } from '../core/progress.js';
 import type { RerankOptions, RerankPair } from '../core/rerank.js';
 import { parseStatementSamples, type StatementSample } from '../dataset/statement-samples.js';
@@ -193,8 +193,6 @@ interface Variant {
   key: string;
   program: Program;
 }
-
-const isExecLanguage = (l: string | undefined): l is ExecLanguage => l !== undefined && (EXEC_LANGUAGES as readonly string[]).includes(l);
 
 function sha(parts: unknown[]): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import type { ExecLanguage, TestCase, Verdict } from '../core/execution.js';
 import { createTestJudge, toolchainSkipReason } from '../../test/support/judge.js';
 import type { JudgeBackend } from './backend.js';
-import { checkFunctional, functionalSource } from './functional.js';
+import { checkFunctional } from './functional.js';
+import { go as goLanguage } from './languages/go.js';
 import { prepareSource } from './normalise.js';
 
 type Compiled = Exclude<ExecLanguage, 'python'>;
@@ -60,7 +61,7 @@ test('generated sources: the program main is not run; Go and Ruby drivers are fi
   );
   assert.match(go.extraFiles?.[0].text ?? '', /corebreflect\.ValueOf\(f\)/);
   assert.match(
-    functionalSource('go', 'type Solution struct{}\nfunc (s *Solution) f(a int) int { return a }', 'f').extraFiles[0].text,
+    goLanguage.functional('type Solution struct{}\nfunc (s *Solution) f(a int) int { return a }', 'f').extraFiles[0].text,
     /ValueOf\(\(&Solution\{\}\)\.f\)/,
   );
   const rb = prepareSource('ruby', 'def f(a) = a\n', 'functional', 'f');

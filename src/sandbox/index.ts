@@ -1,20 +1,27 @@
 /** Public API of `sandbox` (barrel; owned by that area): the execution judge. */
 export type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 export { compareAny, compareOutput, canonicalDecimal, jsonEqual, type CompareOptions, type CompareOutcome } from './compare.js';
+export { BASE_LIMITS, TOOLS, findTool, requireTool, type RunLimits, type Tool, type ToolName, type ToolRef } from './languages/tools.js';
 export {
+  BUILT_IN_LANGUAGES,
   DEFAULT_LIMITS,
   LANGUAGE_TOOLS,
-  TOOLS,
-  findTool,
+  findJudgeLanguage,
+  judgeLanguage,
+  judgeLanguageIds,
   missingPackages,
-  requireTool,
-  type RunLimits,
-  type Tool,
-  type ToolName,
-} from './languages.js';
+  registerJudgeLanguage,
+  type BuildContext,
+  type DirectCompile,
+  type JudgeLanguage,
+  type LanguageSource,
+  type LanguageState,
+  type LanguageStateContext,
+} from './languages/index.js';
+export { appendLine, beforeEndOfMain, interpretedCommands } from './languages/language.js';
+export { javaMainClass, javaPublicClass, javaRunFlags } from './languages/java.js';
 export { createLocalJudge, type LocalJudgeOptions } from './local-judge.js';
-export { CXX_FLAGS, buildPch } from './runners/cpp.js';
-export { RUNNERS, type BuildContext, type LanguageRunner } from './runners/index.js';
+export { CXX_FLAGS, buildPch } from './languages/cpp.js';
 export { classifyRun, createProgramResult, type ClassifyOptions, type ProgramOutcome } from './verdict.js';
 export { computeAgreement, renderAgreement, type AgreementRow, type JudgedProgram } from './judge-agreement.js';
 export {
@@ -29,8 +36,6 @@ export {
 } from './judge-run.js';
 export {
   NORMALISATIONS,
-  javaMainClass,
-  javaPublicClass,
   prepareSource,
   type NormalisationName,
   type PrepareOptions,

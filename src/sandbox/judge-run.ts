@@ -10,7 +10,7 @@ import { open } from 'node:fs/promises';
 import { forEachBounded } from '../core/bounded-work.js';
 import { CorebError } from '../core/errors.js';
 import { processAlive } from '../core/process-alive.js';
-import { VERDICTS, type BackendStamp, type ExecLanguage, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
+import { VERDICTS, type BackendStamp, type LanguageId, type Program, type ProgramResult, type TestCase, type Verdict } from '../core/execution.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { JudgeBackend } from './backend.js';
 
@@ -65,7 +65,7 @@ export interface JudgeRunSummary {
 export interface JudgeRecord {
   id: string;
   problem_id: string;
-  language: ExecLanguage;
+  language: LanguageId;
   verdict: Verdict;
   passed: boolean;
   pass_rate: number;

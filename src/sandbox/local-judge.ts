@@ -1,6 +1,6 @@
 /**
- * The local judge backend: builds each program once in a sandbox (the commands come from the
- * per-language runners in runners/), runs it on every test in fresh sandboxes from a worker pool
+ * The local judge backend: builds each program once in a sandbox (the commands, caches and
+ * limits come from the language modules in languages/), runs it on every test in fresh sandboxes from a worker pool
  * sized to the cores, and turns each outcome into a verdict value (verdict.ts, pure).
  */
 import { availableParallelism, tmpdir } from 'node:os';
@@ -12,7 +12,6 @@ import { processAlive } from '../core/process-alive.js';
 import {
   EXEC_LANGUAGES,
   type ComparatorName,
-  type ExecLanguage,
   type Program,
   type ProgramResult,
   type TestCase,
@@ -21,16 +20,15 @@ import {
 } from '../core/execution.js';
 import type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 import { COMPARATOR_RULES_VERSION } from './compare.js';
-import { DEFAULT_LIMITS, requireTool, type RunLimits } from './languages.js';
+import { judgeLanguage, type BuildContext, type LanguageState } from './languages/index.js';
+import { requireTool, type RunLimits } from './languages/tools.js';
 import { checkFunctional } from './functional.js';
 import { COMPLETION_TOKEN_ENV, prepareSource, type NormalisationName, type PreparedSource } from './normalise.js';
 import { OFFICIAL_CXX_FLAGS, OFFICIAL_HARNESS } from './official-harness.js';
 import { createSlotPool } from '../core/bounded-work.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
-import { RUNNERS, type BuildContext } from './runners/index.js';
-import { buildPch, CXX_FLAGS } from './runners/cpp.js';
-import { createJavacServers } from './runners/javac-server.js';
+import { CXX_FLAGS } from './languages/cpp.js';
 import { runProcess, type Mount, type ProcessLimits, type SandboxConfig, type TreeRun } from './sandbox.js';
 import { classifyRun, createProgramResult } from './verdict.js';
 
@@ -61,8 +59,8 @@ export interface LocalJudgeOptions {
    * by the same amount, keeping each runtime's headroom.
    */
   memoryLimitMb?: number;
-  /** Per-language overrides of {@link DEFAULT_LIMITS}. */
-  limits?: Partial<Record<ExecLanguage, Partial<RunLimits>>>;
+  /** Per-language overrides of each language's default limits (`DEFAULT_LIMITS` for the built-in ones). */
+  limits?: Partial<Record<string, Partial<RunLimits>>>;
   /** Wall-clock limit of one compilation, milliseconds; default 60000. */
   compileTimeoutMs?: number;
   /** Unprivileged uid/gid for sandboxed code when the judge runs as root; default 65534. */
@@ -78,7 +76,7 @@ export interface LocalJudgeOptions {
   /** Size of the shared Go build cache, MiB, past which it is emptied (at start and every 50 Go compiles); default 512. */
   goCacheMaxMb?: number;
   /**
-   * Compile Java in warm compiler JVMs (runners/javac-server.ts) instead of one `javac` process per
+   * Compile Java in warm compiler JVMs (languages/javac-server.ts) instead of one `javac` process per
    * program; same compiler and options, same verdicts, ~10x less compile time. Default true.
    */
   warmJavac?: boolean;
@@ -88,13 +86,6 @@ export interface LocalJudgeOptions {
    */
   normalise?: NormalisationName;
 }
-
-/**
- * Memory the runtime needs beyond the program's own limit, MiB, allowed to the process tree: the
- * JVM's metaspace, code cache and thread stacks live outside -Xmx; the others get slack for the
- * harness and page cache.
- */
-const TREE_ALLOWANCE_MB: Readonly<Record<ExecLanguage, number>> = { java: 384, go: 64, cpp: 64, python: 64, ruby: 64 };
 
 const STDERR_KEEP = 64 * 1024;
 
@@ -111,7 +102,7 @@ interface Build {
 /** How every test of one build runs: resolved once per build, not per test. */
 interface RunPlan {
   build: Build;
-  language: ExecLanguage;
+  language: string;
   limits: RunLimits;
   argv: string[];
 }
@@ -171,8 +162,6 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     );
   }
   const compileMemoryMb = options.compileMemoryMb ?? 2048;
-  const goCacheMaxMb = options.goCacheMaxMb ?? 512;
-  let goCompiles = 0;
   const pool = createSlotPool(jobs);
   const stats: JudgeStats = { compiles: 0, runs: 0, peakProcesses: 0 };
   let alive = 0;
@@ -185,13 +174,8 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       alive--;
     }
   };
-  let pchPromise: Promise<string> | undefined;
-  // Warm Java compilers (runners/javac-server.ts); `warmJavac: false` compiles every program cold.
-  const javacServers = (options.warmJavac ?? true) ? createJavacServers({ config, cacheDir, workRoot, size: Math.min(jobs, 4) }) : undefined;
-  let goCache: string | undefined;
-
-  const limitsFor = (language: ExecLanguage): RunLimits => {
-    const l = { ...DEFAULT_LIMITS[language], ...options.limits?.[language] };
+  const limitsFor = (language: string): RunLimits => {
+    const l = { ...judgeLanguage(language).limits, ...options.limits?.[language] };
     if (options.timeLimitMs !== undefined) l.timeLimitMs = options.timeLimitMs;
     if (options.memoryLimitMb !== undefined) {
       l.addressSpaceMb = Math.max(options.memoryLimitMb + 64, l.addressSpaceMb + options.memoryLimitMb - l.memoryLimitMb);
@@ -226,20 +210,25 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     );
   }
 
-  const ensurePch = (): Promise<string> => {
-    // the header's compile takes a job slot like any other compile
-    pchPromise ??= pool.run(() => counted(() => buildPch(cacheDir, requireTool('gxx', 'C++'))));
-    return pchPromise;
-  };
-  const ensureGoCache = (): string => {
-    if (goCache === undefined || goCompiles++ % 50 === 49) {
-      goCache = join(cacheDir, 'gocache');
-      // Untrusted builds fill the shared cache: past its cap it is emptied (Go rebuilds what it needs).
-      if (dirBytes(goCache) > goCacheMaxMb * 1024 * 1024) rmSync(goCache, { recursive: true, force: true });
-      mkdirSync(goCache, { recursive: true, mode: 0o755 });
-      if (dropPrivileges) chownSync(goCache, uid, uid);
+  /** Each language's per-judge state (caches, warm compilers), made on its first program. */
+  const states = new Map<string, LanguageState | undefined>();
+  const stateOf = (language: string): LanguageState | undefined => {
+    if (!states.has(language)) {
+      states.set(
+        language,
+        judgeLanguage(language).createState?.({
+          cacheDir,
+          workRoot,
+          sandboxConfig: config,
+          giveToSandboxUser: (dir) => {
+            if (dropPrivileges) chownSync(dir, uid, uid);
+          },
+          runInSlot: (fn) => pool.run(() => counted(fn)),
+          options: { goCacheMaxMb: options.goCacheMaxMb, warmJavac: options.warmJavac, jobs },
+        }),
+      );
     }
-    return goCache;
+    return states.get(language);
   };
 
   /** The tree accounting of one process, or undefined without tree limits. */
@@ -249,7 +238,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   /** Where a run sees the program directory. */
   const progDir = (dir: string): string => (sandbox ? '/prog' : dir);
 
-  async function build(language: ExecLanguage, prepared: PreparedSource, signal?: AbortSignal): Promise<Build> {
+  async function build(language: string, prepared: PreparedSource, signal?: AbortSignal): Promise<Build> {
     const dir = makeDir('p-');
     writeFileSync(join(dir, prepared.fileName), prepared.text, { mode: 0o644 });
     for (const f of prepared.extraFiles ?? []) writeFileSync(join(dir, f.name), f.text, { mode: 0o644 });
@@ -269,14 +258,13 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       env,
       mounts,
       cxxFlags: prepared.cxxFlags,
-      pch: ensurePch,
-      goCache: ensureGoCache,
+      state: stateOf(language),
     };
-    const argv = await RUNNERS[language].compileArgv(ctx);
+    const argv = await judgeLanguage(language).compileArgv(ctx);
     if (argv === undefined) return result;
-    if (language === 'java' && javacServers !== undefined) {
-      const sources = [prepared.fileName, ...(prepared.extraFiles ?? []).map((f) => f.name)].filter((f) => f.endsWith('.java'));
-      const warm = await pool.run(() => counted(() => javacServers!.compile(dir, sources, compileTimeoutMs)));
+    if (ctx.state?.compile !== undefined) {
+      const sources = [prepared.fileName, ...(prepared.extraFiles ?? []).map((f) => f.name)];
+      const warm = await ctx.state.compile(dir, sources, compileTimeoutMs);
       if (warm !== undefined) {
         stats.compiles++;
         result.compileMs = warm.wallMs;
@@ -318,9 +306,9 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     return result;
   }
 
-  function planRuns(language: ExecLanguage, b: Build): RunPlan {
+  function planRuns(language: string, b: Build): RunPlan {
     const limits = limitsFor(language);
-    return { build: b, language, limits, argv: RUNNERS[language].runArgv(progDir(b.dir), b.prepared, limits) };
+    return { build: b, language, limits, argv: judgeLanguage(language).runArgv(progDir(b.dir), b.prepared, limits) };
   }
 
   async function runTest(plan: RunPlan, test: TestCase, signal?: AbortSignal): Promise<TestResult> {
@@ -340,7 +328,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
         ? `coreb-done-${randomBytes(12).toString('hex')}`
         : undefined;
     if (token !== undefined) env[COMPLETION_TOKEN_ENV] = token;
-    const treeMemoryMb = limits.memoryLimitMb + TREE_ALLOWANCE_MB[plan.language];
+    const treeMemoryMb = limits.memoryLimitMb + judgeLanguage(plan.language).treeAllowanceMb;
     // With the tree accounted, resident memory is limited, not address space (threads reserve
     // much more than they touch); /proc polling keeps a generous address-space backstop.
     const addressSpaceMb =
@@ -480,10 +468,10 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       compileMemoryMb,
     }),
     judge,
-    stats: () => ({ ...stats, ...(javacServers !== undefined ? { warmCompiles: javacServers.compiled } : {}) }),
+    stats: () => Object.assign({ ...stats }, ...[...states.values()].map((st) => st?.stats?.() ?? {})),
     async close() {
       // work dirs are removed after each program; the cache (helper, PCH, Go cache) is kept for reuse
-      javacServers?.close();
+      for (const st of states.values()) st?.close?.();
       tree?.close();
     },
   };
@@ -502,27 +490,6 @@ function compileLimits(wallMs: number): ProcessLimits {
     stdoutBytes: 1024 * 1024,
     stderrBytes: STDERR_KEEP,
   };
-}
-
-/** Bytes of the regular files under `dir` (0 when missing). */
-function dirBytes(dir: string): number {
-  let total = 0;
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    const p = join(dir, name);
-    try {
-      const st = statSync(p);
-      total += st.isDirectory() ? dirBytes(p) : st.size;
-    } catch {
-      // removed meanwhile
-    }
-  }
-  return total;
 }
 
 /** Work dirs without a writer's pid in their name (made by older coreb versions) older than this are removed at start. */

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { javaMainClass, javaPublicClass, prepareSource } from './normalise.js';
+import { javaMainClass, javaPublicClass } from './languages/java.js';
+import { prepareSource } from './normalise.js';
 
 test('C++ snippets without #include get <bits/stdc++.h>, recorded; others untouched', () => {
   const snip = prepareSource('cpp', 'using namespace std;\nint main(){}\n', 'stdin');

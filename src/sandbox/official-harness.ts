@@ -20,7 +20,6 @@
  * labelled passing: the stray call became the opening of a second `int main() {`, which step 3 dropped.
  * Pure; no I/O.
  */
-import type { ExecLanguage } from '../core/execution.js';
 
 /** The name of the official harness's normalisation (`--normalise official`). */
 export const OFFICIAL_HARNESS = 'hq-bench/coreb@a2ed3de (utils/code_utils.py _remove_comments, runners/code_eval_runner.py _execute_cpp)';
@@ -172,7 +171,7 @@ export function officialCppRewrite(code: string): { text: string; changes: strin
 }
 
 /** Steps 1–4 for any language: the source the official harness compiled or ran, and the changes. */
-export function officialSource(language: ExecLanguage, code: string): { text: string; changes: string[] } {
+export function officialSource(language: string, code: string): { text: string; changes: string[] } {
   const stripped = stripCommentsAsOfficial(code);
   const changes: string[] = [];
   if (stripped !== code.trim())

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ExecutionResult, Program, TestCase, TestResult } from '../core/execution.js';
-import { DEFAULT_LIMITS } from './languages.js';
+import { DEFAULT_LIMITS } from './languages/index.js';
 import { classifyRun, createProgramResult, lastLine, type ClassifyOptions } from './verdict.js';
 
 const ok: ExecutionResult = {

@@ -3,9 +3,10 @@
  * a program's build outcome and test results -> its `ProgramResult`. No processes, no files, so
  * every rule is testable without bubblewrap or a toolchain.
  */
-import type { ComparatorName, ExecLanguage, ExecutionResult, Program, ProgramResult, TestCase, TestResult, Verdict } from '../core/execution.js';
+import type { ComparatorName, ExecutionResult, Program, ProgramResult, TestCase, TestResult, Verdict } from '../core/execution.js';
 import { compareAny, jsonEqual } from './compare.js';
-import type { RunLimits } from './languages.js';
+import { judgeLanguage } from './languages/index.js';
+import type { RunLimits } from './languages/tools.js';
 
 /** Out-of-memory messages of the runtimes (Python, C++, Java, Go, Ruby, glibc) on stderr. */
 const OOM = /MemoryError|std::bad_alloc|OutOfMemoryError|out of memory|failed to allocate memory|NoMemoryError|Cannot allocate memory/;
@@ -14,8 +15,8 @@ const OOM = /MemoryError|std::bad_alloc|OutOfMemoryError|out of memory|failed to
 export interface ClassifyOptions {
   /** The limits the run had (time and memory verdicts compare against them). */
   limits: RunLimits;
-  /** Java's peak RSS is not held against `memoryLimitMb` (its heap is capped by -Xmx instead). */
-  language: ExecLanguage;
+  /** The program's language: its module says whether peak RSS is held against `memoryLimitMb` (not Java's: -Xmx caps its heap). */
+  language: string;
   comparator: ComparatorName;
   /** Tolerance of the `tokens` comparator (absolute or relative), also for functional JSON outputs. */
   tolerance: number;
@@ -62,7 +63,7 @@ export function classifyRun(r: ExecutionResult, test: TestCase, options: Classif
   if (r.exitCode === null || r.cpuMs < 0) return v('sandbox_error', lastLine(r.stderr) || 'the sandbox did not report a status');
   if (r.exitCode === 152 || r.cpuMs > limits.timeLimitMs) return v('time_limit', `CPU time ${Math.round(r.cpuMs)} ms`);
   if (r.exitCode === 153) return v('output_limit', 'file size limit exceeded');
-  const rssLimited = language !== 'java' && r.memoryKb > limits.memoryLimitMb * 1024;
+  const rssLimited = judgeLanguage(language).residentMemoryIsLimit && r.memoryKb > limits.memoryLimitMb * 1024;
   if ((r.exitCode !== 0 && OOM.test(r.stderr)) || rssLimited) {
     return v('memory_limit', rssLimited ? `peak memory ${r.memoryKb} KiB` : lastLine(r.stderr));
   }

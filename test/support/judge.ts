@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecLanguage } from '../../src/core/execution.js';
 import type { JudgeBackend } from '../../src/sandbox/backend.js';
-import { missingPackages } from '../../src/sandbox/languages.js';
+import { missingPackages } from '../../src/sandbox/languages/index.js';
 import { createLocalJudge, type LocalJudgeOptions } from '../../src/sandbox/local-judge.js';
 
 /** True when missing toolchains must fail rather than skip (CI sets COREB_REQUIRE_TOOLCHAINS=1). */

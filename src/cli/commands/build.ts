@@ -26,7 +26,8 @@ import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { compareReleases } from '../../eval/release-drift.js';
 import { renderDriftReport } from '../../report/index.js';
 import { CHAT_PROVIDERS, createChatModel, normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/index.js';
-import { LANGUAGE_TOOLS, findTool, missingPackages } from '../../sandbox/languages.js';
+import { LANGUAGE_TOOLS, missingPackages } from '../../sandbox/languages/index.js';
+import { findTool, type ToolRef } from '../../sandbox/languages/tools.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { readJudgeOption } from '../judge-option.js';
@@ -195,10 +196,10 @@ function toolVersions(languages: readonly ExecLanguage[]): Record<string, string
     ruby: ['--version'],
     bwrap: ['--version'],
   };
-  const tools = new Set(['bwrap', ...languages.flatMap((l) => LANGUAGE_TOOLS[l])]);
+  const tools = new Set<ToolRef>(['bwrap', ...languages.flatMap((l) => LANGUAGE_TOOLS[l])]);
   for (const t of tools) {
-    if (!(t in flags)) continue;
-    const path = findTool(t as Parameters<typeof findTool>[0]);
+    if (typeof t !== 'string' || !(t in flags)) continue;
+    const path = findTool(t);
     if (path === undefined) continue;
     const r = spawnSync(path, flags[t], { encoding: 'utf8', timeout: 20000 });
     const line = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.split('\n').find((l) => l.trim() !== '');

@@ -12,7 +12,7 @@ import { loadPromptSet, runContamination } from '../../construct/index.js';
 import { saveFileAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
 import { createChatModel, parseChatSpec } from '../../providers/index.js';
 import { renderContaminationTable, summarizeContamination } from '../../report/index.js';
-import { missingPackages } from '../../sandbox/languages.js';
+import { missingPackages } from '../../sandbox/languages/index.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { JUDGE_USAGE, readJudgeOption } from '../judge-option.js';

@@ -13,8 +13,7 @@ import { computeAgreement, renderAgreement, type AgreementRow } from '../../sand
 import { readJudgeRecords, renderJudgeSummary, runJudging } from '../../sandbox/judge-run.js';
 import type { LocalJudgeOptions } from '../../sandbox/local-judge.js';
 import { NORMALISATIONS } from '../../sandbox/normalise.js';
-import { missingPackages } from '../../sandbox/languages.js';
-import { DEFAULT_LIMITS } from '../../sandbox/languages.js';
+import { DEFAULT_LIMITS, missingPackages } from '../../sandbox/languages/index.js';
 import { detectTreeAccounting, TREE_MECHANISMS, type TreeMechanism } from '../../sandbox/process-tree.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   EXEC_LANGUAGES,
+  isExecLanguage,
   type ComparatorName,
   type ExecLanguage,
   type ExecutionResult,
@@ -21,11 +22,12 @@ import {
 import type { JudgeBackend, JudgeCallOptions, JudgeStats } from '../backend.js';
 import { COMPARATOR_RULES_VERSION } from '../compare.js';
 import { checkFunctional } from '../functional.js';
-import { DEFAULT_LIMITS, type RunLimits } from '../languages.js';
+import { judgeLanguage } from '../languages/index.js';
+import type { RunLimits } from '../languages/tools.js';
 import { prepareSource, type NormalisationName, type PreparedSource } from '../normalise.js';
 import { OFFICIAL_HARNESS } from '../official-harness.js';
 import { createSlotPool } from '../../core/bounded-work.js';
-import { CXX_FLAGS } from '../runners/cpp.js';
+import { CXX_FLAGS } from '../languages/cpp.js';
 import { classifyRun, createProgramResult } from '../verdict.js';
 import type { RemoteRun, RemoteService, RemoteSubmission, ServiceInfo } from './service.js';
 
@@ -64,15 +66,15 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
   const stats: JudgeStats = { compiles: 0, runs: 0, peakProcesses: 0 };
   let alive = 0;
 
-  const limitsFor = (language: ExecLanguage): RunLimits => {
-    const l = { ...DEFAULT_LIMITS[language] };
+  const limitsFor = (language: string): RunLimits => {
+    const l = { ...judgeLanguage(language).limits };
     if (options.timeLimitMs !== undefined) l.timeLimitMs = options.timeLimitMs;
     if (options.memoryLimitMb !== undefined) l.memoryLimitMb = options.memoryLimitMb;
     return l;
   };
 
-  const submission = (program: Program, prepared: PreparedSource, test: TestCase): RemoteSubmission => ({
-    language: program.language,
+  const submission = (language: ExecLanguage, program: Program, prepared: PreparedSource, test: TestCase): RemoteSubmission => ({
+    language,
     fileName: prepared.fileName,
     text: prepared.text,
     extraFiles: prepared.extraFiles ?? [],
@@ -104,7 +106,7 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
     return out.flat();
   };
 
-  const toTest = (run: RemoteRun, test: TestCase, language: ExecLanguage, token: string | undefined, aborted: boolean): TestResult => {
+  const toTest = (run: RemoteRun, test: TestCase, language: string, token: string | undefined, aborted: boolean): TestResult => {
     const base = { runMs: Math.max(0, Math.round(run.wallMs)), cpuMs: Math.round(run.cpuMs), memoryKb: run.memoryKb, exitCode: run.exitCode };
     const limits = limitsFor(language);
     const fixed = (verdict: Verdict, detail: string): TestResult => ({ verdict, ...base, detail });
@@ -149,11 +151,12 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
     const programKind = tests.length > 0 && tests[0].kind === 'program';
     const kind = tests[0]?.kind ?? 'stdin';
     const refusal = kind === 'functional' ? checkFunctional(program.language, program.code, tests[0]?.funcName ?? '') : undefined;
-    const runtime = info.runtimes[program.language];
+    const language = isExecLanguage(program.language) ? program.language : undefined;
+    const runtime = language === undefined ? undefined : info.runtimes[language];
     if (refusal !== undefined) {
       failedBuild = refusal.verdict;
       compileOutput = refusal.reason;
-    } else if (runtime === undefined) {
+    } else if (runtime === undefined || language === undefined) {
       failedBuild = 'sandbox_error';
       compileOutput = `${service.name} at ${service.url} has no ${program.language} runtime (it has ${Object.keys(info.runtimes).join(', ') || 'none'})`;
     } else {
@@ -164,7 +167,7 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
           normalise,
           ...(token !== undefined ? { completionToken: token } : {}),
         });
-        return { test: t, token, prepared, sub: submission(program, prepared, t) };
+        return { test: t, token, prepared, sub: submission(language, program, prepared, t) };
       });
       const first = items[0];
       const refused = first === undefined ? undefined : service.refuse(first.sub);

@@ -6,7 +6,7 @@
  */
 import { CorebError } from '../../core/errors.js';
 import type { ExecLanguage } from '../../core/execution.js';
-import type { RunLimits } from '../languages.js';
+import type { RunLimits } from '../languages/tools.js';
 
 /** One compile-and-run request. */
 export interface RemoteSubmission {

@@ -1,9 +1,10 @@
-// The commands each language runner gives the judge (no process is started; tools must be installed).
+// The commands each language module gives the judge (no process is started; tools must be installed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_LIMITS, findTool, javaRunFlags, type ToolName } from '../languages.js';
+import { findTool, type ToolName } from './tools.js';
+import { javaRunFlags } from './java.js';
 import type { PreparedSource } from '../normalise.js';
-import { RUNNERS, type BuildContext } from './index.js';
+import { BUILT_IN_LANGUAGES as LANGUAGES, DEFAULT_LIMITS, type BuildContext, type LanguageState } from './index.js';
 import { CXX_FLAGS } from './cpp.js';
 
 const missing = (tools: ToolName[]): string | false => {
@@ -12,14 +13,15 @@ const missing = (tools: ToolName[]): string | false => {
 };
 
 function context(sandbox: boolean): BuildContext {
+  // the per-judge state C++ (its precompiled header) and Go (its build cache) read
+  const state: LanguageState & Record<string, unknown> = { pch: async () => '/host/pch-abc', cache: () => '/host/gocache' };
   return {
     box: sandbox ? '/box' : '/host/p-1',
     fileName: 'main.x',
     sandbox,
     env: { PATH: '/usr/bin:/bin' } as Record<string, string>,
     mounts: [] as BuildContext['mounts'],
-    pch: async () => '/host/pch-abc',
-    goCache: () => '/host/gocache',
+    state,
   };
 }
 const prepared = (fileName: string, mainClass?: string): PreparedSource => ({ fileName, text: '', normalisations: [], mainClass });
@@ -30,47 +32,47 @@ test('python and ruby run from source: no compile command, the interpreter on th
     ['ruby', 'ruby'],
   ] as const) {
     const ctx = context(true);
-    assert.equal(await RUNNERS[lang].compileArgv(ctx), undefined);
+    assert.equal(await LANGUAGES[lang].compileArgv(ctx), undefined);
     assert.deepEqual(ctx.mounts, []);
-    assert.deepEqual(RUNNERS[lang].runArgv('/prog', prepared('main.py'), DEFAULT_LIMITS[lang]), [findTool(tool), '/prog/main.py']);
+    assert.deepEqual(LANGUAGES[lang].runArgv('/prog', prepared('main.py'), DEFAULT_LIMITS[lang]), [findTool(tool), '/prog/main.py']);
   }
 });
 
 test('cpp compiles with the judge flags against the precompiled header, mounted in the sandbox', { skip: missing(['gxx']) }, async () => {
   const boxed = context(true);
-  assert.deepEqual(await RUNNERS.cpp.compileArgv(boxed), [findTool('gxx'), ...CXX_FLAGS, '-I/pch', '-o', '/box/prog', '/box/main.x']);
+  assert.deepEqual(await LANGUAGES.cpp.compileArgv(boxed), [findTool('gxx'), ...CXX_FLAGS, '-I/pch', '-o', '/box/prog', '/box/main.x']);
   assert.deepEqual(boxed.mounts, [{ src: '/host/pch-abc', dest: '/pch' }]);
   const host = context(false);
-  assert.deepEqual((await RUNNERS.cpp.compileArgv(host))?.slice(-4), ['-I/host/pch-abc', '-o', '/host/p-1/prog', '/host/p-1/main.x']);
+  assert.deepEqual((await LANGUAGES.cpp.compileArgv(host))?.slice(-4), ['-I/host/pch-abc', '-o', '/host/p-1/prog', '/host/p-1/main.x']);
   assert.deepEqual(host.mounts, []);
-  assert.deepEqual(RUNNERS.cpp.runArgv('/prog', prepared('main.cpp'), DEFAULT_LIMITS.cpp), ['/prog/prog']);
+  assert.deepEqual(LANGUAGES.cpp.runArgv('/prog', prepared('main.cpp'), DEFAULT_LIMITS.cpp), ['/prog/prog']);
 });
 
 test('go builds in GOPATH mode with the shared cache (writable mount in the sandbox)', { skip: missing(['go']) }, async () => {
   const boxed = context(true);
-  assert.deepEqual(await RUNNERS.go.compileArgv(boxed), [findTool('go'), 'build', '-ldflags=-s -w', '-o', '/box/prog', '/box/main.x']);
+  assert.deepEqual(await LANGUAGES.go.compileArgv(boxed), [findTool('go'), 'build', '-ldflags=-s -w', '-o', '/box/prog', '/box/main.x']);
   assert.deepEqual(boxed.mounts, [{ src: '/host/gocache', dest: '/gocache', writable: true }]);
   assert.deepEqual(
     [boxed.env.GOCACHE, boxed.env.GOPATH, boxed.env.GO111MODULE, boxed.env.CGO_ENABLED, boxed.env.GOTOOLCHAIN, boxed.env.PATH],
     ['/gocache', '/box/.gopath', 'off', '0', 'local', '/usr/bin:/bin'],
   );
   const host = context(false);
-  await RUNNERS.go.compileArgv(host);
+  await LANGUAGES.go.compileArgv(host);
   assert.equal(host.env.GOCACHE, '/host/gocache');
   assert.deepEqual(host.mounts, []);
 });
 
 test('java compiles to out/ and runs the main class with the heap flags of its memory limit', { skip: missing(['javac', 'java']) }, async () => {
-  const argv = (await RUNNERS.java.compileArgv(context(true))) ?? [];
+  const argv = (await LANGUAGES.java.compileArgv(context(true))) ?? [];
   assert.equal(argv[0], findTool('javac'));
   assert.deepEqual(argv.slice(-5), ['-nowarn', '-proc:none', '-d', '/box/out', '/box/main.x']);
   const limits = { ...DEFAULT_LIMITS.java, memoryLimitMb: 300 };
-  assert.deepEqual(RUNNERS.java.runArgv('/prog', prepared('Main.java', 'Solution'), limits), [
+  assert.deepEqual(LANGUAGES.java.runArgv('/prog', prepared('Main.java', 'Solution'), limits), [
     findTool('java'),
     ...javaRunFlags(300),
     '-cp',
     '/prog/out',
     'Solution',
   ]);
-  assert.equal(RUNNERS.java.runArgv('/prog', prepared('Main.java'), limits).at(-1), 'Main');
+  assert.equal(LANGUAGES.java.runArgv('/prog', prepared('Main.java'), limits).at(-1), 'Main');
 });

@@ -1,10 +1,9 @@
 /**
- * The five judge languages as a table: toolchain binaries and their Debian packages, how to compile
- * and run a program, and default limits. Paths in commands are as seen inside the sandbox.
+ * Toolchain binaries and their Debian packages, and the shape of a run's limits: the facts every
+ * judged language module (one file per language beside this one) draws on.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { CorebError } from '../core/errors.js';
-import type { ExecLanguage } from '../core/execution.js';
+import { CorebError } from '../../core/errors.js';
 
 /** Limits of one test run (defaults per language in {@link DEFAULT_LIMITS}). */
 export interface RunLimits {
@@ -22,26 +21,18 @@ export interface RunLimits {
   outputLimitBytes: number;
 }
 
-const BASE: RunLimits = {
+/**
+ * The judge's base limits: 6 s of CPU time per test (LiveCodeBench's per-test timeout), 512 MiB of
+ * memory, a 1 GiB address space, 64 processes, a 64 MiB work dir, 32 MiB of stdout. A language
+ * module starts from these and changes what its runtime needs.
+ */
+export const BASE_LIMITS: Readonly<RunLimits> = {
   timeLimitMs: 6000,
   memoryLimitMb: 512,
   addressSpaceMb: 1024,
   processes: 64,
   workDirMb: 64,
   outputLimitBytes: 32 * 1024 * 1024,
-};
-
-/**
- * Default run limits per language: 6 s of CPU time (LiveCodeBench's per-test timeout), 512 MiB of memory;
- * the address space is 1 GiB, except Go (2 GiB: its runtime reserves ~700 MB) and Java (4 GiB with
- * the judge's JVM flags); Go and Java get 256 threads.
- */
-export const DEFAULT_LIMITS: Readonly<Record<ExecLanguage, RunLimits>> = {
-  python: BASE,
-  cpp: BASE,
-  ruby: BASE,
-  go: { ...BASE, addressSpaceMb: 2048, processes: 256 },
-  java: { ...BASE, addressSpaceMb: 4096, processes: 256 },
 };
 
 /** A toolchain binary and the Debian package that provides it. */
@@ -90,54 +81,29 @@ export const TOOLS = {
 /** A toolchain name. */
 export type ToolName = keyof typeof TOOLS;
 
-/** Tools each language needs. */
-export const LANGUAGE_TOOLS: Readonly<Record<ExecLanguage, readonly ToolName[]>> = {
-  python: ['python3'],
-  cpp: ['gxx'],
-  java: ['javac', 'java'],
-  go: ['go'],
-  ruby: ['ruby'],
-};
+/** A tool by name (the built-in {@link TOOLS}) or as a {@link Tool} a language module declares itself. */
+export type ToolRef = ToolName | Tool;
+
+/** The {@link Tool} behind a reference. */
+export function toolOf(tool: ToolRef): Tool {
+  return typeof tool === 'string' ? TOOLS[tool] : tool;
+}
 
 /** The path of `tool`, or undefined when none of its candidate paths exists. */
-export function findTool(tool: ToolName): string | undefined {
-  return TOOLS[tool].paths.find((p) => existsSync(p));
+export function findTool(tool: ToolRef): string | undefined {
+  return toolOf(tool).paths.find((p) => existsSync(p));
 }
 
 /** The path of `tool`; a TOOLCHAIN error naming the Debian package when it is missing. */
-export function requireTool(tool: ToolName, forWhat: string): string {
+export function requireTool(tool: ToolRef, forWhat: string): string {
   const p = findTool(tool);
   if (p === undefined) {
-    const t = TOOLS[tool];
+    const t = toolOf(tool);
     throw new CorebError(
       'TOOLCHAIN',
       `${forWhat} needs \`${t.paths[0]}\`, which is not installed; install the Debian package ` + `${t.package} (apt-get install -y ${t.package})`,
-      { details: { tool, package: t.package } },
+      { details: { tool: typeof tool === 'string' ? tool : t.paths[0], package: t.package } },
     );
   }
   return p;
-}
-
-/** Debian packages missing for `languages` (plus the sandbox's bubblewrap when `sandbox`). */
-export function missingPackages(languages: readonly ExecLanguage[], sandbox: boolean): string[] {
-  const need = new Set<ToolName>(sandbox ? ['bwrap'] : []);
-  for (const l of languages) for (const t of LANGUAGE_TOOLS[l]) need.add(t);
-  const pk = new Set<string>();
-  for (const t of need) if (findTool(t) === undefined) pk.add(TOOLS[t].package);
-  return [...pk];
-}
-
-/** JVM flags for runs (keep the address space a JVM needs near 3 GB; platform-notes.md). */
-export function javaRunFlags(memoryLimitMb: number): string[] {
-  return [
-    `-Xmx${memoryLimitMb}m`,
-    '-Xss64m',
-    '-XX:+UseSerialGC',
-    '-XX:TieredStopAtLevel=1',
-    '-XX:ReservedCodeCacheSize=64m',
-    '-XX:CompressedClassSpaceSize=64m',
-    '-XX:MaxMetaspaceSize=128m',
-    '-XX:ActiveProcessorCount=1',
-    '-Xshare:auto',
-  ];
 }

@@ -12,7 +12,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { requireTool } from '../languages.js';
+import { requireTool } from './tools.js';
 import { createCommandLine, type ProcessLimits, type SandboxConfig } from '../sandbox.js';
 
 /** The javac options of both paths (cold `javac` and the warm servers), before `-d DIR FILES`. */
