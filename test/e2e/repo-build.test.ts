@@ -131,7 +131,7 @@ const jsonl = <T>(f: string): T[] =>
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as T);
 
-/** Every qrel checked against git: a rel-2 chunk's text is the snapshot's at its path and lines, and its path is a file the commit changed (or that file before a rename since the snapshot). */
+/** Every qrel checked against git: a rel-2 chunk's text is the snapshot's at its path and lines, and its path is a file the commit changed (or that file before a rename, in the commit or since the snapshot). */
 function checkAgainstGit(repo: string, out: string): { qrels: Array<[string, string, number]>; docs: Map<string, Doc> } {
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { repositories: Array<{ snapshot: string }> };
   const snapshot = manifest.repositories[0].snapshot;
@@ -154,9 +154,11 @@ function checkAgainstGit(repo: string, out: string): { qrels: Array<[string, str
     assert.equal(lines.slice(doc.meta_start_line - 1, doc.meta_end_line).join('\n'), doc.text, `${did} is the snapshot's text`);
     let changed = files.get(q.meta_commit);
     if (changed === undefined) {
-      const named = git(repo, ['diff', '--name-only', '-M', `${q.meta_commit}~1`, q.meta_commit])
+      // The commit's files, a file it renamed under both names (the chunk sits at the old one).
+      const named = git(repo, ['diff', '--name-status', '-M', `${q.meta_commit}~1`, q.meta_commit])
         .trim()
-        .split('\n');
+        .split('\n')
+        .flatMap((l) => l.split('\t').slice(1));
       const renames = git(repo, ['diff', '-M', '--name-status', snapshot, `${q.meta_commit}~1`])
         .trim()
         .split('\n')
