@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The layer rule of ../shared/docs/house-style.md, enforced: imports in src/ point down only.
+// The layer rule of DESIGN.md ("The rooms", "House rules"), enforced: imports in src/ point down only.
 //   core <- {dataset, metrics, search, providers, cache, sandbox, tensors} <- {eval, construct, report, train} <- cli
-// Siblings of one layer meet through core types and may not import each other. Outside src/cli,
+// Siblings of one layer meet through core types and may not import each other. Across areas an
+// import names the file, never the area barrel (<area>/index.ts is for src/index.ts alone). Outside src/cli,
 // nothing reads process.argv or process.env. Only tests (*.test.ts) may import from outside src/
 // (test/support helpers): the package ships src alone. Exits 1 listing every violation.
 //   node scripts/check-layers.mjs [SRC_DIR]
@@ -66,6 +67,12 @@ for (const file of walk(src, [])) {
       }
       const to = areaOf(target);
       if (to === from || !(to in LAYER)) continue;
+      // One import rule: across areas, name the file. The area barrels (core/index.ts, …) are the
+      // public API's building blocks for src/index.ts alone; importing them elsewhere loads a whole
+      // area where one file was needed (slower start-up for small runs) and hides where a name lives.
+      if (from !== '' && relative(src, target) === join(to, 'index.js')) {
+        problems.push(`${where}: \`${from}\` imports the barrel of \`${to}\` (${m[1]}); across areas import the file that defines the name`);
+      }
       if (LAYER[to] >= LAYER[from]) {
         const kind = LAYER[to] === LAYER[from] ? 'a sibling layer' : 'a higher layer';
         problems.push(
@@ -84,7 +91,7 @@ for (const file of walk(src, [])) {
 }
 
 if (problems.length > 0) {
-  console.error(`check-layers: ${problems.length} violation(s):\n` + problems.map((p) => '  ' + p).join('\n'));
+  console.error(`check-layers: ${problems.length} violation(s) of the rules in DESIGN.md:\n` + problems.map((p) => '  ' + p).join('\n'));
   process.exit(1);
 }
 console.log(`check-layers: ok (${src})`);

@@ -2,7 +2,7 @@
  * The public API as a user gets it: `import ... from 'coreb'` resolves through package.json's
  * `exports` to the built entry. The entry points the CLI's users need are there; internals are not.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
@@ -151,4 +151,58 @@ test('internals are not exported', () => {
 test('src/index.ts lists its exports by name (no export *)', () => {
   const source = readFileSync(join(projectRoot, 'src', 'index.ts'), 'utf8');
   assert.doesNotMatch(source, /export\s+(type\s+)?\*/, 'src/index.ts re-exports a whole module');
+});
+
+/**
+ * The public API as a list: every name `import ... from 'coreb'` offers, with its kind, read from the
+ * built declarations by the TypeScript compiler. A change to the API is a visible decision: this
+ * test fails with the names added and removed until `test/public-api.txt` is regenerated
+ * (`COREB_UPDATE_API=1 node --test dist/src/index.test.js`) and committed with the change.
+ */
+test('the public API matches its snapshot (test/public-api.txt)', async () => {
+  const ts = (await import('typescript')).default;
+  const entry = join(projectRoot, 'dist', 'src', 'index.d.ts');
+  const program = ts.createProgram([entry], { noResolve: false, skipLibCheck: true });
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!);
+  assert.ok(moduleSymbol !== undefined, 'dist/src/index.d.ts has no module symbol');
+  const kindOf = (s: import('typescript').Symbol): string => {
+    const d = s.declarations?.[0];
+    if (d !== undefined && ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)) return 'type-only';
+    const t = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
+    const f = t.flags;
+    if (f & ts.SymbolFlags.Class) return 'class';
+    if (f & ts.SymbolFlags.Function) return 'function';
+    if (f & ts.SymbolFlags.Variable) return 'const';
+    if (f & ts.SymbolFlags.Enum) return 'enum';
+    if (f & ts.SymbolFlags.Interface) return 'interface';
+    if (f & ts.SymbolFlags.TypeAlias) return 'type';
+    if (f & ts.SymbolFlags.Module) return 'namespace';
+    return 'other';
+  };
+  const lines = checker
+    .getExportsOfModule(moduleSymbol)
+    .map((s) => `${s.name} ${kindOf(s)}`)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const file = join(projectRoot, 'test', 'public-api.txt');
+  const now = `${lines.join('\n')}\n`;
+  if (process.env.COREB_UPDATE_API === '1') writeFileSync(file, now);
+  const before = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  const added = lines.filter((l) => !before.includes(l));
+  const removed = before.filter((l) => !lines.includes(l));
+  assert.deepEqual(
+    { added, removed },
+    { added: [], removed: [] },
+    `the public API changed: regenerate test/public-api.txt with COREB_UPDATE_API=1 if that is intended`,
+  );
+  // Every runtime export is in the list, and the list has no runtime name the module lacks.
+  const values = lines.filter((l) => !/ (interface|type|type-only)$/.test(l)).map((l) => l.split(' ')[0]);
+  assert.deepEqual(
+    values.filter((n) => !(n in api)),
+    [],
+  );
+  assert.deepEqual(
+    Object.keys(api).filter((n) => !values.includes(n)),
+    [],
+  );
 });

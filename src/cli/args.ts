@@ -10,7 +10,7 @@ export interface ParsedArgs {
   positionals: string[];
 }
 import { CorebError } from '../core/errors.js';
-import { closestName } from './suggest.js';
+import { closestName } from '../core/suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -55,7 +55,11 @@ export function parseChoiceOption<T extends string, F extends T | undefined = T>
 ): T | F {
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new CorebError('USAGE', `--${name} must be one of ${allowed.join(', ')}, got \`${value}\``);
+    const guess = closestName(value, allowed);
+    throw new CorebError(
+      'USAGE',
+      `--${name} must be one of ${allowed.join(', ')}, got \`${value}\`${guess === undefined ? '' : `; did you mean \`${guess}\`?`}`,
+    );
   }
   return value as T;
 }

@@ -6,7 +6,7 @@
 import { CorebError, EXIT_CODES, isCorebError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
 import { COMMANDS } from './commands.js';
-import { closestName } from './suggest.js';
+import { closestName } from '../core/suggest.js';
 import { corebVersion } from './version.js';
 
 async function help(out: NodeJS.WritableStream): Promise<void> {
@@ -122,7 +122,8 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     settled = true;
     if (isCorebError(err)) {
-      process.stderr.write(`coreb: ${err.message}\n`);
+      // A message that already names the command (`coreb eval: …`) is not prefixed twice.
+      process.stderr.write(/^coreb\b/.test(err.message) ? `${err.message}\n` : `coreb: ${err.message}\n`);
       process.exitCode = EXIT_CODES[err.code];
     } else if (isSystemError(err)) {
       // A failed read or write the command did not wrap (full disk, a directory where a file was

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LcbProblem } from '../dataset/index.js';
+import type { LcbProblem } from '../dataset/lcb.js';
 import { tempDir } from '../../test/support/judge.js';
 import { projectRoot } from '../../test/support/shared.js';
 import { loadExcludedProblems, parseSelectionDate, sameStatement, selectProblems, statementFingerprint } from './problem-selection.js';

@@ -6,8 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
-import { loadRelease, owningProblemId, type LcbProblem } from '../dataset/index.js';
-import { jaccardSorted, shingleHashes } from '../search/index.js';
+import { loadRelease } from '../dataset/release.js';
+import { owningProblemId } from '../dataset/release-tasks.js';
+import type { LcbProblem } from '../dataset/lcb.js';
+import { jaccardSorted, shingleHashes } from '../search/shingles.js';
 
 /**
  * When two statements are taken for the same problem (coreb's rule, measured on v202602: each

@@ -12,7 +12,7 @@ import type { Logger } from '../core/progress.js';
 import { silentLogger } from '../core/progress.js';
 import { createCodeChunker, languageOfPath, type CodeChunk } from '../dataset/code-chunks.js';
 import { openGitRepo, type DiffHunk, type GitCommit, type GitFile, type GitRepo } from '../dataset/git-repo.js';
-import { saveAtomic, saveLinesAtomic } from '../dataset/index.js';
+import { saveAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
 
 /** Options of {@link buildRepoBenchmark}. */
 export interface RepoBuildOptions {

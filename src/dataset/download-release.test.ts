@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startHubServer } from '../../test/support/hub-server.js';
 import { tempDir, writeParquetRelease } from '../../test/e2e/validate-fixture.js';
-import { loadRelease } from '../dataset/release.js';
+import { loadRelease } from './release.js';
 import { COREB_HUB_DATASET, downloadRelease } from './download-release.js';
 
 function hubRepo(): string {

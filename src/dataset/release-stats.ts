@@ -3,6 +3,8 @@
  * corpus composition, queries per main task / subtask / language, qrels per relevance level and
  * positives per query; plus a plain-text rendering for `coreb validate`.
  */
+import { counted } from '../core/words.js';
+import { tableLines } from '../core/table.js';
 import type { Release, ReleaseTable, RetrievalTask, TaskName } from '../core/dataset.js';
 import { RELEASE_TABLES, RELEVANCE, TASK_CORPUS, TASK_SHORT_NAME, TASKS } from '../core/dataset.js';
 import { describeSubtaskFamily, SUBTASK_LANGUAGES, subtaskFamily, subtaskLanguage } from './release-schema.js';
@@ -201,13 +203,7 @@ const fmtInt = (n: number): string => n.toLocaleString('en-US');
 const fmtNum = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
 function table(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  return tableLines({ header, rows });
 }
 
 function sortedKeys(m: Record<string, number>): string[] {
@@ -242,7 +238,7 @@ export function renderReleaseStats(s: ReleaseStats): string {
     const t = s.tasks[task];
     const extra = Object.keys(t.byLanguage).filter((l) => !langs.includes(l));
     const cols = [...langs, ...extra].filter((l) => (t.byLanguage[l] ?? 0) > 0);
-    out.push(`${task}: ${fmtInt(t.queries)} queries`);
+    out.push(`${task}: ${counted(t.queries, 'query', 'queries', fmtInt)}`);
     const rows = Object.keys(t.byVariantLanguage)
       .sort()
       .map((v) => {

@@ -4,6 +4,7 @@
  * Table 13's "complementary strengths"). cl100k_base comes from `gpt-tokenizer` (pure JS, the
  * vocabulary bundled, offline), loaded only when token statistics are asked for.
  */
+import { tableLines } from '../core/table.js';
 import type { Release } from '../core/dataset.js';
 import type { ReleaseTokenStats, TokenMean, VerifiedByModelLanguage } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
@@ -135,9 +136,7 @@ export function renderReleaseTokenStats(tokens: ReleaseTokenStats | undefined, v
       ...langs.map((l) => (verified[m][l] === undefined ? '-' : `${verified[m][l].passed}/${verified[m][l].programs}`)),
     ]);
     const header = ['model', ...langs];
-    const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-    const fmt = (c: string[]) => '  ' + c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
-    lines.push(fmt(header), ...cells.map(fmt));
+    lines.push(...tableLines({ header, rows: cells, indent: '  ' }));
   }
   return lines.join('\n');
 }

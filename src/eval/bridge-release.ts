@@ -7,20 +7,20 @@
 import { createHash } from 'node:crypto';
 import type { Doc, RetrievalTask } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
-import { loadTextFile, saveAtomic } from '../dataset/index.js';
+import { loadTextFile } from '../dataset/text-file.js';
+import { saveAtomic } from '../dataset/atomic-write.js';
 import {
   BRIDGE_TRAIN_DEFAULTS,
-  createTokenizer,
   parseBridgeFile,
   renderBridgeFile,
-  resolveBm25Options,
   trainBridge,
-  type Bm25Options,
   type BridgeFile,
   type BridgePair,
   type BridgeTables,
   type BridgeTrainOptions,
-} from '../search/index.js';
+} from '../search/bridge.js';
+import { createTokenizer } from '../search/tokenize.js';
+import { resolveBm25Options, type Bm25Options } from '../search/bm25.js';
 
 /** The (statement, program) texts of a release's rel-2 judgments, deduplicated, with their problems. */
 export interface BridgeTrainingPairs {

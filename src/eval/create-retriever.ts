@@ -11,29 +11,17 @@ import { normalizeStore, readBlock, type DenseChunkSource, type DenseStore } fro
 import { Interner } from '../core/ids.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
-import {
-  findTopRankedFile,
-  hashFile,
-  loadEmbeddings,
-  NPY_EMBEDDINGS_FILES,
-  loadTopRanked,
-  openNpyChunks,
-  type EmbeddingVectors,
-  type VectorTable,
-} from '../dataset/index.js';
+import { findTopRankedFile, loadTopRanked } from '../dataset/top-ranked.js';
+import { hashFile } from '../dataset/dataset-identity.js';
+import { loadEmbeddings, NPY_EMBEDDINGS_FILES, type EmbeddingVectors, type VectorTable } from '../dataset/embeddings-file.js';
+import { openNpyChunks } from '../dataset/npy.js';
 import { CorebError } from '../core/errors.js';
-import { openIndexFileStore } from '../cache/index.js';
-import {
-  createBm25Retriever,
-  createBridgedBm25Retriever,
-  createDenseRetriever,
-  createGrepRetriever,
-  createEmbedderEncoder,
-  createRrfRetriever,
-  rrfInputDepth,
-  type Bm25Options,
-  type DenseEncoder,
-} from '../search/index.js';
+import { openIndexFileStore } from '../cache/index-file-store.js';
+import { createBm25Retriever, type Bm25Options } from '../search/bm25.js';
+import { createBridgedBm25Retriever } from '../search/bridge.js';
+import { createDenseRetriever, createEmbedderEncoder, type DenseEncoder } from '../search/dense.js';
+import { createGrepRetriever } from '../search/grep.js';
+import { createRrfRetriever, rrfInputDepth } from '../search/rrf.js';
 import { loadBridgeFile } from './bridge-release.js';
 import { createLanguageFilteredRetriever } from './language-filter.js';
 import type { RetrieverSpec } from './retriever-spec.js';
@@ -195,10 +183,11 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
     case 'hyde':
     case 'q2d': {
       // Chat and provider code load only when chosen.
-      const [{ createExpansionRetriever, EXPANSION_DEFAULTS }, { createChatModel, parseChatSpec }, { resolveCacheDir }] = await Promise.all([
+      const [{ createExpansionRetriever, EXPANSION_DEFAULTS }, { createChatModel }, { parseChatSpec }, { resolveCacheDir }] = await Promise.all([
         import('./query-expansion.js'),
-        import('../providers/index.js'),
-        import('../cache/index.js'),
+        import('../providers/chat/registry.js'),
+        import('../providers/chat/config.js'),
+        import('../cache/cache-dir.js'),
       ]);
       const plan = ctx.plan === undefined ? undefined : { ...ctx.plan, depth: rrfInputDepth(ctx.plan.depth) };
       const inner = await createRetriever(spec.member, { ...ctx, ...(plan !== undefined ? { plan } : {}) });

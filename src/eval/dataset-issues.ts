@@ -4,8 +4,12 @@
  */
 import { TASK_CORPUS, type TaskName } from '../core/dataset.js';
 import { hasErrors, type ValidationIssue } from '../core/issues.js';
-import { releaseTasks, TASK_TABLES, validateRelease, type LoadedBeir, type LoadedRelease } from '../dataset/index.js';
-import { labelProxyIssues } from './label-proxies.js';
+import { releaseTasks } from '../dataset/release-tasks.js';
+import { TASK_TABLES } from '../dataset/release-schema.js';
+import { validateRelease } from '../dataset/validate-release.js';
+import type { LoadedBeir } from '../dataset/beir.js';
+import type { LoadedRelease } from '../dataset/release.js';
+import { labelProxyIssues } from './audit/label-proxies.js';
 
 /** Options of {@link releaseIssues} and {@link beirIssues}. */
 export interface DatasetIssueOptions {

@@ -3,22 +3,22 @@
  * a named config entry, creates the provider (loading only its code), and wraps it with the
  * persistent cache so a second identical run makes no embedding calls.
  */
-import { createCachedEmbedder, openEmbeddingStore, resolveCacheDir, type CacheCounters } from '../cache/index.js';
+import { createCachedEmbedder, type CacheCounters } from '../cache/cached-embedder.js';
+import { openEmbeddingStore } from '../cache/embedding-store.js';
+import { resolveCacheDir } from '../cache/cache-dir.js';
 import type { Embedder } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
 import type { Logger, Progress } from '../core/progress.js';
+import { createEmbedder, PROVIDERS } from '../providers/registry.js';
+import { findConfigFile, loadEmbedderConfigs } from '../providers/config-file.js';
 import {
-  createEmbedder,
-  findConfigFile,
-  loadEmbedderConfigs,
   normalizeEmbedderConfig,
   parseEmbedderSpec,
-  PROVIDERS,
   resolveEmbedderConfig,
   splitEmbedderSpec,
-  type EmbedderConfig,
   type ResolvedEmbedderConfig,
-} from '../providers/index.js';
+} from '../providers/config.js';
+import type { EmbedderConfig } from '../providers/types.js';
 
 /** Options of {@link createDenseEmbedder}. */
 export interface DenseEmbedderOptions {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRunJournal } from '../cache/index.js';
+import { openRunJournal } from '../cache/run-journal.js';
 import type { Doc, Query } from '../core/dataset.js';
 import type { Program, ProgramResult, TestCase } from '../core/execution.js';
 import type { JudgeBackend } from '../sandbox/backend.js';

@@ -7,7 +7,8 @@
  * content, so a second identical run executes nothing.
  */
 import { createHash } from 'node:crypto';
-import { openRunJournal, resolveCacheDir, type RunJournal } from '../cache/index.js';
+import { openRunJournal, type RunJournal } from '../cache/run-journal.js';
+import { resolveCacheDir } from '../cache/cache-dir.js';
 import type { Doc, Query, TaskName } from '../core/dataset.js';
 import { forEachBounded } from '../core/bounded-work.js';
 import { CorebError } from '../core/errors.js';
@@ -18,7 +19,7 @@ import { parseStatementSamples, type StatementSample } from '../dataset/statemen
 import type { JudgeBackend } from '../sandbox/backend.js';
 import { findCallTarget } from '../sandbox/call-target.js';
 import { removeCppStrayMainCalls } from '../sandbox/official-harness.js';
-import { createBm25Index, type Bm25Index } from '../search/index.js';
+import { createBm25Index, type Bm25Index } from '../search/bm25.js';
 import { createJudge, parseJudgeSpec } from '../sandbox/judge-spec.js';
 import type { NormalisationName } from '../sandbox/normalise.js';
 import type { SpecReranker } from './rerank-stage.js';

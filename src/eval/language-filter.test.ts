@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Doc, Query } from '../core/dataset.js';
-import { createBm25Retriever } from '../search/index.js';
+import { createBm25Retriever } from '../search/bm25.js';
 import { createRetriever } from './create-retriever.js';
 import { createLanguageFilteredRetriever, queryLanguages } from './language-filter.js';
 import { parseRetrieverSpec } from './retriever-spec.js';

@@ -20,7 +20,7 @@ import {
 import { CorebError } from '../core/errors.js';
 import { emptyModelMeta, mergeModelMeta, parseModelMetaFields, type ModelMeta } from '../core/model-meta.js';
 import { corebTaskOfMteb, MTEB_DATASET_REVISIONS, MTEB_TASK_NAMES } from '../core/mteb.js';
-import { presetModelMeta } from '../providers/index.js';
+import { presetModelMeta } from '../providers/presets.js';
 import { roundMeasure } from './aggregate.js';
 import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
 

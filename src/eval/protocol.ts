@@ -5,7 +5,8 @@
  */
 import { CorebError } from '../core/errors.js';
 import { PROTOCOLS, type ProtocolName, type ProtocolSemantics } from '../core/eval-results.js';
-import { parseMeasures, resolveProtocol } from '../metrics/index.js';
+import { parseMeasures } from '../metrics/measures.js';
+import { resolveProtocol } from '../metrics/evaluate.js';
 
 /** Options that refine a protocol. */
 export interface ProtocolOptions {

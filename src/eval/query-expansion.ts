@@ -9,14 +9,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createCachedChatModel, type CachedChatModel } from '../cache/index.js';
+import { createCachedChatModel, type CachedChatModel } from '../cache/chat-cache.js';
 import { forEachBounded } from '../core/bounded-work.js';
 import type { ChatModel } from '../core/chat.js';
 import type { Doc, Query } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import type { RankedList, Retriever, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { renderTemplate } from '../providers/chat/template.js';
-import { fuseRrf, RRF_DEFAULT_K, rrfInputDepth } from '../search/index.js';
+import { fuseRrf, RRF_DEFAULT_K, rrfInputDepth } from '../search/rrf.js';
 
 /** The two expansion methods. */
 export const EXPANSION_KINDS = ['hyde', 'q2d'] as const;

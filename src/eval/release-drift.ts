@@ -9,7 +9,9 @@ import { RELEVANCE, TASKS, type Release, type TaskName } from '../core/dataset.j
 import type { DriftBands, DriftReport, DriftRow } from '../core/drift-report.js';
 import type { ReleaseTokenStats, VerifiedByModelLanguage } from '../core/eval-results.js';
 import { silentLogger, type Logger } from '../core/progress.js';
-import { loadCl100kCounter, loadRelease, releaseTokenStats, subtaskFamily, subtaskFamilyName, verifiedByModelLanguage } from '../dataset/index.js';
+import { loadCl100kCounter, releaseTokenStats, verifiedByModelLanguage } from '../dataset/release-tokens.js';
+import { loadRelease } from '../dataset/release.js';
+import { subtaskFamily, subtaskFamilyName } from '../dataset/release-schema.js';
 import { releaseIssues } from './dataset-issues.js';
 import { failOnErrors, runEval } from './run-eval.js';
 

@@ -5,14 +5,16 @@
  * (`1/(k + r_rerank) + alpha/(k + r_first)`). Also: the reranker factory with the score cache,
  * and the deltas a reranked result reports against its first stage.
  */
-import { createCachedReranker, openRerankStore, resolveCacheDir, type RerankCacheCounters } from '../cache/index.js';
+import { createCachedReranker, openRerankStore, type RerankCacheCounters } from '../cache/cached-reranker.js';
+import { resolveCacheDir } from '../cache/cache-dir.js';
 import type { Doc, Query, TaskName } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import type { MetricValues } from '../core/eval-results.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { Reranker, RerankPair } from '../core/rerank.js';
 import type { RankedList } from '../core/retrieval.js';
-import { createReranker, parseRerankerSpec } from '../providers/index.js';
+import { createReranker } from '../providers/rerank/registry.js';
+import { parseRerankerSpec } from '../providers/rerank/config.js';
 import { rankTrec } from './rank.js';
 
 /** How reranker and first stage combine: the reranker alone, or reciprocal-rank fusion of both. */

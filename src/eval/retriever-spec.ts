@@ -4,7 +4,8 @@
  */
 import { CorebError } from '../core/errors.js';
 import { splitTopLevel } from '../core/split-top-level.js';
-import { BM25_OPTION_TYPES, BM25_PRESETS, RRF_DEFAULT_K } from '../search/index.js';
+import { BM25_OPTION_TYPES, BM25_PRESETS } from '../search/bm25.js';
+import { RRF_DEFAULT_K } from '../search/rrf.js';
 
 /**
  * A parsed retriever spec. `text` is the spec as written; `name`, when the spec sets `name=`, is

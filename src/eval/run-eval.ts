@@ -3,6 +3,7 @@
  * each task's corpus once, write TREC runs, score them under the protocol, aggregate by task,
  * subtask, language and query type, and return (and optionally save) the results.
  */
+import { counted } from '../core/words.js';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import {
@@ -34,21 +35,14 @@ import {
 import { renderIssue, type ValidationIssue } from '../core/issues.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList, RetrieverIndex } from '../core/retrieval.js';
-import {
-  hashDatasetDir,
-  isBeirDir,
-  loadCl100kCounter,
-  releaseTokenStats,
-  verifiedByModelLanguage,
-  loadBeir,
-  loadRelease,
-  releaseTasks,
-  removeStaleTemps,
-  saveAtomic,
-  saveLinesAtomic,
-} from '../dataset/index.js';
+import { hashDatasetDir } from '../dataset/dataset-identity.js';
+import { isBeirDir, loadBeir } from '../dataset/beir.js';
+import { loadCl100kCounter, releaseTokenStats, verifiedByModelLanguage } from '../dataset/release-tokens.js';
+import { loadRelease } from '../dataset/release.js';
+import { releaseTasks } from '../dataset/release-tasks.js';
+import { removeStaleTemps, saveAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
 import type { GivenModelMeta } from '../core/model-meta.js';
-import { rowModelMeta } from '../providers/index.js';
+import { rowModelMeta } from '../providers/presets.js';
 import { entryPath, hasEntry, readEntry, writeEntry, type StoreContext } from '../dataset/results-store.js';
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever, usesLanguageFilter } from './create-retriever.js';
@@ -57,7 +51,7 @@ import { fileKeys, fileList, fileQrels } from './file-level.js';
 import { bridgeInSampleWarning, loadBridgeFile } from './bridge-release.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
 import { protocolMeasures, resolveEvalProtocol, resolveExtraMeasures, type ScoringProtocol } from './protocol.js';
-import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './label-proxies.js';
+import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './audit/label-proxies.js';
 import { parseRetrieverSpec, retrieverLabel, type RetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
 import {
@@ -633,10 +627,13 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         missingQueryIds: scored.missingIds.slice(0, 100),
         ...(runFile !== undefined ? { runFile } : {}),
       };
-      if (scored.missing > 0) logger.warn(`${label}: ${scored.missing} ${st.name} queries have no ranked list (scored apart as missing)`);
+      if (scored.missing > 0)
+        logger.warn(
+          `${label}: ${counted(scored.missing, `${st.name} query`, `${st.name} queries`)} ${scored.missing === 1 ? 'has' : 'have'} no ranked list (scored apart as missing)`,
+        );
       if (scored.emptyIds.length > 0) {
         logger.warn(
-          `${label}: ${scored.emptyIds.length} ${st.name} queries have an empty ranked list (scored 0 and averaged; listed in results.json as emptyQueries, absent from the run file)`,
+          `${label}: ${counted(scored.emptyIds.length, `${st.name} query`, `${st.name} queries`)} ${scored.emptyIds.length === 1 ? 'has' : 'have'} an empty ranked list (scored 0 and averaged; listed in results.json as emptyQueries, absent from the run file)`,
         );
       }
     }

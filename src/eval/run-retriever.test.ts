@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Query } from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
-import { hashFile, loadTrecRunMap } from '../dataset/index.js';
+import { hashFile } from '../dataset/dataset-identity.js';
+import { loadTrecRunMap } from '../dataset/trec.js';
 import { createRunRetriever, loadRunRankings, type RunSearchPlan } from './run-retriever.js';
 
 const root = mkdtempSync(join(tmpdir(), 'coreb-run-retriever-'));

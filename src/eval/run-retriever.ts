@@ -9,7 +9,8 @@ import type { Doc, Query, Run } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { silentProgress, type Progress } from '../core/progress.js';
 import type { RankedList, Retriever, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
-import { forEachTrecRunQuery, type TrecRunGroup } from '../dataset/index.js';
+import { forEachTrecRunQuery } from '../dataset/trec-queries.js';
+import type { TrecRunGroup } from '../dataset/trec.js';
 import { rankTrec } from './rank.js';
 
 /** What an evaluation will ask a `run:` retriever for, so that reading the file keeps only that. */

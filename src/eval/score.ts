@@ -6,7 +6,8 @@
 import type { Qrels, Query, Run } from '../core/dataset.js';
 import type { MetricValues, QueryResult } from '../core/eval-results.js';
 import type { RankedList } from '../core/retrieval.js';
-import { evaluate, measureKey, parseMeasures } from '../metrics/index.js';
+import { evaluate } from '../metrics/evaluate.js';
+import { measureKey, parseMeasures } from '../metrics/measures.js';
 import { EVAL_MEASURES, protocolMeasures, type ScoringProtocol } from './protocol.js';
 import { rankTrec, topHardNegatives } from './rank.js';
 

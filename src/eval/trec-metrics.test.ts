@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { isCorebError } from '../core/errors.js';
-import { IdTable, parseTrecQrels, parseTrecRun } from '../dataset/index.js';
-import { evaluateColumns, parseMeasures, renderTrec } from '../metrics/index.js';
+import { IdTable } from '../dataset/id-table.js';
+import { parseTrecQrels, parseTrecRun } from '../dataset/trec.js';
+import { evaluateColumns } from '../metrics/evaluate.js';
+import { parseMeasures } from '../metrics/measures.js';
+import { renderTrec } from '../metrics/trec-format.js';
 import { evaluateTrecFiles } from './trec-metrics.js';
 
 const root = mkdtempSync(join(tmpdir(), 'coreb-trec-metrics-'));

@@ -5,8 +5,10 @@
  * each evaluated in memory; the numbers are the same either way (trec_eval order and sums).
  */
 import { CorebError } from '../core/errors.js';
-import { forEachTrecRunQuery, IdTable, loadTrecQrelsColumns } from '../dataset/index.js';
-import { QueryEvaluator, type ColumnarEvaluation, type ColumnarOptions } from '../metrics/index.js';
+import { forEachTrecRunQuery } from '../dataset/trec-queries.js';
+import { IdTable } from '../dataset/id-table.js';
+import { loadTrecQrelsColumns } from '../dataset/trec.js';
+import { QueryEvaluator, type ColumnarEvaluation, type ColumnarOptions } from '../metrics/evaluate.js';
 
 /** Options of {@link evaluateTrecFiles}. */
 export interface TrecFileMetricsOptions extends ColumnarOptions {

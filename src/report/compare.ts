@@ -3,9 +3,10 @@
  * over the per-query values of one measure, per task and overall, with Holm–Bonferroni adjustment;
  * and the all-pairs variant the HTML report uses for ranx-style superscripts.
  */
+import { closestName } from '../core/suggest.js';
 import { CorebError } from '../core/errors.js';
 import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
-import { latexEscape, renderGrid } from './grid.js';
+import { latexEscape, renderTable } from '../core/table.js';
 import { holmAdjust, pairedBootstrap, pairedTTest, randomizationTest, type PairedTestResult } from './significance.js';
 
 /** Test names of `coreb compare --test`. */
@@ -166,7 +167,11 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
   const baselineName = options.baseline ?? results.retrievers[0].name;
   const baseline = byName.get(baselineName);
   if (baseline === undefined) {
-    throw new CorebError('USAGE', `--baseline \`${baselineName}\` is not a retriever of the results; retrievers: ${[...byName.keys()].join(', ')}`);
+    const guess = closestName(baselineName, byName.keys());
+    throw new CorebError(
+      'USAGE',
+      `--baseline \`${baselineName}\` is not a retriever of the results${guess === undefined ? '' : `; did you mean \`${guess}\`?`} (retrievers: ${[...byName.keys()].join(', ')})`,
+    );
   }
   const measure = options.measure ?? 'ndcg@10';
   if (!results.measures.includes(measure)) {
@@ -264,28 +269,21 @@ export function renderCompareTable(report: CompareReport): string {
     formatPValue(c.pHolm),
     c.pHolm <= 0.05 ? '*' : '',
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-      .join('  ')
-      .trimEnd();
   const s = report.settings;
-  return [
-    `compare: baseline ${report.baseline}, measure ${report.measure}, paired two-sided tests; randomization ${s.permutations} sign flips, bootstrap ${s.bootstrapSamples} resamples, seed ${s.seed}`,
-    '',
-    line(header),
-    widths.map((w) => '-'.repeat(w)).join('  '),
-    ...rows.map(line),
-    '',
-    '* = significant at 0.05 after Holm–Bonferroni over the comparisons of the same test',
-    ...(report.skipped.length > 0
-      ? [
-          `not tested (a test needs both means computed on the same queries): ${report.skipped.map((x) => `${x.retriever} in ${x.scope}, ${x.reason}`).join('; ')}`,
-        ]
-      : []),
-    '',
-  ].join('\n');
+  return renderTable({
+    title: `compare: baseline ${report.baseline}, measure ${report.measure}, paired two-sided tests; randomization ${s.permutations} sign flips, bootstrap ${s.bootstrapSamples} resamples, seed ${s.seed}`,
+    header,
+    rows,
+    align: 3,
+    notes: [
+      '* = significant at 0.05 after Holm–Bonferroni over the comparisons of the same test',
+      ...(report.skipped.length > 0
+        ? [
+            `not tested (a test needs both means computed on the same queries): ${report.skipped.map((x) => `${x.retriever} in ${x.scope}, ${x.reason}`).join('; ')}`,
+          ]
+        : []),
+    ],
+  });
 }
 
 /**
@@ -324,5 +322,5 @@ export function renderCompareTableAs(
     }),
   ]);
   const note = `${report.measure}; + / − = significantly better / worse than ${report.baseline} (${test}, Holm–Bonferroni, p <= ${alpha})`;
-  return renderGrid({ title: `${report.measure} against ${report.baseline}`, header: ['retriever', ...scopes], rows: cells, notes: [note] }, format);
+  return renderTable({ title: `${report.measure} against ${report.baseline}`, header: ['retriever', ...scopes], rows: cells, notes: [note] }, format);
 }

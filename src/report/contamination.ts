@@ -4,6 +4,7 @@
  * 2×2 table and McNemar's exact p-value, computed from judged outcomes; and the reader of a
  * written `contamination.json` for `coreb report`.
  */
+import { renderTable } from '../core/table.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
@@ -109,13 +110,7 @@ const pv = (p: number): string => (p >= 0.001 ? p.toFixed(3) : p.toExponential(1
 export function renderContaminationTable(s: ContaminationSummary): string {
   const head = CONTAMINATION_HEADER;
   const rows = contaminationRows(s);
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]): string =>
-    r
-      .map((x, i) => (i < 2 ? x.padEnd(w[i]) : x.padStart(w[i])))
-      .join('  ')
-      .trimEnd();
-  return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
+  return renderTable({ header: head, rows, align: 2 });
 }
 
 /** The file name `coreb contamination` writes. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { EvalResults, GroupResult, RetrieverResult } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/progress.js';
-import { saveAtomic } from '../dataset/index.js';
+import { saveAtomic } from '../dataset/atomic-write.js';
 import { escapeXml as esc, renderChartSvg, renderPng, type ChartSpec, type RenderedChart } from './charts.js';
 import { significantWins } from './compare.js';
 import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } from './contamination.js';
@@ -143,14 +143,31 @@ interface Section {
   html: string;
 }
 
+/**
+ * The rows of a group in leaderboard order: ranked by the protocol's aggregate (overall nDCG@10,
+ * or the task mean), then the rows scored on other tasks (a partial run), unranked. The charts
+ * list their series in this order too.
+ */
+function leaderboardRows(g: ReleaseGroup): { sorted: RetrieverResult[]; unranked: RetrieverResult[]; byTaskMean: boolean } {
+  const byTaskMean = rankBy(g.results) === 'taskMean';
+  const key = (r: RetrieverResult) => (byTaskMean ? taskMean(r, 'ndcg@10') : r.overall.metrics['ndcg@10']);
+  const { ranked, unranked } = rankableRows({ ...g.results, retrievers: g.retrievers });
+  return { sorted: [...[...ranked].sort((a, b) => key(b) - key(a)), ...[...unranked].sort((a, b) => key(b) - key(a))], unranked, byTaskMean };
+}
+
+/** The color (and bar-offset) encoding of one series per retriever, legend in leaderboard order. */
+function byRetriever(g: ReleaseGroup, field = 'retriever'): { color: Record<string, unknown>; xOffset: Record<string, unknown> } {
+  const order = leaderboardRows(g).sorted.map((r) => r.name);
+  return {
+    color: { field, type: 'nominal', sort: order, legend: { orient: 'bottom', direction: 'vertical' } },
+    xOffset: { field, type: 'nominal', sort: order },
+  };
+}
+
 /** Builds the leaderboard with ranx-style superscripts (letters of the rows a score significantly beats). */
 function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions, 'alpha' | 'permutations' | 'seed'>>, gi: number): Section {
   const tasks = taskNames(g);
-  const byTaskMean = rankBy(g.results) === 'taskMean';
-  const key = (r: RetrieverResult) => (byTaskMean ? taskMean(r, 'ndcg@10') : r.overall.metrics['ndcg@10']);
-  // Rows scored on other tasks than the rest (a partial run) are listed after them, unranked.
-  const { ranked, unranked } = rankableRows({ ...g.results, retrievers: g.retrievers });
-  const sorted = [...[...ranked].sort((a, b) => key(b) - key(a)), ...[...unranked].sort((a, b) => key(b) - key(a))];
+  const { sorted, unranked, byTaskMean } = leaderboardRows(g);
   const letters = new Map(sorted.map((r, i) => [r.name, rowLetter(i)]));
   const marks = new Map<string, Map<string, Set<string>>>();
   const withPerQuery = sorted.filter((r) => r.perQuery !== undefined);
@@ -224,9 +241,9 @@ function tasksChart(g: ReleaseGroup, gi: number): ChartSpec {
       mark: { type: 'bar', tooltip: false },
       encoding: {
         x: { field: 'task', type: 'nominal', title: 'task', sort: tasks, axis: { labelAngle: 0 } },
-        xOffset: { field: 'retriever', type: 'nominal' },
+        xOffset: byRetriever(g).xOffset,
         y: { field: 'ndcg', type: 'quantitative', title: 'nDCG@10', scale: { domain: [0, 1] } },
-        color: { field: 'retriever', type: 'nominal', legend: { orient: 'bottom', direction: 'vertical' } },
+        color: byRetriever(g).color,
       },
     },
   };
@@ -257,8 +274,8 @@ function recallChart(g: ReleaseGroup, gi: number): ChartSpec | null {
       encoding: {
         x: { field: 'k', type: 'quantitative', title: 'k (log scale)', scale: { type: 'log' }, axis: { values: ks } },
         y: { field: 'recall', type: 'quantitative', title: 'Recall@k', scale: { domain: [0, 1] } },
-        color: { field: 'retriever', type: 'nominal', legend: { orient: 'bottom', direction: 'vertical' } },
-        shape: { field: 'retriever', type: 'nominal' },
+        color: byRetriever(g).color,
+        shape: { field: 'retriever', type: 'nominal', sort: byRetriever(g).color.sort },
       },
     },
   };
@@ -333,9 +350,9 @@ function intrusionChart(g: ReleaseGroup, gi: number): ChartSpec | null {
       mark: 'bar',
       encoding: {
         x: { field: 'task', type: 'nominal', sort: tasks, axis: { labelAngle: 0 } },
-        xOffset: { field: 'retriever', type: 'nominal' },
+        xOffset: byRetriever(g).xOffset,
         y: { field: 'rate', type: 'quantitative', title: 'intrusion rate', axis: { format: '%' }, scale: { domain: [0, 1] } },
-        color: { field: 'retriever', type: 'nominal', legend: { orient: 'bottom', direction: 'vertical' } },
+        color: byRetriever(g).color,
       },
     },
   };

@@ -7,9 +7,10 @@
 import { formatParameters, type GivenModelMeta, type ModelMeta } from '../core/model-meta.js';
 import type { ImportedRow, RetrieverResult } from '../core/eval-results.js';
 import type { LoadedResults } from '../dataset/results-file.js';
-import { rowModelMeta } from '../providers/index.js';
+import { rowModelMeta } from '../providers/presets.js';
 import { significantWins } from './compare.js';
-import { formatScore, latexEscape, renderGrid, rowLetter, type GridFormat } from './grid.js';
+import { latexEscape, renderTable, type TableFormat } from '../core/table.js';
+import { formatScore, rowLetter } from './grid.js';
 import { rankableRows, rankBy } from './render-results.js';
 import { groupResults, releaseTime, type ReleaseGroup } from './result-groups.js';
 
@@ -255,7 +256,7 @@ export function boardName(b: Pick<Leaderboard, 'dataset' | 'label'>): string {
 }
 
 /** Output flavours of {@link renderLeaderboard}. */
-export type LeaderboardFormat = GridFormat;
+export type LeaderboardFormat = TableFormat;
 
 const f4 = formatScore;
 
@@ -307,7 +308,7 @@ export function renderLeaderboard(board: Leaderboard, format: LeaderboardFormat 
   });
   const title = `${boardName(board)} — protocol ${board.protocol}, ranked by ${rankedFirst} ${m}${board.releaseDate !== undefined ? `, released ${board.releaseDate.slice(0, 10)}` : ''} (dataset sha256 ${board.datasetSha256.slice(0, 12)})`;
   // Rank and letter are right- and left-aligned in text; the numbers from the aggregates on.
-  return renderGrid({ title, header, rows, notes: board.notes, numericFrom: 3 }, format);
+  return renderTable({ title, header, rows, notes: board.notes, align: 3 }, format);
 }
 
 /** Renders a cross-release view as text or markdown: score (rank) per release. */
@@ -321,5 +322,5 @@ export function renderCrossRelease(view: CrossRelease, format: LeaderboardFormat
     }),
   ]);
   const title = `Across releases — protocol ${view.protocol}, ${view.rankBy === 'taskMean' ? 'task mean' : 'overall'} ${view.measure} (rank)`;
-  return renderGrid({ title, header, rows: format === 'latex' ? rows.map((r) => [latexEscape(r[0]), ...r.slice(1)]) : rows }, format);
+  return renderTable({ title, header, rows: format === 'latex' ? rows.map((r) => [latexEscape(r[0]), ...r.slice(1)]) : rows }, format);
 }

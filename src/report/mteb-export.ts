@@ -8,9 +8,10 @@ import { dirname, join, resolve } from 'node:path';
 import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
 import type { Run } from '../core/dataset.js';
-import { loadTrecRunMap, saveAtomic } from '../dataset/index.js';
+import { loadTrecRunMap } from '../dataset/trec.js';
+import { saveAtomic } from '../dataset/atomic-write.js';
 import { roundHalfEven } from '../core/round.js';
-import { findPreset, presetModelMeta } from '../providers/index.js';
+import { findPreset, presetModelMeta } from '../providers/presets.js';
 import type { ModelMeta } from '../core/model-meta.js';
 import { MTEB_DATASET_REVISIONS, MTEB_K, MTEB_LANGUAGES, MTEB_TASK_NAMES } from '../core/mteb.js';
 

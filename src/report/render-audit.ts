@@ -3,18 +3,13 @@
  * per-corpus findings, then the label-proxy fields and the language-check details.
  */
 import type { AuditReport } from '../core/audit-report.js';
+import { tableLines } from '../core/table.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const num = (x: number, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d));
 
 function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i > 0 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-      .join('  ')
-      .trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+  return tableLines({ header, rows }).join('\n');
 }
 
 /** The audit as text tables (trailing newline). */

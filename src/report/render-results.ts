@@ -2,9 +2,11 @@
  * Renders `coreb eval` results for people: a leaderboard of retrievers side by side, then each
  * retriever's per-task, per-language and per-subtask tables, as aligned text or as markdown.
  */
+import { counted } from '../core/words.js';
 import { TASK_SHORT_NAME } from '../core/dataset.js';
-import { subtaskLanguage } from '../dataset/index.js';
+import { subtaskLanguage } from '../dataset/release-schema.js';
 import type { EvalResults, GroupResult, RetrieverResult } from '../core/eval-results.js';
+import { renderTable, type ColumnAlign } from '../core/table.js';
 
 /** Output flavours of {@link renderResults}. */
 export type ReportFormat = 'table' | 'markdown';
@@ -62,7 +64,7 @@ export function renderResults(results: EvalResults, options: RenderOptions = {})
     if (lang !== null) tables.push(lang);
     if (withSubtasks) tables.push(subtaskTable(r));
   }
-  const body = tables.map((t) => (format === 'markdown' ? markdown(t) : plain(t))).join('\n');
+  const body = tables.map((t) => render(t, format)).join('\n');
   return (format === 'markdown' ? `_${head}_\n\n` : `${head}\n\n`) + body;
 }
 
@@ -246,12 +248,16 @@ function taskTable(r: RetrieverResult): Table {
   if (tm !== undefined) rows.push(groupRow('task mean', tm));
   const notes: string[] = [];
   for (const [t, g] of Object.entries(r.tasks)) {
-    if (g.missingQueries > 0) notes.push(`${t}: ${g.missingQueries} queries missing from the run`);
+    if (g.missingQueries > 0) notes.push(`${t}: ${counted(g.missingQueries, 'query', 'queries')} missing from the run`);
     if (g.excludedQueries > 0)
-      notes.push(`${t}: ${g.excludedQueries} queries excluded by the protocol (c2t_match negatives, or no rel-2 document under mteb)`);
+      notes.push(
+        `${t}: ${counted(g.excludedQueries, 'query', 'queries')} excluded by the protocol (c2t_match negatives, or no rel-2 document under mteb)`,
+      );
     if (g.zeroedQueries > 0) notes.push(`${t}: ${g.zeroedQueries} c2t_match negatives counted, each scoring 0`);
     if ((g.emptyQueries?.length ?? 0) > 0)
-      notes.push(`${t}: ${g.emptyQueries.length} queries with an empty ranked list counted, each scoring 0 (no line in the run file)`);
+      notes.push(
+        `${t}: ${counted(g.emptyQueries.length, 'query', 'queries')} with an empty ranked list counted, each scoring 0 (no line in the run file)`,
+      );
   }
   for (const t of r.unscoredTasks ?? []) notes.push(`${t}: unscored (not one query has a ranked list); left out of overall and the task mean`);
   for (const w of (r as { warnings?: string[] }).warnings ?? []) notes.push(`warning: ${w}`);
@@ -308,28 +314,8 @@ function isNumeric(cell: string): boolean {
   return /^-?[0-9.]+s?$/.test(cell) || cell === '-';
 }
 
-function plain(t: Table): string {
-  const widths = t.header.map((h, i) => Math.max(h.length, ...t.rows.map((r) => r[i].length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i > 0 && isNumeric(c) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
-      .join('  ')
-      .trimEnd();
-  const out = [t.title, line(t.header), widths.map((w) => '-'.repeat(w)).join('  '), ...t.rows.map(line)];
-  if (t.note) out.push(t.note);
-  return out.join('\n') + '\n';
-}
-
-function markdown(t: Table): string {
-  const esc = (c: string) => c.replace(/\|/g, '\\|');
-  const numericCol = t.header.map((_, i) => i > 0 && t.rows.length > 0 && t.rows.every((r) => isNumeric(r[i])));
-  const out = [
-    `### ${t.title}`,
-    '',
-    `| ${t.header.map(esc).join(' | ')} |`,
-    `|${numericCol.map((n) => (n ? '---:' : '---')).join('|')}|`,
-    ...t.rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
-  ];
-  if (t.note) out.push('', ...t.note.split('\n').map((l) => `_${l}_`));
-  return out.join('\n') + '\n';
+/** `t` through the one table renderer: a column right-aligned when every cell of it is a number. */
+function render(t: Table, format: ReportFormat): string {
+  const align = t.header.map((_, i): ColumnAlign => (i > 0 && t.rows.length > 0 && t.rows.every((r) => isNumeric(r[i])) ? 'right' : 'left'));
+  return renderTable({ title: t.title, header: t.header, rows: t.rows, align, notes: t.note?.split('\n') }, format);
 }

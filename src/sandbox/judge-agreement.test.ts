@@ -33,8 +33,9 @@ test('renderAgreement puts one column group per reference, aligned, a missing la
   const table = renderAgreement({ x: computeAgreement(judged, reference), y: computeAgreement(judged.slice(0, 2), reference) });
   const lines = table.trimEnd().split('\n');
   assert.match(lines[0], /^language\s+n\s+agree x\s+judge\+ ref-\s+judge- ref\+\s+agree y\s+judge\+ ref-\s+judge- ref\+$/);
+  assert.match(lines[1], /^-+( +-+)+$/, 'a rule under the header, as every coreb table has');
   assert.deepEqual(
-    lines.slice(1).map((l) => l.split(/\s+/)),
+    lines.slice(2).map((l) => l.split(/\s+/)),
     [
       ['cpp', '2', '50.0%', '1', '0', '-', '-', '-'],
       ['python', '2', '50.0%', '0', '1', '50.0%', '0', '1'],

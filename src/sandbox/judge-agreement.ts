@@ -3,6 +3,7 @@
  * pass/fail), per language: how often the judge's `passed` equals the reference, with the confusion
  * counts, rendered as a table. Used by the real-data suite and `bench/sandbox-agreement.ts`.
  */
+import { renderTable } from '../core/table.js';
 
 /** One judged program as far as agreement needs it. */
 export interface JudgedProgram {
@@ -71,7 +72,5 @@ export function renderAgreement(tables: Readonly<Record<string, AgreementRow[]>>
     }
     return cells;
   });
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const fmt = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [fmt(head), ...body.map(fmt)].join('\n') + '\n';
+  return renderTable({ header: head, rows: body });
 }

@@ -4,6 +4,7 @@
  * `JudgeBackend`, appends one line per program, and skips programs already judged with identical
  * code, tests and settings (keyed by a hash) when re-run.
  */
+import { renderTable } from '../core/table.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -340,9 +341,7 @@ export function renderJudgeSummary(summary: JudgeRunSummary): string {
   }
   const n = VERDICTS.reduce((s, v) => s + total[v], 0);
   rows.push(['all', ...used.map((v) => String(total[v])), String(n), n ? ((100 * total.accepted) / n).toFixed(1) : '-']);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
+  return renderTable({ header: head, rows });
 }
 
 /**

@@ -8,7 +8,14 @@ import { createRng, seedFrom } from '../core/random.js';
 import { rerankRecordTask, type RerankPassage, type RerankTrainRecord } from '../core/rerank-training.js';
 import { CorebError } from '../core/errors.js';
 import type { TaskName } from '../core/dataset.js';
-import { DEFAULT_INSTRUCTIONS, QWEN3_SUFFIX_NOTHINK, formatPrompt, qwen3Pair, resolveTemplate, type PromptTemplate } from '../providers/index.js';
+import {
+  DEFAULT_INSTRUCTIONS,
+  QWEN3_SUFFIX_NOTHINK,
+  formatPrompt,
+  qwen3Pair,
+  resolveTemplate,
+  type PromptTemplate,
+} from '../providers/rerank/template.js';
 
 /** Export formats (see docs/train.md for each trainer's command line). */
 export const EXPORT_FORMATS = [

@@ -5,8 +5,9 @@ import { projectRoot } from '../../test/support/shared.js';
 import { TASKS, type RetrievalTask, type TaskName } from '../core/dataset.js';
 import { isCorebError } from '../core/errors.js';
 import type { RankedList } from '../core/retrieval.js';
-import { loadRelease, releaseTasks } from '../dataset/index.js';
-import { createBm25Retriever } from '../search/index.js';
+import { loadRelease } from '../dataset/release.js';
+import { releaseTasks } from '../dataset/release-tasks.js';
+import { createBm25Retriever } from '../search/bm25.js';
 import { disjointnessWarning, mineRerankRecords, taskProblems } from './mine.js';
 
 const MINI = join(projectRoot, 'data', 'coreb-mini', 'release');

@@ -12,7 +12,9 @@ import { silentProgress, type Progress } from '../core/progress.js';
 import { createRng, seedFrom } from '../core/random.js';
 import type { RankedList } from '../core/retrieval.js';
 import { RERANK_TASK_LABEL, type RerankPassage, type RerankTrainRecord } from '../core/rerank-training.js';
-import { loadRelease, loadTextFile, owningProblemId, releaseTasks, splitLines } from '../dataset/index.js';
+import { loadRelease } from '../dataset/release.js';
+import { loadTextFile, splitLines } from '../dataset/text-file.js';
+import { owningProblemId, releaseTasks } from '../dataset/release-tasks.js';
 
 /** Options of {@link mineRerankRecords}. */
 export interface MineOptions {

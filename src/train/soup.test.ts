@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { matmul, TOY_MODULES, writeToyAdapter, type ToyTensors } from '../../test/support/adapters.js';
 import { isCorebError } from '../core/errors.js';
-import { openSafetensors } from '../tensors/index.js';
+import { openSafetensors } from '../tensors/safetensors.js';
 import { checkSoup, soupAdapters } from './soup.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'coreb-soup-'));

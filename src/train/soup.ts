@@ -14,7 +14,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import { silentProgress, type Progress } from '../core/progress.js';
-import { hashFile, saveAtomic } from '../dataset/index.js';
+import { hashFile } from '../dataset/dataset-identity.js';
+import { saveAtomic } from '../dataset/atomic-write.js';
 import {
   decodeFloats,
   encodeFloats,
@@ -24,7 +25,7 @@ import {
   type FloatDtype,
   type SafetensorsReader,
   type TensorPlan,
-} from '../tensors/index.js';
+} from '../tensors/safetensors.js';
 
 /** Soup methods. */
 export const SOUP_METHODS = ['linear', 'cat'] as const;

@@ -49,3 +49,17 @@ test('layer check lets tests, and only tests, import helpers from outside src/',
   assert.equal(bad.status, 1);
   assert.match(bad.out, /providers\/p\.ts:1: `providers` imports \.\.\/\.\.\/test\/support\/server\.js, outside src\/; only tests may/);
 });
+
+test('layer check: across areas an import names the file, not the area barrel (src/index.ts alone composes barrels)', () => {
+  const files = {
+    'core/a.ts': 'export const a = 1;\n',
+    'core/index.ts': "export { a } from './a.js';\n",
+    'index.ts': "export { a } from './core/index.js';\n",
+  };
+  const ok = check({ ...files, 'metrics/m.ts': "import { a } from '../core/a.js';\n" });
+  assert.equal(ok.status, 0, ok.out);
+  const bad = check({ ...files, 'metrics/m.ts': "import { a } from '../core/index.js';\n" });
+  assert.equal(bad.status, 1);
+  assert.match(bad.out, /metrics\/m\.ts:1: `metrics` imports the barrel of `core` \(\.\.\/core\/index\.js\); across areas import the file/);
+  assert.match(bad.out, /violation\(s\) of the rules in DESIGN\.md/);
+});

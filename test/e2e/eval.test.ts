@@ -201,7 +201,7 @@ test('a query with an empty ranked list stays in the population as 0 and is list
   };
   assert.deepEqual(t2c.emptyQueries, ['q_t2c_none']);
   assert.equal(t2c.queries, 3, 'averaged with the others');
-  assert.match(r.stderr, /1 text2code queries have an empty ranked list/);
+  assert.match(r.stderr, /1 text2code query has an empty ranked list/);
   const runQueries = new Set(
     readFileSync(join(out, 'runs', 'bm25.text2code.trec'), 'utf8')
       .trim()

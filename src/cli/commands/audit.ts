@@ -5,8 +5,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { runAudit } from '../../eval/audit.js';
-import { renderAuditTable } from '../../report/index.js';
+import { runAudit } from '../../eval/audit/audit.js';
+import { renderAuditTable } from '../../report/render-audit.js';
 import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';

@@ -5,10 +5,12 @@
  */
 import { basename, resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { hashDatasetDir, loadRelease, releaseTasks } from '../../dataset/index.js';
+import { hashDatasetDir } from '../../dataset/dataset-identity.js';
+import { loadRelease } from '../../dataset/release.js';
+import { releaseTasks } from '../../dataset/release-tasks.js';
 import { collectBridgePairs, saveBridgeFile, trainReleaseBridge } from '../../eval/bridge-release.js';
-import { BRIDGE_TRAIN_DEFAULTS } from '../../search/index.js';
-import { loadProblemSet } from '../../train/index.js';
+import { BRIDGE_TRAIN_DEFAULTS } from '../../search/bridge.js';
+import { loadProblemSet } from '../../train/mine.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
 

@@ -2,30 +2,24 @@
  * `coreb build`: builds a contamination-limited CoREB release from LiveCodeBench-format problems
  * through chat-model endpoints and the sandboxed judge (see docs/build.md).
  */
+import { tableLines } from '../../core/table.js';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { ChatModel } from '../../core/chat.js';
 import { CorebError, EXIT_CODES } from '../../core/errors.js';
-import { resolveCacheDir } from '../../cache/index.js';
+import { resolveCacheDir } from '../../cache/cache-dir.js';
 import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
-import {
-  BUILD_STAGES,
-  loadPromptSet,
-  parseSelectionDate,
-  planBuild,
-  resolveReleaseShape,
-  runBuild,
-  shapeRoles,
-  type BuildOptions,
-  type BuildStage,
-  type Code2CodeSubtask,
-} from '../../construct/index.js';
+import { BUILD_STAGES, planBuild, runBuild, shapeRoles, type BuildOptions, type BuildStage } from '../../construct/pipeline/index.js';
+import { loadPromptSet } from '../../construct/pipeline/prompts.js';
+import { parseSelectionDate } from '../../construct/problem-selection.js';
+import { resolveReleaseShape, type Code2CodeSubtask } from '../../construct/release-shape.js';
 import { createDenseEmbedder } from '../../eval/dense-embedder.js';
 import { compareReleases } from '../../eval/release-drift.js';
-import { renderDriftReport } from '../../report/index.js';
-import { CHAT_PROVIDERS, createChatModel, normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/index.js';
+import { renderDriftReport } from '../../report/render-drift.js';
+import { CHAT_PROVIDERS, createChatModel } from '../../providers/chat/registry.js';
+import { normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/chat/config.js';
 import { LANGUAGE_TOOLS, missingPackages } from '../../sandbox/languages/index.js';
 import { findTool, type ToolRef } from '../../sandbox/languages/tools.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
@@ -401,16 +395,10 @@ const command: Command = {
       rows.push(['execute', 'judge', `${plan.problems * languages.length * solverSpecs.length} programs`, '', '', 'sandboxed, no model calls']);
       rows.push(['qrels, release', '-', '0', '', '', 'local']);
       const head = ['stage', 'model', 'calls', 'in tokens~', 'out tokens~', 'note'];
-      const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-      const fmt = (r: string[]): string =>
-        r
-          .map((c, i) => (i >= 2 && i <= 4 ? c.padStart(w[i]) : c.padEnd(w[i])))
-          .join('  ')
-          .trimEnd();
       ctx.stdout.write(
         `coreb build --dry-run: ${plan.problems} problem(s), ${languages.length} language(s), ${solverSpecs.length} solver(s); no request sent\n`,
       );
-      ctx.stdout.write([fmt(head), ...rows.map(fmt)].join('\n') + '\n');
+      ctx.stdout.write(tableLines({ header: head, rows, align: ['left', 'left', 'right', 'right', 'right', 'left'] }).join('\n') + '\n');
       const roles = shapeRoles(options);
       ctx.stdout.write(
         `shape: ${shape.name} (docs/build.md, "Release shape"); model A (primary): ${roles.primary}; model B: ${roles.secondary ?? 'none (c2c_mono_lang and c2c_cross_model get no query)'}\n`,

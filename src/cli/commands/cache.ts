@@ -4,19 +4,11 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  CHAT_CACHE_LAYOUT,
-  embeddingStoreDir,
-  jsonFileStoreStats,
-  openEmbeddingStore,
-  pruneJsonFileStore,
-  VERDICT_CACHE_LAYOUT,
-  pruneEmbeddingStore,
-  resolveCacheDir,
-  RERANK_STORE_LAYOUT,
-  type PruneOptions,
-  type StoreStats,
-} from '../../cache/index.js';
+import { CHAT_CACHE_LAYOUT } from '../../cache/chat-cache.js';
+import { embeddingStoreDir, openEmbeddingStore, pruneEmbeddingStore, type PruneOptions, type StoreStats } from '../../cache/embedding-store.js';
+import { jsonFileStoreStats, pruneJsonFileStore, VERDICT_CACHE_LAYOUT } from '../../cache/json-file-store.js';
+import { resolveCacheDir } from '../../cache/cache-dir.js';
+import { RERANK_STORE_LAYOUT } from '../../cache/cached-reranker.js';
 import { CorebError } from '../../core/errors.js';
 import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';

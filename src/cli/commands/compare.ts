@@ -8,14 +8,13 @@ import { loadResultsInput } from '../../dataset/results-store.js';
 import {
   COMPARE_TESTS,
   compareResults,
-  explainGroups,
-  groupResults,
   renderCompareTable,
   renderCompareTableAs,
   type CompareReport,
   type CompareTest,
-  type LoadedResults,
-} from '../../report/index.js';
+} from '../../report/compare.js';
+import { explainGroups, groupResults } from '../../report/result-groups.js';
+import type { LoadedResults } from '../../dataset/results-file.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 

@@ -3,7 +3,7 @@
  * checked against the Hub's sizes and sha256) into a directory `coreb eval --data` reads.
  */
 import { resolve } from 'node:path';
-import { COREB_HUB_DATASET, downloadRelease, HUB_ENDPOINT } from '../../eval/download-release.js';
+import { COREB_HUB_DATASET, downloadRelease, HUB_ENDPOINT } from '../../dataset/download-release.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';

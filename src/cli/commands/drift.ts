@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { compareReleases, DEFAULT_DRIFT_BANDS } from '../../eval/release-drift.js';
-import { renderDriftReport } from '../../report/index.js';
+import { renderDriftReport } from '../../report/render-drift.js';
 import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { corebVersion } from '../version.js';

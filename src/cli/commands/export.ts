@@ -4,7 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { exportMteb, loadEvalResults, MTEB_FORMAT_VERSION } from '../../report/index.js';
+import { exportMteb, MTEB_FORMAT_VERSION } from '../../report/mteb-export.js';
+import { loadEvalResults } from '../../dataset/results-file.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { readOptionFile } from '../model-meta-option.js';

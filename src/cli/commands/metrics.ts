@@ -8,15 +8,9 @@ import { turnAndCheck } from '../../core/event-loop-turns.js';
 import { loadAnchorsTsv } from '../../dataset/anchors-tsv.js';
 import { saveChunksAtomic } from '../../dataset/atomic-write.js';
 import { evaluateTrecFiles } from '../../eval/trec-metrics.js';
-import {
-  MEASURE_FAMILIES,
-  parseMeasures,
-  renderTrecChunks,
-  resolveProtocol,
-  type ColumnarEvaluation,
-  type NdcgMode,
-  type ScorePrecision,
-} from '../../metrics/index.js';
+import { MEASURE_FAMILIES, parseMeasures } from '../../metrics/measures.js';
+import { renderTrecChunks } from '../../metrics/trec-format.js';
+import { resolveProtocol, type ColumnarEvaluation, type NdcgMode, type ScorePrecision } from '../../metrics/evaluate.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 

@@ -3,23 +3,19 @@
  * negatives from the qrels and the ranking, seeded easy negatives, problem disjointness enforced),
  * and exports of records (mined, or the published CoREB reranker dataset) for the Python trainers.
  */
+import { counted } from '../../core/words.js';
 import { resolve } from 'node:path';
 import { TASK_SHORT_NAME, type RetrievalTask, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
 import type { RerankTrainRecord } from '../../core/rerank-training.js';
-import { loadRelease, loadRerankRecords, releaseTasks, saveAtomic, saveLinesAtomic, saveRerankRecords } from '../../dataset/index.js';
-import { resolveTasks, retrieveTasks } from '../../eval/index.js';
-import {
-  checkExportable,
-  disjointnessWarning,
-  EXPORT_FORMATS,
-  EXPORT_TEMPLATES,
-  exportLines,
-  loadProblemSet,
-  mineRerankRecords,
-  resolveYesNoLayout,
-  type ExportFormat,
-} from '../../train/index.js';
+import { loadRelease } from '../../dataset/release.js';
+import { loadRerankRecords, saveRerankRecords } from '../../dataset/rerank-records.js';
+import { releaseTasks } from '../../dataset/release-tasks.js';
+import { saveAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
+import { resolveTasks } from '../../eval/run-eval.js';
+import { retrieveTasks } from '../../eval/retrieve-tasks.js';
+import { checkExportable, EXPORT_FORMATS, EXPORT_TEMPLATES, exportLines, resolveYesNoLayout, type ExportFormat } from '../../train/export.js';
+import { disjointnessWarning, loadProblemSet, mineRerankRecords } from '../../train/mine.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -160,7 +156,9 @@ const command: Command = {
       records = mined.records;
       for (const [t, s] of Object.entries(mined.stats)) {
         if (s.queriesWithoutList > 0)
-          ctx.logger.warn(`${t}: ${s.queriesWithoutList} queries have no ranked list in the run (qrels hard negatives only)`);
+          ctx.logger.warn(
+            `${t}: ${counted(s.queriesWithoutList, 'query', 'queries')} ${s.queriesWithoutList === 1 ? 'has' : 'have'} no ranked list in the run (qrels hard negatives only)`,
+          );
         if (s.missingPositives > 0) ctx.logger.warn(`${t}: ${s.missingPositives} positives are not in the corpus (left out)`);
       }
       manifest.dataset = { dir: data, split: release.split };

@@ -11,16 +11,12 @@ import { createDenseEmbedder, resolveDenseInputs } from '../../eval/dense-embedd
 import { embedDataset } from '../../eval/embed-dataset.js';
 import { TASK_SHORT, TASK_SHORT_NAME, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
-import {
-  CHAT_PROVIDERS,
-  CHAT_SPEC_PARAMS,
-  embedInputKey,
-  MODEL_PRESETS,
-  PROVIDERS,
-  RERANKERS,
-  SPEC_PARAMS,
-  taskDependentTasks,
-} from '../../providers/index.js';
+import { CHAT_PROVIDERS } from '../../providers/chat/registry.js';
+import { CHAT_SPEC_PARAMS } from '../../providers/chat/config.js';
+import { embedInputKey, SPEC_PARAMS, taskDependentTasks } from '../../providers/config.js';
+import { MODEL_PRESETS } from '../../providers/presets.js';
+import { PROVIDERS } from '../../providers/registry.js';
+import { RERANKERS } from '../../providers/rerank/registry.js';
 import { parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';

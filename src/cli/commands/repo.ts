@@ -3,10 +3,11 @@
  * snapshot before --since, chunked by tree-sitter; queries: later commit messages; qrels: the chunks
  * each commit changed), written in the BEIR layout that `coreb eval` and `coreb validate` read.
  */
+import { counted } from '../../core/words.js';
 import { resolve } from 'node:path';
 import { buildRepoBenchmark, REPO_BUILD_DEFAULTS } from '../../construct/repo-benchmark.js';
 import { CorebError } from '../../core/errors.js';
-import { loadIssueTitles } from '../../dataset/index.js';
+import { loadIssueTitles } from '../../dataset/issue-titles.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
 
@@ -82,7 +83,7 @@ const command: Command = {
       signal: ctx.signal,
     });
     ctx.stderr.write(
-      `coreb repo build: ${manifest.counts.docs} chunks, ${manifest.counts.queries} queries (${manifest.counts.qrels.relevant} relevant, ${manifest.counts.qrels.sameFile} same-file judgments) in ${((performance.now() - t0) / 1000).toFixed(1)} s\nwrote ${resolve(ctx.cwd, values.out as string)}\n`,
+      `coreb repo build: ${counted(manifest.counts.docs, 'chunk')}, ${counted(manifest.counts.queries, 'query', 'queries')} (${manifest.counts.qrels.relevant} relevant, ${manifest.counts.qrels.sameFile} same-file judgments) in ${((performance.now() - t0) / 1000).toFixed(1)} s\nwrote ${resolve(ctx.cwd, values.out as string)}\n`,
     );
     return 0;
   },

@@ -5,7 +5,9 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { loadEvalResults, readContaminationIn, renderContaminationTable, writeHtmlReport, type ContaminationSummary } from '../../report/index.js';
+import { loadEvalResults } from '../../dataset/results-file.js';
+import { readContaminationIn, renderContaminationTable, type ContaminationSummary } from '../../report/contamination.js';
+import { writeHtmlReport } from '../../report/html-report.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 

@@ -3,6 +3,7 @@
  * as the first stage and each reranked run beside it (deltas, recall ceiling). The same machinery
  * as `coreb eval --retriever run:FILE --reranker SPEC`, to which it delegates.
  */
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import type { Command, CommandContext } from '../command.js';
 import evalCommand from './eval.js';
@@ -26,6 +27,19 @@ Options:
 Scores are cached (COREB_CACHE_DIR): a second identical run sends nothing; an interrupted run
 resumes without re-sending what was answered.
 `;
+
+/**
+ * The retriever spec of the run: rows are named `run:` and the file as the user would write it from
+ * here (relative to the working directory, or the file name when it lies elsewhere), never an
+ * absolute path; a spec with its own `?name=` is kept as given.
+ */
+function runSpec(run: string, cwd: string): string {
+  if (run.includes('?')) return `run:${run}`;
+  const abs = resolve(cwd, run);
+  const rel = relative(cwd, abs);
+  const shown = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel : basename(abs);
+  return shown === run ? `run:${run}` : `run:${run}?name=${encodeURIComponent(`run:${shown}`)}`;
+}
 
 const command: Command = {
   summary: 'rerank an existing TREC run with one or more rerankers and score it against the original',
@@ -52,7 +66,7 @@ const command: Command = {
     if (!data) throw new CorebError('USAGE', 'coreb rerank needs --data DIR (the dataset the run was made on)');
     if (run === undefined) throw new CorebError('USAGE', 'coreb rerank needs --run FILE');
     if (!reranker) throw new CorebError('USAGE', 'coreb rerank needs at least one --reranker SPEC');
-    return evalCommand.run({ ...ctx, argv: ['--retriever', `run:${run}`, ...argv] });
+    return evalCommand.run({ ...ctx, argv: ['--retriever', runSpec(run, ctx.cwd), ...argv] });
   },
 };
 export default command;

@@ -2,6 +2,8 @@
  * `coreb results ls|show|rm DIR`: the results store `coreb eval --results DIR` keeps (see
  * dataset/results-store.ts and docs/eval.md, "Results store").
  */
+import { counted } from '../../core/words.js';
+import { tableLines, type ColumnAlign } from '../../core/table.js';
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { entryPath, hasEntry, listEntries, readEntry, removeEntries, writeEntry } from '../../dataset/results-store.js';
@@ -67,29 +69,19 @@ const command: Command = {
         ctx.stdout.write(`${dir}: no entries\n`);
         return 0;
       }
-      const table = [['retriever', 'split', 'protocol', 'tasks', 'queries', 'nDCG@10', 'entry']].concat(
-        rows.map((r) => [
-          r.retriever,
-          r.split,
-          r.protocol,
-          r.tasks.join(','),
-          String(r.queries),
-          r.ndcg10 === null ? '-' : r.ndcg10.toFixed(4),
-          r.path,
-        ]),
-      );
-      const w = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
-      ctx.stdout.write(
-        `${table
-          .map((r) =>
-            r
-              .map((c, i) => (i === 4 || i === 5 ? c.padStart(w[i]) : c.padEnd(w[i])))
-              .join('  ')
-              .trimEnd(),
-          )
-          .join('\n')}\n`,
-      );
-      ctx.stdout.write(`${rows.length} entr${rows.length === 1 ? 'y' : 'ies'} in ${dir}\n`);
+      const header = ['retriever', 'split', 'protocol', 'tasks', 'queries', 'nDCG@10', 'entry'];
+      const cells = rows.map((r) => [
+        r.retriever,
+        r.split,
+        r.protocol,
+        r.tasks.join(','),
+        String(r.queries),
+        r.ndcg10 === null ? '-' : r.ndcg10.toFixed(4),
+        r.path,
+      ]);
+      const align: ColumnAlign[] = ['left', 'left', 'left', 'left', 'right', 'right', 'left'];
+      ctx.stdout.write(`${tableLines({ header, rows: cells, align }).join('\n')}\n`);
+      ctx.stdout.write(`${counted(rows.length, 'entry', 'entries')} in ${dir}\n`);
       return 0;
     }
     if (verb === 'show') {
@@ -101,7 +93,7 @@ const command: Command = {
       if (rest.length === 0)
         throw new CorebError('USAGE', 'coreb results rm DIR ENTRY...: give the entries to remove (as `coreb results ls` prints them)');
       removeEntries(dir, rest);
-      ctx.stderr.write(`removed ${rest.length} entr${rest.length === 1 ? 'y' : 'ies'} from ${dir}\n`);
+      ctx.stderr.write(`removed ${counted(rest.length, 'entry', 'entries')} from ${dir}\n`);
       return 0;
     }
     if (verb === 'import-mteb') {

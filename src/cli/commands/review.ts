@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { loadBuildWork, startReviewServer } from '../../construct/index.js';
+import { loadBuildWork } from '../../construct/review/items.js';
+import { startReviewServer } from '../../construct/review/server.js';
 import { parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command, CommandContext } from '../command.js';
 

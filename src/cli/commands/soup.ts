@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { FLOAT_DTYPES, type FloatDtype } from '../../tensors/index.js';
-import { checkSoup, SOUP_METHODS, soupAdapters, type SoupCheckReport } from '../../train/index.js';
+import { FLOAT_DTYPES, type FloatDtype } from '../../tensors/safetensors.js';
+import { checkSoup, SOUP_METHODS, soupAdapters, type SoupCheckReport } from '../../train/soup.js';
 import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
 import type { Command } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';

@@ -4,21 +4,10 @@
  */
 import { renderIssue, type ValidationIssue } from '../../core/issues.js';
 import { CorebError, EXIT_CODES } from '../../core/errors.js';
-import {
-  isBeirDir,
-  loadBeir,
-  loadCl100kCounter,
-  loadRelease,
-  releaseTokenStats,
-  renderReleaseTokenStats,
-  verifiedByModelLanguage,
-  releaseStats,
-  renderReleaseStats,
-  renderRetrievalTaskStats,
-  retrievalTaskStats,
-  RELEASE_FORMATS,
-  type ReleaseFormat,
-} from '../../dataset/index.js';
+import { isBeirDir, loadBeir } from '../../dataset/beir.js';
+import { loadCl100kCounter, releaseTokenStats, renderReleaseTokenStats, verifiedByModelLanguage } from '../../dataset/release-tokens.js';
+import { loadRelease, RELEASE_FORMATS, type ReleaseFormat } from '../../dataset/release.js';
+import { releaseStats, renderReleaseStats, renderRetrievalTaskStats, retrievalTaskStats } from '../../dataset/release-stats.js';
 import { beirIssues, releaseIssues } from '../../eval/dataset-issues.js';
 import { parseChoiceOption, parseCommandArgs } from '../args.js';
 import type { Command, CommandContext } from '../command.js';

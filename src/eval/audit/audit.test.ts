@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Doc } from '../core/dataset.js';
+import type { Doc } from '../../core/dataset.js';
 import { distribution, idSuffix, runAudit } from './audit.js';
 import { findLabelProxies } from './label-proxies.js';
 import type { LanguageDetector } from './language-detector.js';
-import { writeCoirLikeBeir } from '../../test/support/coir-like.js';
+import { writeCoirLikeBeir } from '../../../test/support/coir-like.js';
 
 test('idSuffix reads the trailing number, ignoring leading zeros', () => {
   assert.equal(idSuffix('q17'), '17');

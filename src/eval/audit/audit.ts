@@ -5,21 +5,23 @@
  * prose-only "code".
  */
 import { resolve } from 'node:path';
-import { TASK_CORPUS, TASKS, type Doc, type Query, type RetrievalTask, type TaskName } from '../core/dataset.js';
-import type { AuditReport, CorpusAudit, Distribution, LabelParity, LabelParityFinding, LanguageCheck, TaskAudit } from '../core/audit-report.js';
-import type { ProtocolSemantics } from '../core/eval-results.js';
-import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
-import type { RankedList } from '../core/retrieval.js';
-import { loadBeir, loadRelease, releaseTasks } from '../dataset/index.js';
-import { createBm25Retriever } from '../search/index.js';
-import { beirIssues, releaseIssues } from './dataset-issues.js';
+import { TASK_CORPUS, TASKS, type Doc, type Query, type RetrievalTask, type TaskName } from '../../core/dataset.js';
+import type { AuditReport, CorpusAudit, Distribution, LabelParity, LabelParityFinding, LanguageCheck, TaskAudit } from '../../core/audit-report.js';
+import type { ProtocolSemantics } from '../../core/eval-results.js';
+import { silentLogger, silentProgress, type Logger, type Progress } from '../../core/progress.js';
+import type { RankedList } from '../../core/retrieval.js';
+import { loadBeir } from '../../dataset/beir.js';
+import { loadRelease } from '../../dataset/release.js';
+import { releaseTasks } from '../../dataset/release-tasks.js';
+import { createBm25Retriever } from '../../search/bm25.js';
+import { beirIssues, releaseIssues } from '../dataset-issues.js';
 import { findLabelProxies } from './label-proxies.js';
-import { cppStrayMainCalls, OFFICIAL_HARNESS } from '../sandbox/official-harness.js';
+import { cppStrayMainCalls, OFFICIAL_HARNESS } from '../../sandbox/official-harness.js';
 import { detectorAgrees, loadLanguageDetector, type LanguageDetector } from './language-detector.js';
 import { findExactDuplicates, findNearDuplicates, type NearDuplicateOptions } from './near-duplicates.js';
-import { resolveEvalProtocol } from './protocol.js';
-import { detectDataLayout, failOnErrors } from './run-eval.js';
-import { scoreTask } from './score.js';
+import { resolveEvalProtocol } from '../protocol.js';
+import { detectDataLayout, failOnErrors } from '../run-eval.js';
+import { scoreTask } from '../score.js';
 
 /** Options of {@link runAudit}. */
 export interface AuditOptions {

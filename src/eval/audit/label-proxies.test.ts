@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Doc, RetrievalTask } from '../core/dataset.js';
+import type { Doc, RetrievalTask } from '../../core/dataset.js';
 import { findTaskLabelProxies, labelProxyIssues } from './label-proxies.js';
 
 /** 6 positives with a `summary` meta field, 12 hard negatives without one; `lang` is on both. */

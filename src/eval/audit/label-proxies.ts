@@ -3,9 +3,9 @@
  * retriever that reads them reads the label. Shared by `coreb audit`, `coreb validate` (warnings)
  * and `coreb eval` (a warning when a BM25 spec indexes such a field). Pure.
  */
-import type { Doc, RetrievalTask } from '../core/dataset.js';
-import type { LabelProxy } from '../core/audit-report.js';
-import type { ValidationIssue } from '../core/issues.js';
+import type { Doc, RetrievalTask } from '../../core/dataset.js';
+import type { LabelProxy } from '../../core/audit-report.js';
+import type { ValidationIssue } from '../../core/issues.js';
 
 function present(v: unknown): boolean {
   return v !== null && v !== undefined && v !== '';

@@ -3,7 +3,7 @@
  * included) by `@vscode/vscode-languagedetection`, loaded lazily; plus the mapping from CoREB's
  * language names to the detector's ids.
  */
-import { CorebError } from '../core/errors.js';
+import { CorebError } from '../../core/errors.js';
 
 /** One detection: the detector's best language id and its confidence, or null when it abstains. */
 export interface LanguageGuess {

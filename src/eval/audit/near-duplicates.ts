@@ -5,9 +5,9 @@
  * Datasets §3.4). Pure.
  */
 
-import { fmix32, jaccardSorted, shingleHashes } from '../search/shingles.js';
+import { fmix32, jaccardSorted, shingleHashes } from '../../search/shingles.js';
 
-export { jaccardSorted, shingleHashes } from '../search/shingles.js';
+export { jaccardSorted, shingleHashes } from '../../search/shingles.js';
 
 /** Parameters of {@link findNearDuplicates}. */
 export interface NearDuplicateOptions {

@@ -3,6 +3,7 @@
  * queried over HTTP (`_msearch` batches, or one `_search` per query) through the shared HTTP client
  * (retry, backoff, failover over several nodes, bounded concurrency). coreb indexes nothing there.
  */
+import { counted } from '../../core/words.js';
 import { forEachBounded } from '../../core/bounded-work.js';
 import { TASK_CORPUS, type Doc, type Query, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
@@ -339,7 +340,7 @@ async function search(
   const signal = outer !== undefined ? AbortSignal.any([outer, stop.signal]) : stop.signal;
   const hits = new Map<string, EsHit[]>();
   let failure: unknown;
-  so.progress?.start(`${where}: searching ${queries.length} queries in \`${index}\``, queries.length);
+  so.progress?.start(`${where}: searching ${counted(queries.length, 'query', 'queries')} in \`${index}\``, queries.length);
   const sizeOf = (q: Query): number => Math.min(o.size, depth + (so.exclude?.get(q.id)?.length ?? 0));
   try {
     await forEachBounded(batches, o.concurrency, async (batch) => {
