@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { runAudit } from '../../eval/audit/audit.js';
 import { renderAuditTable } from '../../report/render-audit.js';
-import { parseChoiceOption, parseCommandArgs } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 
@@ -40,15 +40,15 @@ const command: Command = {
   summary: 'audit a CoREB release or BEIR dir: 1-to-1 qrels, lexical triviality, label proxies, duplicates, language labels',
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'audit',
       ctx.argv,
       {
-        split: { type: 'string' },
-        'near-dup-threshold': { type: 'string' },
-        'no-language-check': { type: 'boolean' },
-        format: { type: 'string' },
-        quiet: { type: 'boolean' },
+        split: opt.string(),
+        'near-dup-threshold': opt.number(0.8, (x) => x > 0 && x <= 1, 'a number in (0, 1]'),
+        'no-language-check': opt.flag(),
+        format: opt.choice(['table', 'json'] as const, 'table'),
+        quiet: opt.flag(),
       },
       true,
     );
@@ -56,15 +56,12 @@ const command: Command = {
       throw new CorebError('USAGE', `coreb audit takes one DATA directory, got ${positionals.length}; see \`coreb audit --help\``);
     const data = resolve(ctx.cwd, positionals[0]);
     if (!existsSync(data)) throw new CorebError('NOT_FOUND', `${data}: no such directory`);
-    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'json'] as const, 'table');
-    const rawT = values['near-dup-threshold'] as string | undefined;
-    const threshold = rawT === undefined ? 0.8 : Number(rawT);
-    if (!(threshold > 0 && threshold <= 1)) throw new CorebError('USAGE', `--near-dup-threshold must be a number in (0, 1], got \`${rawT}\``);
+    const { format } = values;
     const report = await runAudit({
       data,
-      ...(values.split !== undefined ? { split: values.split as string } : {}),
+      ...(values.split !== undefined ? { split: values.split } : {}),
       languageCheck: !values['no-language-check'],
-      nearDuplicates: { threshold },
+      nearDuplicates: { threshold: values['near-dup-threshold'] },
       signal: ctx.signal,
       logger: ctx.logger,
       ...(values.quiet ? {} : { progress: createProgressBar(ctx.stderr, ctx.interactive) }),

@@ -11,7 +11,7 @@ import { releaseTasks } from '../../dataset/release-tasks.js';
 import { collectBridgePairs, saveBridgeFile, trainReleaseBridge } from '../../eval/bridge-release.js';
 import { BRIDGE_TRAIN_DEFAULTS } from '../../search/bridge.js';
 import { loadProblemSet } from '../../train/mine.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command } from '../command.js';
 
 const d = BRIDGE_TRAIN_DEFAULTS;
@@ -47,29 +47,27 @@ const command: Command = {
     const [sub, ...rest] = ctx.argv;
     if (sub !== 'train')
       throw new CorebError('USAGE', `coreb bridge: unknown subcommand \`${sub ?? ''}\`; valid: train (see \`coreb bridge --help\`)`);
-    const { values } = parseCommandArgs('bridge train', rest, {
-      data: { type: 'string' },
-      split: { type: 'string' },
-      out: { type: 'string' },
-      'exclude-problems': { type: 'string', multiple: true },
-      iterations: { type: 'string' },
-      'terms-per-doc': { type: 'string' },
-      keep: { type: 'string' },
-      'min-pairs': { type: 'string' },
+    const { values } = parseOptions('bridge train', rest, {
+      data: opt.string(),
+      split: opt.string(),
+      out: opt.string(),
+      'exclude-problems': opt.strings(),
+      iterations: opt.int(d.iterations, 1),
+      'terms-per-doc': opt.int(d.termsPerDoc, 1),
+      keep: opt.int(d.keepPerTerm, 1),
+      'min-pairs': opt.int(d.minPairs, 1),
     });
     if (values.data === undefined || values.out === undefined)
       throw new CorebError('USAGE', 'coreb bridge train needs --data DIR and --out FILE; see `coreb bridge --help`');
-    const data = resolve(ctx.cwd, values.data as string);
-    const { release, issues } = await loadRelease(data, values.split !== undefined ? { split: values.split as string } : {});
+    const data = resolve(ctx.cwd, values.data);
+    const { release, issues } = await loadRelease(data, values.split !== undefined ? { split: values.split } : {});
     const errors = issues.filter((i) => i.severity === 'error');
     if (errors.length > 0) {
       throw new CorebError('VALIDATION', `${data}: ${errors.length} problem(s), first: ${errors[0].message}. Run \`coreb validate ${data}\``, {
         file: data,
       });
     }
-    const excludeValues = ((values['exclude-problems'] as string[] | undefined) ?? []).map((v) =>
-      /[/\\]/.test(v) || v.startsWith('.') ? resolve(ctx.cwd, v) : v,
-    );
+    const excludeValues = values['exclude-problems'].map((v) => (/[/\\]/.test(v) || v.startsWith('.') ? resolve(ctx.cwd, v) : v));
     const excluded = excludeValues.length > 0 ? (await loadProblemSet(excludeValues)).problems : undefined;
     const tasks = new Map(Object.entries(releaseTasks(release)));
     const training = collectBridgePairs(tasks, excluded);
@@ -78,13 +76,13 @@ const command: Command = {
       training,
       { dataset: { name: basename(data), split: release.split, sha256: (await hashDatasetDir(data, ctx.signal)).sha256 } },
       {
-        iterations: parseIntOption('iterations', values.iterations as string | undefined, d.iterations, 1),
-        termsPerDoc: parseIntOption('terms-per-doc', values['terms-per-doc'] as string | undefined, d.termsPerDoc, 1),
-        keepPerTerm: parseIntOption('keep', values.keep as string | undefined, d.keepPerTerm, 1),
-        minPairs: parseIntOption('min-pairs', values['min-pairs'] as string | undefined, d.minPairs, 1),
+        iterations: values.iterations,
+        termsPerDoc: values['terms-per-doc'],
+        keepPerTerm: values.keep,
+        minPairs: values['min-pairs'],
       },
     );
-    const out = resolve(ctx.cwd, values.out as string);
+    const out = resolve(ctx.cwd, values.out);
     await saveBridgeFile(out, file);
     ctx.stderr.write(
       `coreb bridge train: ${training.pairs.length} (statement, program) pairs of ${training.problems.length} problems${excluded !== undefined ? ` (${excluded.size} problems excluded)` : ''}; ` +

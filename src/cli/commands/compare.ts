@@ -5,17 +5,10 @@
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { loadResultsInput } from '../../dataset/results-store.js';
-import {
-  COMPARE_TESTS,
-  compareResults,
-  renderCompareTable,
-  renderCompareTableAs,
-  type CompareReport,
-  type CompareTest,
-} from '../../report/compare.js';
+import { COMPARE_TESTS, compareResults, renderCompareTable, renderCompareTableAs, type CompareReport } from '../../report/compare.js';
 import { explainGroups, groupResults } from '../../report/result-groups.js';
 import type { LoadedResults } from '../../dataset/results-file.js';
-import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `Usage: coreb compare INPUT... [options]
@@ -53,24 +46,23 @@ const command: Command = {
   summary: 'paired significance tests between retrievers of results files, folders or stores (t-test, randomization, bootstrap, Holm)',
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'compare',
       ctx.argv,
       {
-        baseline: { type: 'string' },
-        measure: { type: 'string', multiple: true },
-        test: { type: 'string' },
-        permutations: { type: 'string' },
-        bootstrap: { type: 'string' },
-        seed: { type: 'string' },
-        format: { type: 'string' },
+        baseline: opt.string(),
+        measure: opt.strings(),
+        test: opt.choice([...COMPARE_TESTS, 'all'] as const, 'all'),
+        permutations: opt.int(10000, 1),
+        bootstrap: opt.int(10000, 1),
+        seed: opt.int(42, 0),
+        format: opt.choice(['table', 'markdown', 'latex', 'json'] as const, 'table'),
       },
       true,
     );
     if (positionals.length === 0)
       throw new CorebError('USAGE', 'coreb compare takes one or more results files, folders or stores; see `coreb compare --help`');
-    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'latex', 'json'] as const, 'table');
-    const test = parseChoiceOption('test', values.test as string | undefined, [...COMPARE_TESTS, 'all'] as const, 'all');
+    const { format, test } = values;
     const loaded: LoadedResults[] = [];
     for (const p of positionals) loaded.push(...(await loadResultsInput(resolve(ctx.cwd, p))));
     const groups = groupResults(loaded);
@@ -81,15 +73,15 @@ const command: Command = {
       ctx.stderr.write(`${g.label}: not compared (imported, no per-query values): ${imported.map((r) => r.name).join(', ')}\n`);
       g.retrievers = g.retrievers.filter((r) => r.imported === undefined);
     }
-    const measures = ((values.measure as string[] | undefined) ?? ['ndcg@10'])
+    const measures = (values.measure.length > 0 ? values.measure : ['ndcg@10'])
       .flatMap((m) => m.split(','))
       .map((m) => m.trim())
       .filter(Boolean);
     const settings = {
-      tests: test === 'all' ? COMPARE_TESTS : [test as CompareTest],
-      seed: parseIntOption('seed', values.seed as string | undefined, 42, 0),
-      permutations: parseIntOption('permutations', values.permutations as string | undefined, 10000, 1),
-      bootstrapSamples: parseIntOption('bootstrap', values.bootstrap as string | undefined, 10000, 1),
+      tests: test === 'all' ? COMPARE_TESTS : [test],
+      seed: values.seed,
+      permutations: values.permutations,
+      bootstrapSamples: values.bootstrap,
     };
     const out = groups.map((g) => ({
       dataset: g.split,
@@ -99,7 +91,7 @@ const command: Command = {
         (measure): CompareReport =>
           compareResults(
             { ...g.results, retrievers: g.retrievers },
-            { ...(values.baseline !== undefined ? { baseline: values.baseline as string } : {}), measure, ...settings },
+            { ...(values.baseline !== undefined ? { baseline: values.baseline } : {}), measure, ...settings },
           ),
       ),
     }));

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveCacheDir } from '../../cache/cache-dir.js';
 import { CorebError } from '../../core/errors.js';
-import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
+import { EXEC_LANGUAGES } from '../../core/execution.js';
 import { loadPromptSet } from '../../construct/pipeline/prompts.js';
 import { runContamination } from '../../construct/pipeline/contamination.js';
 import { saveFileAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
@@ -15,7 +15,7 @@ import { createChatModel } from '../../providers/chat/registry.js';
 import { parseChatSpec } from '../../providers/chat/config.js';
 import { renderContaminationTable, summarizeContamination } from '../../report/contamination.js';
 import { missingPackages } from '../../sandbox/languages/index.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { JUDGE_USAGE, readJudgeOption } from '../judge-option.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -53,47 +53,34 @@ const command: Command = {
   summary: 'contamination study: Pass@1 on original vs rewritten problems of a build, McNemar exact p',
   usage: USAGE,
   async run(ctx: CommandContext) {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'contamination',
       ctx.argv,
       {
-        solver: { type: 'string', multiple: true },
-        samples: { type: 'string' },
-        out: { type: 'string' },
-        problems: { type: 'string' },
-        languages: { type: 'string' },
-        concurrency: { type: 'string' },
-        prompts: { type: 'string' },
-        jobs: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        'judge-cache': { type: 'string' },
-        judge: { type: 'string' },
+        solver: opt.strings(),
+        samples: opt.int(1, 1),
+        out: opt.string(),
+        problems: opt.string(),
+        languages: opt.list(EXEC_LANGUAGES),
+        concurrency: opt.optionalInt(1),
+        prompts: opt.string(),
+        jobs: opt.int(availableParallelism(), 1),
+        'timeout-ms': opt.optionalInt(1),
+        'judge-cache': opt.string(),
+        judge: opt.string(),
       },
       true,
     );
-    const str = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
     if (positionals.length !== 1) throw new CorebError('USAGE', 'coreb contamination: give exactly one BUILD_DIR; see `coreb contamination --help`');
     const buildDir = resolve(ctx.cwd, positionals[0]);
-    const specs = ((values.solver as string[] | undefined) ?? []).map(parseChatSpec);
+    const specs = values.solver.map(parseChatSpec);
     if (specs.length === 0)
       throw new CorebError('USAGE', 'coreb contamination: at least one --solver SPEC is required; see `coreb contamination --help`');
-    let languages: ExecLanguage[] | undefined;
-    if (str('languages') !== undefined) {
-      languages = (str('languages') as string)
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean) as ExecLanguage[];
-      for (const l of languages) {
-        if (!(EXEC_LANGUAGES as readonly string[]).includes(l))
-          throw new CorebError('USAGE', `--languages: \`${l}\` is not one of ${EXEC_LANGUAGES.join(', ')}`);
-      }
-    }
-    const samples = parseIntOption('samples', str('samples'), 1, 1);
-    const outDir = str('out') !== undefined ? resolve(ctx.cwd, str('out') as string) : buildDir;
-    const jobs = parseIntOption('jobs', str('jobs'), availableParallelism(), 1);
-    const timeLimitMs = str('timeout-ms') !== undefined ? parseIntOption('timeout-ms', str('timeout-ms'), 6000, 1) : undefined;
-    const judgeCache = str('judge-cache') !== undefined ? resolve(ctx.cwd, str('judge-cache') as string) : ctx.env.COREB_JUDGE_CACHE;
-    const judgeChoice = readJudgeOption(str('judge'), ctx, { cacheDir: judgeCache, jobs, timeLimitMs }, { jobs, timeLimitMs });
+    const { languages, samples, jobs } = values;
+    const outDir = values.out !== undefined ? resolve(ctx.cwd, values.out) : buildDir;
+    const timeLimitMs = values['timeout-ms'];
+    const judgeCache = values['judge-cache'] !== undefined ? resolve(ctx.cwd, values['judge-cache']) : ctx.env.COREB_JUDGE_CACHE;
+    const judgeChoice = readJudgeOption(values.judge, ctx, { cacheDir: judgeCache, jobs, timeLimitMs }, { jobs, timeLimitMs });
     const missing = judgeChoice.local ? missingPackages(languages ?? [...EXEC_LANGUAGES], true) : [];
     if (languages !== undefined && missing.length > 0) {
       throw new CorebError(
@@ -103,12 +90,12 @@ const command: Command = {
     }
     const r = await runContamination({
       buildDir,
-      problemsFile: str('problems') !== undefined ? resolve(ctx.cwd, str('problems') as string) : undefined,
+      problemsFile: values.problems !== undefined ? resolve(ctx.cwd, values.problems) : undefined,
       solvers: await Promise.all(specs.map((s) => createChatModel(s, { env: ctx.env, logger: ctx.logger }))),
       languages,
       samples,
-      prompts: loadPromptSet(str('prompts') !== undefined ? resolve(ctx.cwd, str('prompts') as string) : undefined),
-      concurrency: str('concurrency') !== undefined ? parseIntOption('concurrency', str('concurrency'), 4, 1) : undefined,
+      prompts: loadPromptSet(values.prompts !== undefined ? resolve(ctx.cwd, values.prompts) : undefined),
+      concurrency: values.concurrency,
       judge: judgeChoice.create,
       cacheDir: resolveCacheDir(ctx.env),
       logger: ctx.logger,

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { COREB_HUB_DATASET, downloadRelease, HUB_ENDPOINT } from '../../dataset/download-release.js';
-import { parseCommandArgs } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 
@@ -34,20 +34,20 @@ Exit status: 0 ok, 3 not found / cannot write, 6 the Hub unreachable or an HTTP 
 `;
 
 async function run(ctx: CommandContext): Promise<number> {
-  const { values } = parseCommandArgs('download', ctx.argv, {
-    split: { type: 'string' },
-    out: { type: 'string' },
-    dataset: { type: 'string' },
-    revision: { type: 'string' },
-    quiet: { type: 'boolean' },
+  const { values } = parseOptions('download', ctx.argv, {
+    split: opt.string(),
+    out: opt.string(),
+    dataset: opt.string(),
+    revision: opt.string(),
+    quiet: opt.flag(),
   });
-  const outDir = resolve(ctx.cwd, (values.out as string | undefined) ?? 'coreb-data');
+  const outDir = resolve(ctx.cwd, values.out ?? 'coreb-data');
   const token = ctx.env.HF_TOKEN ?? ctx.env.HUGGING_FACE_HUB_TOKEN;
   const r = await downloadRelease({
     outDir,
-    ...(values.dataset !== undefined ? { dataset: values.dataset as string } : {}),
-    ...(values.revision !== undefined ? { revision: values.revision as string } : {}),
-    ...(values.split !== undefined ? { split: values.split as string } : {}),
+    ...(values.dataset !== undefined ? { dataset: values.dataset } : {}),
+    ...(values.revision !== undefined ? { revision: values.revision } : {}),
+    ...(values.split !== undefined ? { split: values.split } : {}),
     ...(ctx.env.HF_ENDPOINT ? { endpoint: ctx.env.HF_ENDPOINT } : {}),
     ...(token ? { token } : {}),
     signal: ctx.signal,

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { compareReleases, DEFAULT_DRIFT_BANDS } from '../../eval/release-drift.js';
 import { renderDriftReport } from '../../report/render-drift.js';
-import { parseChoiceOption, parseCommandArgs } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { corebVersion } from '../version.js';
 
@@ -41,16 +41,16 @@ const command: Command = {
   summary: 'series check of a release against the last one: what moved, flagged outside documented bands',
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'drift',
       ctx.argv,
       {
-        'previous-split': { type: 'string' },
-        'current-split': { type: 'string' },
-        'no-bm25': { type: 'boolean' },
-        flagged: { type: 'boolean' },
-        strict: { type: 'boolean' },
-        format: { type: 'string' },
+        'previous-split': opt.string(),
+        'current-split': opt.string(),
+        'no-bm25': opt.flag(),
+        flagged: opt.flag(),
+        strict: opt.flag(),
+        format: opt.choice(['table', 'markdown', 'json'] as const, 'table'),
       },
       true,
     );
@@ -59,10 +59,10 @@ const command: Command = {
         'USAGE',
         `coreb drift takes two release directories (PREVIOUS CURRENT), got ${positionals.length}; see \`coreb drift --help\``,
       );
-    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'json'] as const, 'table');
+    const { format } = values;
     const report = await compareReleases(resolve(ctx.cwd, positionals[0]), resolve(ctx.cwd, positionals[1]), {
-      ...(values['previous-split'] !== undefined ? { previousSplit: values['previous-split'] as string } : {}),
-      ...(values['current-split'] !== undefined ? { currentSplit: values['current-split'] as string } : {}),
+      ...(values['previous-split'] !== undefined ? { previousSplit: values['previous-split'] } : {}),
+      ...(values['current-split'] !== undefined ? { currentSplit: values['current-split'] } : {}),
       bm25: !values['no-bm25'],
       corebVersion: corebVersion(),
       signal: ctx.signal,

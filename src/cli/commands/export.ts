@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { exportMteb, MTEB_FORMAT_VERSION } from '../../report/mteb-export.js';
 import { loadEvalResults } from '../../dataset/results-file.js';
-import { parseCommandArgs } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { readOptionFile } from '../model-meta-option.js';
 
@@ -59,44 +59,42 @@ const command: Command = {
     const [format, ...rest] = ctx.argv;
     if (format !== 'mteb')
       throw new CorebError('USAGE', `coreb export supports one format, \`mteb\`; got \`${format ?? ''}\`. See \`coreb export --help\``);
-    const { values, positionals } = parseCommandArgs(
+    const needed = '; see `coreb export --help`';
+    const { values, positionals } = parseOptions(
       'export',
       rest,
       {
-        out: { type: 'string' },
-        'model-name': { type: 'string' },
-        revision: { type: 'string' },
-        retriever: { type: 'string' },
-        'dataset-revision': { type: 'string', multiple: true },
-        'mteb-version': { type: 'string' },
-        'model-meta': { type: 'string' },
-        overwrite: { type: 'boolean' },
+        out: opt.required('DIR', needed),
+        'model-name': opt.required('NAME', needed),
+        revision: opt.required('REV', needed),
+        retriever: opt.string(),
+        'dataset-revision': opt.strings(),
+        'mteb-version': opt.string(),
+        'model-meta': opt.string(),
+        overwrite: opt.flag(),
       },
       true,
     );
     if (positionals.length !== 1) throw new CorebError('USAGE', `coreb export mteb takes one RESULTS.json, got ${positionals.length}`);
-    for (const name of ['out', 'model-name', 'revision'] as const) {
-      if (values[name] === undefined) throw new CorebError('USAGE', `coreb export mteb needs --${name}; see \`coreb export --help\``);
-    }
     const datasetRevisions: Record<string, string> = {};
-    for (const pair of (values['dataset-revision'] as string[] | undefined) ?? []) {
+    for (const pair of values['dataset-revision']) {
       const m = /^([^=]+)=(.+)$/.exec(pair);
       if (m === null) throw new CorebError('USAGE', `--dataset-revision must be TASK=REV, got \`${pair}\``);
       datasetRevisions[m[1]] = m[2];
     }
     const file = resolve(ctx.cwd, positionals[0]);
     const { results } = await loadEvalResults(file);
-    const modelMeta = values['model-meta'] === undefined ? undefined : await loadModelMeta(resolve(ctx.cwd, values['model-meta'] as string));
+    const modelMeta = values['model-meta'] === undefined ? undefined : await loadModelMeta(resolve(ctx.cwd, values['model-meta']));
     const out = await exportMteb(results, {
-      outDir: resolve(ctx.cwd, values.out as string),
-      modelName: values['model-name'] as string,
-      revision: values.revision as string,
+      outDir: resolve(ctx.cwd, values.out),
+      modelName: values['model-name'],
+      revision: values.revision,
       resultsFile: file,
       datasetRevisions,
-      ...(values.retriever !== undefined ? { retriever: values.retriever as string } : {}),
-      ...(values['mteb-version'] !== undefined ? { mtebVersion: values['mteb-version'] as string } : {}),
+      ...(values.retriever !== undefined ? { retriever: values.retriever } : {}),
+      ...(values['mteb-version'] !== undefined ? { mtebVersion: values['mteb-version'] } : {}),
       ...(modelMeta !== undefined ? { modelMeta } : {}),
-      overwrite: Boolean(values.overwrite),
+      overwrite: values.overwrite,
     });
     for (const f of out.files) ctx.stdout.write(f + '\n');
     return 0;

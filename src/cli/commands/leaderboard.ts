@@ -9,7 +9,7 @@ import { loadResultsInput } from '../../dataset/results-store.js';
 import type { LoadedResults } from '../../dataset/results-file.js';
 import { buildLeaderboards, crossReleaseViews, renderCrossRelease, renderLeaderboard } from '../../report/leaderboard.js';
 import { writeLeaderboardSite } from '../../report/leaderboard-site.js';
-import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { readModelMetaOption } from '../model-meta-option.js';
 
@@ -50,34 +50,31 @@ const command: Command = {
   summary: 'leaderboards of a results store per release and protocol (text, markdown, LaTeX, JSON) and a static site',
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'leaderboard',
       ctx.argv,
       {
-        format: { type: 'string' },
-        site: { type: 'string' },
-        'model-meta': { type: 'string' },
-        measure: { type: 'string' },
-        alpha: { type: 'string' },
-        permutations: { type: 'string' },
-        seed: { type: 'string' },
+        format: opt.choice(['table', 'markdown', 'latex', 'json'] as const, 'table'),
+        site: opt.string(),
+        'model-meta': opt.string(),
+        measure: opt.string(),
+        alpha: opt.number(0.05, (x) => x > 0 && x < 1, 'a number in (0, 1)'),
+        permutations: opt.int(10000, 1),
+        seed: opt.int(42, 0),
       },
       true,
     );
     if (positionals.length === 0)
       throw new CorebError('USAGE', 'coreb leaderboard takes one or more results stores, files or folders; see `coreb leaderboard --help`');
-    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'latex', 'json'] as const, 'table');
-    const rawAlpha = values.alpha as string | undefined;
-    const alpha = rawAlpha === undefined ? 0.05 : Number(rawAlpha);
-    if (!(alpha > 0 && alpha < 1)) throw new CorebError('USAGE', `--alpha must be a number in (0, 1), got \`${rawAlpha}\``);
+    const { format } = values;
     const files: LoadedResults[] = [];
     for (const p of positionals) files.push(...(await loadResultsInput(resolve(ctx.cwd, p))));
     const options = {
-      alpha,
-      permutations: parseIntOption('permutations', values.permutations as string | undefined, 10000, 1),
-      seed: parseIntOption('seed', values.seed as string | undefined, 42, 0),
-      ...(values.measure !== undefined ? { measure: values.measure as string } : {}),
-      ...(values['model-meta'] !== undefined ? { modelMeta: await readModelMetaOption(ctx.cwd, values['model-meta'] as string) } : {}),
+      alpha: values.alpha,
+      permutations: values.permutations,
+      seed: values.seed,
+      ...(values.measure !== undefined ? { measure: values.measure } : {}),
+      ...(values['model-meta'] !== undefined ? { modelMeta: await readModelMetaOption(ctx.cwd, values['model-meta']) } : {}),
     };
     const boards = buildLeaderboards(files, options);
     const measure = options.measure ?? 'ndcg@10';
@@ -95,7 +92,7 @@ const command: Command = {
       for (const v of cross) ctx.stdout.write(`\n${renderCrossRelease(v, format)}`);
     }
     if (values.site !== undefined) {
-      const outDir = resolve(ctx.cwd, values.site as string);
+      const outDir = resolve(ctx.cwd, values.site);
       const site = await writeLeaderboardSite(files, { ...options, outDir });
       ctx.logger.info(`wrote ${site.pages.length} page(s) to ${outDir} (open ${resolve(outDir, 'index.html')})`);
     }

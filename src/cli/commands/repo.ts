@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { buildRepoBenchmark, REPO_BUILD_DEFAULTS } from '../../construct/repo-benchmark.js';
 import { CorebError } from '../../core/errors.js';
 import { loadIssueTitles } from '../../dataset/issue-titles.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command } from '../command.js';
 
 const USAGE = `Usage: coreb repo build --repo PATH [--repo PATH ...] --since DATE [--until DATE] --out DIR [options]
@@ -47,16 +47,16 @@ const command: Command = {
   async run(ctx): Promise<number> {
     const [sub, ...rest] = ctx.argv;
     if (sub !== 'build') throw new CorebError('USAGE', `coreb repo: unknown subcommand \`${sub ?? ''}\`; valid: build (see \`coreb repo --help\`)`);
-    const { values } = parseCommandArgs('repo build', rest, {
-      repo: { type: 'string', multiple: true },
-      since: { type: 'string' },
-      until: { type: 'string' },
-      out: { type: 'string' },
-      'max-files': { type: 'string' },
-      'no-body': { type: 'boolean' },
-      issues: { type: 'string' },
+    const { values } = parseOptions('repo build', rest, {
+      repo: opt.strings(),
+      since: opt.string(),
+      until: opt.string(),
+      out: opt.string(),
+      'max-files': opt.int(REPO_BUILD_DEFAULTS.maxFiles, 1),
+      'no-body': opt.flag(),
+      issues: opt.string(),
     });
-    const repos = (values.repo as string[] | undefined) ?? [];
+    const repos = values.repo;
     if (repos.length === 0 || values.since === undefined || values.out === undefined) {
       throw new CorebError('USAGE', 'coreb repo build needs --repo PATH, --since DATE and --out DIR; see `coreb repo --help`');
     }
@@ -64,8 +64,7 @@ const command: Command = {
       ['since', values.since],
       ['until', values.until],
     ] as const) {
-      if (v !== undefined && Number.isNaN(Date.parse(v as string)))
-        throw new CorebError('USAGE', `--${k}: \`${v}\` is not a date (ISO 8601, e.g. 2025-01-01)`);
+      if (v !== undefined && Number.isNaN(Date.parse(v))) throw new CorebError('USAGE', `--${k}: \`${v}\` is not a date (ISO 8601, e.g. 2025-01-01)`);
     }
     const t0 = performance.now();
     const manifest = await buildRepoBenchmark({
@@ -73,17 +72,17 @@ const command: Command = {
         const eq = /^([A-Za-z0-9._-]+)=(.+)$/.exec(r);
         return eq === null ? resolve(ctx.cwd, r) : `${eq[1]}=${resolve(ctx.cwd, eq[2])}`;
       }),
-      since: values.since as string,
-      ...(values.until !== undefined ? { until: values.until as string } : {}),
-      out: resolve(ctx.cwd, values.out as string),
-      maxFiles: parseIntOption('max-files', values['max-files'] as string | undefined, REPO_BUILD_DEFAULTS.maxFiles, 1),
-      bodyQueries: values['no-body'] !== true,
-      ...(values.issues !== undefined ? { issues: await loadIssueTitles(resolve(ctx.cwd, values.issues as string)) } : {}),
+      since: values.since,
+      ...(values.until !== undefined ? { until: values.until } : {}),
+      out: resolve(ctx.cwd, values.out),
+      maxFiles: values['max-files'],
+      bodyQueries: !values['no-body'],
+      ...(values.issues !== undefined ? { issues: await loadIssueTitles(resolve(ctx.cwd, values.issues)) } : {}),
       logger: ctx.logger,
       signal: ctx.signal,
     });
     ctx.stderr.write(
-      `coreb repo build: ${counted(manifest.counts.docs, 'chunk')}, ${counted(manifest.counts.queries, 'query', 'queries')} (${manifest.counts.qrels.relevant} relevant, ${manifest.counts.qrels.sameFile} same-file judgments) in ${((performance.now() - t0) / 1000).toFixed(1)} s\nwrote ${resolve(ctx.cwd, values.out as string)}\n`,
+      `coreb repo build: ${counted(manifest.counts.docs, 'chunk')}, ${counted(manifest.counts.queries, 'query', 'queries')} (${manifest.counts.qrels.relevant} relevant, ${manifest.counts.qrels.sameFile} same-file judgments) in ${((performance.now() - t0) / 1000).toFixed(1)} s\nwrote ${resolve(ctx.cwd, values.out)}\n`,
     );
     return 0;
   },

@@ -8,7 +8,7 @@ import { CorebError } from '../../core/errors.js';
 import { loadEvalResults } from '../../dataset/results-file.js';
 import { readContaminationIn, renderContaminationTable, type ContaminationSummary } from '../../report/contamination.js';
 import { writeHtmlReport } from '../../report/html-report.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `Usage: coreb report RESULTS.json|DIR [RESULTS.json|DIR ...] --out DIR [options]
@@ -43,24 +43,20 @@ const command: Command = {
   summary: 'self-contained HTML report with charts (SVG/PNG), significance marks, cross-release view, provenance',
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'report',
       ctx.argv,
       {
-        out: { type: 'string' },
-        title: { type: 'string' },
-        alpha: { type: 'string' },
-        permutations: { type: 'string' },
-        seed: { type: 'string' },
-        'no-png': { type: 'boolean' },
+        out: opt.required('DIR'),
+        title: opt.string(),
+        alpha: opt.number(0.05, (x) => x > 0 && x < 1, 'a number in (0, 1)'),
+        permutations: opt.int(10000, 1),
+        seed: opt.int(42, 0),
+        'no-png': opt.flag(),
       },
       true,
     );
     if (positionals.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one RESULTS.json or folder; see `coreb report --help`');
-    if (values.out === undefined) throw new CorebError('USAGE', 'coreb report needs --out DIR');
-    const rawAlpha = values.alpha as string | undefined;
-    const alpha = rawAlpha === undefined ? 0.05 : Number(rawAlpha);
-    if (!(alpha > 0 && alpha < 1)) throw new CorebError('USAGE', `--alpha must be a number in (0, 1), got \`${rawAlpha}\``);
     const files = [];
     const studies: Array<{ file: string; summary: ContaminationSummary }> = [];
     const addStudy = async (dir: string): Promise<boolean> => {
@@ -97,14 +93,14 @@ const command: Command = {
       }
     }
     for (const st of studies) ctx.stdout.write(`contamination study (${st.file}):\n${renderContaminationTable(st.summary)}`);
-    const outDir = resolve(ctx.cwd, values.out as string);
+    const outDir = resolve(ctx.cwd, values.out);
     const out = await writeHtmlReport(files, {
       outDir,
       png: !values['no-png'],
-      alpha,
-      permutations: parseIntOption('permutations', values.permutations as string | undefined, 10000, 1),
-      seed: parseIntOption('seed', values.seed as string | undefined, 42, 0),
-      ...(values.title !== undefined ? { title: values.title as string } : {}),
+      alpha: values.alpha,
+      permutations: values.permutations,
+      seed: values.seed,
+      ...(values.title !== undefined ? { title: values.title } : {}),
       contamination: studies,
       logger: ctx.logger,
     });

@@ -9,7 +9,7 @@ import { CorebError } from '../../core/errors.js';
 import { entryPath, hasEntry, listEntries, readEntry, removeEntries, writeEntry } from '../../dataset/results-store.js';
 import { readMtebResults } from '../../eval/mteb-import.js';
 import { corebVersion } from '../version.js';
-import { parseChoiceOption, parseCommandArgs } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `Usage: coreb results ls DIR [--format table|json]
@@ -37,10 +37,10 @@ const command: Command = {
   summary: 'list, show, remove or import (MTEB results) the rows of a results store (coreb eval --results DIR)',
   usage: USAGE,
   async run(ctx: CommandContext) {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'results',
       ctx.argv,
-      { format: { type: 'string' }, split: { type: 'string' }, force: { type: 'boolean' } },
+      { format: opt.choice(['table', 'json'] as const, 'table'), split: opt.string(), force: opt.flag() },
       true,
     );
     const [verb, dirArg, ...rest] = positionals;
@@ -48,7 +48,7 @@ const command: Command = {
       throw new CorebError('USAGE', `coreb results: give a verb and the store (ls|show|rm DIR); see \`coreb results --help\``);
     const dir = resolve(ctx.cwd, dirArg);
     if (verb === 'ls') {
-      const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'json'] as const, 'table');
+      const { format } = values;
       const entries = await listEntries(dir);
       const rows = entries.map((e) => ({
         path: e.path,
@@ -101,7 +101,7 @@ const command: Command = {
         throw new CorebError('USAGE', 'coreb results import-mteb DIR MTEB_RESULTS: give the store and one folder of MTEB results');
       const imported = await readMtebResults(resolve(ctx.cwd, rest[0]), {
         corebVersion: corebVersion(),
-        ...(values.split !== undefined ? { split: values.split as string } : {}),
+        ...(values.split !== undefined ? { split: values.split } : {}),
       });
       let added = 0;
       let kept = 0;

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { loadBuildWork } from '../../construct/review/items.js';
 import { startReviewServer } from '../../construct/review/server.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `coreb review BUILD_DIR [--port 0] [--host 127.0.0.1] [--reviewer NAME] [--problems FILE]
@@ -42,20 +42,20 @@ const command: Command = {
   summary: 'review a build in the browser: diffs, checks, approve/reject/edit into review.jsonl',
   usage: USAGE,
   async run(ctx: CommandContext) {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'review',
       ctx.argv,
-      { port: { type: 'string' }, host: { type: 'string' }, reviewer: { type: 'string' }, problems: { type: 'string' } },
+      { port: opt.int(0, 0), host: opt.string(), reviewer: opt.string(), problems: opt.string() },
       true,
     );
     if (positionals.length !== 1) throw new CorebError('USAGE', 'coreb review: give exactly one BUILD_DIR; see `coreb review --help`');
     const dir = resolve(ctx.cwd, positionals[0]);
     if (!existsSync(dir)) throw new CorebError('NOT_FOUND', `build folder ${dir} does not exist; give the --out folder of coreb build`);
-    const port = parseIntOption('port', values.port as string | undefined, 0, 0);
+    const { port } = values;
     if (port > 65535) throw new CorebError('USAGE', `--port must be at most 65535, got \`${port}\``);
-    const host = (values.host as string | undefined) ?? '127.0.0.1';
-    const reviewer = (values.reviewer as string | undefined) ?? ctx.env.USER ?? ctx.env.USERNAME ?? 'unknown';
-    const problems = values.problems !== undefined ? resolve(ctx.cwd, values.problems as string) : undefined;
+    const host = values.host ?? '127.0.0.1';
+    const reviewer = values.reviewer ?? ctx.env.USER ?? ctx.env.USERNAME ?? 'unknown';
+    const problems = values.problems !== undefined ? resolve(ctx.cwd, values.problems) : undefined;
     const work = await loadBuildWork(dir, problems);
     const server = await startReviewServer({ work, reviewer }, port, host);
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {

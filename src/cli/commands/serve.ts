@@ -10,7 +10,7 @@ import { TASK_SHORT, type TaskName } from '../../core/dataset.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
 import { detectDataLayout, loadEvalData } from '../../eval/run-eval.js';
 import { createSearchService, type SearchHit, type SearchService } from '../../eval/search-service.js';
-import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { corebVersion } from '../version.js';
 
@@ -171,27 +171,27 @@ const command: Command = {
   summary: 'serve a corpus through a retriever (and reranker) as an HTTP search endpoint or an MCP stdio tool',
   usage: USAGE,
   async run(ctx): Promise<number> {
-    const { values } = parseCommandArgs('serve', ctx.argv, {
-      data: { type: 'string' },
-      retriever: { type: 'string' },
-      reranker: { type: 'string' },
-      'rerank-depth': { type: 'string' },
-      task: { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      mcp: { type: 'boolean' },
+    const { values } = parseOptions('serve', ctx.argv, {
+      data: opt.string(),
+      retriever: opt.string(),
+      reranker: opt.string(),
+      'rerank-depth': opt.int(50, 1),
+      task: opt.choice(['t2c', 'c2t', 'c2c'] as const, 't2c'),
+      host: opt.string(),
+      port: opt.int(8765, 0),
+      mcp: opt.flag(),
     });
     if (values.data === undefined) throw new CorebError('USAGE', 'coreb serve needs --data DIR; see `coreb serve --help`');
-    const dir = resolve(ctx.cwd, values.data as string);
-    const short = parseChoiceOption('task', values.task as string | undefined, ['t2c', 'c2t', 'c2c'] as const, 't2c');
+    const dir = resolve(ctx.cwd, values.data);
+    const short = values.task;
     const layout = await detectDataLayout(dir);
     const data = await loadEvalData(dir, layout, layout === 'beir' ? {} : { tasks: [short] }, ctx.logger);
     const task = [...data.tasks.values()][0];
     const service = await createSearchService({
       corpus: task.corpus,
-      retriever: (values.retriever as string | undefined) ?? 'bm25',
-      ...(values.reranker !== undefined ? { reranker: values.reranker as string } : {}),
-      rerankDepth: parseIntOption('rerank-depth', values['rerank-depth'] as string | undefined, 50, 1),
+      retriever: values.retriever ?? 'bm25',
+      ...(values.reranker !== undefined ? { reranker: values.reranker } : {}),
+      rerankDepth: values['rerank-depth'],
       task: (layout === 'beir' ? 'text2code' : TASK_SHORT[short]) as TaskName,
       baseDir: ctx.cwd,
       env: ctx.env,
@@ -200,12 +200,7 @@ const command: Command = {
     });
     try {
       if (values.mcp === true) return await serveMcp(ctx, service);
-      return await serveHttp(
-        ctx,
-        service,
-        (values.host as string | undefined) ?? '127.0.0.1',
-        parseIntOption('port', values.port as string | undefined, 8765, 0),
-      );
+      return await serveHttp(ctx, service, values.host ?? '127.0.0.1', values.port);
     } finally {
       service.close();
     }

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { FLOAT_DTYPES, type FloatDtype } from '../../tensors/safetensors.js';
 import { checkSoup, SOUP_METHODS, soupAdapters, type SoupCheckReport } from '../../train/soup.js';
-import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 import { corebVersion } from '../version.js';
@@ -77,33 +77,32 @@ const command: Command = {
   summary: 'average PEFT LoRA adapters (linear or exact cat soup) and check the result',
   usage: USAGE,
   async run(ctx) {
-    const { values, positionals } = parseCommandArgs(
+    const { values, positionals } = parseOptions(
       'soup',
       ctx.argv,
       {
-        out: { type: 'string' },
-        method: { type: 'string' },
-        weights: { type: 'string' },
-        dtype: { type: 'string' },
-        check: { type: 'boolean' },
-        sample: { type: 'string' },
-        rows: { type: 'string' },
-        json: { type: 'boolean' },
-        quiet: { type: 'boolean' },
+        out: opt.string(),
+        method: opt.choice(SOUP_METHODS, 'linear'),
+        weights: opt.string(),
+        dtype: opt.choice<FloatDtype | 'same', 'same'>(['same', ...FLOAT_DTYPES], 'same'),
+        check: opt.flag(),
+        sample: opt.int(8, 1),
+        rows: opt.int(512, 0),
+        json: opt.flag(),
+        quiet: opt.flag(),
       },
       true,
     );
     if (positionals.length < 2)
       throw new CorebError('USAGE', `coreb soup needs at least two adapter folders, got ${positionals.length}; see \`coreb soup --help\``);
     if (values.out === undefined && !values.check) throw new CorebError('USAGE', 'coreb soup needs --out DIR (or --check); see `coreb soup --help`');
-    const method = parseChoiceOption('method', values.method as string | undefined, SOUP_METHODS, 'linear');
-    const dtype = parseChoiceOption<FloatDtype | 'same'>('dtype', values.dtype as string | undefined, ['same', ...FLOAT_DTYPES], 'same');
-    const weights = parseWeights(values.weights as string | undefined);
+    const { method, dtype } = values;
+    const weights = parseWeights(values.weights);
     const adapters = positionals.map((p) => resolve(ctx.cwd, p));
     const progress = values.quiet ? undefined : createProgressBar(ctx.stderr, ctx.interactive);
     let outDir: string | undefined;
     if (values.out !== undefined) {
-      outDir = resolve(ctx.cwd, values.out as string);
+      outDir = resolve(ctx.cwd, values.out);
       const r = await soupAdapters({
         adapters,
         outDir,
@@ -122,8 +121,8 @@ const command: Command = {
       ...(weights ? { weights } : {}),
       dtype,
       ...(outDir !== undefined ? { written: outDir } : {}),
-      sample: parseIntOption('sample', values.sample as string | undefined, 8, 1),
-      rows: parseIntOption('rows', values.rows as string | undefined, 512, 0),
+      sample: values.sample,
+      rows: values.rows,
       signal: ctx.signal,
       ...(progress ? { progress } : {}),
     });

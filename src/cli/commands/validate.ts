@@ -9,7 +9,7 @@ import { loadCl100kCounter, releaseTokenStats, renderReleaseTokenStats, verified
 import { loadRelease, RELEASE_FORMATS, type ReleaseFormat } from '../../dataset/release.js';
 import { releaseStats, renderReleaseStats, renderRetrievalTaskStats, retrievalTaskStats } from '../../dataset/release-stats.js';
 import { beirIssues, releaseIssues } from '../../eval/dataset-issues.js';
-import { parseChoiceOption, parseCommandArgs } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
 const LAYOUTS = ['auto', 'release', 'beir'] as const;
@@ -50,15 +50,15 @@ function countBy(issues: readonly ValidationIssue[]): { errors: number; warnings
 }
 
 async function run(ctx: CommandContext): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
+  const { values, positionals } = parseOptions(
     'validate',
     ctx.argv,
     {
-      format: { type: 'string' },
-      layout: { type: 'string' },
-      input: { type: 'string' },
-      split: { type: 'string' },
-      'no-tokens': { type: 'boolean' },
+      format: opt.choice(FORMATS, 'text'),
+      layout: opt.choice(LAYOUTS, 'auto'),
+      input: opt.choice<ReleaseFormat, ReleaseFormat>(RELEASE_FORMATS, 'auto'),
+      split: opt.string(),
+      'no-tokens': opt.flag(),
     },
     true,
   );
@@ -66,10 +66,8 @@ async function run(ctx: CommandContext): Promise<number> {
     throw new CorebError('USAGE', `coreb validate takes exactly one directory, got ${positionals.length}; see \`coreb validate --help\``);
   }
   const dir = positionals[0];
-  const format = parseChoiceOption('format', values.format as string | undefined, FORMATS, 'text');
-  let layout = parseChoiceOption('layout', values.layout as string | undefined, LAYOUTS, 'auto');
-  const input = parseChoiceOption<ReleaseFormat>('input', values.input as string | undefined, RELEASE_FORMATS, 'auto');
-  const split = values.split as string | undefined;
+  const { format, input, split } = values;
+  let { layout } = values;
   if (layout === 'auto') layout = (await isBeirDir(dir)) ? 'beir' : 'release';
 
   let issues: ValidationIssue[];

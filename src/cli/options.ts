@@ -1,0 +1,143 @@
+/**
+ * Typed command options: each command declares its options once as a table of {@link Option}s
+ * (what node's parseArgs reads, and how the text becomes a value), and {@link parseOptions} gives
+ * back an object typed from that table, so command files need no casts. Values are checked here:
+ * an integer below its minimum, a number out of range or a value not among the choices is a USAGE
+ * error naming the option, the valid values and, for a near miss, the closest one.
+ */
+import { CorebError } from '../core/errors.js';
+import { closestName } from '../core/suggest.js';
+import { parseCommandArgs } from './args.js';
+
+/** One option: how parseArgs reads it, and how its raw value becomes a `T`. */
+export interface Option<T> {
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  /** The value from the raw one (`undefined` when the option was not given); `command` names the command in errors. */
+  parse(raw: string | boolean | Array<string | boolean> | undefined, name: string, command: string): T;
+}
+
+/** The value type of an option table. */
+export type OptionValues<S extends Record<string, Option<unknown>>> = { [K in keyof S]: S[K] extends Option<infer T> ? T : never };
+
+const text = (raw: unknown): string | undefined => (typeof raw === 'string' ? raw : undefined);
+
+/** Option constructors. */
+export const opt = {
+  /** A string, `undefined` when not given. */
+  string(): Option<string | undefined> {
+    return { type: 'string', parse: (raw) => text(raw) };
+  },
+  /** A string that must be given; `what` names its value in the error (`coreb report needs --out DIR`). */
+  required(what: string, hint = ''): Option<string> {
+    return {
+      type: 'string',
+      parse(raw, name, command) {
+        const v = text(raw);
+        if (v === undefined || v === '') throw new CorebError('USAGE', `coreb ${command} needs --${name} ${what}${hint}`);
+        return v;
+      },
+    };
+  },
+  /** A repeatable string option (`--data A --data B`), in the order given; `[]` when not given. */
+  strings(): Option<string[]> {
+    return { type: 'string', multiple: true, parse: (raw) => (Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : []) };
+  },
+  /** A flag: true when given. */
+  flag(): Option<boolean> {
+    return { type: 'boolean', parse: (raw) => raw === true };
+  },
+  /** An integer >= `min` (default 0), `fallback` when not given. */
+  int(fallback: number, min = 0): Option<number> {
+    return { type: 'string', parse: (raw, name) => parseInteger(name, text(raw), min) ?? fallback };
+  },
+  /** An integer >= `min` (default 0), `undefined` when not given. */
+  optionalInt(min = 0): Option<number | undefined> {
+    return { type: 'string', parse: (raw, name) => parseInteger(name, text(raw), min) };
+  },
+  /**
+   * A number that `valid` accepts (`expected` says which, e.g. `a number in (0, 1]`), `fallback`
+   * when not given.
+   */
+  number<F extends number | undefined>(fallback: F, valid: (x: number) => boolean, expected: string): Option<number | F> {
+    return {
+      type: 'string',
+      parse(raw, name) {
+        const v = text(raw);
+        if (v === undefined) return fallback;
+        const x = Number(v);
+        if (v.trim() === '' || !valid(x)) throw new CorebError('USAGE', `--${name} must be ${expected}, got \`${v}\``);
+        return x;
+      },
+    };
+  },
+  /**
+   * A comma-separated list of some of `values` (`--languages python,cpp`), in the order given;
+   * `undefined` when not given. An unknown entry is refused naming the valid ones.
+   */
+  list<T extends string>(values: readonly T[]): Option<T[] | undefined> {
+    return {
+      type: 'string',
+      parse(raw, name) {
+        const v = text(raw);
+        if (v === undefined) return undefined;
+        const out: T[] = [];
+        for (const part of v.split(',').map((s) => s.trim())) {
+          if (part === '') continue;
+          const found = values.find((x) => x === part);
+          if (found === undefined) {
+            const guess = closestName(part, values);
+            throw new CorebError(
+              'USAGE',
+              `--${name}: \`${part}\` is not one of ${values.join(', ')}${guess === undefined ? '' : `; did you mean \`${guess}\`?`}`,
+            );
+          }
+          out.push(found);
+        }
+        return out;
+      },
+    };
+  },
+  /** One of `values`, `fallback` when not given (a near miss is suggested). */
+  choice<T extends string, F extends T | undefined>(values: readonly T[], fallback: F): Option<T | F> {
+    return { type: 'string', parse: (raw, name) => parseChoice(name, text(raw), values) ?? fallback };
+  },
+};
+
+function parseInteger(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min)
+    throw new CorebError('USAGE', `--${name} must be an integer >= ${min}, got \`${value}\``);
+  return n;
+}
+
+function parseChoice<T extends string>(name: string, value: string | undefined, values: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  const found = values.find((v) => v === value);
+  if (found !== undefined) return found;
+  const guess = closestName(value, values);
+  throw new CorebError(
+    'USAGE',
+    `--${name} must be one of ${values.join(', ')}, got \`${value}\`${guess === undefined ? '' : `; did you mean \`${guess}\`?`}`,
+  );
+}
+
+/**
+ * Parses `argv` against the option table `spec` into typed values; unknown options are USAGE
+ * errors with a did-you-mean, as are values the table refuses.
+ * @param positionals whether bare arguments are allowed (default false).
+ */
+export function parseOptions<S extends Record<string, Option<unknown>>>(
+  command: string,
+  argv: string[],
+  spec: S,
+  positionals = false,
+): { values: OptionValues<S>; positionals: string[] } {
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  for (const [name, o] of Object.entries(spec)) config[name] = o.multiple === true ? { type: o.type, multiple: true } : { type: o.type };
+  const parsed = parseCommandArgs(command, argv, config, positionals);
+  const values: Record<string, unknown> = {};
+  for (const [name, o] of Object.entries(spec)) values[name] = o.parse(parsed.values[name], name, command);
+  return { values: values as OptionValues<S>, positionals: parsed.positionals };
+}
