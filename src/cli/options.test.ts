@@ -38,7 +38,13 @@ test('bad values are USAGE errors naming the option, what is valid and the close
   assert.throws(() => parseOptions('x', [...base, '--seed=-1'], spec), /--seed must be an integer >= 0, got `-1`/);
   assert.throws(() => parseOptions('x', [...base, '--depth', '1.5'], spec), /--depth must be an integer >= 1, got `1.5`/);
   assert.throws(() => parseOptions('x', [...base, '--alpha', '2'], spec), /--alpha must be a number in \(0, 1\), got `2`/);
-  assert.throws(() => parseOptions('x', [...base, '--format', 'jsno'], spec), /--format must be one of table, json, got `jsno`; did you mean `json`\?/);
-  assert.throws(() => parseOptions('x', [...base, '--languages', 'pyhton'], spec), /--languages: `pyhton` is not one of python, cpp; did you mean `python`\?/);
+  assert.throws(
+    () => parseOptions('x', [...base, '--format', 'jsno'], spec),
+    /--format must be one of table, json, got `jsno`; did you mean `json`\?/,
+  );
+  assert.throws(
+    () => parseOptions('x', [...base, '--languages', 'pyhton'], spec),
+    /--languages: `pyhton` is not one of python, cpp; did you mean `python`\?/,
+  );
   assert.throws(() => parseOptions('x', [...base, '--qiet'], spec), /unknown option --qiet; did you mean --quiet\?/);
 });

@@ -10,7 +10,7 @@ import { jsonFileStoreStats, pruneJsonFileStore, VERDICT_CACHE_LAYOUT } from '..
 import { resolveCacheDir } from '../../cache/cache-dir.js';
 import { RERANK_STORE_LAYOUT } from '../../cache/cached-reranker.js';
 import { CorebError } from '../../core/errors.js';
-import { parseChoiceOption, parseCommandArgs } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `Usage: coreb cache stats [--store embeddings|rerank|chat|verdicts] [--cache-dir DIR] [--json]
@@ -48,14 +48,15 @@ const STORES = ['embeddings', 'rerank', 'chat', 'verdicts'] as const;
 /** The file-per-record stores and their layout folders. */
 const FILE_STORES: Readonly<Record<string, string>> = { chat: CHAT_CACHE_LAYOUT, verdicts: VERDICT_CACHE_LAYOUT };
 
+type Store = (typeof STORES)[number];
+
 /** The store folder a `--store` value names (undefined: the embeddings). */
-function layoutOf(v: unknown): string | undefined {
-  return parseChoiceOption('store', v as string | undefined, STORES, 'embeddings') === 'rerank' ? RERANK_STORE_LAYOUT : undefined;
+function layoutOf(s: Store): string | undefined {
+  return s === 'rerank' ? RERANK_STORE_LAYOUT : undefined;
 }
 
 /** `chat` or `verdicts` when `--store` names a file-per-record store. */
-function fileStoreOf(v: unknown): string | undefined {
-  const s = parseChoiceOption('store', v as string | undefined, STORES, 'embeddings');
+function fileStoreOf(s: Store): string | undefined {
   return FILE_STORES[s];
 }
 
@@ -69,12 +70,12 @@ const command: Command = {
   async run(ctx) {
     const [sub, ...rest] = ctx.argv;
     if (sub === 'stats') {
-      const { values } = parseCommandArgs('cache stats', rest, {
-        'cache-dir': { type: 'string' },
-        store: { type: 'string' },
-        json: { type: 'boolean' },
+      const { values } = parseOptions('cache stats', rest, {
+        'cache-dir': opt.string(),
+        store: opt.choice(STORES, 'embeddings'),
+        json: opt.flag(),
       });
-      const dir = root(ctx, values['cache-dir'] as string | undefined);
+      const dir = root(ctx, values['cache-dir']);
       const fileLayout = fileStoreOf(values.store);
       if (fileLayout !== undefined) {
         const st = jsonFileStoreStats(dir, fileLayout);
@@ -117,39 +118,39 @@ const command: Command = {
       return 0;
     }
     if (sub === 'prune') {
-      const { values } = parseCommandArgs('cache prune', rest, {
-        'cache-dir': { type: 'string' },
-        store: { type: 'string' },
-        'older-than': { type: 'string' },
-        provider: { type: 'string' },
-        model: { type: 'string' },
-        all: { type: 'boolean' },
-        json: { type: 'boolean' },
+      const { values } = parseOptions('cache prune', rest, {
+        'cache-dir': opt.string(),
+        store: opt.choice(STORES, 'embeddings'),
+        'older-than': opt.string(),
+        provider: opt.string(),
+        model: opt.string(),
+        all: opt.flag(),
+        json: opt.flag(),
       });
       const fileLayout = fileStoreOf(values.store);
       if (fileLayout !== undefined) {
         if (values.provider !== undefined || values.model !== undefined) {
           throw new CorebError(
             'USAGE',
-            `--provider and --model select embeddings or rerank scores; prune --store ${String(values.store)} by --older-than or --all`,
+            `--provider and --model select embeddings or rerank scores; prune --store ${values.store} by --older-than or --all`,
           );
         }
-        if (values['older-than'] === undefined && values.all !== true) {
-          throw new CorebError('USAGE', `prune --store ${String(values.store)} needs --older-than AGE or --all`);
+        if (values['older-than'] === undefined && !values.all) {
+          throw new CorebError('USAGE', `prune --store ${values.store} needs --older-than AGE or --all`);
         }
-        const before = typeof values['older-than'] === 'string' ? Date.now() - parseAge(values['older-than']) : undefined;
-        const r = pruneJsonFileStore(root(ctx, values['cache-dir'] as string | undefined), fileLayout, before);
+        const before = values['older-than'] !== undefined ? Date.now() - parseAge(values['older-than']) : undefined;
+        const r = pruneJsonFileStore(root(ctx, values['cache-dir']), fileLayout, before);
         ctx.stdout.write(values.json ? JSON.stringify(r) + '\n' : `pruned ${r.dir}: kept ${r.kept}, removed ${r.removed} record(s)\n`);
         return 0;
       }
       const layout = layoutOf(values.store);
-      const options: PruneOptions = { all: values.all === true, ...(layout !== undefined ? { layout } : {}) };
-      if (typeof values['older-than'] === 'string') options.writtenBefore = Date.now() - parseAge(values['older-than']);
+      const options: PruneOptions = { all: values.all, ...(layout !== undefined ? { layout } : {}) };
+      if (values['older-than'] !== undefined) options.writtenBefore = Date.now() - parseAge(values['older-than']);
       const match: Record<string, unknown> = {};
-      if (typeof values.provider === 'string') match.provider = values.provider;
-      if (typeof values.model === 'string') match.model = values.model;
+      if (values.provider !== undefined) match.provider = values.provider;
+      if (values.model !== undefined) match.model = values.model;
       if (Object.keys(match).length > 0) options.match = match;
-      const r = pruneEmbeddingStore(root(ctx, values['cache-dir'] as string | undefined), options);
+      const r = pruneEmbeddingStore(root(ctx, values['cache-dir']), options);
       if (values.json) ctx.stdout.write(JSON.stringify(r) + '\n');
       else {
         ctx.stdout.write(

@@ -16,7 +16,7 @@ import { resolveTasks } from '../../eval/run-eval.js';
 import { retrieveTasks } from '../../eval/retrieve-tasks.js';
 import { checkExportable, EXPORT_FORMATS, EXPORT_TEMPLATES, exportLines, resolveYesNoLayout, type ExportFormat } from '../../train/export.js';
 import { disjointnessWarning, loadProblemSet, mineRerankRecords } from '../../train/mine.js';
-import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 import { corebVersion } from '../version.js';
@@ -69,31 +69,28 @@ const command: Command = {
   summary: 'mine reranker training data from any run; export it for sentence-transformers, FlagEmbedding, ms-swift, LLaMA-Factory',
   usage: USAGE,
   async run(ctx) {
-    const { values } = parseCommandArgs('mine', ctx.argv, {
-      data: { type: 'string' },
-      split: { type: 'string' },
-      run: { type: 'string' },
-      retriever: { type: 'string' },
-      tasks: { type: 'string', multiple: true },
-      'hard-negatives': { type: 'string' },
-      window: { type: 'string' },
-      'easy-negatives': { type: 'string' },
-      seed: { type: 'string' },
-      depth: { type: 'string' },
-      'exclude-problems': { type: 'string', multiple: true },
-      'drop-overlap': { type: 'boolean' },
-      from: { type: 'string' },
-      export: { type: 'string' },
-      template: { type: 'string' },
-      'all-pairs': { type: 'boolean' },
-      out: { type: 'string' },
-      quiet: { type: 'boolean' },
+    const { values } = parseOptions('mine', ctx.argv, {
+      data: opt.string(),
+      split: opt.string(),
+      run: opt.string(),
+      retriever: opt.string(),
+      tasks: opt.strings(),
+      'hard-negatives': opt.int(8, 0),
+      window: opt.string(),
+      'easy-negatives': opt.int(8, 0),
+      seed: opt.int(42, 0),
+      depth: opt.optionalInt(1),
+      'exclude-problems': opt.strings(),
+      'drop-overlap': opt.flag(),
+      from: opt.string(),
+      export: opt.choice<ExportFormat, undefined>(EXPORT_FORMATS, undefined),
+      template: opt.choice(EXPORT_TEMPLATES, 'qwen3'),
+      'all-pairs': opt.flag(),
+      out: opt.required('FILE', '; see `coreb mine --help`'),
+      quiet: opt.flag(),
     });
-    if (values.out === undefined) throw new CorebError('USAGE', 'coreb mine needs --out FILE; see `coreb mine --help`');
-    const out = resolve(ctx.cwd, values.out as string);
-    const format = parseChoiceOption<ExportFormat, undefined>('export', values.export as string | undefined, EXPORT_FORMATS, undefined);
-    const templateName = parseChoiceOption('template', values.template as string | undefined, EXPORT_TEMPLATES, 'qwen3');
-    const seed = parseIntOption('seed', values.seed as string | undefined, 42, 0);
+    const out = resolve(ctx.cwd, values.out);
+    const { export: format, template: templateName, seed } = values;
     const progress = values.quiet ? undefined : createProgressBar(ctx.stderr, ctx.interactive);
     const manifest: Record<string, unknown> = { schema: 'coreb-rerank-records/1', coreb: corebVersion(), createdAt: new Date().toISOString() };
     let records: RerankTrainRecord[];
@@ -103,31 +100,29 @@ const command: Command = {
         throw new CorebError('USAGE', '--from exports existing records; it does not combine with --data/--run/--retriever');
       }
       if (format === undefined) throw new CorebError('USAGE', '--from needs --export FORMAT (the records are already in the dataset shape)');
-      const from = resolve(ctx.cwd, values.from as string);
+      const from = resolve(ctx.cwd, values.from);
       records = await loadRerankRecords(from);
       manifest.source = { records: from, count: records.length };
     } else {
       if (values.data === undefined) throw new CorebError('USAGE', 'coreb mine needs --data DIR (or --from RECORDS); see `coreb mine --help`');
       if ((values.run === undefined) === (values.retriever === undefined))
         throw new CorebError('USAGE', 'give exactly one of --run FILE and --retriever SPEC');
-      const spec = values.run !== undefined ? `run:${values.run as string}` : (values.retriever as string);
-      const window = parseWindow(values.window as string | undefined);
-      const data = resolve(ctx.cwd, values.data as string);
-      const { release, issues } = await loadRelease(data, values.split !== undefined ? { split: values.split as string } : {});
+      const spec = values.run !== undefined ? `run:${values.run}` : (values.retriever ?? '');
+      const window = parseWindow(values.window);
+      const data = resolve(ctx.cwd, values.data);
+      const { release, issues } = await loadRelease(data, values.split !== undefined ? { split: values.split } : {});
       const errors = issues.filter((i) => i.severity === 'error');
       if (errors.length > 0)
         throw new CorebError('VALIDATION', `${data}: ${errors.length} problem(s), first: ${errors[0].message}. Run \`coreb validate ${data}\``, {
           file: data,
         });
       const all = releaseTasks(release);
-      const tasks = new Map<TaskName, RetrievalTask>(resolveTasks(values.tasks as string[] | undefined).map((t) => [t, all[t]]));
-      const excludeValues = ((values['exclude-problems'] as string[] | undefined) ?? []).map((v) =>
-        /[/\\]/.test(v) || v.startsWith('.') ? resolve(ctx.cwd, v) : v,
-      );
+      const tasks = new Map<TaskName, RetrievalTask>(resolveTasks(values.tasks.length > 0 ? values.tasks : undefined).map((t) => [t, all[t]]));
+      const excludeValues = values['exclude-problems'].map((v) => (/[/\\]/.test(v) || v.startsWith('.') ? resolve(ctx.cwd, v) : v));
       const excluded = excludeValues.length > 0 ? await loadProblemSet(excludeValues) : undefined;
       const warning = disjointnessWarning(release.split, excluded !== undefined);
       if (warning) ctx.logger.warn(warning);
-      const depth = parseIntOption('depth', values.depth as string | undefined, window[1], 1);
+      const depth = values.depth ?? window[1];
       const retrieved = await retrieveTasks({
         spec,
         tasks,
@@ -139,8 +134,8 @@ const command: Command = {
         ...(progress ? { progress } : {}),
         logger: ctx.logger,
       });
-      const hardNegatives = parseIntOption('hard-negatives', values['hard-negatives'] as string | undefined, 8, 0);
-      const easyNegatives = parseIntOption('easy-negatives', values['easy-negatives'] as string | undefined, 8, 0);
+      const hardNegatives = values['hard-negatives'];
+      const easyNegatives = values['easy-negatives'];
       const mined = mineRerankRecords({
         tasks,
         lists: retrieved.lists,
