@@ -13,6 +13,8 @@ import { parseCommandArgs } from './args.js';
 export interface Option<T> {
   readonly type: 'string' | 'boolean';
   readonly multiple?: boolean;
+  /** A one-letter alias (`-m`), as trec_eval has them. */
+  readonly short?: string;
   /** The value from the raw one (`undefined` when the option was not given); `command` names the command in errors. */
   parse(raw: string | boolean | Array<string | boolean> | undefined, name: string, command: string): T;
 }
@@ -24,6 +26,10 @@ const text = (raw: unknown): string | undefined => (typeof raw === 'string' ? ra
 
 /** Option constructors. */
 export const opt = {
+  /** `option` with the one-letter alias `-letter` too. */
+  short<T>(letter: string, option: Option<T>): Option<T> {
+    return { ...option, short: letter };
+  },
   /** A string, `undefined` when not given. */
   string(): Option<string | undefined> {
     return { type: 'string', parse: (raw) => text(raw) };
@@ -134,8 +140,10 @@ export function parseOptions<S extends Record<string, Option<unknown>>>(
   spec: S,
   positionals = false,
 ): { values: OptionValues<S>; positionals: string[] } {
-  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
-  for (const [name, o] of Object.entries(spec)) config[name] = o.multiple === true ? { type: o.type, multiple: true } : { type: o.type };
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {};
+  for (const [name, o] of Object.entries(spec)) {
+    config[name] = { type: o.type, ...(o.multiple === true ? { multiple: true } : {}), ...(o.short !== undefined ? { short: o.short } : {}) };
+  }
   const parsed = parseCommandArgs(command, argv, config, positionals);
   const values: Record<string, unknown> = {};
   for (const [name, o] of Object.entries(spec)) values[name] = o.parse(parsed.values[name], name, command);

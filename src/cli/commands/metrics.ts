@@ -11,7 +11,7 @@ import { evaluateTrecFiles } from '../../eval/trec-metrics.js';
 import { MEASURE_FAMILIES, parseMeasures } from '../../metrics/measures.js';
 import { renderTrecChunks } from '../../metrics/trec-format.js';
 import { resolveProtocol, type ColumnarEvaluation, type NdcgMode, type ScorePrecision } from '../../metrics/evaluate.js';
-import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `Usage: coreb metrics --qrels FILE --run FILE [options]
@@ -97,34 +97,29 @@ const command: Command = {
   summary: 'trec_eval-exact measures of a TREC run against qrels (trec_eval 9.0.8 output or JSON)',
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
-    const { values } = parseCommandArgs('metrics', ctx.argv, {
-      qrels: { type: 'string' },
-      run: { type: 'string' },
-      measures: { type: 'string', short: 'm', multiple: true },
-      'relevance-level': { type: 'string', short: 'l' },
-      ndcg: { type: 'string' },
-      anchors: { type: 'string' },
-      complete: { type: 'boolean', short: 'c' },
-      'max-docs': { type: 'string', short: 'M' },
-      'per-query': { type: 'boolean', short: 'q' },
-      format: { type: 'string' },
-      scores: { type: 'string' },
-      protocol: { type: 'string' },
-      output: { type: 'string', short: 'o' },
+    const { values } = parseOptions('metrics', ctx.argv, {
+      qrels: opt.string(),
+      run: opt.string(),
+      measures: opt.short('m', opt.strings()),
+      'relevance-level': opt.short('l', opt.optionalInt(1)),
+      ndcg: opt.choice<NdcgMode, undefined>(['trec', 'strict'], undefined),
+      anchors: opt.string(),
+      complete: opt.short('c', opt.flag()),
+      'max-docs': opt.short('M', opt.optionalInt(1)),
+      'per-query': opt.short('q', opt.flag()),
+      format: opt.choice(['trec', 'json'] as const, 'trec'),
+      scores: opt.choice<ScorePrecision, ScorePrecision>(['float32', 'float64'], 'float32'),
+      protocol: opt.choice(['trec', 'coreb'] as const, 'trec'),
+      output: opt.short('o', opt.string()),
     });
-    const qrelsPath = values.qrels as string | undefined;
-    const runPath = values.run as string | undefined;
+    const { qrels: qrelsPath, run: runPath, protocol, scores, format, anchors: anchorsPath } = values;
     if (qrelsPath === undefined || runPath === undefined) {
       throw new CorebError('USAGE', 'coreb metrics needs --qrels FILE and --run FILE; see `coreb metrics --help`');
     }
-    const protocol = parseChoiceOption('protocol', values.protocol as string | undefined, ['trec', 'coreb'] as const, 'trec');
     const preset = resolveProtocol(protocol);
-    const relevanceLevel = parseIntOption('relevance-level', values['relevance-level'] as string | undefined, preset.relevanceLevel ?? 1, 1);
-    const ndcg = parseChoiceOption<NdcgMode>('ndcg', values.ndcg as string | undefined, ['trec', 'strict'], preset.ndcg ?? 'trec');
-    const scores = parseChoiceOption<ScorePrecision>('scores', values.scores as string | undefined, ['float32', 'float64'], 'float32');
-    const format = parseChoiceOption('format', values.format as string | undefined, ['trec', 'json'] as const, 'trec');
-    const specs = parseMeasures((values.measures as string[] | undefined) ?? ['official']);
-    const anchorsPath = values.anchors as string | undefined;
+    const relevanceLevel = values['relevance-level'] ?? preset.relevanceLevel ?? 1;
+    const ndcg = values.ndcg ?? preset.ndcg ?? 'trec';
+    const specs = parseMeasures(values.measures.length > 0 ? values.measures : ['official']);
     if (protocol === 'coreb' && anchorsPath === undefined) {
       ctx.logger.debug('--protocol coreb without --anchors: no anchor is removed');
     }
@@ -139,8 +134,8 @@ const command: Command = {
       ndcg,
       scores,
       anchors,
-      complete: Boolean(values.complete),
-      maxDocs: values['max-docs'] === undefined ? undefined : parseIntOption('max-docs', values['max-docs'] as string, 0, 1),
+      complete: values.complete,
+      maxDocs: values['max-docs'],
       signal: ctx.signal,
       onUngrouped: (parts) =>
         ctx.logger.info(`${runPath}: not grouped by query; splitting it by qid into ${parts} temporary files (sort it by qid to skip this pass)`),
@@ -149,8 +144,7 @@ const command: Command = {
     if (format === 'trec' && nonTrec.length > 0) {
       ctx.logger.debug(`measures not in trec_eval (printed in its layout anyway): ${nonTrec.join(', ')}`);
     }
-    const output = values.output as string | undefined;
-    const perQuery = Boolean(values['per-query']);
+    const { output, 'per-query': perQuery } = values;
     if (output !== undefined) {
       // Rendered piece by piece into a temporary file renamed at the end: memory for one piece.
       const pieces = format === 'json' ? [renderJson(result, runTag)] : renderTrecChunks(result, { perQuery, runId: runTag });
