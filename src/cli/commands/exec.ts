@@ -8,14 +8,14 @@ import { basename, resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { COMPARATORS, type ComparatorName } from '../../core/execution.js';
 import { loadCandidatesWithLabels } from '../../dataset/candidates.js';
-import { LCB_TEST_SETS, createLcbTestLookup, loadLcbProblems, type LcbTestSet } from '../../dataset/lcb.js';
+import { LCB_TEST_SETS, createLcbTestLookup, loadLcbProblems } from '../../dataset/lcb.js';
 import { computeAgreement, renderAgreement, type AgreementRow } from '../../sandbox/judge-agreement.js';
 import { readJudgeRecords, renderJudgeSummary, runJudging } from '../../sandbox/judge-run.js';
 import type { LocalJudgeOptions } from '../../sandbox/local-judge.js';
 import { NORMALISATIONS } from '../../sandbox/normalise.js';
 import { DEFAULT_LIMITS, missingPackages } from '../../sandbox/languages/index.js';
 import { detectTreeAccounting, TREE_MECHANISMS, type TreeMechanism } from '../../sandbox/process-tree.js';
-import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command } from '../command.js';
 import { JUDGE_USAGE, readJudgeOption } from '../judge-option.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -99,39 +99,34 @@ const command: Command = {
   summary: 'judge programs on LiveCodeBench tests in a sandbox (JSONL verdicts)',
   usage: USAGE,
   async run(ctx) {
-    const { values } = parseCommandArgs('exec', ctx.argv, {
-      problems: { type: 'string' },
-      candidates: { type: 'string' },
-      out: { type: 'string' },
-      comparator: { type: 'string' },
-      tolerance: { type: 'string' },
-      tests: { type: 'string' },
-      jobs: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-      'memory-mb': { type: 'string' },
-      'stop-early': { type: 'boolean' },
-      'cache-dir': { type: 'string' },
-      'no-sandbox': { type: 'boolean' },
-      'summary-json': { type: 'string' },
-      'tree-limits': { type: 'string' },
-      'explain-limits': { type: 'boolean' },
-      judge: { type: 'string' },
-      normalise: { type: 'string' },
-      compare: { type: 'string' },
+    const { values } = parseOptions('exec', ctx.argv, {
+      problems: opt.string(),
+      candidates: opt.string(),
+      out: opt.string(),
+      comparator: opt.choice<ComparatorName, ComparatorName>(COMPARATORS, 'tokens'),
+      tolerance: opt.number(undefined, (x) => Number.isFinite(x) && x >= 0, 'a number >= 0'),
+      tests: opt.choice(LCB_TEST_SETS, 'all'),
+      jobs: opt.int(availableParallelism(), 1),
+      'timeout-ms': opt.optionalInt(1),
+      'memory-mb': opt.optionalInt(16),
+      'stop-early': opt.flag(),
+      'cache-dir': opt.string(),
+      'no-sandbox': opt.flag(),
+      'summary-json': opt.string(),
+      'tree-limits': opt.choice(['auto', ...TREE_MECHANISMS, 'off'] as const, 'auto'),
+      'explain-limits': opt.flag(),
+      judge: opt.string(),
+      normalise: opt.choice(NORMALISATIONS, 'coreb'),
+      compare: opt.string(),
     });
-    const treeLimits = parseChoiceOption(
-      'tree-limits',
-      values['tree-limits'] as string | undefined,
-      ['auto', ...TREE_MECHANISMS, 'off'] as const,
-      'auto',
-    );
-    if (values['explain-limits'] === true) {
+    const treeLimits = values['tree-limits'];
+    if (values['explain-limits']) {
       ctx.stdout.write(explainLimits(treeLimits));
       return 0;
     }
-    const need = (name: string): string => {
+    const need = (name: 'problems' | 'candidates' | 'out'): string => {
       const v = values[name];
-      if (typeof v !== 'string' || v === '') throw new CorebError('USAGE', `coreb exec: --${name} FILE is required; see \`coreb exec --help\``);
+      if (v === undefined || v === '') throw new CorebError('USAGE', `coreb exec: --${name} FILE is required; see \`coreb exec --help\``);
       return resolve(ctx.cwd, v);
     };
     const problemsFile = need('problems');
@@ -143,26 +138,10 @@ const command: Command = {
         `coreb exec: --out ${outFile} is a directory; --out names the JSONL file to write (e.g. ${outFile}/verdicts.jsonl)`,
       );
     }
-    const comparator = (values.comparator ?? 'tokens') as string;
-    if (!(COMPARATORS as readonly string[]).includes(comparator)) {
-      throw new CorebError('USAGE', `--comparator must be one of ${COMPARATORS.join(', ')}, got \`${comparator}\``);
-    }
-    const tests = (values.tests ?? 'all') as string;
-    if (!(LCB_TEST_SETS as readonly string[]).includes(tests)) {
-      throw new CorebError('USAGE', `--tests must be one of ${LCB_TEST_SETS.join(', ')}, got \`${tests}\``);
-    }
-    let tolerance: number | undefined;
-    if (values.tolerance !== undefined) {
-      tolerance = Number(values.tolerance);
-      if (!Number.isFinite(tolerance) || tolerance < 0)
-        throw new CorebError('USAGE', `--tolerance must be a number >= 0, got \`${String(values.tolerance)}\``);
-    }
-    const jobs = parseIntOption('jobs', values.jobs as string | undefined, availableParallelism(), 1);
-    const timeLimitMs = values['timeout-ms'] === undefined ? undefined : parseIntOption('timeout-ms', values['timeout-ms'] as string, 6000, 1);
-    const memoryLimitMb = values['memory-mb'] === undefined ? undefined : parseIntOption('memory-mb', values['memory-mb'] as string, 512, 16);
-    const sandbox = values['no-sandbox'] !== true;
+    const { comparator, tests, tolerance, jobs, 'timeout-ms': timeLimitMs, 'memory-mb': memoryLimitMb } = values;
+    const sandbox = !values['no-sandbox'];
     // Unset: the judge's own default (<tmp>/coreb-judge).
-    const cacheDir = typeof values['cache-dir'] === 'string' ? resolve(ctx.cwd, values['cache-dir']) : ctx.env.COREB_JUDGE_CACHE;
+    const cacheDir = values['cache-dir'] !== undefined ? resolve(ctx.cwd, values['cache-dir']) : ctx.env.COREB_JUDGE_CACHE;
 
     if (!sandbox) {
       ctx.stderr.write(
@@ -171,20 +150,19 @@ const command: Command = {
           '*** delete or steal data. Use only on programs you wrote or trust. Results are marked sandboxed=false.\n\n',
       );
     }
-    const normalise = parseChoiceOption('normalise', values.normalise as string | undefined, NORMALISATIONS, 'coreb');
-    const compare = typeof values.compare === 'string' ? values.compare : undefined;
+    const { normalise, compare } = values;
     // The settings every judge takes; the local one adds its sandbox, cache and tree limits.
     const common = {
       jobs,
-      comparator: comparator as ComparatorName,
+      comparator,
       tolerance,
-      stopEarly: values['stop-early'] === true,
+      stopEarly: values['stop-early'],
       timeLimitMs,
       memoryLimitMb,
       normalise,
     };
     const local: LocalJudgeOptions = { ...common, sandbox, cacheDir, treeLimits };
-    const choice = readJudgeOption(values.judge as string | undefined, ctx, local, common);
+    const choice = readJudgeOption(values.judge, ctx, local, common);
     const problems = await loadLcbProblems(problemsFile);
     const { programs, labels } = await loadCandidatesWithLabels(candidatesFile);
     if (compare === 'labels' && labels.size === 0) {
@@ -205,7 +183,7 @@ const command: Command = {
       }
     }
     const judge = await choice.create();
-    const testsOf = createLcbTestLookup(problems, tests as LcbTestSet);
+    const testsOf = createLcbTestLookup(problems, tests);
     ctx.logger.info(
       `coreb exec: ${programs.length} program(s), ${problems.size} problem(s), comparator ${comparator}, ${jobs} job(s), judge ${String(judge.describe().backend)}` +
         `${normalise === 'official' ? ', official normalisation' : ''}${sandbox ? '' : ', NO SANDBOX'}`,
@@ -277,7 +255,7 @@ const command: Command = {
         for (const [k, n] of [...byVerdict].sort((a, b) => b[1] - a[1])) ctx.stdout.write(`  ${String(n).padStart(5)}  ${k}\n`);
       }
     }
-    if (typeof values['summary-json'] === 'string') {
+    if (values['summary-json'] !== undefined) {
       writeFileSync(
         resolve(ctx.cwd, values['summary-json']),
         JSON.stringify({ ...summary, judge: judge.describe(), stats, ...(agreement !== undefined ? { agreement } : {}) }, null, 2) + '\n',
