@@ -17,7 +17,7 @@ import { embedInputKey, SPEC_PARAMS, taskDependentTasks } from '../../providers/
 import { MODEL_PRESETS } from '../../providers/presets.js';
 import { PROVIDERS } from '../../providers/registry.js';
 import { RERANKERS } from '../../providers/rerank/registry.js';
-import { parseCommandArgs } from '../args.js';
+import { opt, parseOptions, type OptionValues } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 
@@ -145,45 +145,50 @@ async function readTexts(file: string): Promise<{ ids: string[]; texts: string[]
   return { ids, texts };
 }
 
+/** The options of `coreb providers embed`. */
+const EMBED_OPTIONS = {
+  spec: opt.required('SPEC', '; see --help'),
+  input: opt.string(),
+  data: opt.string(),
+  split: opt.string(),
+  tasks: opt.strings(),
+  out: opt.required('FILE', '; see --help'),
+  role: opt.choice(['query', 'document'] as const, undefined),
+  task: opt.string(),
+  config: opt.string(),
+  'cache-dir': opt.string(),
+  'no-cache': opt.flag(),
+  json: opt.flag(),
+  format: opt.choice(['jsonl', 'npy'] as const, undefined),
+  dtype: opt.choice(['float32', 'float16'] as const, 'float32'),
+};
+type EmbedValues = OptionValues<typeof EMBED_OPTIONS>;
+
+/** The cache directory of an embed run: false with --no-cache, else --cache-dir or the default. */
+function embedCacheDir(ctx: CommandContext, values: EmbedValues): string | false | undefined {
+  if (values['no-cache']) return false;
+  return values['cache-dir'] === undefined ? undefined : resolve(ctx.cwd, values['cache-dir']);
+}
+
 async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('providers embed', argv, {
-    spec: { type: 'string' },
-    input: { type: 'string' },
-    data: { type: 'string' },
-    split: { type: 'string' },
-    tasks: { type: 'string', multiple: true },
-    out: { type: 'string' },
-    role: { type: 'string' },
-    task: { type: 'string' },
-    config: { type: 'string' },
-    'cache-dir': { type: 'string' },
-    'no-cache': { type: 'boolean' },
-    json: { type: 'boolean' },
-    format: { type: 'string' },
-    dtype: { type: 'string' },
-  });
-  for (const k of ['spec', 'out'] as const) {
-    if (typeof values[k] !== 'string') throw new CorebError('USAGE', `coreb providers embed: --${k} is required; see --help`);
+  const { values } = parseOptions('providers embed', argv, EMBED_OPTIONS);
+  const either = 'coreb providers embed: give --input TEXTS.jsonl or --data DIR (one of them); see --help';
+  if (values.data !== undefined) {
+    if (values.input !== undefined) throw new CorebError('USAGE', either);
+    return embedDataCommand(ctx, values, values.data);
   }
-  if ((values.input === undefined) === (values.data === undefined)) {
-    throw new CorebError('USAGE', 'coreb providers embed: give --input TEXTS.jsonl or --data DIR (one of them); see --help');
-  }
-  if (values.data !== undefined) return embedDataCommand(ctx, values);
-  for (const k of ['split', 'tasks'] as const) {
-    if (values[k] !== undefined) throw new CorebError('USAGE', `coreb providers embed: --${k} goes with --data`);
-  }
-  const role = (values.role as string | undefined) ?? 'document';
-  if (role !== 'query' && role !== 'document') throw new CorebError('USAGE', `--role must be query or document, got \`${role}\``);
-  const task = parseTask(values.task as string | undefined);
-  const format = (values.format as string | undefined) ?? ((values.out as string).endsWith('.npy') ? 'npy' : 'jsonl');
-  if (format !== 'jsonl' && format !== 'npy') throw new CorebError('USAGE', `--format must be jsonl or npy, got \`${format}\``);
-  const dtype = (values.dtype as string | undefined) ?? 'float32';
-  if (dtype !== 'float32' && dtype !== 'float16') throw new CorebError('USAGE', `--dtype must be float32 or float16, got \`${dtype}\``);
+  if (values.input === undefined) throw new CorebError('USAGE', either);
+  if (values.split !== undefined) throw new CorebError('USAGE', 'coreb providers embed: --split goes with --data');
+  if (values.tasks.length > 0) throw new CorebError('USAGE', 'coreb providers embed: --tasks goes with --data');
+  const { dtype, spec } = values;
+  const role = values.role ?? 'document';
+  const task = parseTask(values.task);
+  const format = values.format ?? (values.out.endsWith('.npy') ? 'npy' : 'jsonl');
   if (dtype !== 'float32' && format !== 'npy') throw new CorebError('USAGE', '--dtype float16 needs --format npy');
-  const input = resolve(ctx.cwd, values.input as string);
-  const out = resolve(ctx.cwd, values.out as string);
+  const input = resolve(ctx.cwd, values.input);
+  const out = resolve(ctx.cwd, values.out);
   if (task === undefined) {
-    const inputs = await resolveDenseInputs(values.spec as string, { env: ctx.env, cwd: ctx.cwd, configFile: values.config as string | undefined });
+    const inputs = await resolveDenseInputs(spec, { env: ctx.env, cwd: ctx.cwd, configFile: values.config });
     const dependent = taskDependentTasks(inputs, role);
     if (dependent.length > 0) {
       throw new CorebError(
@@ -194,12 +199,11 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
     }
   }
   const { ids, texts } = await readTexts(input);
-  const cacheDirOption = values['cache-dir'] as string | undefined;
-  const cacheDir = values['no-cache'] ? false : cacheDirOption === undefined ? undefined : resolve(ctx.cwd, cacheDirOption);
-  const embedder = await createDenseEmbedder(values.spec as string, {
+  const cacheDir = embedCacheDir(ctx, values);
+  const embedder = await createDenseEmbedder(spec, {
     env: ctx.env,
     cacheDir,
-    configFile: values.config as string | undefined,
+    configFile: values.config,
     cwd: ctx.cwd,
     logger: ctx.logger,
     signal: ctx.signal,
@@ -234,7 +238,7 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
     if (values.json) ctx.stdout.write(JSON.stringify(summary) + '\n');
     else {
       ctx.logger.info(
-        `wrote ${m.rows} vectors (dim ${m.dim}) to ${values.out as string}` +
+        `wrote ${m.rows} vectors (dim ${m.dim}) to ${values.out}` +
           (cacheDir === false ? '' : `; cache: ${c.hits} hits, ${c.duplicates} duplicates, ${c.encoded} encoded`),
       );
     }
@@ -245,24 +249,22 @@ async function embedCommand(ctx: CommandContext, argv: string[]): Promise<number
 }
 
 /** `providers embed --data DIR`: a dataset's queries and corpus through dense:'s encoder, into one embeddings file. */
-async function embedDataCommand(ctx: CommandContext, values: Record<string, unknown>): Promise<number> {
+async function embedDataCommand(ctx: CommandContext, values: EmbedValues, data: string): Promise<number> {
   for (const k of ['role', 'task'] as const) {
     if (values[k] !== undefined)
       throw new CorebError('USAGE', `coreb providers embed: --${k} goes with --input; --data embeds each task's queries and corpus with their own`);
   }
-  const dir = resolve(ctx.cwd, values.data as string);
-  const out = resolve(ctx.cwd, values.out as string);
-  const spec = values.spec as string;
-  const configFile = values.config as string | undefined;
+  const dir = resolve(ctx.cwd, data);
+  const out = resolve(ctx.cwd, values.out);
+  const { spec, config: configFile } = values;
   const inputs = await resolveDenseInputs(spec, { env: ctx.env, cwd: ctx.cwd, configFile });
-  const cacheDirOption = values['cache-dir'] as string | undefined;
-  const cacheDir = values['no-cache'] ? false : cacheDirOption === undefined ? undefined : resolve(ctx.cwd, cacheDirOption);
+  const cacheDir = embedCacheDir(ctx, values);
   const embedder = await createDenseEmbedder(spec, { env: ctx.env, cacheDir, configFile, cwd: ctx.cwd, logger: ctx.logger, signal: ctx.signal });
   const started = performance.now();
   try {
     const e = await embedDataset(embedder, dir, {
-      ...(values.split !== undefined ? { split: values.split as string } : {}),
-      ...(values.tasks !== undefined ? { tasks: values.tasks as string[] } : {}),
+      ...(values.split !== undefined ? { split: values.split } : {}),
+      ...(values.tasks.length > 0 ? { tasks: values.tasks } : {}),
       inputKey: (role, task) => embedInputKey(inputs, role, task),
       signal: ctx.signal,
       progress: createProgressBar(ctx.stderr, ctx.interactive),
@@ -283,7 +285,7 @@ async function embedDataCommand(ctx: CommandContext, values: Record<string, unkn
     if (values.json) ctx.stdout.write(JSON.stringify(summary) + '\n');
     else {
       ctx.logger.info(
-        `wrote ${e.queries} query and ${e.docs} document vectors (dim ${e.dim}) to ${values.out as string}; use --retriever embeddings:${values.out as string}` +
+        `wrote ${e.queries} query and ${e.docs} document vectors (dim ${e.dim}) to ${values.out}; use --retriever embeddings:${values.out}` +
           (cacheDir === false ? '' : `; cache: ${c.hits} hits, ${c.duplicates} duplicates, ${c.encoded} encoded`),
       );
     }
@@ -299,7 +301,7 @@ const command: Command = {
   async run(ctx) {
     const [sub, ...rest] = ctx.argv;
     if (sub === 'embed') return embedCommand(ctx, rest);
-    const { values } = parseCommandArgs('providers', ctx.argv, { json: { type: 'boolean' } });
+    const { values } = parseOptions('providers', ctx.argv, { json: opt.flag() });
     if (values.json) {
       ctx.stdout.write(
         JSON.stringify({
