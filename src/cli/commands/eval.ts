@@ -10,10 +10,10 @@ import { RUN_FILE_FORMATS, runEval } from '../../eval/run-eval.js';
 import { CorebError, EXIT_CODES, type ErrorCode } from '../../core/errors.js';
 import { PROTOCOLS, type EvalResults, type ProtocolName } from '../../core/eval-results.js';
 import { resolveCacheDir } from '../../cache/cache-dir.js';
-import { renderResults, type ReportFormat } from '../../report/render-results.js';
+import { renderResults } from '../../report/render-results.js';
 import { BM25_DEFAULTS, BM25_PRESETS } from '../../search/bm25.js';
 import { resolveTokenizerOptions } from '../../search/tokenize.js';
-import { parseChoiceOption, parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { readModelMetaOption } from '../model-meta-option.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -157,43 +157,35 @@ const command: Command = {
   summary: 'evaluate retrievers on a CoREB release or BEIR directory (leaderboard, runs, results.json)',
   usage: USAGE,
   async run(ctx: CommandContext): Promise<number> {
-    const { values } = parseCommandArgs('eval', ctx.argv, {
-      data: { type: 'string', multiple: true },
-      split: { type: 'string' },
-      retriever: { type: 'string', multiple: true },
-      tasks: { type: 'string', multiple: true },
-      subtasks: { type: 'string' },
-      depth: { type: 'string' },
-      reranker: { type: 'string', multiple: true },
-      'rerank-depth': { type: 'string' },
-      'rerank-fusion': { type: 'string' },
-      'top-ranked': { type: 'string' },
-      protocol: { type: 'string' },
-      'c2t-match-negatives': { type: 'string' },
-      out: { type: 'string' },
-      overwrite: { type: 'boolean' },
-      runs: { type: 'string' },
-      format: { type: 'string' },
-      'subtask-tables': { type: 'boolean' },
-      'no-per-query': { type: 'boolean' },
-      quiet: { type: 'boolean' },
-      'index-cache': { type: 'string' },
-      results: { type: 'string' },
-      force: { type: 'boolean' },
-      measures: { type: 'string', multiple: true },
-      'model-meta': { type: 'string' },
+    const { values } = parseOptions('eval', ctx.argv, {
+      data: opt.strings(),
+      split: opt.string(),
+      retriever: opt.strings(),
+      tasks: opt.strings(),
+      subtasks: opt.string(),
+      depth: opt.int(1000, 1),
+      reranker: opt.strings(),
+      'rerank-depth': opt.optionalInt(1),
+      'rerank-fusion': opt.string(),
+      'top-ranked': opt.optionalInt(1),
+      protocol: opt.choice<ProtocolName, undefined>(PROTOCOLS, undefined),
+      'c2t-match-negatives': opt.choice(['zero', 'exclude'] as const, undefined),
+      out: opt.string(),
+      overwrite: opt.flag(),
+      runs: opt.choice(RUN_FILE_FORMATS, 'gz'),
+      format: opt.choice(['table', 'markdown', 'json'] as const, 'table'),
+      'subtask-tables': opt.flag(),
+      'no-per-query': opt.flag(),
+      quiet: opt.flag(),
+      'index-cache': opt.string(),
+      results: opt.string(),
+      force: opt.flag(),
+      measures: opt.strings(),
+      'model-meta': opt.string(),
     });
-    if (values.force === true && values.results === undefined) throw new CorebError('USAGE', '--force needs --results DIR');
-    const format = parseChoiceOption('format', values.format as string | undefined, ['table', 'markdown', 'json'] as const, 'table');
-    const negatives = parseChoiceOption(
-      'c2t-match-negatives',
-      values['c2t-match-negatives'] as string | undefined,
-      ['zero', 'exclude'] as const,
-      undefined,
-    );
-    const runs = parseChoiceOption('runs', values.runs as string | undefined, RUN_FILE_FORMATS, 'gz');
-    const protocol = parseChoiceOption<ProtocolName, undefined>('protocol', values.protocol as string | undefined, PROTOCOLS, undefined);
-    const given = (values.data as string[] | undefined) ?? [];
+    if (values.force && values.results === undefined) throw new CorebError('USAGE', '--force needs --results DIR');
+    const { format, runs, protocol, 'c2t-match-negatives': negatives } = values;
+    const given = values.data;
     const datas: string[] = [];
     if (given.length === 0) {
       const sample = join(PACKAGE_ROOT, SAMPLE_RELEASE);
@@ -209,9 +201,9 @@ const command: Command = {
       datas.push(data);
     }
     const progress = values.quiet ? undefined : createProgressBar(ctx.stderr, ctx.interactive);
-    const outRoot = values.out === undefined ? undefined : resolve(ctx.cwd, values.out as string);
-    const storeDir = values.results === undefined ? undefined : resolve(ctx.cwd, values.results as string);
-    const modelMeta = values['model-meta'] === undefined ? undefined : await readModelMetaOption(ctx.cwd, values['model-meta'] as string);
+    const outRoot = values.out === undefined ? undefined : resolve(ctx.cwd, values.out);
+    const storeDir = values.results === undefined ? undefined : resolve(ctx.cwd, values.results);
+    const modelMeta = values['model-meta'] === undefined ? undefined : await readModelMetaOption(ctx.cwd, values['model-meta']);
     const matrix = datas.length > 1;
     const usedOut = new Set<string>();
     const all: EvalResults[] = [];
@@ -220,7 +212,7 @@ const command: Command = {
       if (matrix) ctx.stderr.write(`coreb eval: release ${cell + 1} of ${datas.length}: ${data}\n`);
       let outDir = outRoot;
       if (outRoot !== undefined && matrix) {
-        const base = releaseFolderName(data, values.split as string | undefined);
+        const base = releaseFolderName(data, values.split);
         let name = base;
         for (let k = 2; usedOut.has(name); k++) name = `${base}-${k}`;
         usedOut.add(name);
@@ -228,20 +220,20 @@ const command: Command = {
       }
       const { results, store } = await runEval({
         data,
-        retrievers: (values.retriever as string[] | undefined) ?? [],
-        ...(values.split !== undefined ? { split: values.split as string } : {}),
-        ...(values.tasks !== undefined ? { tasks: values.tasks as string[] } : {}),
-        subtasks: (values.subtasks as string | undefined) ?? null,
-        depth: parseIntOption('depth', values.depth as string | undefined, 1000, 1),
-        rerankers: (values.reranker as string[] | undefined) ?? [],
-        ...(values['rerank-depth'] !== undefined ? { rerankDepth: parseIntOption('rerank-depth', values['rerank-depth'] as string, 128, 1) } : {}),
-        ...(values['rerank-fusion'] !== undefined ? { rerankFusion: values['rerank-fusion'] as string } : {}),
-        ...(values['top-ranked'] !== undefined ? { topRanked: parseIntOption('top-ranked', values['top-ranked'] as string, 128, 1) } : {}),
+        retrievers: values.retriever,
+        ...(values.split !== undefined ? { split: values.split } : {}),
+        ...(values.tasks.length > 0 ? { tasks: values.tasks } : {}),
+        subtasks: values.subtasks ?? null,
+        depth: values.depth,
+        rerankers: values.reranker,
+        ...(values['rerank-depth'] !== undefined ? { rerankDepth: values['rerank-depth'] } : {}),
+        ...(values['rerank-fusion'] !== undefined ? { rerankFusion: values['rerank-fusion'] } : {}),
+        ...(values['top-ranked'] !== undefined ? { topRanked: values['top-ranked'] } : {}),
         ...(protocol !== undefined ? { protocol } : {}),
         ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
-        ...(outDir !== undefined ? { outDir, overwrite: Boolean(values.overwrite), runs } : {}),
-        ...(storeDir !== undefined ? { resultsStore: { dir: storeDir, force: values.force === true } } : {}),
-        ...(values.measures !== undefined ? { measures: values.measures as string[] } : {}),
+        ...(outDir !== undefined ? { outDir, overwrite: values.overwrite, runs } : {}),
+        ...(storeDir !== undefined ? { resultsStore: { dir: storeDir, force: values.force } } : {}),
+        ...(values.measures.length > 0 ? { measures: values.measures } : {}),
         ...(modelMeta !== undefined ? { modelMeta } : {}),
         perQuery: !values['no-per-query'],
         baseDir: ctx.cwd,
@@ -249,19 +241,19 @@ const command: Command = {
         env: ctx.env,
         ...(ctx.env.COREB_CACHE_DIR ? { cacheDir: ctx.env.COREB_CACHE_DIR } : {}),
         statsCacheDir: resolveCacheDir(ctx.env),
-        ...(values['index-cache'] !== undefined ? { indexCacheDir: resolve(ctx.cwd, values['index-cache'] as string) } : {}),
+        ...(values['index-cache'] !== undefined ? { indexCacheDir: resolve(ctx.cwd, values['index-cache']) } : {}),
         signal: ctx.signal,
         ...(progress !== undefined ? { progress } : {}),
         logger: ctx.logger,
       });
       all.push(results);
-      const subtasks = Boolean(values['subtask-tables']);
+      const subtasks = values['subtask-tables'];
       if (outDir !== undefined) {
         await saveAtomic(join(outDir, 'leaderboard.md'), renderResults(results, { format: 'markdown' }));
       }
       if (format !== 'json') {
         if (matrix && cell > 0) ctx.stdout.write('\n');
-        ctx.stdout.write(renderResults(results, { format: format as ReportFormat, subtasks: subtasks || format === 'markdown' }));
+        ctx.stdout.write(renderResults(results, { format, subtasks: subtasks || format === 'markdown' }));
       }
       if (outDir !== undefined) {
         ctx.logger.info(
