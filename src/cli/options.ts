@@ -81,7 +81,7 @@ export const opt = {
    * A comma-separated list of some of `values` (`--languages python,cpp`), in the order given;
    * `undefined` when not given. An unknown entry is refused naming the valid ones.
    */
-  list<T extends string>(values: readonly T[]): Option<T[] | undefined> {
+  list<T extends string>(values: readonly T[], unknown?: (value: string) => string): Option<T[] | undefined> {
     return {
       type: 'string',
       parse(raw, name) {
@@ -92,6 +92,7 @@ export const opt = {
           if (part === '') continue;
           const found = values.find((x) => x === part);
           if (found === undefined) {
+            if (unknown !== undefined) throw new CorebError('USAGE', unknown(part));
             const guess = closestName(part, values);
             throw new CorebError(
               'USAGE',
@@ -104,9 +105,19 @@ export const opt = {
       },
     };
   },
-  /** One of `values`, `fallback` when not given (a near miss is suggested). */
-  choice<T extends string, F extends T | undefined>(values: readonly T[], fallback: F): Option<T | F> {
-    return { type: 'string', parse: (raw, name) => parseChoice(name, text(raw), values) ?? fallback };
+  /**
+   * One of `values`, `fallback` when not given (a near miss is suggested); `unknown` words the
+   * error for a value that is not one of them, when the command has its own wording.
+   */
+  choice<T extends string, F extends T | undefined>(values: readonly T[], fallback: F, unknown?: (value: string) => string): Option<T | F> {
+    return {
+      type: 'string',
+      parse(raw, name) {
+        const v = text(raw);
+        if (v !== undefined && unknown !== undefined && !values.some((x) => x === v)) throw new CorebError('USAGE', unknown(v));
+        return parseChoice(name, v, values) ?? fallback;
+      },
+    };
   },
 };
 

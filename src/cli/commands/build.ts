@@ -22,7 +22,8 @@ import { CHAT_PROVIDERS, createChatModel } from '../../providers/chat/registry.j
 import { normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/chat/config.js';
 import { LANGUAGE_TOOLS, missingPackages } from '../../sandbox/languages/index.js';
 import { findTool, type ToolRef } from '../../sandbox/languages/tools.js';
-import { parseCommandArgs, parseIntOption } from '../args.js';
+import { opt, parseOptions, type OptionValues } from '../options.js';
+import { loadBuildConfig, settingList, type BuildFileConfig } from '../../construct/build-config.js';
 import type { Command, CommandContext } from '../command.js';
 import { readJudgeOption } from '../judge-option.js';
 import { createProgressBar } from '../progress-bar.js';
@@ -93,90 +94,11 @@ Options:
 
 Stages: ${BUILD_STAGES.join(', ')}.`;
 
-interface FileConfig {
-  problems?: string;
-  out?: string;
-  rewriter?: unknown;
-  abbreviator?: unknown;
-  solvers?: unknown[];
-  queryWriter?: unknown;
-  negativeWriter?: unknown;
-  languages?: string | string[];
-  releaseName?: string;
-  seed?: number;
-  concurrency?: number;
-  limit?: number;
-  prompts?: string;
-  stages?: string | string[];
-  until?: string;
-  createdAt?: string;
-  from?: string;
-  to?: string;
-  excludeReleases?: string[];
-  shape?: string;
-  searchCap?: number | 'all';
-  c2cSubtasks?: string | string[];
-  primarySolver?: string;
-  similarEmbedder?: string;
-}
-
-const CONFIG_KEYS = [
-  'problems',
-  'out',
-  'rewriter',
-  'abbreviator',
-  'solvers',
-  'queryWriter',
-  'negativeWriter',
-  'languages',
-  'releaseName',
-  'seed',
-  'concurrency',
-  'limit',
-  'prompts',
-  'stages',
-  'until',
-  'createdAt',
-  'from',
-  'to',
-  'excludeReleases',
-  'shape',
-  'searchCap',
-  'c2cSubtasks',
-  'primarySolver',
-  'similarEmbedder',
-];
-
-function readConfig(file: string): FileConfig {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CorebError(
-      code === 'ENOENT' ? 'NOT_FOUND' : 'PARSE',
-      code === 'ENOENT' ? 'config file does not exist' : `not valid JSON: ${(e as Error).message}`,
-      { file, cause: e },
-    );
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-    throw new CorebError('CONFIG', 'must be a JSON object of build settings', { file });
-  for (const k of Object.keys(raw)) {
-    if (!CONFIG_KEYS.includes(k)) throw new CorebError('CONFIG', `unknown key; valid keys: ${CONFIG_KEYS.join(', ')}`, { file, field: k });
-  }
-  return raw as FileConfig;
-}
-
 /** A model setting (spec string or `{provider, model, ...}` object) to a config. */
 function modelConfig(v: unknown, where: string): ChatModelConfig {
   if (typeof v === 'string') return parseChatSpec(v);
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) return normalizeChatConfig(v as Record<string, unknown>, where);
   throw new CorebError('CONFIG', `${where}: expected a spec string PROVIDER:MODEL[?...] or an object {provider, model, ...}`);
-}
-
-function list(v: string | string[] | undefined): string[] | undefined {
-  if (v === undefined) return undefined;
-  return (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean);
 }
 
 /** Versions of the toolchains of `languages` (first line of each tool's version output). */
@@ -213,18 +135,17 @@ function coreVersion(): string {
 
 /** `--from`, `--to`, `--exclude-release` (or `from`, `to`, `excludeReleases` in build.json). */
 function selectionOptions(
-  values: Record<string, unknown>,
-  cfg: FileConfig,
+  values: Pick<BuildValues, 'from' | 'to' | 'exclude-release'>,
+  cfg: BuildFileConfig,
   cwd: string,
   cfgDir: string,
 ): Pick<BuildOptions, 'from' | 'to' | 'excludeReleases'> {
-  const c = cfg as Omit<FileConfig, 'from' | 'to' | 'excludeReleases'> & { from?: unknown; to?: unknown; excludeReleases?: unknown };
   const date = (name: 'from' | 'to'): string | undefined => {
-    const v = (values[name] as string | undefined) ?? (typeof c[name] === 'string' ? (c[name] as string) : undefined);
+    const v = values[name] ?? cfg[name];
     return v === undefined ? undefined : parseSelectionDate(`--${name}`, v);
   };
-  const cli = (values['exclude-release'] as string[] | undefined)?.map((d) => resolve(cwd, d));
-  const fromCfg = Array.isArray(c.excludeReleases) ? c.excludeReleases.map((d) => resolve(cfgDir, String(d))) : undefined;
+  const cli = values['exclude-release'].length > 0 ? values['exclude-release'].map((d) => resolve(cwd, d)) : undefined;
+  const fromCfg = cfg.excludeReleases?.map((d) => resolve(cfgDir, d));
   const from = date('from');
   const to = date('to');
   if (from !== undefined && to !== undefined && from > to) throw new CorebError('USAGE', `--from ${from} is after --to ${to}`);
@@ -236,92 +157,95 @@ function selectionOptions(
   };
 }
 
+/** The error for a stage name `coreb build` does not know. */
+function unknownStage(name: string): string {
+  return `unknown stage \`${name}\`; stages: ${BUILD_STAGES.join(', ')}`;
+}
+
+/** `--search-cap N|all` (or `searchCap` in build.json): candidates per search query, null for all. */
+function parseSearchCap(text: string): number | null {
+  if (text === 'all') return null;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 0)
+    throw new CorebError('USAGE', `--search-cap must be an integer >= 0 or all, got \`${text}\``);
+  return n;
+}
+
+/** The options of `coreb build`; each setting may come from --config instead (the command line wins). */
+const BUILD_OPTIONS = {
+  problems: opt.string(),
+  out: opt.string(),
+  rewriter: opt.string(),
+  abbreviator: opt.string(),
+  solver: opt.strings(),
+  'query-writer': opt.string(),
+  'negative-writer': opt.string(),
+  languages: opt.list(EXEC_LANGUAGES),
+  'release-name': opt.string(),
+  seed: opt.optionalInt(0),
+  concurrency: opt.optionalInt(1),
+  limit: opt.optionalInt(1),
+  prompts: opt.string(),
+  config: opt.string(),
+  stages: opt.list(BUILD_STAGES, unknownStage),
+  until: opt.choice(BUILD_STAGES, undefined, unknownStage),
+  'created-at': opt.string(),
+  jobs: opt.int(availableParallelism(), 1),
+  'timeout-ms': opt.optionalInt(1),
+  'judge-cache': opt.string(),
+  judge: opt.string(),
+  'dry-run': opt.flag(),
+  previous: opt.string(),
+  from: opt.string(),
+  to: opt.string(),
+  'exclude-release': opt.strings(),
+  'previous-split': opt.string(),
+  shape: opt.string(),
+  'search-cap': opt.string(),
+  'c2c-subtasks': opt.string(),
+  'primary-solver': opt.string(),
+  'similar-embedder': opt.string(),
+};
+type BuildValues = OptionValues<typeof BUILD_OPTIONS>;
+
 const command: Command = {
   summary: 'build a CoREB release from LiveCodeBench problems through chat models and the judge',
   usage: USAGE,
   async run(ctx: CommandContext) {
-    const { values } = parseCommandArgs('build', ctx.argv, {
-      problems: { type: 'string' },
-      out: { type: 'string' },
-      rewriter: { type: 'string' },
-      abbreviator: { type: 'string' },
-      solver: { type: 'string', multiple: true },
-      'query-writer': { type: 'string' },
-      'negative-writer': { type: 'string' },
-      languages: { type: 'string' },
-      'release-name': { type: 'string' },
-      seed: { type: 'string' },
-      concurrency: { type: 'string' },
-      limit: { type: 'string' },
-      prompts: { type: 'string' },
-      config: { type: 'string' },
-      stages: { type: 'string' },
-      until: { type: 'string' },
-      'created-at': { type: 'string' },
-      jobs: { type: 'string' },
-      'timeout-ms': { type: 'string' },
-      'judge-cache': { type: 'string' },
-      judge: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      previous: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      'exclude-release': { type: 'string', multiple: true },
-      'previous-split': { type: 'string' },
-      shape: { type: 'string' },
-      'search-cap': { type: 'string' },
-      'c2c-subtasks': { type: 'string' },
-      'primary-solver': { type: 'string' },
-      'similar-embedder': { type: 'string' },
-    });
-    const str = (k: string): string | undefined => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
-    const cfgFile = str('config') !== undefined ? resolve(ctx.cwd, str('config') as string) : undefined;
-    const cfg: FileConfig = cfgFile !== undefined ? readConfig(cfgFile) : {};
+    const { values } = parseOptions('build', ctx.argv, BUILD_OPTIONS);
+    const cfgFile = values.config !== undefined ? resolve(ctx.cwd, values.config) : undefined;
+    const cfg: BuildFileConfig = cfgFile !== undefined ? loadBuildConfig(cfgFile) : {};
     const cfgDir = cfgFile !== undefined ? dirname(cfgFile) : ctx.cwd;
     const path = (cli: string | undefined, fromCfg: string | undefined, name: string): string => {
       if (cli !== undefined) return resolve(ctx.cwd, cli);
       if (fromCfg !== undefined) return resolve(cfgDir, fromCfg);
       throw new CorebError('USAGE', `coreb build: --${name} is required (or \`${name}\` in --config); see \`coreb build --help\``);
     };
-    const problemsFile = path(str('problems'), cfg.problems, 'problems');
-    const outDir = path(str('out'), cfg.out, 'out');
+    const problemsFile = path(values.problems, cfg.problems, 'problems');
+    const outDir = path(values.out, cfg.out, 'out');
 
     const specOf = (cli: string | undefined, fromCfg: unknown, where: string): ChatModelConfig | undefined =>
       cli !== undefined ? parseChatSpec(cli) : fromCfg !== undefined ? modelConfig(fromCfg, `${cfgFile}: ${where}`) : undefined;
-    const rewriterCfg = specOf(str('rewriter'), cfg.rewriter, 'rewriter');
+    const rewriterCfg = specOf(values.rewriter, cfg.rewriter, 'rewriter');
     if (rewriterCfg === undefined) throw new CorebError('USAGE', 'coreb build: --rewriter SPEC is required; see `coreb build --help`');
     const solverSpecs =
-      (values.solver as string[] | undefined)?.map(parseChatSpec) ?? (cfg.solvers ?? []).map((s, i) => modelConfig(s, `${cfgFile}: solvers[${i}]`));
+      values.solver.length > 0 ? values.solver.map(parseChatSpec) : (cfg.solvers ?? []).map((s, i) => modelConfig(s, `${cfgFile}: solvers[${i}]`));
     if (solverSpecs.length === 0) throw new CorebError('USAGE', 'coreb build: at least one --solver SPEC is required; see `coreb build --help`');
 
-    const languages = list(str('languages') ?? cfg.languages) ?? [...EXEC_LANGUAGES];
-    for (const l of languages) {
-      if (!(EXEC_LANGUAGES as readonly string[]).includes(l))
-        throw new CorebError('USAGE', `--languages: \`${l}\` is not one of ${EXEC_LANGUAGES.join(', ')}`);
-    }
-    let stages: BuildStage[] | undefined;
-    const stageList = list(str('stages') ?? cfg.stages);
-    const until = str('until') ?? cfg.until;
+    // The file's languages and stages were checked when it was read (loadBuildConfig).
+    const languages = values.languages ?? cfg.languages ?? [...EXEC_LANGUAGES];
+    const stageList = values.stages ?? cfg.stages;
+    const until = values.until ?? cfg.until;
     if (stageList !== undefined && until !== undefined) throw new CorebError('USAGE', 'give --stages or --until, not both');
-    for (const s of [...(stageList ?? []), ...(until !== undefined ? [until] : [])]) {
-      if (!(BUILD_STAGES as readonly string[]).includes(s))
-        throw new CorebError('USAGE', `unknown stage \`${s}\`; stages: ${BUILD_STAGES.join(', ')}`);
-    }
-    if (stageList !== undefined) stages = stageList as BuildStage[];
-    if (until !== undefined) stages = BUILD_STAGES.slice(0, BUILD_STAGES.indexOf(until as BuildStage) + 1);
+    let stages: BuildStage[] | undefined = stageList;
+    if (until !== undefined) stages = BUILD_STAGES.slice(0, BUILD_STAGES.indexOf(until) + 1);
 
-    const num = (name: string, fromCfg: number | undefined, min: number): number | undefined =>
-      str(name) !== undefined ? parseIntOption(name, str(name), 0, min) : fromCfg;
     const promptsDir =
-      str('prompts') !== undefined
-        ? resolve(ctx.cwd, str('prompts') as string)
-        : cfg.prompts !== undefined
-          ? resolve(cfgDir, cfg.prompts)
-          : undefined;
+      values.prompts !== undefined ? resolve(ctx.cwd, values.prompts) : cfg.prompts !== undefined ? resolve(cfgDir, cfg.prompts) : undefined;
 
     // One model object per distinct spec, so a model used in several roles shares its concurrency.
     // A dry run reads no API key (planOnly models refuse to send).
-    const planOnly = values['dry-run'] === true;
+    const planOnly = values['dry-run'];
     const models = new Map<string, Promise<ChatModel>>();
     const model = (c: ChatModelConfig | undefined): Promise<ChatModel> | undefined => {
       if (c === undefined) return undefined;
@@ -329,13 +253,13 @@ const command: Command = {
       if (!models.has(key)) models.set(key, createChatModel(c, { env: ctx.env, logger: ctx.logger, planOnly }));
       return models.get(key);
     };
-    const capText = str('search-cap') ?? (cfg.searchCap !== undefined ? String(cfg.searchCap) : undefined);
-    const c2cSubtasks = list(str('c2c-subtasks') ?? cfg.c2cSubtasks);
-    const shape = resolveReleaseShape(str('shape') ?? cfg.shape, {
-      ...(capText !== undefined ? { searchCap: capText === 'all' ? null : parseIntOption('search-cap', capText, 50, 0) } : {}),
+    const capText = values['search-cap'] ?? (cfg.searchCap !== undefined ? String(cfg.searchCap) : undefined);
+    const c2cSubtasks = values['c2c-subtasks'] !== undefined ? settingList(values['c2c-subtasks']) : cfg.c2cSubtasks;
+    const shape = resolveReleaseShape(values.shape ?? cfg.shape, {
+      ...(capText !== undefined ? { searchCap: parseSearchCap(capText) } : {}),
       ...(c2cSubtasks !== undefined ? { code2code: c2cSubtasks as Code2CodeSubtask[] } : {}),
     });
-    const embedderSpec = str('similar-embedder') ?? cfg.similarEmbedder;
+    const embedderSpec = values['similar-embedder'] ?? cfg.similarEmbedder;
     const similarityEmbedder =
       embedderSpec === undefined || planOnly
         ? undefined
@@ -345,32 +269,31 @@ const command: Command = {
             logger: ctx.logger,
             ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
           });
-    const jobs = parseIntOption('jobs', str('jobs'), availableParallelism(), 1);
-    const timeLimitMs = str('timeout-ms') !== undefined ? parseIntOption('timeout-ms', str('timeout-ms'), 6000, 1) : undefined;
-    const judgeCache = str('judge-cache') !== undefined ? resolve(ctx.cwd, str('judge-cache') as string) : ctx.env.COREB_JUDGE_CACHE;
+    const { jobs, 'timeout-ms': timeLimitMs } = values;
+    const judgeCache = values['judge-cache'] !== undefined ? resolve(ctx.cwd, values['judge-cache']) : ctx.env.COREB_JUDGE_CACHE;
     const options: BuildOptions = {
       problemsFile,
       outDir,
       models: {
         rewriter: await (model(rewriterCfg) as Promise<ChatModel>),
-        abbreviator: await model(specOf(str('abbreviator'), cfg.abbreviator, 'abbreviator')),
+        abbreviator: await model(specOf(values.abbreviator, cfg.abbreviator, 'abbreviator')),
         solvers: await Promise.all(solverSpecs.map((s) => model(s) as Promise<ChatModel>)),
-        queryWriter: await model(specOf(str('query-writer'), cfg.queryWriter, 'queryWriter')),
-        negativeWriter: await model(specOf(str('negative-writer'), cfg.negativeWriter, 'negativeWriter')),
+        queryWriter: await model(specOf(values['query-writer'], cfg.queryWriter, 'queryWriter')),
+        negativeWriter: await model(specOf(values['negative-writer'], cfg.negativeWriter, 'negativeWriter')),
         ...(similarityEmbedder !== undefined ? { similarityEmbedder } : {}),
       },
       shape,
-      ...((str('primary-solver') ?? cfg.primarySolver) !== undefined ? { primarySolver: str('primary-solver') ?? cfg.primarySolver } : {}),
-      languages: languages as ExecLanguage[],
-      releaseName: str('release-name') ?? cfg.releaseName,
-      seed: num('seed', cfg.seed, 0),
-      concurrency: num('concurrency', cfg.concurrency, 1),
-      limit: num('limit', cfg.limit, 1),
+      ...((values['primary-solver'] ?? cfg.primarySolver) !== undefined ? { primarySolver: values['primary-solver'] ?? cfg.primarySolver } : {}),
+      languages,
+      releaseName: values['release-name'] ?? cfg.releaseName,
+      seed: values.seed ?? cfg.seed,
+      concurrency: values.concurrency ?? cfg.concurrency,
+      limit: values.limit ?? cfg.limit,
       cacheDir: resolveCacheDir(ctx.env),
       ...selectionOptions(values, cfg, ctx.cwd, cfgDir),
       prompts: loadPromptSet(promptsDir),
       stages,
-      createdAt: str('created-at') ?? cfg.createdAt,
+      createdAt: values['created-at'] ?? cfg.createdAt,
       logger: ctx.logger,
       progress: createProgressBar(ctx.stderr, ctx.interactive),
       signal: ctx.signal,
@@ -383,7 +306,7 @@ const command: Command = {
       throw new CorebError('USAGE', `--created-at must be an ISO date-time, got \`${options.createdAt}\``);
     }
 
-    if (values['dry-run'] === true) {
+    if (values['dry-run']) {
       const plan = await planBuild(options);
       const sel = plan.selection;
       if (sel.dropped.length > 0 || sel.from !== null || sel.to !== null || sel.excluded.length > 0) {
@@ -417,8 +340,8 @@ const command: Command = {
 
     const runsJudge = stages === undefined || stages.some((s) => BUILD_STAGES.indexOf(s) >= BUILD_STAGES.indexOf('execute'));
     if (runsJudge) {
-      const judgeChoice = readJudgeOption(str('judge'), ctx, { cacheDir: judgeCache, jobs, timeLimitMs }, { jobs, timeLimitMs });
-      const missing = judgeChoice.local ? missingPackages(languages as ExecLanguage[], true) : [];
+      const judgeChoice = readJudgeOption(values.judge, ctx, { cacheDir: judgeCache, jobs, timeLimitMs }, { jobs, timeLimitMs });
+      const missing = judgeChoice.local ? missingPackages(languages, true) : [];
       if (missing.length > 0) {
         throw new CorebError(
           'TOOLCHAIN',
@@ -427,7 +350,7 @@ const command: Command = {
       }
       options.judge = judgeChoice.create;
       options.toolVersions = judgeChoice.local
-        ? { coreb: coreVersion(), ...toolVersions(languages as ExecLanguage[]) }
+        ? { coreb: coreVersion(), ...toolVersions(languages) }
         : { coreb: coreVersion(), judge: judgeChoice.spec.kind, judgeUrl: judgeChoice.spec.url ?? '' };
     }
     let r: Awaited<ReturnType<typeof runBuild>>;
@@ -458,8 +381,8 @@ const command: Command = {
       );
       ctx.stdout.write(`wrote ${outDir} (8 tables, problems.jsonl, manifest.json)\n`);
       if (values.previous !== undefined) {
-        const drift = await compareReleases(resolve(ctx.cwd, values.previous as string), outDir, {
-          ...(values['previous-split'] !== undefined ? { previousSplit: values['previous-split'] as string } : {}),
+        const drift = await compareReleases(resolve(ctx.cwd, values.previous), outDir, {
+          ...(values['previous-split'] !== undefined ? { previousSplit: values['previous-split'] } : {}),
           corebVersion: coreVersion(),
           signal: ctx.signal,
           logger: ctx.logger,
