@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Doc, Query, Run } from '../src/core/dataset.js';
-import { evaluate, resolveProtocol } from '../src/metrics/index.js';
+import { evaluate, measurePreset } from '../src/metrics/index.js';
 import type { Bm25Options } from '../src/search/bm25.js';
 import { createBm25Index } from '../src/search/bm25.js';
 import { readBenchArgs } from './args.js';
@@ -113,7 +113,7 @@ async function evaluateConfig(
     const run: Run = new Map();
     for (const [qid, list] of ranked) run.set(qid, new Map(list.docIds.map((d, i) => [d, list.scores[i]])));
     const anchors = new Map([...t.exclude].map(([q, ids]) => [q, ids[0]]));
-    const e = evaluate(t.qrels, run, { measures: ['ndcg_cut.10', 'recall.10', 'map_cut.10'], ...resolveProtocol('coreb'), anchors });
+    const e = evaluate(t.qrels, run, { measures: ['ndcg_cut.10', 'recall.10', 'map_cut.10'], ...measurePreset('coreb'), anchors });
     const n = e.perQuery.size;
     const s: Scores = {
       ndcg10: e.aggregate.ndcg_cut_10 * n,

@@ -43,7 +43,7 @@ test('the key entry points are exported', () => {
     'evaluate',
     'parseMeasures',
     'renderTrec',
-    'resolveProtocol',
+    'measurePreset',
     // retrieval, providers, cache
     'createBm25Retriever',
     'createDenseRetriever',
@@ -61,7 +61,7 @@ test('the key entry points are exported', () => {
     'runEval',
     'parseRetrieverSpec',
     'createRetriever',
-    'resolveEvalProtocol',
+    'resolveProtocol',
     'renderResults',
     'loadEvalResults',
     'compareResults',

@@ -10,7 +10,7 @@ export interface ParsedArgs {
   positionals: string[];
 }
 import { CorebError } from '../core/errors.js';
-import { closestName } from '../core/suggest.js';
+import { closestName, didYouMean } from '../core/suggest.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -55,11 +55,7 @@ export function parseChoiceOption<T extends string, F extends T | undefined = T>
 ): T | F {
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) {
-    const guess = closestName(value, allowed);
-    throw new CorebError(
-      'USAGE',
-      `--${name} must be one of ${allowed.join(', ')}, got \`${value}\`${guess === undefined ? '' : `; did you mean \`${guess}\`?`}`,
-    );
+    throw new CorebError('USAGE', `--${name} must be one of ${allowed.join(', ')}, got \`${value}\`${didYouMean(value, allowed)}`);
   }
   return value as T;
 }

@@ -6,7 +6,7 @@
 import { CorebError, EXIT_CODES, isCorebError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
 import { COMMANDS } from './commands.js';
-import { closestName } from '../core/suggest.js';
+import { didYouMean } from '../core/suggest.js';
 import { corebVersion } from './version.js';
 
 async function help(out: NodeJS.WritableStream): Promise<void> {
@@ -32,10 +32,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (load === undefined) {
-    const guess = closestName(name, Object.keys(COMMANDS));
     throw new CorebError(
       'USAGE',
-      `unknown command \`${name}\`${guess === undefined ? '' : `; did you mean \`${guess}\`?`} (valid commands: ${Object.keys(COMMANDS).join(', ')})`,
+      `unknown command \`${name}\`${didYouMean(name, Object.keys(COMMANDS))} (valid commands: ${Object.keys(COMMANDS).join(', ')})`,
     );
   }
   const cmd = (await load()).default;

@@ -6,7 +6,7 @@
  * error naming the option, the valid values and, for a near miss, the closest one.
  */
 import { CorebError } from '../core/errors.js';
-import { closestName } from '../core/suggest.js';
+import { didYouMean } from '../core/suggest.js';
 import { parseCommandArgs } from './args.js';
 
 /** One option: how parseArgs reads it, and how its raw value becomes a `T`. */
@@ -93,11 +93,7 @@ export const opt = {
           const found = values.find((x) => x === part);
           if (found === undefined) {
             if (unknown !== undefined) throw new CorebError('USAGE', unknown(part));
-            const guess = closestName(part, values);
-            throw new CorebError(
-              'USAGE',
-              `--${name}: \`${part}\` is not one of ${values.join(', ')}${guess === undefined ? '' : `; did you mean \`${guess}\`?`}`,
-            );
+            throw new CorebError('USAGE', `--${name}: \`${part}\` is not one of ${values.join(', ')}${didYouMean(part, values)}`);
           }
           out.push(found);
         }
@@ -133,11 +129,7 @@ function parseChoice<T extends string>(name: string, value: string | undefined, 
   if (value === undefined) return undefined;
   const found = values.find((v) => v === value);
   if (found !== undefined) return found;
-  const guess = closestName(value, values);
-  throw new CorebError(
-    'USAGE',
-    `--${name} must be one of ${values.join(', ')}, got \`${value}\`${guess === undefined ? '' : `; did you mean \`${guess}\`?`}`,
-  );
+  throw new CorebError('USAGE', `--${name} must be one of ${values.join(', ')}, got \`${value}\`${didYouMean(value, values)}`);
 }
 
 /**

@@ -8,7 +8,14 @@ import { loadBuildConfig, parseBuildConfig } from './build-config.js';
 
 test('a build.json reads into typed settings: lists split, languages and stages typed', () => {
   const { config, issues } = parseBuildConfig(
-    { problems: 'p.jsonl', solvers: ['openai:a', { provider: 'ollama', model: 'b' }], languages: 'python, cpp', until: 'solve', searchCap: 'all', seed: 7 },
+    {
+      problems: 'p.jsonl',
+      solvers: ['openai:a', { provider: 'ollama', model: 'b' }],
+      languages: 'python, cpp',
+      until: 'solve',
+      searchCap: 'all',
+      seed: 7,
+    },
     'build.json',
   );
   assert.deepEqual(issues, []);

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { CorebError } from '../core/errors.js';
 import { EXEC_LANGUAGES, isExecLanguage, type ExecLanguage } from '../core/execution.js';
 import { renderIssue, type ValidationIssue } from '../core/issues.js';
-import { closestName } from '../core/suggest.js';
+import { didYouMean } from '../core/suggest.js';
 import { BUILD_STAGES, type BuildStage } from './pipeline/types.js';
 
 /** A build.json as read: each setting typed; model settings are spec strings or objects, read later by the chat registry. */
@@ -129,12 +129,7 @@ export function parseBuildConfig(raw: unknown, file: string): { config: BuildFil
   for (const [key, value] of Object.entries(raw)) {
     const kind = (KEYS as Record<string, Kind | undefined>)[key];
     if (kind === undefined) {
-      const guess = closestName(key, BUILD_CONFIG_KEYS);
-      error(
-        key,
-        'config-key',
-        `unknown key; valid keys: ${BUILD_CONFIG_KEYS.join(', ')}${guess === undefined ? '' : `; did you mean \`${guess}\`?`}`,
-      );
+      error(key, 'config-key', `unknown key; valid keys: ${BUILD_CONFIG_KEYS.join(', ')}${didYouMean(key, BUILD_CONFIG_KEYS)}`);
       continue;
     }
     if (!fits(kind, value)) {

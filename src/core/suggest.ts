@@ -35,3 +35,9 @@ export function closestName(given: string, known: Iterable<string>): string | un
   if (bestDistance <= Math.max(2, Math.floor(given.length / 3))) return best;
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }
+
+/** `; did you mean \`X\`?` for the known name closest to `given` ({@link closestName}), or an empty string. */
+export function didYouMean(given: string, known: Iterable<string>): string {
+  const guess = closestName(given, known);
+  return guess === undefined ? '' : `; did you mean \`${guess}\`?`;
+}

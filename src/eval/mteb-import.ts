@@ -22,7 +22,7 @@ import { emptyModelMeta, mergeModelMeta, parseModelMetaFields, type ModelMeta } 
 import { corebTaskOfMteb, MTEB_DATASET_REVISIONS, MTEB_TASK_NAMES } from '../core/mteb.js';
 import { presetModelMeta } from '../providers/presets.js';
 import { roundMeasure } from './aggregate.js';
-import { protocolMeasures, resolveEvalProtocol } from './protocol.js';
+import { protocolMeasures, resolveProtocol } from './protocol.js';
 
 /** MTEB score key prefixes and the coreb measure each is (`ndcg_at_10` -> `ndcg@10`). */
 const MTEB_FAMILIES: ReadonlyArray<[string, string]> = [
@@ -166,7 +166,7 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
       file: root,
     });
   }
-  const protocol = resolveEvalProtocol('mteb');
+  const protocol = resolveProtocol('mteb');
   const measures = protocolMeasures(protocol);
   const known = new Set(measures);
   const out: ImportedMteb[] = [];

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCorebError } from '../core/errors.js';
-import { MTEB_MEASURES, protocolMeasures, resolveEvalProtocol, roundHalfEven } from './protocol.js';
+import { MTEB_MEASURES, protocolMeasures, resolveProtocol, roundHalfEven } from './protocol.js';
 
 test('coreb protocol: level 2, strict nDCG, anchors out, match negatives counted as zero unless excluded', () => {
-  const p = resolveEvalProtocol('coreb');
+  const p = resolveProtocol('coreb');
   assert.equal(p.relevanceLevel, 2);
   assert.equal(p.ndcg, 'strict');
   assert.equal(p.anchorExclusion, true);
@@ -12,11 +12,11 @@ test('coreb protocol: level 2, strict nDCG, anchors out, match negatives counted
   assert.equal(p.qrels, 'as-is');
   assert.equal(p.rankBy, 'overall');
   assert.equal(p.roundDigits, null);
-  assert.equal(resolveEvalProtocol('coreb', { c2tMatchNegatives: 'exclude' }).c2tMatchNegatives, 'exclude');
+  assert.equal(resolveProtocol('coreb', { c2tMatchNegatives: 'exclude' }).c2tMatchNegatives, 'exclude');
 });
 
 test('mteb protocol: rel-2 qrels only, anchors kept, level 1, MTEB cutoffs with hit rate, rounded except MRR', () => {
-  const p = resolveEvalProtocol('mteb');
+  const p = resolveProtocol('mteb');
   assert.deepEqual(
     [p.qrels, p.anchorExclusion, p.ignoreIdenticalIds, p.relevanceLevel, p.ndcg, p.mrr, p.rankBy, p.roundDigits],
     ['positives-only', false, false, 1, 'trec', 'mteb', 'taskMean', 5],
@@ -25,21 +25,21 @@ test('mteb protocol: rel-2 qrels only, anchors kept, level 1, MTEB cutoffs with 
   assert.equal(MTEB_MEASURES.length, 42);
   assert.ok(protocolMeasures(p).includes('hit@20') && protocolMeasures(p).includes('ndcg@1000'));
   assert.throws(
-    () => resolveEvalProtocol('mteb', { c2tMatchNegatives: 'zero' }),
+    () => resolveProtocol('mteb', { c2tMatchNegatives: 'zero' }),
     (e) => isCorebError(e, 'USAGE') && /mteb drops/.test(e.message),
   );
 });
 
 test('beir protocol: level 1, graded trec nDCG, identical ids ignored, 5-decimal rounding', () => {
-  const p = resolveEvalProtocol('beir');
+  const p = resolveProtocol('beir');
   assert.deepEqual([p.relevanceLevel, p.ndcg, p.anchorExclusion, p.ignoreIdenticalIds, p.roundDigits], [1, 'trec', false, true, 5]);
   assert.throws(
-    () => resolveEvalProtocol('beir', { c2tMatchNegatives: 'zero' }),
+    () => resolveProtocol('beir', { c2tMatchNegatives: 'zero' }),
     (e) => isCorebError(e, 'USAGE'),
   );
   assert.equal(p.rankBy, 'taskMean');
   assert.throws(
-    () => resolveEvalProtocol('trec'),
+    () => resolveProtocol('trec'),
     (e) => isCorebError(e, 'USAGE') && /coreb, mteb, beir/.test(e.message),
   );
 });

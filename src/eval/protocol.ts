@@ -6,7 +6,7 @@
 import { CorebError } from '../core/errors.js';
 import { PROTOCOLS, type ProtocolName, type ProtocolSemantics } from '../core/eval-results.js';
 import { parseMeasures } from '../metrics/measures.js';
-import { resolveProtocol } from '../metrics/evaluate.js';
+import { measurePreset } from '../metrics/evaluate.js';
 
 /** Options that refine a protocol. */
 export interface ProtocolOptions {
@@ -96,7 +96,7 @@ export function resolveExtraMeasures(list: readonly string[]): string[] {
  *   5 decimals, ranked by the task mean.
  * @throws CorebError `USAGE` for an unknown name or an option the protocol does not take.
  */
-export function resolveEvalProtocol(name: string, options: ProtocolOptions = {}): ProtocolSemantics {
+export function resolveProtocol(name: string, options: ProtocolOptions = {}): ProtocolSemantics {
   if (!(PROTOCOLS as readonly string[]).includes(name)) {
     throw new CorebError('USAGE', `unknown protocol \`${name}\`; valid protocols: ${PROTOCOLS.join(', ')}`);
   }
@@ -110,7 +110,7 @@ export function resolveEvalProtocol(name: string, options: ProtocolOptions = {})
   if ((name as ProtocolName) === 'beir') {
     return {
       name: 'beir',
-      ...resolveProtocol('trec'),
+      ...measurePreset('trec'),
       ...common,
       anchorExclusion: false,
       ignoreIdenticalIds: true,
@@ -125,7 +125,7 @@ export function resolveEvalProtocol(name: string, options: ProtocolOptions = {})
   if ((name as ProtocolName) === 'mteb') {
     return {
       name: 'mteb',
-      ...resolveProtocol('trec'),
+      ...measurePreset('trec'),
       ...common,
       anchorExclusion: false,
       ignoreIdenticalIds: false,
@@ -139,7 +139,7 @@ export function resolveEvalProtocol(name: string, options: ProtocolOptions = {})
   }
   return {
     name: 'coreb',
-    ...resolveProtocol('coreb'),
+    ...measurePreset('coreb'),
     ...common,
     anchorExclusion: true,
     ignoreIdenticalIds: false,

@@ -50,7 +50,7 @@ import { LANGUAGE_FILTER_WARNING } from './language-filter.js';
 import { fileKeys, fileList, fileQrels } from './file-level.js';
 import { bridgeInSampleWarning, loadBridgeFile } from './bridge-release.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
-import { protocolMeasures, resolveEvalProtocol, resolveExtraMeasures, type ScoringProtocol } from './protocol.js';
+import { protocolMeasures, resolveProtocol, resolveExtraMeasures, type ScoringProtocol } from './protocol.js';
 import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './audit/label-proxies.js';
 import { parseRetrieverSpec, retrieverLabel, type RetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
@@ -511,7 +511,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   const layout = await detectDataLayout(dir);
   // A repository benchmark (coreb repo build) is graded the CoREB way: BEIR layout, coreb protocol.
   const graded = layout === 'beir' && (await isRepoBenchmark(dir));
-  const protocol: ProtocolSemantics = resolveEvalProtocol(
+  const protocol: ProtocolSemantics = resolveProtocol(
     options.protocol ?? (layout === 'beir' && !graded ? 'beir' : 'coreb'),
     options.c2tMatchNegatives === undefined ? {} : { c2tMatchNegatives: options.c2tMatchNegatives },
   );

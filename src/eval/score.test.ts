@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Qrels, Query } from '../core/dataset.js';
 import type { RankedList } from '../core/retrieval.js';
 import { aggregateGroups, aggregateQueries } from './aggregate.js';
-import { resolveEvalProtocol, roundHalfEven } from './protocol.js';
+import { resolveProtocol, roundHalfEven } from './protocol.js';
 import { MEASURE_KEYS, scoreTask } from './score.js';
 
 const close = (actual: number, expected: number, what: string) =>
@@ -29,7 +29,7 @@ test('coreb protocol removes the c2c anchor before ranking: the hard negative be
     queries: [c2cQuery],
     qrels: c2cQrels,
     lists: c2cLists,
-    protocol: resolveEvalProtocol('coreb'),
+    protocol: resolveProtocol('coreb'),
     excludeAnchors: true,
   });
   const m = r.perQuery.get('q1')!.metrics;
@@ -51,7 +51,7 @@ test('without anchor exclusion the anchor wastes rank 1 (what a naive runner rep
     queries: [c2cQuery],
     qrels: c2cQrels,
     lists: c2cLists,
-    protocol: resolveEvalProtocol('coreb'),
+    protocol: resolveProtocol('coreb'),
     excludeAnchors: false,
   });
   const m = r.perQuery.get('q1')!.metrics;
@@ -60,7 +60,7 @@ test('without anchor exclusion the anchor wastes rank 1 (what a naive runner rep
 });
 
 test('strict vs trec nDCG: beir protocol gives the hard negative graded gain 1 and counts it as relevant', () => {
-  const beir = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveEvalProtocol('beir') });
+  const beir = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveProtocol('beir') });
   const m = beir.perQuery.get('q1')!.metrics;
   // Ranking [a, h, p] (BEIR knows no anchors): DCG = 1/log2(3) + 2/log2(4); IDCG = 2/log2(2) + 1/log2(3).
   close(m['ndcg@10'], (1 / Math.log2(3) + 2 / 2) / (2 + 1 / Math.log2(3)), 'trec ndcg@10');
@@ -68,7 +68,7 @@ test('strict vs trec nDCG: beir protocol gives the hard negative graded gain 1 a
   close(m['mrr@10'], 1 / 2, 'BEIR mrr: h at rank 2 counts (label > 0)');
   close(m['p@3'], 2 / 3, 'level 1 P@3');
   // The same ranking under coreb semantics but without anchor exclusion: strict gain for p only.
-  const coreb = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveEvalProtocol('coreb') });
+  const coreb = scoreTask({ task: 'code2code', queries: [c2cQuery], qrels: c2cQrels, lists: c2cLists, protocol: resolveProtocol('coreb') });
   close(coreb.perQuery.get('q1')!.metrics['ndcg@10'], 0.5, 'strict ndcg@10');
 });
 
@@ -79,7 +79,7 @@ test('beir protocol drops documents whose id equals the query id (ignore_identic
     queries: [q],
     qrels: qrels({ x: { d: 1 } }),
     lists: new Map([['x', list(['x', 5], ['d', 1])]]),
-    protocol: resolveEvalProtocol('beir'),
+    protocol: resolveProtocol('beir'),
   });
   close(r.perQuery.get('x')!.metrics['ndcg@1'], 1, 'd is rank 1 once x is dropped');
 });
@@ -96,7 +96,7 @@ const matchLists = new Map([
 ]);
 
 test('c2t_match negatives count as zero by default and are excluded with the option', () => {
-  const zero = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('coreb') });
+  const zero = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveProtocol('coreb') });
   assert.equal(zero.excluded, 0);
   assert.equal(zero.zeroed, 1);
   close(zero.perQuery.get('m2')!.metrics['ndcg@10'], 0, 'strict nDCG of a query with only hard negatives');
@@ -106,19 +106,19 @@ test('c2t_match negatives count as zero by default and are excluded with the opt
     queries: matchQueries,
     qrels: matchQrels,
     lists: matchLists,
-    protocol: resolveEvalProtocol('coreb', { c2tMatchNegatives: 'exclude' }),
+    protocol: resolveProtocol('coreb', { c2tMatchNegatives: 'exclude' }),
   });
   assert.equal(ex.excluded, 1);
   assert.equal(ex.zeroed, 0);
   assert.deepEqual([...ex.perQuery.keys()], ['m1']);
   close(aggregateQueries(ex.perQuery.values()).metrics['ndcg@10'], 1, 'only the positive pair');
   // Under beir they are ordinary queries: n2 (label 1) is relevant at level 1.
-  const beir = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveEvalProtocol('beir') });
+  const beir = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: resolveProtocol('beir') });
   close(beir.perQuery.get('m2')!.metrics['ndcg@1'], 1, 'beir counts the hard negative');
 });
 
 test('mteb: qrels reduced to rel-2 documents, queries without one dropped, anchor kept, MTEB MRR in retrieval order', () => {
-  const mteb = resolveEvalProtocol('mteb');
+  const mteb = resolveProtocol('mteb');
   const r = scoreTask({ task: 'code2text', queries: matchQueries, qrels: matchQrels, lists: matchLists, protocol: mteb });
   assert.equal(r.excluded, 1, 'the negative pair has no rel-2 document');
   assert.deepEqual([...r.perQuery.keys()], ['m1']);
@@ -164,7 +164,7 @@ test('queries without a ranked list are missing; an empty list scores 0 and stay
     queries: qs,
     qrels: qrels({ m1: { t1: 2 }, m3: { t3: 2 }, m4: { t1: 2 } }),
     lists,
-    protocol: resolveEvalProtocol('coreb'),
+    protocol: resolveProtocol('coreb'),
   });
   assert.equal(r.missing, 1);
   assert.deepEqual(r.missingIds, ['m3']);
@@ -181,14 +181,14 @@ test('overall pools queries (query-weighted); the task mean weighs each task onc
     queries: t2c,
     qrels: qrels({ a: { d: 2 }, b: { d: 2 }, c: { d: 2 } }),
     lists: new Map(t2c.map((q) => [q.id, list(['d', 1])])),
-    protocol: resolveEvalProtocol('coreb'),
+    protocol: resolveProtocol('coreb'),
   });
   const miss = scoreTask({
     task: 'code2code',
     queries: [c2cQuery],
     qrels: qrels({ q1: { p: 2 } }),
     lists: new Map([['q1', list(['x', 1])]]),
-    protocol: resolveEvalProtocol('coreb'),
+    protocol: resolveProtocol('coreb'),
   });
   const all = new Map([...hit.perQuery, ...miss.perQuery]);
   const groups = [aggregateQueries(hit.perQuery.values()), aggregateQueries(miss.perQuery.values())];
@@ -196,7 +196,7 @@ test('overall pools queries (query-weighted); the task mean weighs each task onc
   close(aggregateGroups(groups).metrics['ndcg@10'], 1 / 2, 'task mean');
   assert.equal(aggregateGroups(groups).queries, 4);
   // Rounding protocols round the task means first, then their mean; MTEB leaves MRR unrounded.
-  const mteb = resolveEvalProtocol('mteb');
+  const mteb = resolveProtocol('mteb');
   const g = (x: number) => ({
     queries: 1,
     metrics: { 'ndcg@10': x, 'mrr@10': x },
@@ -218,7 +218,7 @@ test('intrusion rate counts only queries with both a positive and a hard negativ
       ['b', list(['p', 2], ['h', 1])], // no intrusion
       ['c', list(['h', 2], ['x', 1])], // no positive in the top 10: not eligible
     ]),
-    protocol: resolveEvalProtocol('coreb'),
+    protocol: resolveProtocol('coreb'),
   });
   const g = aggregateQueries(r.perQuery.values());
   assert.equal(g.diagnostics.intrusionEligible, 2);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Qrels, Run } from '../core/dataset.js';
 import { isCorebError } from '../core/errors.js';
-import { evaluate, resolveProtocol } from './evaluate.js';
+import { evaluate, measurePreset } from './evaluate.js';
 
 function maps(entries: Record<string, Record<string, number>>): Map<string, Map<string, number>> {
   return new Map(Object.entries(entries).map(([q, m]) => [q, new Map(Object.entries(m))]));
@@ -158,6 +158,6 @@ test('NaN scores and fractional labels are rejected; protocol coreb is level 2 s
     () => evaluate(maps({ a: { d: 1 } }), maps({ a: { d: 1 } }), { measures: ['map'], relevanceLevel: 0 }),
     (e) => isCorebError(e, 'USAGE'),
   );
-  assert.deepEqual(resolveProtocol('coreb'), { relevanceLevel: 2, ndcg: 'strict' });
-  assert.deepEqual(resolveProtocol('trec'), { relevanceLevel: 1, ndcg: 'trec' });
+  assert.deepEqual(measurePreset('coreb'), { relevanceLevel: 2, ndcg: 'strict' });
+  assert.deepEqual(measurePreset('trec'), { relevanceLevel: 1, ndcg: 'trec' });
 });

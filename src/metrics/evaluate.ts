@@ -107,8 +107,17 @@ export interface ColumnarOptions extends Omit<EvaluateOptions, 'measures'> {
   specs: readonly MeasureSpec[];
 }
 
-/** Protocol presets: `trec` = trec_eval defaults; `coreb` = level 2 and strict nDCG (anchors applied by the caller). */
-export function resolveProtocol(p: 'trec' | 'coreb'): Required<Pick<EvaluateOptions, 'relevanceLevel' | 'ndcg'>> {
+/** The measure presets: the part of a protocol that scoring one run needs. */
+export const MEASURE_PRESETS = ['trec', 'coreb'] as const;
+
+/**
+ * The measure semantics of a preset, to spread into {@link EvaluateOptions}: `trec` = trec_eval's
+ * defaults (relevance level 1, trec nDCG); `coreb` = those of the CoREB protocol (`resolveProtocol('coreb')`
+ * in eval/: relevance level 2, strict nDCG), with code-to-code anchors applied by the caller. The
+ * other protocols (mteb, beir) also change which queries count and how means are rounded, which
+ * only a whole evaluation knows (`coreb eval --protocol`).
+ */
+export function measurePreset(p: (typeof MEASURE_PRESETS)[number]): Required<Pick<EvaluateOptions, 'relevanceLevel' | 'ndcg'>> {
   return p === 'coreb' ? { relevanceLevel: 2, ndcg: 'strict' } : { relevanceLevel: 1, ndcg: 'trec' };
 }
 

@@ -3,7 +3,7 @@
  * over the per-query values of one measure, per task and overall, with Holm–Bonferroni adjustment;
  * and the all-pairs variant the HTML report uses for ranx-style superscripts.
  */
-import { closestName } from '../core/suggest.js';
+import { didYouMean } from '../core/suggest.js';
 import { CorebError } from '../core/errors.js';
 import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
 import { latexEscape, renderTable } from '../core/table.js';
@@ -167,10 +167,9 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
   const baselineName = options.baseline ?? results.retrievers[0].name;
   const baseline = byName.get(baselineName);
   if (baseline === undefined) {
-    const guess = closestName(baselineName, byName.keys());
     throw new CorebError(
       'USAGE',
-      `--baseline \`${baselineName}\` is not a retriever of the results${guess === undefined ? '' : `; did you mean \`${guess}\`?`} (retrievers: ${[...byName.keys()].join(', ')})`,
+      `--baseline \`${baselineName}\` is not a retriever of the results${didYouMean(baselineName, byName.keys())} (retrievers: ${[...byName.keys()].join(', ')})`,
     );
   }
   const measure = options.measure ?? 'ndcg@10';

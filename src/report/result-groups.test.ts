@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { EvalResults, ProtocolSemantics } from '../core/eval-results.js';
 
 /** The two presets' fields that differ, as the eval layer resolves them (copied here: report may not import eval). */
-function resolveEvalProtocol(name: 'coreb' | 'mteb'): ProtocolSemantics {
+function resolveProtocol(name: 'coreb' | 'mteb'): ProtocolSemantics {
   const base = { scores: 'float32', ties: 'score-desc,docid-desc-utf8', ignoreIdenticalIds: false, population: 'run-and-qrels' } as const;
   return name === 'coreb'
     ? {
@@ -39,7 +39,7 @@ import { crossReleasePairs, explainGroups, groupResults, protocolDifferences, re
 function file(name: string, split: string, protocol: 'coreb' | 'mteb', sha = split, releaseDate?: string): LoadedResults {
   const results = {
     dataset: { kind: 'coreb-release', dir: '/d', split, sha256: sha, files: [], counts: {}, ...(releaseDate ? { releaseDate } : {}) },
-    protocol: resolveEvalProtocol(protocol),
+    protocol: resolveProtocol(protocol),
     retrievers: [{ name: 'bm25', tasks: {}, overall: { queries: 1, metrics: {} } }],
   } as unknown as EvalResults;
   return { file: name, results };
@@ -72,7 +72,7 @@ test('groups: one per (split, dataset hash, protocol); labels name the protocol 
   const why = explainGroups(g);
   assert.equal(why.length, 1);
   assert.match(why[0], /^release_v2602 · protocol mteb vs release_v2602 · protocol coreb: another protocol \(/);
-  assert.ok(protocolDifferences(resolveEvalProtocol('mteb'), resolveEvalProtocol('coreb')).includes('relevanceLevel 1 vs 2'));
+  assert.ok(protocolDifferences(resolveProtocol('mteb'), resolveProtocol('coreb')).includes('relevanceLevel 1 vs 2'));
   // The same split name with other bytes is another dataset.
   const other = groupResults([file('a', 'release_v2602', 'coreb', 'h1'), file('b', 'release_v2602', 'coreb', 'h2')]);
   assert.deepEqual(

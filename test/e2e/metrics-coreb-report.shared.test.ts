@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { evaluate, resolveProtocol } from '../../src/metrics/index.js';
+import { evaluate, measurePreset } from '../../src/metrics/index.js';
 import { sharedPath } from '../support/shared.js';
 
 function jsonl(path: string): Record<string, unknown>[] {
@@ -35,7 +35,7 @@ test('the code2code report reproduces ndcg@10, recall@10 and map@10 to 1e-6', ()
     if (typeof r.meta_anchor_code_id === 'string') anchors.set(r.query_id as string, r.meta_anchor_code_id);
   }
   const run = new Map(Object.entries(report.runs.code2code).map(([q, docs]) => [q, new Map(Object.entries(docs))]));
-  const ev = evaluate(qrels, run, { measures: ['ndcg@10', 'recall@10', 'map@10'], ...resolveProtocol('coreb'), anchors });
+  const ev = evaluate(qrels, run, { measures: ['ndcg@10', 'recall@10', 'map@10'], ...measurePreset('coreb'), anchors });
   const want = report.task_metrics.code2code;
   assert.equal(ev.perQuery.size, want.queries);
   assert.equal(ev.semantics.anchors, true);

@@ -2,6 +2,8 @@
  * `coreb metrics`: trec_eval-exact evaluation of a TREC run against TREC qrels, printed exactly as
  * trec_eval 9.0.8 prints it (`--format trec`) or as JSON with full double precision.
  */
+import { PROTOCOLS } from '../../core/eval-results.js';
+import { didYouMean } from '../../core/suggest.js';
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { turnAndCheck } from '../../core/event-loop-turns.js';
@@ -10,7 +12,7 @@ import { saveChunksAtomic } from '../../dataset/atomic-write.js';
 import { evaluateTrecFiles } from '../../eval/trec-metrics.js';
 import { MEASURE_FAMILIES, parseMeasures } from '../../metrics/measures.js';
 import { renderTrecChunks } from '../../metrics/trec-format.js';
-import { resolveProtocol, type ColumnarEvaluation, type NdcgMode, type ScorePrecision } from '../../metrics/evaluate.js';
+import { MEASURE_PRESETS, measurePreset, type ColumnarEvaluation, type NdcgMode, type ScorePrecision } from '../../metrics/evaluate.js';
 import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
@@ -48,8 +50,11 @@ Options:
   --format trec|json        trec (default): trec_eval's text; json: {"perQuery", "aggregate",
                             "semantics"} with trec_eval names and full double precision
   --scores float32|float64  float32 (default, trec_eval 9.0.8); float64 = trec_eval 10 ordering
-  --protocol trec|coreb     trec (default); coreb = level 2, strict nDCG, anchors applied.
-                            Explicit options override the protocol.
+  --protocol trec|coreb     The measure part of a protocol: trec (default) = trec_eval's;
+                            coreb = that of \`coreb eval --protocol coreb\` (level 2, strict
+                            nDCG, --anchors removed). mteb and beir also decide which queries
+                            count and how means round: score them with \`coreb eval --retriever
+                            run:FILE --protocol mteb|beir\`. Explicit options override it.
   -o, --output FILE         Write the output to FILE instead of stdout, streamed (memory for a
                             piece, not the whole -q output) and atomic: complete or absent
 
@@ -109,14 +114,18 @@ const command: Command = {
       'per-query': opt.short('q', opt.flag()),
       format: opt.choice(['trec', 'json'] as const, 'trec'),
       scores: opt.choice<ScorePrecision, ScorePrecision>(['float32', 'float64'], 'float32'),
-      protocol: opt.choice(['trec', 'coreb'] as const, 'trec'),
+      protocol: opt.choice(MEASURE_PRESETS, 'trec', (v) =>
+        (PROTOCOLS as readonly string[]).includes(v)
+          ? `--protocol ${v}: coreb metrics scores one run with a protocol's measure semantics (trec, coreb); ${v} also decides which queries count and how means round, which only a whole evaluation knows: use coreb eval --data DIR --retriever run:FILE --protocol ${v}`
+          : `--protocol must be one of ${MEASURE_PRESETS.join(', ')} (or, in coreb eval, ${PROTOCOLS.join(', ')}), got \`${v}\`${didYouMean(v, MEASURE_PRESETS)}`,
+      ),
       output: opt.short('o', opt.string()),
     });
     const { qrels: qrelsPath, run: runPath, protocol, scores, format, anchors: anchorsPath } = values;
     if (qrelsPath === undefined || runPath === undefined) {
       throw new CorebError('USAGE', 'coreb metrics needs --qrels FILE and --run FILE; see `coreb metrics --help`');
     }
-    const preset = resolveProtocol(protocol);
+    const preset = measurePreset(protocol);
     const relevanceLevel = values['relevance-level'] ?? preset.relevanceLevel ?? 1;
     const ndcg = values.ndcg ?? preset.ndcg ?? 'trec';
     const specs = parseMeasures(values.measures.length > 0 ? values.measures : ['official']);

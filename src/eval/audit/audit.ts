@@ -19,7 +19,7 @@ import { findLabelProxies } from './label-proxies.js';
 import { cppStrayMainCalls, OFFICIAL_HARNESS } from '../../sandbox/official-harness.js';
 import { detectorAgrees, loadLanguageDetector, type LanguageDetector } from './language-detector.js';
 import { findExactDuplicates, findNearDuplicates, type NearDuplicateOptions } from './near-duplicates.js';
-import { resolveEvalProtocol } from '../protocol.js';
+import { resolveProtocol } from '../protocol.js';
 import { detectDataLayout, failOnErrors } from '../run-eval.js';
 import { scoreTask } from '../score.js';
 
@@ -86,7 +86,7 @@ async function loadAuditData(dir: string, options: AuditOptions, logger: Logger)
     const { task, split } = loaded;
     tasks.set(task.name, { task, corpus: 'corpus' });
     corpora.set('corpus', task.corpus);
-    return { kind: 'beir', split, tasks, corpora, protocol: resolveEvalProtocol('beir') };
+    return { kind: 'beir', split, tasks, corpora, protocol: resolveProtocol('beir') };
   }
   const loaded = await loadRelease(dir, options.split !== undefined ? { split: options.split } : {});
   failOnErrors(dir, releaseIssues(loaded), logger);
@@ -96,7 +96,7 @@ async function loadAuditData(dir: string, options: AuditOptions, logger: Logger)
     tasks.set(t, { task: all[t], corpus: TASK_CORPUS[t] });
     corpora.set(TASK_CORPUS[t], all[t].corpus);
   }
-  return { kind: 'coreb-release', split: release.split, tasks, corpora, protocol: resolveEvalProtocol('coreb') };
+  return { kind: 'coreb-release', split: release.split, tasks, corpora, protocol: resolveProtocol('coreb') };
 }
 
 function checkAborted(signal: AbortSignal | undefined): void {
