@@ -476,6 +476,264 @@ function checkAborted(signal: AbortSignal | undefined): void {
   }
 }
 
+/** The row's file-level block, when every chunk of a scored task names its file (repository benchmarks). */
+function scoreFileLevel(
+  stage: readonly StageTask[],
+  listsOf: (t: StageTask) => ReadonlyMap<string, RankedList>,
+  scoring: ScoringProtocol,
+  graded: boolean,
+): RetrieverResult['fileLevel'] {
+  const tasks: Record<string, GroupResult> = {};
+  const all: QueryResult[] = [];
+  for (const st of stage) {
+    const fileOf = fileKeys(st.task.corpus);
+    if (fileOf === undefined) continue;
+    const lists = new Map([...listsOf(st)].map(([q, l]) => [q, fileList(l, fileOf)]));
+    if (!st.task.queries.some((q) => lists.has(q.id))) continue;
+    const scored = scoreTask({
+      task: st.name,
+      queries: st.task.queries,
+      qrels: fileQrels(st.task.qrels, fileOf),
+      lists,
+      protocol: scoring,
+      excludeAnchors: false,
+      graded,
+    });
+    tasks[st.name] = aggregateQueries(scored.perQuery.values(), scoring);
+    all.push(...scored.perQuery.values());
+  }
+  return Object.keys(tasks).length === 0 ? undefined : { overall: aggregateQueries(all, scoring), tasks };
+}
+
+/** What a row is assembled from: its name, spec, description, per-task results, per-query results and timings. */
+interface RowParts {
+  name: string;
+  specText: string;
+  description: Record<string, unknown>;
+  tasks: Record<string, TaskResult>;
+  perQuery: Map<string, QueryResult>;
+  timings: RetrieverResult['timings'];
+}
+
+/**
+ * One leaderboard row from its scored queries: the overall and task-mean aggregates, and the
+ * breakdowns by subtask, language and query type; the per-query values kept when `withPerQuery`.
+ */
+function assembleRow(parts: RowParts, scoring: ScoringProtocol, withPerQuery: boolean): RetrieverResult {
+  const { tasks, perQuery } = parts;
+  const byTask = (f: (q: QueryResult) => string | undefined) => {
+    const out: Record<string, Record<string, GroupResult>> = {};
+    for (const taskName of Object.keys(tasks)) {
+      const sub = new Map([...perQuery].filter(([, q]) => q.task === taskName));
+      const g = aggregateBy(sub, f, scoring);
+      if (Object.keys(g).length > 0) out[taskName] = g;
+    }
+    return out;
+  };
+  const subtaskTask = new Map<string, string>();
+  for (const q of perQuery.values()) if (q.subtask !== undefined) subtaskTask.set(q.subtask, q.task);
+  const subtasks: Record<string, GroupResult & { task: string }> = {};
+  for (const [st, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, scoring))) {
+    subtasks[st] = { task: subtaskTask.get(st)!, ...g };
+  }
+  const result: RetrieverResult = {
+    name: parts.name,
+    spec: parts.specText,
+    description: parts.description,
+    overall: aggregateQueries(perQuery.values(), scoring),
+    taskMean: aggregateGroups(Object.values(tasks), scoring),
+    tasks,
+    subtasks,
+    languages: byTask((q) => q.language),
+    subQueryTypes: byTask((q) => q.subQueryType),
+    timings: parts.timings,
+  };
+  if (withPerQuery) result.perQuery = Object.fromEntries(perQuery);
+  return result;
+}
+
+/**
+ * What each task's queries exclude from their ranked lists (the code-to-code anchor under the coreb
+ * protocol, the query's own id under beir), and per query how many places that takes in a run
+ * file's top (the plan a `run:` file is read for).
+ */
+function planExclusions(
+  tasks: ReadonlyMap<string, RetrievalTask>,
+  protocol: ProtocolSemantics,
+): { excludes: Map<string, Map<string, string[]>>; planQueries: Map<string, number> } {
+  const excludes = new Map<string, Map<string, string[]>>();
+  const planQueries = new Map<string, number>();
+  for (const [name, task] of tasks) {
+    const exclude = new Map<string, string[]>();
+    const anchored = protocol.anchorExclusion && name === 'code2code';
+    for (const q of task.queries) {
+      const ex: string[] = [];
+      if (anchored && q.anchorId !== undefined) ex.push(q.anchorId);
+      if (protocol.ignoreIdenticalIds) ex.push(q.id);
+      if (ex.length > 0) exclude.set(q.id, ex);
+      planQueries.set(q.id, (planQueries.get(q.id) ?? 0) + ex.length);
+    }
+    excludes.set(name, exclude);
+  }
+  return { excludes, planQueries };
+}
+
+/**
+ * How a reranked row compares with its first stage: the depth reranked, the first stage's recall at
+ * it per task (the ceiling reranking can reach), and every measure's change, absolute and relative,
+ * per task and overall.
+ */
+function compareWithFirstStage(
+  stage: readonly StageTask[],
+  firstRow: RetrieverResult,
+  reranked: RetrieverResult,
+  protocol: ProtocolSemantics,
+  rerankDepth: number,
+): {
+  depth: number;
+  recallCeiling: Record<string, number | null>;
+  delta: Record<string, MetricValues>;
+  deltaRelative: Record<string, Record<string, number | null>>;
+} {
+  const depth = Math.min(rerankDepth, Math.max(0, ...stage.flatMap((st) => [...st.lists.values()].map((l) => l.docIds.length))));
+  const recallCeiling: Record<string, number | null> = {};
+  const delta: Record<string, MetricValues> = {};
+  const deltaRelative: Record<string, Record<string, number | null>> = {};
+  for (const st of stage) {
+    recallCeiling[st.name] = meanMeasure(
+      { task: st.name, queries: st.task.queries, qrels: st.task.qrels, lists: st.lists, protocol, excludeAnchors: st.anchored },
+      `recall@${depth}`,
+    );
+    const a = firstRow.tasks[st.name];
+    const b = reranked.tasks[st.name];
+    if (a === undefined || b === undefined) continue;
+    const d = metricDeltas(a.metrics, b.metrics);
+    delta[st.name] = d.delta;
+    deltaRelative[st.name] = d.relative;
+  }
+  const o = metricDeltas(firstRow.overall.metrics, reranked.overall.metrics);
+  delta.overall = o.delta;
+  deltaRelative.overall = o.relative;
+  return { depth, recallCeiling, delta, deltaRelative };
+}
+
+/** A reranker of the run with the name its rows carry. */
+interface OpenReranker {
+  spec: string;
+  label: string;
+  reranker: SpecReranker;
+}
+
+/**
+ * Creates the rerankers of `specs`, each closed (and its cache counters logged) through `closers`.
+ * Rows are named by the reranker's PROVIDER:MODEL, by the full spec only when two share one. A
+ * reranker that reads problem statements (exec) gets `statements()`, computed once.
+ */
+async function openRerankers(
+  specs: readonly string[],
+  options: Pick<EvalOptions, 'env' | 'cacheDir'>,
+  logger: Logger,
+  closers: Array<() => void>,
+  statements: () => readonly Doc[] | undefined,
+): Promise<OpenReranker[]> {
+  const out: OpenReranker[] = [];
+  let docs: readonly Doc[] | undefined;
+  const heads = specs.map((r) => r.split('?')[0]);
+  for (const [i, spec] of specs.entries()) {
+    const reranker = await createRerankerFromSpec(spec, {
+      env: options.env ?? {},
+      ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+      logger,
+    });
+    closers.push(() => {
+      if (reranker.report === undefined) logger.info(`${spec}: rerank score cache ${JSON.stringify(reranker.counters())}`);
+      reranker.close();
+    });
+    if (reranker.useStatements !== undefined) {
+      docs ??= statements();
+      if (docs !== undefined) reranker.useStatements(docs);
+    }
+    out.push({ spec, label: heads.filter((h) => h === heads[i]).length > 1 ? spec : heads[i], reranker });
+  }
+  return out;
+}
+
+/** What scoring a row needs: the protocol, whether labels are graded, where run files go and what was written. */
+interface RowScoring {
+  scoring: ScoringProtocol;
+  graded: boolean;
+  outDir?: string;
+  runFormat: RunFileFormat;
+  /** Files written under `outDir`, relative (`runs/...`); each run file is added. */
+  written: Set<string>;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+/**
+ * Scores one row: per task, its run file written (when asked) and its queries scored and
+ * aggregated; a task without a single ranked list is unscored (left out of every mean, never a row
+ * of zeros); queries without a list or with an empty one are warned about.
+ */
+async function scoreRow(
+  ctx: RowScoring,
+  stage: readonly StageTask[],
+  listsOf: (t: StageTask) => ReadonlyMap<string, RankedList>,
+  slug: string,
+  label: string,
+): Promise<{ tasks: Record<string, TaskResult>; perQuery: Map<string, QueryResult>; unscored: string[]; fileLevel: RetrieverResult['fileLevel'] }> {
+  const { scoring, outDir, runFormat, written, logger, signal } = ctx;
+  const perQuery = new Map<string, QueryResult>();
+  const tasks: Record<string, TaskResult> = {};
+  const unscored: string[] = [];
+  for (const st of stage) {
+    const lists = listsOf(st);
+    if (!st.task.queries.some((q) => lists.has(q.id))) {
+      // Not one query has a ranked list (a run file for other tasks only): the task is unscored,
+      // absent from `tasks` and from every mean, never a row of zeros.
+      unscored.push(st.name);
+      logger.warn(`${label}: no ${st.name} query has a ranked list; ${st.name} is unscored (left out of its means, listed in unscoredTasks)`);
+      continue;
+    }
+    let runFile: string | undefined;
+    if (outDir !== undefined && runFormat !== 'none') {
+      runFile = `runs/${slug}.${st.name}.trec${runFormat === 'gz' ? '.gz' : ''}`;
+      await saveLinesAtomic(join(outDir, runFile), trecRunLines(st.task.queries, lists, slug), signal);
+      written.add(runFile);
+    }
+    const scored = scoreTask({
+      task: st.name,
+      queries: st.task.queries,
+      qrels: st.task.qrels,
+      lists,
+      protocol: scoring,
+      excludeAnchors: st.anchored,
+      graded: ctx.graded,
+    });
+    for (const [qid, r] of scored.perQuery) perQuery.set(qid, r);
+    const group = aggregateQueries(scored.perQuery.values(), scoring);
+    tasks[st.name] = {
+      ...group,
+      missingQueries: scored.missing,
+      excludedQueries: scored.excluded,
+      zeroedQueries: scored.zeroed,
+      emptyQueries: scored.emptyIds,
+      missingQueryIds: scored.missingIds.slice(0, 100),
+      ...(runFile !== undefined ? { runFile } : {}),
+    };
+    if (scored.missing > 0)
+      logger.warn(
+        `${label}: ${counted(scored.missing, `${st.name} query`, `${st.name} queries`)} ${scored.missing === 1 ? 'has' : 'have'} no ranked list (scored apart as missing)`,
+      );
+    if (scored.emptyIds.length > 0) {
+      logger.warn(
+        `${label}: ${counted(scored.emptyIds.length, `${st.name} query`, `${st.name} queries`)} ${scored.emptyIds.length === 1 ? 'has' : 'have'} an empty ranked list (scored 0 and averaged; listed in results.json as emptyQueries, absent from the run file)`,
+      );
+    }
+  }
+  return { tasks, perQuery, unscored, fileLevel: scoreFileLevel(stage, listsOf, scoring, ctx.graded) };
+}
+
 /**
  * Runs a full evaluation. Each retriever indexes each distinct corpus once (t2c and c2c share the
  * code corpus), searches every query of every selected task to `depth`, and is scored per
@@ -588,159 +846,26 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     if (m === undefined) docMaps.set(key, (m = new Map(task.corpus.map((d) => [d.id, d]))));
     return m;
   };
-  const scoreRow = async (stage: readonly StageTask[], listsOf: (t: StageTask) => ReadonlyMap<string, RankedList>, slug: string, label: string) => {
-    const perQuery = new Map<string, QueryResult>();
-    const tasks: Record<string, TaskResult> = {};
-    const unscored: string[] = [];
-    for (const st of stage) {
-      const lists = listsOf(st);
-      if (!st.task.queries.some((q) => lists.has(q.id))) {
-        // Not one query has a ranked list (a run file for other tasks only): the task is unscored,
-        // absent from `tasks` and from every mean, never a row of zeros.
-        unscored.push(st.name);
-        logger.warn(`${label}: no ${st.name} query has a ranked list; ${st.name} is unscored (left out of its means, listed in unscoredTasks)`);
-        continue;
-      }
-      let runFile: string | undefined;
-      if (outDir !== undefined && runFormat !== 'none') {
-        runFile = `runs/${slug}.${st.name}.trec${runFormat === 'gz' ? '.gz' : ''}`;
-        await saveLinesAtomic(join(outDir, runFile), trecRunLines(st.task.queries, lists, slug), signal);
-        written.add(runFile);
-      }
-      const scored = scoreTask({
-        task: st.name,
-        queries: st.task.queries,
-        qrels: st.task.qrels,
-        lists,
-        protocol: scoring,
-        excludeAnchors: st.anchored,
-        graded: layout === 'coreb-release',
-      });
-      for (const [qid, r] of scored.perQuery) perQuery.set(qid, r);
-      const group = aggregateQueries(scored.perQuery.values(), scoring);
-      tasks[st.name] = {
-        ...group,
-        missingQueries: scored.missing,
-        excludedQueries: scored.excluded,
-        zeroedQueries: scored.zeroed,
-        emptyQueries: scored.emptyIds,
-        missingQueryIds: scored.missingIds.slice(0, 100),
-        ...(runFile !== undefined ? { runFile } : {}),
-      };
-      if (scored.missing > 0)
-        logger.warn(
-          `${label}: ${counted(scored.missing, `${st.name} query`, `${st.name} queries`)} ${scored.missing === 1 ? 'has' : 'have'} no ranked list (scored apart as missing)`,
-        );
-      if (scored.emptyIds.length > 0) {
-        logger.warn(
-          `${label}: ${counted(scored.emptyIds.length, `${st.name} query`, `${st.name} queries`)} ${scored.emptyIds.length === 1 ? 'has' : 'have'} an empty ranked list (scored 0 and averaged; listed in results.json as emptyQueries, absent from the run file)`,
-        );
-      }
-    }
-    return { tasks, perQuery, unscored, fileLevel: scoreFileLevel(stage, listsOf) };
-  };
-  /** The row's file-level block, when every chunk of a scored task names its file (repository benchmarks). */
-  const scoreFileLevel = (stage: readonly StageTask[], listsOf: (t: StageTask) => ReadonlyMap<string, RankedList>): RetrieverResult['fileLevel'] => {
-    const tasks: Record<string, GroupResult> = {};
-    const all: QueryResult[] = [];
-    for (const st of stage) {
-      const fileOf = fileKeys(st.task.corpus);
-      if (fileOf === undefined) continue;
-      const lists = new Map([...listsOf(st)].map(([q, l]) => [q, fileList(l, fileOf)]));
-      if (!st.task.queries.some((q) => lists.has(q.id))) continue;
-      const scored = scoreTask({
-        task: st.name,
-        queries: st.task.queries,
-        qrels: fileQrels(st.task.qrels, fileOf),
-        lists,
-        protocol: scoring,
-        excludeAnchors: false,
-        graded: layout === 'coreb-release',
-      });
-      tasks[st.name] = aggregateQueries(scored.perQuery.values(), scoring);
-      all.push(...scored.perQuery.values());
-    }
-    return Object.keys(tasks).length === 0 ? undefined : { overall: aggregateQueries(all, scoring), tasks };
-  };
-  const assemble = (
-    name: string,
-    specText: string,
-    description: Record<string, unknown>,
-    tasks: Record<string, TaskResult>,
-    perQuery: Map<string, QueryResult>,
-    timings: RetrieverResult['timings'],
-  ): RetrieverResult => {
-    const byTask = (f: (q: QueryResult) => string | undefined) => {
-      const out: Record<string, Record<string, GroupResult>> = {};
-      for (const taskName of Object.keys(tasks)) {
-        const sub = new Map([...perQuery].filter(([, q]) => q.task === taskName));
-        const g = aggregateBy(sub, f, scoring);
-        if (Object.keys(g).length > 0) out[taskName] = g;
-      }
-      return out;
-    };
-    const subtaskTask = new Map<string, string>();
-    for (const q of perQuery.values()) if (q.subtask !== undefined) subtaskTask.set(q.subtask, q.task);
-    const subtasks: Record<string, GroupResult & { task: string }> = {};
-    for (const [st, g] of Object.entries(aggregateBy(perQuery, (q) => q.subtask, scoring))) {
-      subtasks[st] = { task: subtaskTask.get(st)!, ...g };
-    }
-    const result: RetrieverResult = {
-      name,
-      spec: specText,
-      description,
-      overall: aggregateQueries(perQuery.values(), scoring),
-      taskMean: aggregateGroups(Object.values(tasks), scoring),
-      tasks,
-      subtasks,
-      languages: byTask((q) => q.language),
-      subQueryTypes: byTask((q) => q.subQueryType),
-      timings,
-    };
-    if (options.perQuery ?? true) result.perQuery = Object.fromEntries(perQuery);
-    return result;
+  const rowScoring: RowScoring = {
+    scoring,
+    graded: layout === 'coreb-release',
+    ...(outDir !== undefined ? { outDir } : {}),
+    runFormat,
+    written,
+    logger,
+    ...(signal !== undefined ? { signal } : {}),
   };
   try {
-    const rerankers: { spec: string; label: string; reranker: SpecReranker }[] = [];
     // The release's statements, whichever tasks are scored (so the exec reranker's borrowing does not
     // depend on --tasks); made once, and only for a reranker that reads them.
-    let statements: readonly Doc[] | undefined;
-    const statementCorpus = (): readonly Doc[] | undefined =>
-      (statements ??= data.tasks.get('code2text')?.corpus ?? (data.release !== undefined ? releaseTasks(data.release).code2text.corpus : undefined));
-    // Rows are named by the reranker's PROVIDER:MODEL; the full spec only when two share one.
-    const heads = rerankSpecs.map((r) => r.split('?')[0]);
-    for (const [i, spec] of rerankSpecs.entries()) {
-      const reranker = await createRerankerFromSpec(spec, {
-        env: options.env ?? {},
-        ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-        logger,
-      });
-      closers.push(() => {
-        if (reranker.report === undefined) logger.info(`${spec}: rerank score cache ${JSON.stringify(reranker.counters())}`);
-        reranker.close();
-      });
-      if (reranker.useStatements !== undefined) {
-        const docs = statementCorpus();
-        if (docs !== undefined) reranker.useStatements(docs);
-      }
-      rerankers.push({ spec, label: heads.filter((h) => h === heads[i]).length > 1 ? spec : heads[i], reranker });
-    }
-    // What each task's queries exclude, and the plan a `run:` file is read for (its queries, each
-    // with its excluded documents counted, since they may hold places in the file's top).
-    const excludes = new Map<string, Map<string, string[]>>();
-    const planQueries = new Map<string, number>();
-    for (const [name, task] of data.tasks) {
-      const exclude = new Map<string, string[]>();
-      const anchored = protocol.anchorExclusion && name === 'code2code';
-      for (const q of task.queries) {
-        const ex: string[] = [];
-        if (anchored && q.anchorId !== undefined) ex.push(q.anchorId);
-        if (protocol.ignoreIdenticalIds) ex.push(q.id);
-        if (ex.length > 0) exclude.set(q.id, ex);
-        planQueries.set(q.id, (planQueries.get(q.id) ?? 0) + ex.length);
-      }
-      excludes.set(name, exclude);
-    }
+    const rerankers = await openRerankers(
+      rerankSpecs,
+      options,
+      logger,
+      closers,
+      () => data.tasks.get('code2text')?.corpus ?? (data.release !== undefined ? releaseTasks(data.release).code2text.corpus : undefined),
+    );
+    const { excludes, planQueries } = planExclusions(data.tasks, protocol);
     // The seed problems of the evaluated queries (for the bridge's in-sample check), computed once.
     let problems: Set<string> | undefined;
     const evaluatedProblems = (): Set<string> => {
@@ -848,10 +973,15 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         }
       }
       const te = performance.now();
-      const first = await scoreRow(stage, (st) => (searchDepth > depth ? cutLists(st.lists, depth) : st.lists), slug, label);
+      const first = await scoreRow(rowScoring, stage, (st) => (searchDepth > depth ? cutLists(st.lists, depth) : st.lists), slug, label);
       timings.evaluateMs += performance.now() - te;
       timings.totalMs = performance.now() - tr;
-      const firstRow = assemble(label, spec.text, retriever.describe(), first.tasks, first.perQuery, timings);
+      const withPerQuery = options.perQuery ?? true;
+      const firstRow = assembleRow(
+        { name: label, specText: spec.text, description: retriever.describe(), tasks: first.tasks, perQuery: first.perQuery, timings },
+        scoring,
+        withPerQuery,
+      );
       if (first.fileLevel !== undefined) firstRow.fileLevel = first.fileLevel;
       if (first.unscored.length > 0) firstRow.unscoredTasks = first.unscored;
       if (warnings.length > 0) firstRow.warnings = warnings;
@@ -885,42 +1015,28 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
           }
           const rerankMs = performance.now() - t0;
           const tEval = performance.now();
-          const row = await scoreRow(stage, (st) => reranked.get(st.name)!, uniqueSlug(name), name);
+          const row = await scoreRow(rowScoring, stage, (st) => reranked.get(st.name)!, uniqueSlug(name), name);
           const evaluateMs = performance.now() - tEval;
           const after = reranker.counters();
-          const result = assemble(
-            name,
-            `${spec.text} >> ${rlabel}`,
-            { kind: 'rerank', firstStage: firstRow.description, reranker: reranker.describe() },
-            row.tasks,
-            row.perQuery,
+          const result = assembleRow(
             {
-              indexMs: timings.indexMs,
-              searchMs: timings.searchMs,
-              rerankMs,
-              evaluateMs,
-              totalMs: timings.totalMs + rerankMs + evaluateMs,
+              name,
+              specText: `${spec.text} >> ${rlabel}`,
+              description: { kind: 'rerank', firstStage: firstRow.description, reranker: reranker.describe() },
+              tasks: row.tasks,
+              perQuery: row.perQuery,
+              timings: {
+                indexMs: timings.indexMs,
+                searchMs: timings.searchMs,
+                rerankMs,
+                evaluateMs,
+                totalMs: timings.totalMs + rerankMs + evaluateMs,
+              },
             },
+            scoring,
+            withPerQuery,
           );
-          const shownDepth = Math.min(rerankDepth, Math.max(0, ...stage.flatMap((st) => [...st.lists.values()].map((l) => l.docIds.length))));
-          const recallCeiling: Record<string, number | null> = {};
-          const delta: Record<string, MetricValues> = {};
-          const deltaRelative: Record<string, Record<string, number | null>> = {};
-          for (const st of stage) {
-            recallCeiling[st.name] = meanMeasure(
-              { task: st.name, queries: st.task.queries, qrels: st.task.qrels, lists: st.lists, protocol, excludeAnchors: st.anchored },
-              `recall@${shownDepth}`,
-            );
-            const a = firstRow.tasks[st.name];
-            const b = result.tasks[st.name];
-            if (a === undefined || b === undefined) continue;
-            const d = metricDeltas(a.metrics, b.metrics);
-            delta[st.name] = d.delta;
-            deltaRelative[st.name] = d.relative;
-          }
-          const o = metricDeltas(firstRow.overall.metrics, result.overall.metrics);
-          delta.overall = o.delta;
-          deltaRelative.overall = o.relative;
+          const { depth: shownDepth, recallCeiling, delta, deltaRelative } = compareWithFirstStage(stage, firstRow, result, protocol, rerankDepth);
           result.firstStage = label;
           result.rerank = {
             depth: shownDepth,
