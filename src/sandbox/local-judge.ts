@@ -25,7 +25,7 @@ import { requireTool, type RunLimits } from './languages/tools.js';
 import { checkFunctional } from './functional.js';
 import { COMPLETION_TOKEN_ENV, prepareSource, type NormalisationName, type PreparedSource } from './normalise.js';
 import { OFFICIAL_CXX_FLAGS, OFFICIAL_HARNESS } from './official-harness.js';
-import { createSlotPool } from '../core/bounded-work.js';
+import { createSlotPool, type SlotPool } from '../core/bounded-work.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
 import { CXX_FLAGS } from './languages/cpp.js';
@@ -105,6 +105,255 @@ interface RunPlan {
   language: string;
   limits: RunLimits;
   argv: string[];
+}
+
+/**
+ * What a judge's steps share once it is set up: its sandbox settings, slot pool and counters, the
+ * helpers that size limits and make work dirs, each language's state, and the judging settings.
+ */
+interface JudgeRuntime {
+  sandbox: boolean;
+  config: SandboxConfig;
+  pool: SlotPool;
+  stats: JudgeStats;
+  /** Runs `start` (one process) while counting processes alive at once. */
+  counted<T>(start: () => Promise<T> | T): Promise<T>;
+  limitsFor(language: string): RunLimits;
+  makeDir(prefix: string): string;
+  stateOf(language: string): LanguageState | undefined;
+  treeRun(limits: TreeLimits): TreeRun | undefined;
+  /** Where a run sees the program directory. */
+  progDir(dir: string): string;
+  tree: TreeAccounting | undefined;
+  comparator: ComparatorName;
+  tolerance: number;
+  stopEarly: boolean;
+  normalise: NormalisationName;
+  wallTimeFactor: number;
+  compileTimeoutMs: number;
+  compileMemoryMb: number;
+}
+
+/** Writes `prepared` into a fresh program dir and compiles it (a language run from source is checked only); a failed compile is the build's verdict. */
+async function buildProgram(rt: JudgeRuntime, language: string, prepared: PreparedSource, signal?: AbortSignal): Promise<Build> {
+  const { sandbox, config, pool, stats, counted, makeDir, stateOf, treeRun, compileTimeoutMs, compileMemoryMb } = rt;
+  const dir = makeDir('p-');
+  writeFileSync(join(dir, prepared.fileName), prepared.text, { mode: 0o644 });
+  for (const f of prepared.extraFiles ?? []) writeFileSync(join(dir, f.name), f.text, { mode: 0o644 });
+  const result: Build = { dir, compileMs: 0, prepared };
+  const env: Record<string, string> = { PATH: '/usr/bin:/bin', HOME: '/box', TMPDIR: '/box', LANG: 'C.UTF-8' };
+  const box = sandbox ? '/box' : dir;
+  if (!sandbox) {
+    env.HOME = dir;
+    env.TMPDIR = dir;
+  }
+  const mounts: Mount[] = [];
+  const ctx: BuildContext = {
+    box,
+    fileName: prepared.fileName,
+    extraFiles: prepared.extraFiles?.map((f) => f.name),
+    sandbox,
+    env,
+    mounts,
+    cxxFlags: prepared.cxxFlags,
+    state: stateOf(language),
+  };
+  const argv = await judgeLanguage(language).compileArgv(ctx);
+  if (argv === undefined) return result;
+  if (ctx.state?.compile !== undefined) {
+    const sources = [prepared.fileName, ...(prepared.extraFiles ?? []).map((f) => f.name)];
+    const warm = await ctx.state.compile(dir, sources, compileTimeoutMs);
+    if (warm !== undefined) {
+      stats.compiles++;
+      result.compileMs = warm.wallMs;
+      if (warm.timedOut) {
+        result.verdict = 'compile_error';
+        result.output = `compilation killed after ${compileTimeoutMs} ms\n`;
+      } else if (warm.exitCode !== 0) {
+        result.verdict = 'compile_error';
+        result.output = warm.output.slice(0, 4000);
+      }
+      return result;
+    }
+  }
+  const r = await pool.run(async () => {
+    stats.compiles++;
+    const t = treeRun({ memoryMb: compileMemoryMb, pids: 512, cpuMs: compileTimeoutMs });
+    try {
+      return await counted(() =>
+        runProcess(config, { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal, tree: t }),
+      );
+    } finally {
+      t?.group.close();
+    }
+  });
+  result.compileMs = Math.round(r.wallMs);
+  if (r.treeLimit !== undefined) {
+    result.verdict = 'compile_error';
+    result.output =
+      (r.treeLimit === 'memory'
+        ? `compilation stopped: the compiler passed its memory cap of ${compileMemoryMb} MiB\n`
+        : `compilation stopped: the compiler passed its CPU-time cap of ${compileTimeoutMs} ms\n`) + (r.stderr + r.stdout).slice(0, 4000);
+  } else if (r.exitCode === null || (!r.timedOut && r.cpuMs < 0)) {
+    result.verdict = 'sandbox_error';
+    result.output = r.stderr.slice(0, 4000);
+  } else if (r.exitCode !== 0 || r.timedOut) {
+    result.verdict = 'compile_error';
+    result.output = (r.timedOut ? `compilation killed after ${compileTimeoutMs} ms\n` : '') + (r.stderr + r.stdout).slice(0, 4000);
+  }
+  return result;
+}
+
+/** The command and limits every test of a built program runs with. */
+function planRuns(rt: JudgeRuntime, language: string, b: Build): RunPlan {
+  const limits = rt.limitsFor(language);
+  return { build: b, language, limits, argv: judgeLanguage(language).runArgv(rt.progDir(b.dir), b.prepared, limits) };
+}
+
+/** Runs one test of a built program in a fresh sandbox from the pool and turns the outcome into a verdict. */
+async function runTest(rt: JudgeRuntime, plan: RunPlan, test: TestCase, signal?: AbortSignal): Promise<TestResult> {
+  const { sandbox, config, pool, stats, counted, makeDir, treeRun, tree, wallTimeFactor, comparator, tolerance } = rt;
+  const { build: b, limits } = plan;
+  const runDir = sandbox ? undefined : makeDir('r-');
+  const env: Record<string, string> = {
+    PATH: '/usr/bin:/bin',
+    HOME: runDir ?? '/box',
+    TMPDIR: runDir ?? '/tmp',
+    LANG: 'C.UTF-8',
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONIOENCODING: 'utf-8',
+  };
+  // A program test's completion token: fresh per run, so no program can know it in advance.
+  const token =
+    test.kind === 'program' && b.prepared.normalisations.some((n) => n.includes('completion token'))
+      ? `coreb-done-${randomBytes(12).toString('hex')}`
+      : undefined;
+  if (token !== undefined) env[COMPLETION_TOKEN_ENV] = token;
+  const treeMemoryMb = limits.memoryLimitMb + judgeLanguage(plan.language).treeAllowanceMb;
+  // With the tree accounted, resident memory is limited, not address space (threads reserve
+  // much more than they touch); /proc polling keeps a generous address-space backstop.
+  const addressSpaceMb =
+    tree === undefined ? limits.addressSpaceMb : tree.mechanism === 'proc' ? Math.max(limits.addressSpaceMb, 4 * treeMemoryMb) : 0;
+  const plimits: ProcessLimits = {
+    wallMs: Math.round(limits.timeLimitMs * wallTimeFactor + 1000),
+    cpuS: Math.ceil(limits.timeLimitMs / 1000) + 1,
+    addressSpaceMb,
+    processes: limits.processes,
+    fileSizeMb: limits.workDirMb,
+    openFiles: 256,
+    stackMb: Math.min(256, Math.floor(limits.addressSpaceMb / 4)),
+    workDirMb: limits.workDirMb,
+    stdoutBytes: limits.outputLimitBytes,
+    stderrBytes: STDERR_KEEP,
+  };
+  try {
+    const r = await pool.run(async () => {
+      stats.runs++;
+      const t = treeRun({ memoryMb: treeMemoryMb, pids: limits.processes, cpuMs: limits.timeLimitMs });
+      try {
+        return await counted(() =>
+          runProcess(config, {
+            argv: plan.argv,
+            env,
+            stdin: test.kind === 'program' ? '' : test.input,
+            mounts: sandbox ? [{ src: b.dir, dest: '/prog' }] : [],
+            workDir: runDir,
+            limits: plimits,
+            signal,
+            tree: t,
+          }),
+        );
+      } finally {
+        t?.group.close();
+      }
+    });
+    return classifyRun(r, test, {
+      limits,
+      language: plan.language,
+      comparator,
+      tolerance,
+      aborted: signal?.aborted === true,
+      ...(token !== undefined ? { completionToken: token } : {}),
+    });
+  } finally {
+    if (runDir !== undefined) rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Judges one program: stdin and functional tests build it once and run every test (all at once, or
+ * in order stopping at the first failure); program tests build it with each test program appended.
+ */
+async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly TestCase[], call: JudgeCallOptions = {}): Promise<ProgramResult> {
+  const { sandbox, normalise, stopEarly, comparator } = rt;
+  const { signal } = call;
+  const normalisations = new Set<string>();
+  const builds: Build[] = [];
+  const results: TestResult[] = [];
+  let compileMs = 0;
+  let compileOutput: string | undefined;
+  let failedBuild: Verdict | undefined;
+  try {
+    const programKind = tests.length > 0 && tests[0].kind === 'program';
+    if (!programKind) {
+      const kind = tests[0]?.kind ?? 'stdin';
+      const refusal = kind === 'functional' ? checkFunctional(program.language, program.code, tests[0]?.funcName ?? '') : undefined;
+      if (refusal !== undefined) {
+        failedBuild = refusal.verdict;
+        compileOutput = refusal.reason;
+      }
+      const prepared = prepareSource(program.language, program.code, kind, tests[0]?.funcName ?? '', { normalise });
+      prepared.normalisations.forEach((n) => normalisations.add(n));
+      if (failedBuild === undefined) {
+        const b = await buildProgram(rt, program.language, prepared, signal);
+        builds.push(b);
+        compileMs = b.compileMs;
+        if (b.verdict !== undefined) {
+          failedBuild = b.verdict;
+          compileOutput = b.output;
+        } else {
+          const plan = planRuns(rt, program.language, b);
+          if (stopEarly) {
+            for (const t of tests) {
+              const r = await runTest(rt, plan, t, signal);
+              results.push(r);
+              if (r.verdict !== 'accepted') break;
+            }
+          } else {
+            results.push(...(await Promise.all(tests.map((t) => runTest(rt, plan, t, signal)))));
+          }
+        }
+      }
+    } else {
+      for (const t of tests) {
+        const prepared = prepareSource(program.language, program.code, 'program', t.input, { normalise });
+        prepared.normalisations.forEach((n) => normalisations.add(n));
+        const b = await buildProgram(rt, program.language, prepared, signal);
+        builds.push(b);
+        compileMs += b.compileMs;
+        if (b.verdict !== undefined) {
+          failedBuild = b.verdict;
+          compileOutput = b.output;
+          break;
+        }
+        const r = await runTest(rt, planRuns(rt, program.language, b), t, signal);
+        results.push(r);
+        if (stopEarly && r.verdict !== 'accepted') break;
+      }
+    }
+  } finally {
+    for (const b of builds) rmSync(b.dir, { recursive: true, force: true });
+  }
+  return createProgramResult(program, {
+    testsTotal: tests.length,
+    results,
+    failedBuild,
+    compileMs,
+    compileOutput,
+    normalisations: [...normalisations],
+    comparator,
+    sandboxed: sandbox,
+  });
 }
 
 /**
@@ -238,217 +487,26 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   /** Where a run sees the program directory. */
   const progDir = (dir: string): string => (sandbox ? '/prog' : dir);
 
-  async function build(language: string, prepared: PreparedSource, signal?: AbortSignal): Promise<Build> {
-    const dir = makeDir('p-');
-    writeFileSync(join(dir, prepared.fileName), prepared.text, { mode: 0o644 });
-    for (const f of prepared.extraFiles ?? []) writeFileSync(join(dir, f.name), f.text, { mode: 0o644 });
-    const result: Build = { dir, compileMs: 0, prepared };
-    const env: Record<string, string> = { PATH: '/usr/bin:/bin', HOME: '/box', TMPDIR: '/box', LANG: 'C.UTF-8' };
-    const box = sandbox ? '/box' : dir;
-    if (!sandbox) {
-      env.HOME = dir;
-      env.TMPDIR = dir;
-    }
-    const mounts: Mount[] = [];
-    const ctx: BuildContext = {
-      box,
-      fileName: prepared.fileName,
-      extraFiles: prepared.extraFiles?.map((f) => f.name),
-      sandbox,
-      env,
-      mounts,
-      cxxFlags: prepared.cxxFlags,
-      state: stateOf(language),
-    };
-    const argv = await judgeLanguage(language).compileArgv(ctx);
-    if (argv === undefined) return result;
-    if (ctx.state?.compile !== undefined) {
-      const sources = [prepared.fileName, ...(prepared.extraFiles ?? []).map((f) => f.name)];
-      const warm = await ctx.state.compile(dir, sources, compileTimeoutMs);
-      if (warm !== undefined) {
-        stats.compiles++;
-        result.compileMs = warm.wallMs;
-        if (warm.timedOut) {
-          result.verdict = 'compile_error';
-          result.output = `compilation killed after ${compileTimeoutMs} ms\n`;
-        } else if (warm.exitCode !== 0) {
-          result.verdict = 'compile_error';
-          result.output = warm.output.slice(0, 4000);
-        }
-        return result;
-      }
-    }
-    const r = await pool.run(async () => {
-      stats.compiles++;
-      const t = treeRun({ memoryMb: compileMemoryMb, pids: 512, cpuMs: compileTimeoutMs });
-      try {
-        return await counted(() =>
-          runProcess(config, { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal, tree: t }),
-        );
-      } finally {
-        t?.group.close();
-      }
-    });
-    result.compileMs = Math.round(r.wallMs);
-    if (r.treeLimit !== undefined) {
-      result.verdict = 'compile_error';
-      result.output =
-        (r.treeLimit === 'memory'
-          ? `compilation stopped: the compiler passed its memory cap of ${compileMemoryMb} MiB\n`
-          : `compilation stopped: the compiler passed its CPU-time cap of ${compileTimeoutMs} ms\n`) + (r.stderr + r.stdout).slice(0, 4000);
-    } else if (r.exitCode === null || (!r.timedOut && r.cpuMs < 0)) {
-      result.verdict = 'sandbox_error';
-      result.output = r.stderr.slice(0, 4000);
-    } else if (r.exitCode !== 0 || r.timedOut) {
-      result.verdict = 'compile_error';
-      result.output = (r.timedOut ? `compilation killed after ${compileTimeoutMs} ms\n` : '') + (r.stderr + r.stdout).slice(0, 4000);
-    }
-    return result;
-  }
-
-  function planRuns(language: string, b: Build): RunPlan {
-    const limits = limitsFor(language);
-    return { build: b, language, limits, argv: judgeLanguage(language).runArgv(progDir(b.dir), b.prepared, limits) };
-  }
-
-  async function runTest(plan: RunPlan, test: TestCase, signal?: AbortSignal): Promise<TestResult> {
-    const { build: b, limits } = plan;
-    const runDir = sandbox ? undefined : makeDir('r-');
-    const env: Record<string, string> = {
-      PATH: '/usr/bin:/bin',
-      HOME: runDir ?? '/box',
-      TMPDIR: runDir ?? '/tmp',
-      LANG: 'C.UTF-8',
-      PYTHONDONTWRITEBYTECODE: '1',
-      PYTHONIOENCODING: 'utf-8',
-    };
-    // A program test's completion token: fresh per run, so no program can know it in advance.
-    const token =
-      test.kind === 'program' && b.prepared.normalisations.some((n) => n.includes('completion token'))
-        ? `coreb-done-${randomBytes(12).toString('hex')}`
-        : undefined;
-    if (token !== undefined) env[COMPLETION_TOKEN_ENV] = token;
-    const treeMemoryMb = limits.memoryLimitMb + judgeLanguage(plan.language).treeAllowanceMb;
-    // With the tree accounted, resident memory is limited, not address space (threads reserve
-    // much more than they touch); /proc polling keeps a generous address-space backstop.
-    const addressSpaceMb =
-      tree === undefined ? limits.addressSpaceMb : tree.mechanism === 'proc' ? Math.max(limits.addressSpaceMb, 4 * treeMemoryMb) : 0;
-    const plimits: ProcessLimits = {
-      wallMs: Math.round(limits.timeLimitMs * wallTimeFactor + 1000),
-      cpuS: Math.ceil(limits.timeLimitMs / 1000) + 1,
-      addressSpaceMb,
-      processes: limits.processes,
-      fileSizeMb: limits.workDirMb,
-      openFiles: 256,
-      stackMb: Math.min(256, Math.floor(limits.addressSpaceMb / 4)),
-      workDirMb: limits.workDirMb,
-      stdoutBytes: limits.outputLimitBytes,
-      stderrBytes: STDERR_KEEP,
-    };
-    try {
-      const r = await pool.run(async () => {
-        stats.runs++;
-        const t = treeRun({ memoryMb: treeMemoryMb, pids: limits.processes, cpuMs: limits.timeLimitMs });
-        try {
-          return await counted(() =>
-            runProcess(config, {
-              argv: plan.argv,
-              env,
-              stdin: test.kind === 'program' ? '' : test.input,
-              mounts: sandbox ? [{ src: b.dir, dest: '/prog' }] : [],
-              workDir: runDir,
-              limits: plimits,
-              signal,
-              tree: t,
-            }),
-          );
-        } finally {
-          t?.group.close();
-        }
-      });
-      return classifyRun(r, test, {
-        limits,
-        language: plan.language,
-        comparator,
-        tolerance,
-        aborted: signal?.aborted === true,
-        ...(token !== undefined ? { completionToken: token } : {}),
-      });
-    } finally {
-      if (runDir !== undefined) rmSync(runDir, { recursive: true, force: true });
-    }
-  }
-
-  async function judge(program: Program, tests: readonly TestCase[], call: JudgeCallOptions = {}): Promise<ProgramResult> {
-    const { signal } = call;
-    const normalisations = new Set<string>();
-    const builds: Build[] = [];
-    const results: TestResult[] = [];
-    let compileMs = 0;
-    let compileOutput: string | undefined;
-    let failedBuild: Verdict | undefined;
-    try {
-      const programKind = tests.length > 0 && tests[0].kind === 'program';
-      if (!programKind) {
-        const kind = tests[0]?.kind ?? 'stdin';
-        const refusal = kind === 'functional' ? checkFunctional(program.language, program.code, tests[0]?.funcName ?? '') : undefined;
-        if (refusal !== undefined) {
-          failedBuild = refusal.verdict;
-          compileOutput = refusal.reason;
-        }
-        const prepared = prepareSource(program.language, program.code, kind, tests[0]?.funcName ?? '', { normalise });
-        prepared.normalisations.forEach((n) => normalisations.add(n));
-        if (failedBuild === undefined) {
-          const b = await build(program.language, prepared, signal);
-          builds.push(b);
-          compileMs = b.compileMs;
-          if (b.verdict !== undefined) {
-            failedBuild = b.verdict;
-            compileOutput = b.output;
-          } else {
-            const plan = planRuns(program.language, b);
-            if (stopEarly) {
-              for (const t of tests) {
-                const r = await runTest(plan, t, signal);
-                results.push(r);
-                if (r.verdict !== 'accepted') break;
-              }
-            } else {
-              results.push(...(await Promise.all(tests.map((t) => runTest(plan, t, signal)))));
-            }
-          }
-        }
-      } else {
-        for (const t of tests) {
-          const prepared = prepareSource(program.language, program.code, 'program', t.input, { normalise });
-          prepared.normalisations.forEach((n) => normalisations.add(n));
-          const b = await build(program.language, prepared, signal);
-          builds.push(b);
-          compileMs += b.compileMs;
-          if (b.verdict !== undefined) {
-            failedBuild = b.verdict;
-            compileOutput = b.output;
-            break;
-          }
-          const r = await runTest(planRuns(program.language, b), t, signal);
-          results.push(r);
-          if (stopEarly && r.verdict !== 'accepted') break;
-        }
-      }
-    } finally {
-      for (const b of builds) rmSync(b.dir, { recursive: true, force: true });
-    }
-    return createProgramResult(program, {
-      testsTotal: tests.length,
-      results,
-      failedBuild,
-      compileMs,
-      compileOutput,
-      normalisations: [...normalisations],
-      comparator,
-      sandboxed: sandbox,
-    });
-  }
+  const rt: JudgeRuntime = {
+    sandbox,
+    config,
+    pool,
+    stats,
+    counted,
+    limitsFor,
+    makeDir,
+    stateOf,
+    treeRun,
+    progDir,
+    tree,
+    comparator,
+    tolerance,
+    stopEarly,
+    normalise,
+    wallTimeFactor,
+    compileTimeoutMs,
+    compileMemoryMb,
+  };
 
   return {
     describe: () => ({
@@ -467,7 +525,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       treeLimits: tree?.mechanism ?? 'off',
       compileMemoryMb,
     }),
-    judge,
+    judge: (program, tests, call) => judgeProgram(rt, program, tests, call),
     stats: () => Object.assign({ ...stats }, ...[...states.values()].map((st) => st?.stats?.() ?? {})),
     async close() {
       // work dirs are removed after each program; the cache (helper, PCH, Go cache) is kept for reuse

@@ -166,7 +166,8 @@ for (const mechanism of ['auto', 'proc'] as const) {
   });
 
   test(`orphaned memory holders get memory_limit (Python, C++; tree limits ${mechanism})`, { skip: skip ?? false }, async () => {
-    const judge = await judgeWith({ ...ATTACK_LIMITS, treeLimits: mechanism });
+    // CPU time out of the way, as for Java below: on a loaded machine touching the memory can pass 2 s of CPU.
+    const judge = await judgeWith({ ...ATTACK_LIMITS, timeLimitMs: 20000, treeLimits: mechanism });
     assert.ok(typeof judge !== 'string', String(judge));
     const [py, cpp] = await Promise.all([run(judge, 'python', PY_ORPHAN_MEMORY), run(judge, 'cpp', CPP_ORPHAN_MEMORY)]);
     for (const r of [py, cpp]) {
