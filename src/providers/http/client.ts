@@ -124,114 +124,145 @@ export function redact(s: string, secrets: readonly string[], max = 300): string
   return out.length > max ? out.slice(0, max) + '…' : out;
 }
 
-/** Creates a client; no I/O happens until `embed`. */
-export function createHttpClient(options: HttpClientOptions): HttpClient {
-  const n = options.endpoints.length;
-  if (n === 0) throw new CorebError('CONFIG', 'no endpoint configured; give baseUrl');
-  const inflight = new Array<number>(n).fill(0);
-  const stats: HttpClientStats = { requests: 0, retries: 0, perEndpoint: new Array<number>(n).fill(0) };
-  const random = options.random ?? Math.random;
-  let rr = 0;
-
+/** Which endpoint a request goes to: in-flight counts, cool-downs after failures, the rotation. */
+interface Balancer {
+  /** Requests in flight per endpoint. */
+  readonly inflight: number[];
   /** Until when (performance.now ms) an endpoint that just failed is avoided. */
+  readonly coolUntil: number[];
+  /** The endpoint for the next attempt, other than `avoid` (the one that just failed) when another is usable. */
+  pick(avoid: number): number;
+}
+
+/**
+ * Endpoint choice over `n` endpoints: `round-robin` rotates; `least-busy` takes the one with the
+ * fewest requests in flight (ties rotate). Endpoints cooling down after a failure are skipped while
+ * another is ready.
+ */
+function createBalancer(n: number, balance: Balance): Balancer {
+  const inflight = new Array<number>(n).fill(0);
   const coolUntil = new Array<number>(n).fill(0);
-
-  const pick = (avoid: number): number => {
-    if (n === 1) return 0;
-    const now = performance.now();
-    const ready = (i: number): boolean => coolUntil[i] <= now;
-    const anyReady = coolUntil.some((_, i) => ready(i));
-    const usable = (i: number): boolean => !anyReady || ready(i);
-    if (options.balance === 'round-robin') {
-      for (let k = 0; k < 2 * n; k++) {
-        const i = rr++ % n;
-        if (usable(i) && (i !== avoid || k >= n)) return i;
+  let rr = 0;
+  return {
+    inflight,
+    coolUntil,
+    pick(avoid) {
+      if (n === 1) return 0;
+      const now = performance.now();
+      const ready = (i: number): boolean => coolUntil[i] <= now;
+      const anyReady = coolUntil.some((_, i) => ready(i));
+      const usable = (i: number): boolean => !anyReady || ready(i);
+      if (balance === 'round-robin') {
+        for (let k = 0; k < 2 * n; k++) {
+          const i = rr++ % n;
+          if (usable(i) && (i !== avoid || k >= n)) return i;
+        }
+        return rr++ % n;
       }
-      return rr++ % n;
-    }
-    const startAt = rr++ % n;
-    let best = -1;
-    for (let k = 0; k < n; k++) {
-      const i = (startAt + k) % n;
-      if (!usable(i)) continue;
-      if (best < 0 || inflight[i] < inflight[best] || (best === avoid && inflight[i] === inflight[best])) best = i;
-    }
-    return best;
+      const startAt = rr++ % n;
+      let best = -1;
+      for (let k = 0; k < n; k++) {
+        const i = (startAt + k) % n;
+        if (!usable(i)) continue;
+        if (best < 0 || inflight[i] < inflight[best] || (best === avoid && inflight[i] === inflight[best])) best = i;
+      }
+      return best;
+    },
   };
+}
 
-  /** Spacing between request starts (ms) when a requests-per-minute limit is set. */
-  const spacingMs = options.requestsPerMinute ? 60_000 / options.requestsPerMinute : 0;
+/** Spaces request starts `60000 / requestsPerMinute` ms apart (no wait without a limit). */
+function createThrottle(requestsPerMinute: number | undefined): (signal: AbortSignal) => Promise<void> {
+  const spacingMs = requestsPerMinute ? 60_000 / requestsPerMinute : 0;
   let nextStart = 0;
-  const throttle = async (signal: AbortSignal): Promise<void> => {
+  return async (signal) => {
     if (spacingMs === 0) return;
     const now = performance.now();
     const at = Math.max(now, nextStart);
     nextStart = at + spacingMs;
     if (at > now) await sleep(at - now, signal);
   };
+}
+
+/**
+ * One POST: the parsed value, or a failure saying whether it is worth retrying (timeouts, network
+ * errors, retryable statuses, truncated JSON) with the server's Retry-After; secrets are scrubbed
+ * from every message.
+ */
+async function attemptRequest<T>(
+  options: HttpClientOptions,
+  endpoint: string,
+  path: string,
+  body: string,
+  parse: (json: unknown) => T,
+  headers: Readonly<Record<string, string>>,
+  signal: AbortSignal,
+  describeError?: (status: number, body: string) => string | undefined,
+): Promise<{ value: T } | Failure> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const both = AbortSignal.any([signal, timeout]);
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(endpoint + path, { method: 'POST', headers: { ...headers, ...options.headers }, body, signal: both });
+    text = await res.text();
+  } catch (e) {
+    if (signal.aborted) throw abortReason(signal);
+    if (timeout.aborted) {
+      return { retryable: true, code: 'HTTP', message: `no complete response within ${options.timeoutMs} ms (timeoutMs)` };
+    }
+    const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
+    // undici quotes an invalid header value (the key) in its message: scrub before use.
+    const what = redact(`${e instanceof Error ? e.message : String(e)}${cause}`, options.secrets);
+    return { retryable: !(e instanceof TypeError && /header/i.test(what)), code: 'HTTP', message: `request failed: ${what}` };
+  }
+  if (!res.ok) {
+    const hint = res.status === 401 || res.status === 403 ? ' (check the API key named by apiKeyEnv)' : '';
+    const described = describeError?.(res.status, text);
+    return {
+      retryable: isRetryableStatus(res.status),
+      code: 'HTTP',
+      status: res.status,
+      message:
+        described !== undefined
+          ? `HTTP ${res.status}${hint}: ${redact(described, options.secrets, 600)}`
+          : `HTTP ${res.status}${hint}; body: ${JSON.stringify(redact(text, options.secrets))}`,
+      retryAfterMs: parseRetryAfterMs(res.headers) ?? parseRetryDelayBody(text),
+    };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    if (/(^|[^A-Za-z"])(NaN|-?Infinity)([^A-Za-z"]|$)/.test(text)) {
+      return { retryable: false, code: 'PROVIDER', message: 'response contains NaN or Infinity values (not finite numbers)' };
+    }
+    return {
+      retryable: true,
+      code: 'PROVIDER',
+      message: `malformed or truncated JSON (${text.length} bytes, ends ${JSON.stringify(redact(text.slice(-60), options.secrets))})`,
+    };
+  }
+  try {
+    return { value: parse(json) };
+  } catch (e) {
+    if (e instanceof ResponseShapeError) return { retryable: false, code: 'PROVIDER', message: `bad response: ${e.message}` };
+    throw e;
+  }
+}
+
+/** Creates a client; no I/O happens until `embed`. */
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const n = options.endpoints.length;
+  if (n === 0) throw new CorebError('CONFIG', 'no endpoint configured; give baseUrl');
+  const stats: HttpClientStats = { requests: 0, retries: 0, perEndpoint: new Array<number>(n).fill(0) };
+  const random = options.random ?? Math.random;
+  const balancer = createBalancer(n, options.balance);
+  const { inflight, coolUntil } = balancer;
+
+  const throttle = createThrottle(options.requestsPerMinute);
 
   const where = (endpoint: string, path: string): string => redact(`POST ${endpoint}${path}`, options.secrets, 200);
-
-  const attempt = async <T>(
-    endpoint: string,
-    path: string,
-    body: string,
-    parse: (json: unknown) => T,
-    headers: Readonly<Record<string, string>>,
-    signal: AbortSignal,
-    describeError?: (status: number, body: string) => string | undefined,
-  ): Promise<{ value: T } | Failure> => {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const both = AbortSignal.any([signal, timeout]);
-    let res: Response;
-    let text: string;
-    try {
-      res = await fetch(endpoint + path, { method: 'POST', headers: { ...headers, ...options.headers }, body, signal: both });
-      text = await res.text();
-    } catch (e) {
-      if (signal.aborted) throw abortReason(signal);
-      if (timeout.aborted) {
-        return { retryable: true, code: 'HTTP', message: `no complete response within ${options.timeoutMs} ms (timeoutMs)` };
-      }
-      const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
-      // undici quotes an invalid header value (the key) in its message: scrub before use.
-      const what = redact(`${e instanceof Error ? e.message : String(e)}${cause}`, options.secrets);
-      return { retryable: !(e instanceof TypeError && /header/i.test(what)), code: 'HTTP', message: `request failed: ${what}` };
-    }
-    if (!res.ok) {
-      const hint = res.status === 401 || res.status === 403 ? ' (check the API key named by apiKeyEnv)' : '';
-      const described = describeError?.(res.status, text);
-      return {
-        retryable: isRetryableStatus(res.status),
-        code: 'HTTP',
-        status: res.status,
-        message:
-          described !== undefined
-            ? `HTTP ${res.status}${hint}: ${redact(described, options.secrets, 600)}`
-            : `HTTP ${res.status}${hint}; body: ${JSON.stringify(redact(text, options.secrets))}`,
-        retryAfterMs: parseRetryAfterMs(res.headers) ?? parseRetryDelayBody(text),
-      };
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      if (/(^|[^A-Za-z"])(NaN|-?Infinity)([^A-Za-z"]|$)/.test(text)) {
-        return { retryable: false, code: 'PROVIDER', message: 'response contains NaN or Infinity values (not finite numbers)' };
-      }
-      return {
-        retryable: true,
-        code: 'PROVIDER',
-        message: `malformed or truncated JSON (${text.length} bytes, ends ${JSON.stringify(redact(text.slice(-60), options.secrets))})`,
-      };
-    }
-    try {
-      return { value: parse(json) };
-    } catch (e) {
-      if (e instanceof ResponseShapeError) return { retryable: false, code: 'PROVIDER', message: `bad response: ${e.message}` };
-      throw e;
-    }
-  };
 
   /** One request with retries: the parsed value and the endpoint that answered. */
   const send = async <T>(
@@ -246,7 +277,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     let last = -1;
     for (let a = 0; ; a++) {
       await throttle(signal);
-      let e = pick(last);
+      let e = balancer.pick(last);
       if (slots !== undefined && n > 1 && slots.free(options.endpoints[e]) <= 0) {
         // Another usable endpoint with a free shared slot beats waiting for this one.
         const now = performance.now();
@@ -262,7 +293,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       stats.requests++;
       let r: { value: T } | Failure;
       try {
-        r = await attempt(options.endpoints[e], path, payload, parse, headers, signal, describeError);
+        r = await attemptRequest(options, options.endpoints[e], path, payload, parse, headers, signal, describeError);
       } finally {
         inflight[e]--;
         slots?.release(options.endpoints[e]);
