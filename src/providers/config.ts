@@ -51,38 +51,45 @@ const MIN_INT: Readonly<Record<string, number>> = { maxRetries: 0, backoffMs: 0,
 const TABLE_TASKS: readonly string[] = [...TASKS, 'default'];
 
 /**
+ * One or more base URLs (repeated, or comma-separated): each http(s), without credentials (the key
+ * is named by apiKeyEnv) or a query string; trailing slashes dropped.
+ * @throws CorebError `USAGE` naming `where` and what is wrong (`bad` words a value error).
+ */
+export function parseBaseUrls(values: readonly string[], where: string, bad: (valid: string) => CorebError): string[] {
+  const urls = values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  for (const u of urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(u);
+    } catch {
+      throw bad('one or more http(s) URLs (repeat the parameter or separate with commas)');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw bad('an http(s) URL');
+    if (parsed.search) {
+      throw new CorebError('USAGE', `${where}: \`baseUrl\` must not have a query string; name the key's environment variable with apiKeyEnv`);
+    }
+    if (parsed.username || parsed.password) {
+      throw new CorebError(
+        'USAGE',
+        `${where}: \`baseUrl\` must not contain credentials; put the key in an environment variable and name it with apiKeyEnv`,
+      );
+    }
+  }
+  if (urls.length === 0) throw bad('at least one URL');
+  return urls.map((u) => u.replace(/\/+$/, ''));
+}
+
+/**
  * Checks and converts one spec parameter: `urls` (repeatable, comma-separated, no query string or
  * credentials), `int` (>= 1, or >= 0 for retry/backoff keys), `bool`, enums. `where` prefixes errors.
  * @throws CorebError `USAGE` naming the parameter and what is valid.
  */
 export function parseValue(key: string, kind: ParamKind, values: string[], where: string): unknown {
   const bad = (valid: string): CorebError => new CorebError('USAGE', `${where}: parameter \`${key}\` must be ${valid}, got \`${values.join(',')}\``);
-  if (kind === 'urls') {
-    const urls = values
-      .flatMap((v) => v.split(','))
-      .map((v) => v.trim())
-      .filter(Boolean);
-    for (const u of urls) {
-      let parsed: URL;
-      try {
-        parsed = new URL(u);
-      } catch {
-        throw bad('one or more http(s) URLs (repeat the parameter or separate with commas)');
-      }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw bad('an http(s) URL');
-      if (parsed.search) {
-        throw new CorebError('USAGE', `${where}: \`baseUrl\` must not have a query string; name the key's environment variable with apiKeyEnv`);
-      }
-      if (parsed.username || parsed.password) {
-        throw new CorebError(
-          'USAGE',
-          `${where}: \`baseUrl\` must not contain credentials; put the key in an environment variable and name it with apiKeyEnv`,
-        );
-      }
-    }
-    if (urls.length === 0) throw bad('at least one URL');
-    return urls.map((u) => u.replace(/\/+$/, ''));
-  }
+  if (kind === 'urls') return parseBaseUrls(values, where, bad);
   if (values.length > 1) throw new CorebError('USAGE', `${where}: parameter \`${key}\` given ${values.length} times; give it once`);
   const v = values[0];
   switch (kind) {

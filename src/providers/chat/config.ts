@@ -3,7 +3,7 @@
  * (the same query syntax as embedder specs), every value checked. Pure (no I/O).
  */
 import { CorebError } from '../../core/errors.js';
-import { splitEmbedderSpec } from '../config.js';
+import { parseBaseUrls, splitEmbedderSpec } from '../config.js';
 
 /** Everything that configures one chat model. Only `provider` and `model` are required. */
 export interface ChatModelConfig {
@@ -55,29 +55,7 @@ export const CHAT_SPEC_PARAMS: Readonly<Record<string, Kind>> = {
 function parseParam(key: string, kind: Kind, raw: unknown, where: string): unknown {
   const values = (Array.isArray(raw) ? raw : [raw]).map((v) => String(v));
   const bad = (valid: string): CorebError => new CorebError('USAGE', `${where}: parameter \`${key}\` must be ${valid}, got \`${values.join(',')}\``);
-  if (kind === 'urls') {
-    const urls = values
-      .flatMap((v) => v.split(','))
-      .map((v) => v.trim())
-      .filter(Boolean);
-    if (urls.length === 0) throw bad('at least one http(s) URL');
-    for (const u of urls) {
-      let p: URL;
-      try {
-        p = new URL(u);
-      } catch {
-        throw bad('an http(s) URL');
-      }
-      if (p.protocol !== 'http:' && p.protocol !== 'https:') throw bad('an http(s) URL');
-      if (p.username || p.password || p.search) {
-        throw new CorebError(
-          'USAGE',
-          `${where}: \`baseUrl\` must not carry credentials or a query string; name the key's environment variable with apiKeyEnv`,
-        );
-      }
-    }
-    return urls.map((u) => u.replace(/\/+$/, ''));
-  }
+  if (kind === 'urls') return parseBaseUrls(values, where, bad);
   if (values.length !== 1) throw new CorebError('USAGE', `${where}: parameter \`${key}\` given ${values.length} times; give it once`);
   const v = values[0];
   if (kind === 'string') {
