@@ -2,8 +2,8 @@
  * The static, lazily loaded table of embedding providers: importing this module loads no provider
  * code; `createEmbedder` imports only the chosen one (so onnxruntime loads only for `onnx`).
  */
+import { loadRegistered } from './lazy-registry.js';
 import type { Embedder } from '../core/embedding.js';
-import { CorebError } from '../core/errors.js';
 import type { EmbedderConfig, ProviderContext } from './types.js';
 
 /** A provider module: one factory. */
@@ -83,10 +83,6 @@ export type ProviderName = keyof typeof PROVIDERS;
  * ```
  */
 export async function createEmbedder(config: EmbedderConfig, context: ProviderContext): Promise<Embedder> {
-  const entry = (PROVIDERS as Record<string, ProviderEntry>)[config.provider];
-  if (entry === undefined) {
-    throw new CorebError('NOT_FOUND', `unknown provider \`${config.provider}\`; valid providers: ${Object.keys(PROVIDERS).join(', ')}`);
-  }
-  const mod = await entry.load();
+  const mod = await loadRegistered<ProviderModule>(PROVIDERS, config.provider, 'provider', 'valid providers');
   return mod.create(config, context);
 }

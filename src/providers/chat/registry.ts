@@ -2,8 +2,8 @@
  * The lazily loaded table of chat-model providers: importing this module loads no provider code;
  * {@link createChatModel} imports only the chosen one.
  */
+import { loadRegistered } from '../lazy-registry.js';
 import type { ChatModel } from '../../core/chat.js';
-import { CorebError } from '../../core/errors.js';
 import type { ProviderContext } from '../types.js';
 import type { ChatModelConfig } from './config.js';
 
@@ -38,12 +38,6 @@ export type ChatProviderName = keyof typeof CHAT_PROVIDERS;
 
 /** Creates the chat model `config` describes, loading only its provider's code. */
 export async function createChatModel(config: ChatModelConfig, context: ProviderContext): Promise<ChatModel> {
-  const entry = (CHAT_PROVIDERS as Record<string, ChatProviderEntry>)[config.provider];
-  if (entry === undefined) {
-    throw new CorebError(
-      'NOT_FOUND',
-      `unknown chat provider \`${config.provider}\`; valid chat providers: ${Object.keys(CHAT_PROVIDERS).join(', ')}`,
-    );
-  }
-  return (await entry.load()).create(config, context);
+  const mod = await loadRegistered<ChatProviderModule>(CHAT_PROVIDERS, config.provider, 'chat provider', 'valid chat providers');
+  return mod.create(config, context);
 }

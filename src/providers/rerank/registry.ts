@@ -2,7 +2,7 @@
  * The static, lazily loaded table of reranker providers: importing this module loads no provider
  * code; `createReranker` imports only the chosen one (so onnxruntime loads only for `onnx`).
  */
-import { CorebError } from '../../core/errors.js';
+import { loadRegistered } from '../lazy-registry.js';
 import type { Reranker } from '../../core/rerank.js';
 import type { ProviderContext } from '../types.js';
 import type { RerankerConfig } from './config.js';
@@ -49,10 +49,6 @@ export type RerankerName = keyof typeof RERANKERS;
 
 /** Creates the reranker `config` describes, loading only its provider's code. */
 export async function createReranker(config: RerankerConfig, context: ProviderContext): Promise<Reranker> {
-  const entry = (RERANKERS as Record<string, RerankerEntry>)[config.provider];
-  if (entry === undefined) {
-    throw new CorebError('NOT_FOUND', `unknown reranker provider \`${config.provider}\`; valid: ${Object.keys(RERANKERS).join(', ')}`);
-  }
-  const mod = await entry.load();
+  const mod = await loadRegistered<RerankerModule>(RERANKERS, config.provider, 'reranker provider', 'valid');
   return mod.create(config, context);
 }
