@@ -21,11 +21,18 @@ export interface ValidationIssue extends SourceLocation {
   subtask?: string;
   /** Set on an error turned into a warning because what it is in is not scored (`--tasks`, `--subtasks`): why. */
   notScored?: string;
+  /** Set on a warning about what this run does not score (`--tasks`, `--subtasks`): why; counted, not shown, by `coreb eval`. */
+  outOfScope?: string;
 }
 
 /** Renders an issue as one line: `error file:12: field \`x\`: message [kind]`. */
 export function renderIssue(issue: ValidationIssue): string {
-  return `${issue.severity} ${formatLocation(issue)}${issue.message} [${issue.kind}]`;
+  return `${issue.severity} ${renderIssueBody(issue)}`;
+}
+
+/** An issue without its severity, for a logger that says it (`warning: file:12: …`). */
+export function renderIssueBody(issue: ValidationIssue): string {
+  return `${formatLocation(issue)}${issue.message} [${issue.kind}]`;
 }
 
 /** True when any issue is an error. */

@@ -2,7 +2,7 @@
  * The problems of a loaded dataset, as `coreb validate` reports them and `coreb eval` refuses them:
  * one function per layout, so the two commands can never disagree on what is an error.
  */
-import { TASK_CORPUS, type TaskName } from '../core/dataset.js';
+import { TASK_CORPUS, TASKS, type TaskName } from '../core/dataset.js';
 import { hasErrors, type ValidationIssue } from '../core/issues.js';
 import { releaseTasks } from '../dataset/release-tasks.js';
 import { TASK_TABLES } from '../dataset/release-schema.js';
@@ -46,15 +46,23 @@ export function releaseIssues(loaded: LoadedRelease, options: DatasetIssueOption
   const issues = [...loaded.issues, ...validateRelease(loaded.release)];
   const read = options.tasks === undefined ? undefined : new Set(options.tasks.flatMap(tablesRead));
   const keep = options.subtasks;
+  // A table of a task not selected: one it reads, or one named after it (a table a later release adds).
+  const known = new Set(TASKS.flatMap(tablesRead));
+  const unselected = options.tasks === undefined ? [] : TASKS.filter((t) => !options.tasks!.includes(t)).map((t) => `${t}_`);
+  const outside = (table: string): boolean =>
+    read !== undefined && !read.has(table) && (known.has(table) || unselected.some((p) => table.startsWith(p)));
   for (const [i, issue] of issues.entries()) {
-    if (issue.severity !== 'error') continue;
-    if (read !== undefined && issue.table !== undefined && !read.has(issue.table)) {
-      const why = `only ${options.tasks!.join(', ')} selected`;
-      issues[i] = { ...issue, severity: 'warning', message: `${issue.message} (not scored: ${why})`, notScored: why };
-    } else if (keep !== undefined && issue.subtask !== undefined && !keep(issue.subtask)) {
-      const why = `${issue.subtask} is not selected by ${options.subtasksLabel ?? '--subtasks'}`;
-      issues[i] = { ...issue, severity: 'warning', message: `${issue.message} (not scored: ${why})`, notScored: why };
-    }
+    let why: string | undefined;
+    const inUnread = issue.table !== undefined && (issue.severity === 'error' ? read !== undefined && !read.has(issue.table) : outside(issue.table));
+    if (inUnread) why = `only ${options.tasks!.join(', ')} selected`;
+    else if (keep !== undefined && issue.subtask !== undefined && !keep(issue.subtask))
+      why = `${issue.subtask} is not selected by ${options.subtasksLabel ?? '--subtasks'}`;
+    if (why === undefined) continue;
+    // An error in what is not scored is let through as a warning; a warning there is out of scope.
+    issues[i] =
+      issue.severity === 'error'
+        ? { ...issue, severity: 'warning', message: `${issue.message} (not scored: ${why})`, notScored: why }
+        : { ...issue, outOfScope: why };
   }
   if (options.labelProxies && !hasErrors(issues)) {
     const tasks = Object.entries(releaseTasks(loaded.release));

@@ -32,7 +32,7 @@ import {
   type RetrieverResult,
   type TaskResult,
 } from '../core/eval-results.js';
-import { renderIssue, type ValidationIssue } from '../core/issues.js';
+import { renderIssue, renderIssueBody, type ValidationIssue } from '../core/issues.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import type { RankedList, RetrieverIndex } from '../core/retrieval.js';
 import { hashDatasetDir } from '../dataset/dataset-identity.js';
@@ -215,9 +215,13 @@ export function failOnErrors(dir: string, issues: readonly ValidationIssue[], lo
   const errors = issues.filter((i) => i.severity === 'error');
   const warnings = issues.filter((i) => i.severity === 'warning');
   const ignored = warnings.filter((i) => i.notScored !== undefined);
-  const others = warnings.filter((i) => i.notScored === undefined);
-  for (const w of others.slice(0, 5)) logger.warn(renderIssue(w));
+  const outOfScope = warnings.filter((i) => i.outOfScope !== undefined && i.notScored === undefined);
+  const others = warnings.filter((i) => i.notScored === undefined && i.outOfScope === undefined);
+  for (const w of others.slice(0, 5)) logger.warn(renderIssueBody(w));
   if (others.length > 5) logger.warn(`${others.length - 5} more warning(s); \`coreb validate ${dir}\` lists them all`);
+  // Warnings about what this run does not score are counted in one line, not shown.
+  if (outOfScope.length > 0)
+    logger.info(`${outOfScope.length} warning(s) about what is not scored (${outOfScope[0].outOfScope}); \`coreb validate ${dir}\` lists them`);
   if (ignored.length > 0) {
     const reasons = [...new Set(ignored.map((i) => i.notScored))];
     logger.warn(

@@ -84,3 +84,15 @@ test('eval --subtasks leaves out what a user cannot score; --tasks ignores the t
   assert.match(left.stderr, /not scored: c2c_future_x is not selected by --subtasks/);
   assert.equal(JSON.parse(left.stdout).retrievers[0].subtasks.c2c_future_x, undefined);
 });
+
+test('eval --tasks t2c: no warning about the code-to-code novelties it never asked for, one line counting them; a full run shows them', () => {
+  const t2c = runCli(['eval', '--data', grown.dir, '--tasks', 't2c', '--runs', 'none', '--format', 'json']);
+  assert.equal(t2c.status, 0, t2c.stderr);
+  assert.doesNotMatch(t2c.stderr, /^warning: .*code2code/m);
+  assert.match(t2c.stderr, /^4 warning\(s\) about what is not scored \(only text2code selected\); `coreb validate .*` lists them$/m);
+  assert.doesNotMatch(t2c.stderr, /warning: warning/);
+  const all = runCli(['eval', '--data', grown.dir, '--runs', 'none', '--format', 'json']);
+  assert.equal(all.status, 0, all.stderr);
+  assert.match(all.stderr, /^warning: .*code2code_notes.*\[unknown-table\]$/m);
+  assert.match(all.stderr, /^warning: .*subtask `c2c_future_x` is new to this coreb/m);
+});
