@@ -36,7 +36,7 @@ export function parseCommandArgs<O extends Options>(command: string, argv: strin
 export function parseIntOption(name: string, value: string | undefined, fallback: number, min = 0): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) {
+  if (value.trim() === '' || !Number.isInteger(n) || n < min) {
     throw new CorebError('USAGE', `--${name} must be an integer >= ${min}, got \`${value}\``);
   }
   return n;

@@ -7,7 +7,7 @@
  */
 import { CorebError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
-import { parseCommandArgs } from './args.js';
+import { parseChoiceOption, parseCommandArgs, parseIntOption } from './args.js';
 
 /** One option: how parseArgs reads it, and how its raw value becomes a `T`. */
 export interface Option<T> {
@@ -55,11 +55,17 @@ export const opt = {
   },
   /** An integer >= `min` (default 0), `fallback` when not given. */
   int(fallback: number, min = 0): Option<number> {
-    return { type: 'string', parse: (raw, name) => parseInteger(name, text(raw), min) ?? fallback };
+    return { type: 'string', parse: (raw, name) => parseIntOption(name, text(raw), fallback, min) };
   },
   /** An integer >= `min` (default 0), `undefined` when not given. */
   optionalInt(min = 0): Option<number | undefined> {
-    return { type: 'string', parse: (raw, name) => parseInteger(name, text(raw), min) };
+    return {
+      type: 'string',
+      parse(raw, name) {
+        const v = text(raw);
+        return v === undefined ? undefined : parseIntOption(name, v, 0, min);
+      },
+    };
   },
   /**
    * A number that `valid` accepts (`expected` says which, e.g. `a number in (0, 1]`), `fallback`
@@ -111,26 +117,11 @@ export const opt = {
       parse(raw, name) {
         const v = text(raw);
         if (v !== undefined && unknown !== undefined && !values.some((x) => x === v)) throw new CorebError('USAGE', unknown(v));
-        return parseChoice(name, v, values) ?? fallback;
+        return parseChoiceOption(name, v, values, fallback);
       },
     };
   },
 };
-
-function parseInteger(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min)
-    throw new CorebError('USAGE', `--${name} must be an integer >= ${min}, got \`${value}\``);
-  return n;
-}
-
-function parseChoice<T extends string>(name: string, value: string | undefined, values: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  const found = values.find((v) => v === value);
-  if (found !== undefined) return found;
-  throw new CorebError('USAGE', `--${name} must be one of ${values.join(', ')}, got \`${value}\`${didYouMean(value, values)}`);
-}
 
 /**
  * Parses `argv` against the option table `spec` into typed values; unknown options are USAGE

@@ -156,11 +156,12 @@ function leaderboardRows(g: ReleaseGroup): { sorted: RetrieverResult[]; unranked
 }
 
 /** The color (and bar-offset) encoding of one series per retriever, legend in leaderboard order. */
-function byRetriever(g: ReleaseGroup, field = 'retriever'): { color: Record<string, unknown>; xOffset: Record<string, unknown> } {
+function byRetriever(g: ReleaseGroup, field = 'retriever'): Record<'color' | 'xOffset' | 'shape', Record<string, unknown>> {
   const order = leaderboardRows(g).sorted.map((r) => r.name);
   return {
     color: { field, type: 'nominal', sort: order, legend: { orient: 'bottom', direction: 'vertical' } },
     xOffset: { field, type: 'nominal', sort: order },
+    shape: { field, type: 'nominal', sort: order },
   };
 }
 
@@ -222,6 +223,7 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
 }
 
 function tasksChart(g: ReleaseGroup, gi: number): ChartSpec {
+  const series = byRetriever(g);
   const tasks = taskNames(g);
   const values = g.retrievers.flatMap((r) => tasks.map((t) => ({ retriever: r.name, task: t, ndcg: r.tasks[t]?.metrics['ndcg@10'] ?? 0 })));
   const best = tasks.map((t) => {
@@ -241,15 +243,16 @@ function tasksChart(g: ReleaseGroup, gi: number): ChartSpec {
       mark: { type: 'bar', tooltip: false },
       encoding: {
         x: { field: 'task', type: 'nominal', title: 'task', sort: tasks, axis: { labelAngle: 0 } },
-        xOffset: byRetriever(g).xOffset,
+        xOffset: series.xOffset,
         y: { field: 'ndcg', type: 'quantitative', title: 'nDCG@10', scale: { domain: [0, 1] } },
-        color: byRetriever(g).color,
+        color: series.color,
       },
     },
   };
 }
 
 function recallChart(g: ReleaseGroup, gi: number): ChartSpec | null {
+  const series = byRetriever(g);
   const ks = g.results.measures
     .map((m) => /^recall@(\d+)$/.exec(m))
     .filter((m): m is RegExpExecArray => m !== null)
@@ -274,8 +277,8 @@ function recallChart(g: ReleaseGroup, gi: number): ChartSpec | null {
       encoding: {
         x: { field: 'k', type: 'quantitative', title: 'k (log scale)', scale: { type: 'log' }, axis: { values: ks } },
         y: { field: 'recall', type: 'quantitative', title: 'Recall@k', scale: { domain: [0, 1] } },
-        color: byRetriever(g).color,
-        shape: { field: 'retriever', type: 'nominal', sort: byRetriever(g).color.sort },
+        color: series.color,
+        shape: series.shape,
       },
     },
   };
@@ -327,6 +330,7 @@ function languageChart(g: ReleaseGroup, gi: number): ChartSpec | null {
 }
 
 function intrusionChart(g: ReleaseGroup, gi: number): ChartSpec | null {
+  const series = byRetriever(g);
   const tasks = taskNames(g);
   const values = g.retrievers.flatMap((r) =>
     tasks
@@ -350,9 +354,9 @@ function intrusionChart(g: ReleaseGroup, gi: number): ChartSpec | null {
       mark: 'bar',
       encoding: {
         x: { field: 'task', type: 'nominal', sort: tasks, axis: { labelAngle: 0 } },
-        xOffset: byRetriever(g).xOffset,
+        xOffset: series.xOffset,
         y: { field: 'rate', type: 'quantitative', title: 'intrusion rate', axis: { format: '%' }, scale: { domain: [0, 1] } },
-        color: byRetriever(g).color,
+        color: series.color,
       },
     },
   };

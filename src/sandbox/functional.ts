@@ -13,6 +13,7 @@
  * `class Solution`) is not run.
  */
 import { judgeLanguage } from './languages/index.js';
+import { escapeRegExp, stripCComments } from './languages/language.js';
 
 /** A functional problem the judge cannot run for a program, decided before building it. */
 export interface FunctionalRefusal {
@@ -44,11 +45,8 @@ const UNSUPPORTED_TYPES =
 export const FUNCTIONAL_TYPES = 'integers, floating point, bool, char, strings, and arrays/lists/slices of those (any depth)';
 
 function stripComments(code: string, hash: boolean): string {
-  const noBlock = code.replace(/\/\*[\s\S]*?\*\//g, ' ');
-  return hash ? code.replace(/^=begin[\s\S]*?^=end/gm, ' ').replace(/#[^\n{]*$/gm, '') : noBlock.replace(/\/\/[^\n]*/g, ' ');
+  return hash ? code.replace(/^=begin[\s\S]*?^=end/gm, ' ').replace(/#[^\n{]*$/gm, '') : stripCComments(code);
 }
-
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Why functional tests calling `funcName` cannot run `code` in `language`, or undefined when they
@@ -62,7 +60,7 @@ export function checkFunctional(language: string, code: string, funcName: string
   }
   const lang = judgeLanguage(language);
   if (lang.declaration === undefined) return undefined;
-  const decl = lang.declaration(escapeRe(funcName)).exec(stripComments(code, lang.comments === 'hash'))?.[0];
+  const decl = lang.declaration(escapeRegExp(funcName)).exec(stripComments(code, lang.comments === 'hash'))?.[0];
   if (decl === undefined) {
     return {
       verdict: 'compile_error',

@@ -6,14 +6,12 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BASE_LIMITS, requireTool } from './tools.js';
-import { beforeEndOfMain, type JudgeLanguage, type LanguageState } from './language.js';
+import { beforeEndOfMain, escapeRegExp, stripCComments, type JudgeLanguage, type LanguageState } from './language.js';
 
 /** Go's per-judge state: the build cache directory (host path). */
 interface GoState extends LanguageState {
   cache(): string;
 }
-
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Go, built with `go build` and run as a static binary. */
 export const go: JudgeLanguage = {
@@ -118,7 +116,7 @@ function dirBytes(dir: string): number {
 
 /** The Go expression of the function value: a top-level func, or a method of a Solution struct. */
 function goCaller(code: string, funcName: string): string {
-  const m = new RegExp(`\\bfunc\\s+\\(\\s*\\w*\\s*(\\*?)\\s*(\\w+)\\s*\\)\\s*${escapeRe(funcName)}\\s*\\(`).exec(stripCComments(code));
+  const m = new RegExp(`\\bfunc\\s+\\(\\s*\\w*\\s*(\\*?)\\s*(\\w+)\\s*\\)\\s*${escapeRegExp(funcName)}\\s*\\(`).exec(stripCComments(code));
   if (m === null) return funcName;
   return m[1] === '*' ? `(&${m[2]}{}).${funcName}` : `${m[2]}{}.${funcName}`;
 }
@@ -306,8 +304,4 @@ func main() {
 	corebos.Stdout.WriteString(b.String())
 }
 `;
-}
-
-function stripCComments(code: string): string {
-  return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
 }

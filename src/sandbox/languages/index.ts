@@ -18,6 +18,13 @@ export type { BuildContext, DirectCompile, JudgeLanguage, LanguageSource, Langua
 /** The built-in languages, by id. */
 export const BUILT_IN_LANGUAGES: Readonly<Record<ExecLanguage, JudgeLanguage>> = { python, cpp, java, go, ruby };
 
+/** One field of every built-in language module, by language. */
+function builtInField<K extends keyof JudgeLanguage>(key: K): Readonly<Record<ExecLanguage, JudgeLanguage[K]>> {
+  const out = {} as Record<ExecLanguage, JudgeLanguage[K]>;
+  for (const [id, lang] of Object.entries(BUILT_IN_LANGUAGES) as Array<[ExecLanguage, JudgeLanguage]>) out[id] = lang[key];
+  return out;
+}
+
 /** Every language the judge knows: the built-in ones and those registered. */
 const table = new Map<string, JudgeLanguage>(Object.entries(BUILT_IN_LANGUAGES));
 
@@ -58,22 +65,10 @@ export function judgeLanguage(id: string): JudgeLanguage {
  * 512 MiB of memory; the address space is 1 GiB, except Go (2 GiB: its runtime reserves ~700 MB) and
  * Java (4 GiB with the judge's JVM flags); Go and Java get 256 threads. (Each module's `limits`.)
  */
-export const DEFAULT_LIMITS: Readonly<Record<ExecLanguage, RunLimits>> = {
-  python: python.limits,
-  cpp: cpp.limits,
-  java: java.limits,
-  go: go.limits,
-  ruby: ruby.limits,
-};
+export const DEFAULT_LIMITS = builtInField('limits') satisfies Readonly<Record<ExecLanguage, RunLimits>>;
 
 /** Tools each built-in language needs (each module's `tools`). */
-export const LANGUAGE_TOOLS: Readonly<Record<ExecLanguage, readonly ToolRef[]>> = {
-  python: python.tools,
-  cpp: cpp.tools,
-  java: java.tools,
-  go: go.tools,
-  ruby: ruby.tools,
-};
+export const LANGUAGE_TOOLS = builtInField('tools') satisfies Readonly<Record<ExecLanguage, readonly ToolRef[]>>;
 
 /** Debian packages missing for `languages` (plus the sandbox's bubblewrap when `sandbox`). */
 export function missingPackages(languages: readonly string[], sandbox: boolean): string[] {

@@ -6,13 +6,11 @@
  */
 import { BASE_LIMITS, requireTool } from './tools.js';
 import { JAVAC_JVM_FLAGS, JAVAC_OPTIONS, createJavacServers } from './javac-server.js';
-import { beforeEndOfMain, type JudgeLanguage, type LanguageState } from './language.js';
+import { beforeEndOfMain, stripCComments, type JudgeLanguage, type LanguageState } from './language.js';
 
 /** The name of the first `public class` (or interface/enum/record) in Java source, if any. */
 export function javaPublicClass(code: string): string | undefined {
-  const m = /^\s*public\s+(?:(?:final|abstract|static|strictfp)\s+)*(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)/m.exec(
-    stripJavaComments(code),
-  );
+  const m = /^\s*public\s+(?:(?:final|abstract|static|strictfp)\s+)*(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)/m.exec(stripCComments(code));
   return m?.[1];
 }
 
@@ -21,7 +19,7 @@ export function javaPublicClass(code: string): string | undefined {
  * braces are counted outside comments, strings and character literals).
  */
 export function javaMainClass(code: string): string | undefined {
-  const text = stripJavaComments(code).replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
+  const text = stripCComments(code).replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
   let depth = 0;
   let current: string | undefined;
   const decl = /\b(?:class|enum|record|interface)\s+([A-Za-z_$][\w$]*)|[{}]|\bstatic\s+void\s+main\s*\(/g;
@@ -33,10 +31,6 @@ export function javaMainClass(code: string): string | undefined {
     } else if (current !== undefined) return current;
   }
   return undefined;
-}
-
-function stripJavaComments(code: string): string {
-  return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
 }
 
 /** JVM flags for runs (keep the address space a JVM needs near 3 GB; platform-notes.md). */

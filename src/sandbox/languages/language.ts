@@ -204,3 +204,13 @@ export function beforeEndOfMain(test: string, main: RegExp, statement: string, p
   if (close < 0) return { text: test, checked: false };
   return { text: `${prefix}${test.slice(0, close)}\n${statement}\n${test.slice(close)}`, checked: true };
 }
+
+/** `s` with the characters that mean something in a regular expression escaped. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `code` with C-style comments (block and line) blanked, for languages whose declarations are looked up by pattern. */
+export function stripCComments(code: string): string {
+  return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
+}
