@@ -262,11 +262,11 @@ async function readTable(layout: ReleaseLayout, table: ReleaseTable, dir: string
  * @throws CorebError only when `dir` is not a release directory at all (see {@link resolveReleaseLayout}).
  * @example
  * ```ts
- * import { hasErrors, loadRelease, renderIssue, validateRelease } from 'coreb';
+ * import { core, loadRelease, validateRelease } from 'coreb';
  * const { release, issues } = await loadRelease('path/to/release_v2602');
  * const all = [...issues, ...validateRelease(release)];
- * for (const issue of all) console.error(renderIssue(issue));
- * if (!hasErrors(all)) console.log(`${release.codeCorpus.length} code documents`);
+ * for (const issue of all) console.error(core.renderIssue(issue));
+ * if (!core.hasErrors(all)) console.log(`${release.codeCorpus.length} code documents`);
  * ```
  */
 export async function loadRelease(dir: string, options: LoadReleaseOptions = {}): Promise<LoadedRelease> {

@@ -82,8 +82,8 @@ export async function resolveDenseInputs(
  * Resolves `dense:<provider>:<model>[?key=value&...]` or a named config entry to a cached Embedder.
  * @example
  * ```ts
- * import { createDenseEmbedder } from 'coreb';
- * const embedder = await createDenseEmbedder('dense:ollama:nomic-embed-text', { env: process.env });
+ * import { evaluation } from 'coreb';
+ * const embedder = await evaluation.createDenseEmbedder('dense:ollama:nomic-embed-text', { env: process.env });
  * try {
  *   const matrix = await embedder.embed(['def add(a, b): return a + b'], { role: 'document', task: 'code2code' });
  *   console.log(matrix.rows, matrix.dim, embedder.counters());

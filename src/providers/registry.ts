@@ -76,8 +76,8 @@ export type ProviderName = keyof typeof PROVIDERS;
  * `createDenseEmbedder` for the cached embedder `coreb eval` uses.
  * @example
  * ```ts
- * import { createEmbedder, parseEmbedderSpec } from 'coreb';
- * const config = parseEmbedderSpec('dense:openai:Qwen/Qwen3-Embedding-0.6B?baseUrl=http://127.0.0.1:8000/v1');
+ * import { createEmbedder, providers } from 'coreb';
+ * const config = providers.parseEmbedderSpec('dense:openai:Qwen/Qwen3-Embedding-0.6B?baseUrl=http://127.0.0.1:8000/v1');
  * const embedder = await createEmbedder(config, { env: process.env });
  * const matrix = await embedder.embed(['binary search over a sorted array'], { role: 'query', task: 'text2code' });
  * ```

@@ -361,8 +361,8 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
  * not; TOOLCHAIN naming the package if missing) and builds the `coreb-run` helper once.
  * @example
  * ```ts
- * import { createLocalJudge } from 'coreb';
- * const judge = await createLocalJudge({ timeLimitMs: 2000 });
+ * import { judge as judging } from 'coreb';
+ * const judge = await judging.createLocalJudge({ timeLimitMs: 2000 });
  * try {
  *   const result = await judge.judge(
  *     { id: 'p1', problemId: 'sum', language: 'python', code: 'print(sum(map(int, input().split())))' },

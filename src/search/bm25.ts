@@ -854,8 +854,8 @@ export async function loadOrBuildBm25Index(
  * the variant (Lucene BM25), k1, b, the query-tf handling and every tokeniser choice.
  * @example
  * ```ts
- * import { createBm25Retriever, loadRelease, releaseTasks } from 'coreb';
- * const task = releaseTasks((await loadRelease('data/coreb-mini/release')).release).text2code;
+ * import { createBm25Retriever, dataset, loadRelease } from 'coreb';
+ * const task = dataset.releaseTasks((await loadRelease('data/coreb-mini/release')).release).text2code;
  * const index = await createBm25Retriever({ k1: 1.2, b: 0.75 }).index(task.corpus);
  * const lists = await index.search(task.queries, 10); // query id -> { docIds, scores }, best first
  * ```

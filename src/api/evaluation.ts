@@ -1,0 +1,57 @@
+/**
+ * The `evaluation` namespace of coreb's public API (`import { evaluation } from 'coreb'`): Evaluation:
+ * the runner behind `coreb eval`, retriever specs, protocols, scoring, the results shape, execution-
+ * aware reranking and run files scored as `coreb metrics` does.
+ * @packageDocumentation
+ */
+export {
+  EVAL_MEASURES,
+  EVAL_RESULTS_SCHEMA,
+  PROTOCOLS,
+  createDenseEmbedder,
+  createRetriever,
+  createRunRetriever,
+  loadRunRankings,
+  parseRetrieverSpec,
+  resolveDenseSpec,
+  createExecReranker,
+  createExecRerankerFromSpec,
+  parseExecRerankerSpec,
+  createLanguageFilteredRetriever,
+  createExpansionRetriever,
+  collectBridgePairs,
+  trainReleaseBridge,
+  loadBridgeFile,
+  type ExecReranker,
+  type ExecRerankerSettings,
+  type ExecRerankReport,
+  type ExpansionSettings,
+  resolveProtocol,
+  runEval,
+  scoreTask,
+  type CreateRetrieverContext,
+  type RunRankings,
+  type RunSearchPlan,
+  type DatasetFile,
+  type DatasetIdentity,
+  type DenseEmbedder,
+  type DenseEmbedderOptions,
+  type EvalOptions,
+  type EvalOutput,
+  type EvalResults,
+  type GroupResult,
+  type HardNegativeDiagnostics,
+  type MetricValues,
+  type ProtocolName,
+  type ProtocolOptions,
+  type ProtocolSemantics,
+  type QueryResult,
+  type RetrieverResult,
+  type RetrieverSpec,
+  type RetrieverTimings,
+  type ScoredTask,
+  type ScoreTaskInput,
+  type TaskResult,
+} from '../eval/index.js';
+export { retrieveTasks, type RetrieveTasksOptions, type RetrievedTasks } from '../eval/index.js';
+export { evaluateTrecFiles, type TrecFileMetrics, type TrecFileMetricsOptions } from '../eval/index.js';
