@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { sharedFloat32, type EmbedOptions, type Embedder, type EmbeddingMatrix, type PreparedText } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
-import type { Progress } from '../core/progress.js';
 import type { EmbeddingStore } from './embedding-store.js';
+import { readThrough } from './read-through.js';
 
 /** Stable JSON: object keys sorted, so equal identities hash equally. */
 export function canonicalJson(value: unknown): string {
@@ -56,35 +56,6 @@ export interface CachedEmbedder extends Embedder {
   counters(): CacheCounters;
 }
 
-/** A progress that forwards only ticks (an inner call reports into the outer step). */
-export function tickOnly(p: Progress | undefined): Progress | undefined {
-  return p === undefined ? undefined : { start() {}, tick: (n) => p.tick(n), done() {} };
-}
-
-/**
- * Groups equal cache keys: `unique` lists the first position of each distinct key, `slotOf[i]`
- * is the slot (index into `unique`) of position i, `duplicates` counts the repeats.
- */
-export function groupKeys(keys: readonly Buffer[]): { unique: number[]; slotOf: Int32Array; duplicates: number } {
-  const firstOf = new Map<string, number>();
-  const slotOf = new Int32Array(keys.length);
-  const unique: number[] = [];
-  let duplicates = 0;
-  keys.forEach((k, i) => {
-    const h = k.toString('hex');
-    const f = firstOf.get(h);
-    if (f === undefined) {
-      firstOf.set(h, unique.length);
-      slotOf[i] = unique.length;
-      unique.push(i);
-    } else {
-      slotOf[i] = f;
-      duplicates++;
-    }
-  });
-  return { unique, slotOf, duplicates };
-}
-
 /** Wraps `inner` with `store`. The store stays open; the caller closes it. */
 export function createCachedEmbedder(inner: Embedder, store: EmbeddingStore): CachedEmbedder {
   const identity = inner.identity?.() ?? inner.describe();
@@ -99,55 +70,36 @@ export function createCachedEmbedder(inner: Embedder, store: EmbeddingStore): Ca
     counters: () => ({ ...counters }),
     async embed(texts: readonly string[], options: EmbedOptions): Promise<EmbeddingMatrix> {
       const n = texts.length;
-      counters.requested += n;
-      const keys = texts.map((t) => cacheKey(ns, options.role, inner.prepare?.(t, options) ?? { template: '{text}', text: t }));
-      const { unique, slotOf, duplicates } = groupKeys(keys);
-      counters.duplicates += duplicates;
-      const vectors: (Float32Array | undefined)[] = unique.map((i) => store.get(keys[i]));
-      const missing = unique.map((_, s) => s).filter((s) => vectors[s] === undefined);
-      let hitRows = 0;
-      for (let i = 0; i < n; i++) if (vectors[slotOf[i]] !== undefined) hitRows++;
-      counters.hits += hitRows;
-      const progress = options.progress;
-      progress?.start(`embedding with ${inner.id}`, n);
-      try {
-        // Rows answered without a request: cache hits, and repeats of a text that is being encoded.
-        progress?.tick(n - missing.length);
-        if (missing.length > 0) {
+      const { values: vectors, computed } = await readThrough<Float32Array>({
+        keys: texts.map((t) => cacheKey(ns, options.role, inner.prepare?.(t, options) ?? { template: '{text}', text: t })),
+        get: (key) => store.get(key),
+        put: (key, v) => store.put(ns, key, v),
+        flush: () => store.flush(),
+        counters,
+        progress: options.progress,
+        label: `embedding with ${inner.id}`,
+        async compute(inputs, progress, report) {
+          const rowOf = (m: EmbeddingMatrix, r: number): Float32Array => m.data.slice(r * m.dim, (r + 1) * m.dim);
           const result = await inner.embed(
-            missing.map((s) => texts[unique[s]]),
+            inputs.map((i) => texts[i]),
             {
               ...options,
-              progress: tickOnly(progress),
-              onRows: (rows, m) => {
-                for (let r = 0; r < rows.length; r++) {
-                  const s = missing[rows[r]];
-                  const v = m.data.slice(r * m.dim, (r + 1) * m.dim);
-                  vectors[s] = v;
-                  store.put(ns, keys[unique[s]], v);
-                }
-                store.flush();
-              },
+              progress,
+              onRows: (rows, m) =>
+                report(
+                  rows,
+                  rows.map((_, r) => rowOf(m, r)),
+                ),
             },
           );
-          counters.encoded += missing.length;
-          for (let r = 0; r < missing.length; r++) {
-            const s = missing[r];
-            if (vectors[s] === undefined) {
-              const v = result.data.slice(r * result.dim, (r + 1) * result.dim);
-              vectors[s] = v;
-              store.put(ns, keys[unique[s]], v);
-            }
-          }
-          store.flush();
-        }
-      } finally {
-        progress?.done();
-      }
-      const dim = vectors.length > 0 ? (vectors[0] as Float32Array).length : 0;
+          return (k) => rowOf(result, k);
+        },
+      });
+      counters.encoded += computed;
+      const dim = vectors.length > 0 ? vectors[0].length : 0;
       const data = sharedFloat32(n * dim);
       for (let i = 0; i < n; i++) {
-        const v = vectors[slotOf[i]] as Float32Array;
+        const v = vectors[i];
         if (v.length !== dim) {
           throw new CorebError(
             'CACHE',

@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { RerankOptions, RerankPair, Reranker } from '../core/rerank.js';
-import { groupKeys, namespaceOf, tickOnly } from './cached-embedder.js';
+import { namespaceOf } from './cached-embedder.js';
+import { readThrough } from './read-through.js';
 import { openEmbeddingStore, type EmbeddingStore, type OpenStoreOptions } from './embedding-store.js';
 
 /** Folder of the score store under the cache root. */
@@ -67,51 +68,26 @@ export function createCachedReranker(inner: Reranker, store: EmbeddingStore): Ca
     counters: () => ({ ...counters }),
     async score(pairs: readonly RerankPair[], options: RerankOptions = {}): Promise<Float64Array> {
       const n = pairs.length;
-      counters.requested += n;
       const instruction = inner.instruction(options.task);
-      const keys = pairs.map((p) => rerankKey(ns, instruction, p));
-      const { unique, slotOf, duplicates } = groupKeys(keys);
-      counters.duplicates += duplicates;
-      const scores: (number | undefined)[] = unique.map((i) => unpack(store.get(keys[i])));
-      const missing = unique.map((_, s) => s).filter((s) => scores[s] === undefined);
-      let hitPairs = 0;
-      for (let i = 0; i < n; i++) if (scores[slotOf[i]] !== undefined) hitPairs++;
-      counters.hits += hitPairs;
-      const progress = options.progress;
-      progress?.start(`reranking with ${inner.id}`, n);
-      try {
-        progress?.tick(n - missing.length);
-        if (missing.length > 0) {
+      const { values: scores, computed } = await readThrough<number>({
+        keys: pairs.map((p) => rerankKey(ns, instruction, p)),
+        get: (key) => unpack(store.get(key)),
+        put: (key, score) => store.put(ns, key, pack(score)),
+        flush: () => store.flush(),
+        counters,
+        progress: options.progress,
+        label: `reranking with ${inner.id}`,
+        async compute(inputs, progress, report) {
           const fresh = await inner.score(
-            missing.map((s) => pairs[unique[s]]),
-            {
-              ...options,
-              progress: tickOnly(progress),
-              onScores: (positions, got) => {
-                for (let k = 0; k < positions.length; k++) {
-                  const s = missing[positions[k]];
-                  scores[s] = got[k];
-                  store.put(ns, keys[unique[s]], pack(got[k]));
-                }
-                store.flush();
-              },
-            },
+            inputs.map((i) => pairs[i]),
+            { ...options, progress, onScores: (positions, got) => report(positions, Array.from(got)) },
           );
-          counters.sent += missing.length;
-          for (let r = 0; r < missing.length; r++) {
-            const s = missing[r];
-            if (scores[s] === undefined) {
-              scores[s] = fresh[r];
-              store.put(ns, keys[unique[s]], pack(fresh[r]));
-            }
-          }
-          store.flush();
-        }
-      } finally {
-        progress?.done();
-      }
+          return (k) => fresh[k];
+        },
+      });
+      counters.sent += computed;
       const out = new Float64Array(n);
-      for (let i = 0; i < n; i++) out[i] = scores[slotOf[i]] as number;
+      for (let i = 0; i < n; i++) out[i] = scores[i];
       options.onScores?.(
         Array.from({ length: n }, (_, i) => i),
         out,

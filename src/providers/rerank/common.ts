@@ -3,7 +3,7 @@
  * into requests, and checking a reply's scores (count, indices, finite values).
  */
 import type { TaskName } from '../../core/dataset.js';
-import type { RerankPair } from '../../core/rerank.js';
+import type { RerankOptions, RerankPair } from '../../core/rerank.js';
 import { estimateTokens } from '../http/batching.js';
 import type { HttpClient } from '../http/client.js';
 import { abortReason } from '../../core/retry.js';
@@ -153,4 +153,36 @@ export async function requestAll<T>(
   );
   if (signal?.aborted) throw abortReason(signal);
   if (failure !== undefined) throw failure;
+}
+
+/**
+ * Scores `count` pairs through the batched requests of a reranker: sends every job with
+ * {@link requestAll}, writes each reply's scores at its batch's pair positions, reports them to
+ * `options.onScores` and `options.progress` as they arrive, and hands the whole reply to `onReply`
+ * (for per-reply counters). `batches[i]` holds the pair positions job `i` scores, in its order.
+ */
+export async function scoreInBatches<T extends { scores: Float64Array }>(
+  client: HttpClient,
+  count: number,
+  batches: readonly (readonly number[])[],
+  jobs: readonly RerankJob<T>[],
+  options: RerankOptions,
+  label: string,
+  onReply?: (reply: T) => void,
+): Promise<Float64Array> {
+  const out = new Float64Array(count);
+  options.progress?.start(`reranking ${count} pairs with ${label}`, count);
+  try {
+    await requestAll(client, jobs, options.signal, (bi, reply) => {
+      const pos = batches[bi];
+      const { scores } = reply;
+      onReply?.(reply);
+      for (let k = 0; k < pos.length; k++) out[pos[k]] = scores[k];
+      options.onScores?.(pos, scores);
+      options.progress?.tick(pos.length);
+    });
+  } finally {
+    options.progress?.done();
+  }
+  return out;
 }

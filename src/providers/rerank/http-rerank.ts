@@ -10,7 +10,7 @@ import { CorebError } from '../../core/errors.js';
 import type { RerankOptions, RerankPair, Reranker } from '../../core/rerank.js';
 import type { ProviderContext } from '../types.js';
 import { HTTP_DEFAULTS, createHttpAccess, type HttpAccessSpec } from '../http/embedder.js';
-import { batchByQuery, requestAll, resolvePrompting, scoresByIndex, templateIdentity, type RerankJob } from './common.js';
+import { batchByQuery, resolvePrompting, scoreInBatches, scoresByIndex, templateIdentity, type RerankJob } from './common.js';
 import type { RerankerConfig } from './config.js';
 import { splitForRerankApi, truncatePair } from './template.js';
 
@@ -149,10 +149,9 @@ export function createApiReranker(api: RerankApi, cfg: RerankerConfig, context: 
       concurrency: cfg.concurrency ?? HTTP_DEFAULTS.concurrency,
     }),
     async score(pairs: readonly RerankPair[], options: RerankOptions = {}): Promise<Float64Array> {
-      const out = new Float64Array(pairs.length);
       const inst = instruction(options.task);
       const batches = batchByQuery(pairs, cfg.batchSize ?? api.batchSize, cfg.maxBatchTokens ?? api.maxBatchTokens);
-      const jobs: RerankJob<Float64Array>[] = batches.map((b) => {
+      const jobs: RerankJob<{ scores: Float64Array }>[] = batches.map((b) => {
         let query = b.query;
         const docs = b.positions.map((i) => {
           if (cfg.maxTokens === undefined) return pairs[i].doc;
@@ -175,21 +174,12 @@ export function createApiReranker(api: RerankApi, cfg: RerankerConfig, context: 
           body,
           parse: (json) => {
             const items = api.resultsKey === undefined ? json : (json as Record<string, unknown> | null)?.[api.resultsKey];
-            return scoresByIndex(items, count, api.scoreKey, api.resultsKey ?? 'the reply array');
+            return { scores: scoresByIndex(items, count, api.scoreKey, api.resultsKey ?? 'the reply array') };
           },
         };
       });
-      options.progress?.start(`reranking ${pairs.length} pairs with ${api.name}:${cfg.model}`, pairs.length);
-      try {
-        await requestAll(access.client, jobs, options.signal, (bi, scores) => {
-          const pos = batches[bi].positions;
-          for (let k = 0; k < pos.length; k++) out[pos[k]] = scores[k];
-          options.onScores?.(pos, scores);
-          options.progress?.tick(pos.length);
-        });
-      } finally {
-        options.progress?.done();
-      }
+      const positions = batches.map((b) => b.positions);
+      const out = await scoreInBatches(access.client, pairs.length, positions, jobs, options, `${api.name}:${cfg.model}`);
       stats.pairs += pairs.length;
       return out;
     },

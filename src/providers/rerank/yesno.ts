@@ -14,7 +14,7 @@ import type { RerankOptions, RerankPair, Reranker } from '../../core/rerank.js';
 import { HTTP_DEFAULTS, createHttpAccess, type HttpAccessSpec } from '../http/embedder.js';
 import { ResponseShapeError } from '../http/validate.js';
 import type { ProviderContext } from '../types.js';
-import { batchPrompts, requestAll, resolvePrompting, templateIdentity, type RerankJob } from './common.js';
+import { batchPrompts, resolvePrompting, scoreInBatches, templateIdentity, type RerankJob } from './common.js';
 import type { RerankerConfig } from './config.js';
 import { formatPrompt } from './template.js';
 
@@ -217,19 +217,9 @@ function createYesNo(variant: Variant, cfg: RerankerConfig, context: ProviderCon
           },
         };
       });
-      const out = new Float64Array(pairs.length);
-      options.progress?.start(`reranking ${pairs.length} pairs with ${id}`, pairs.length);
-      try {
-        await requestAll(access.client, jobs, options.signal, (bi, { scores, floored }) => {
-          const pos = batches[bi];
-          stats.floored += floored;
-          for (let k = 0; k < pos.length; k++) out[pos[k]] = scores[k];
-          options.onScores?.(pos, scores);
-          options.progress?.tick(pos.length);
-        });
-      } finally {
-        options.progress?.done();
-      }
+      const out = await scoreInBatches(access.client, pairs.length, batches, jobs, options, id, (reply) => {
+        stats.floored += reply.floored;
+      });
       stats.pairs += pairs.length;
       if (stats.floored > 0)
         context.logger?.debug(`${id}: ${stats.floored} pairs had only one of ${yes}/${no} in the top ${topLogprobs} log-probs (floored)`);
