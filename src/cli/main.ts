@@ -8,6 +8,7 @@ import type { CommandContext } from './command.js';
 import { COMMANDS } from './commands.js';
 import { didYouMean } from '../core/suggest.js';
 import { corebVersion } from './version.js';
+import { HEAVY_COMMANDS, hugePagesEnv, reexecWithHugePages, restoreUserTunables } from './huge-pages.js';
 
 async function help(out: NodeJS.WritableStream): Promise<void> {
   const lines = ['coreb — CoREB code retrieval benchmark toolkit', '', 'Usage: coreb <command> [options]', '', 'Commands:'];
@@ -113,7 +114,17 @@ process.on('exit', (code) => {
   process.exitCode = EXIT_CODES.INTERNAL;
 });
 
-main(process.argv.slice(2)).then(
+/** A heavy command re-runs itself with huge pages (see huge-pages.ts); everything else runs here. */
+function start(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const heavy = name !== undefined && HEAVY_COMMANDS.has(name) && !rest.includes('--help') && !rest.includes('-h');
+  // Decided before the user's tunables are put back: the child carries the marker and never re-runs.
+  const env = heavy ? hugePagesEnv(process.env) : undefined;
+  restoreUserTunables();
+  return env !== undefined ? reexecWithHugePages(env) : main(argv);
+}
+
+start(process.argv.slice(2)).then(
   (code) => {
     settled = true;
     process.exitCode = code;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { numpySkipReason, runPython } from '../../test/support/python.js';
-import { bf16ToFloat64, f16ToFloat64, float64ToBf16, float64ToF16 } from './float-format.js';
+import { bf16ToFloat64, f16ToFloat64, float32sToF16, float64ToBf16, float64ToF16 } from './float-format.js';
 
 /** A double from float32 bits. */
 function f32(bits: number): number {
@@ -103,4 +103,22 @@ test('f16 conversion of doubles agrees bit for bit with numpy', (t) => {
   xs.forEach((x, i) => {
     if (float64ToF16(x) !== ref[i] && bad++ < 5) assert.fail(`x=${x}: coreb ${hex(float64ToF16(x))}, numpy ${hex(ref[i])}`);
   });
+});
+
+test('float32sToF16 rounds every float32 as float64ToF16 does (normals, subnormals, ties, overflow, infinities, NaN)', () => {
+  const values = new Float32Array(200_000);
+  const bits = new Uint32Array(values.buffer);
+  let a = 99;
+  for (let i = 0; i < bits.length; i++) {
+    a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
+    // Mostly the f16 range (exponents 100..145), with every exponent now and then.
+    bits[i] = i % 7 === 0 ? a : (a & 0x807fffff) | ((100 + (a % 46)) << 23);
+  }
+  values.set(
+    [0, -0, 65504, 65520, 65519.996, 2 ** -24, 2 ** -25, 2 ** -25 * 1.5, 1 + 2 ** -11, 1 + 3 * 2 ** -11, Infinity, -Infinity, Number.NaN],
+    0,
+  );
+  const fast = new Uint16Array(values.length);
+  float32sToF16(values, fast);
+  for (let i = 0; i < values.length; i++) assert.equal(fast[i], float64ToF16(values[i]), `value ${values[i]} (bits ${bits[i].toString(16)})`);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codePointRanks, compareCodePoints, Interner } from './ids.js';
+import { codePointOrder, codePointRanks, compareCodePoints, firstDuplicate, Interner } from './ids.js';
 
 test('compareCodePoints orders like strcmp on UTF-8 bytes, including astral vs BMP private use', () => {
   assert.ok(compareCodePoints('d1', 'd10') < 0, 'a proper prefix is smaller');
@@ -41,4 +41,40 @@ test('codePointRanks orders like UTF-8 bytes with and without astral ids, duplic
   assert.deepEqual([...codePointRanks(astral)], byBytes(astral));
   const dup = ['b', 'a', 'b', 'c', 'a'];
   assert.deepEqual([...codePointRanks(dup)], byBytes(dup));
+});
+
+test('codePointOrder: the radix order equals a code-point comparison sort (astral, U+E000..U+FFFF, prefixes, duplicates, a million-scale shape)', () => {
+  let seed = 7;
+  const rand = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const alphabet = ['a', 'b', 'z', '0', '9', '_', 'é', '\uE000', '\uFFFD', '😀', '𝔸', '\uD7FF', ' '];
+  for (const size of [0, 1, 2, 47, 48, 49, 500, 5000]) {
+    const strings: string[] = [];
+    for (let i = 0; i < size; i++) {
+      // Shared prefixes make deep buckets; a tenth are repeats of an earlier string.
+      if (i > 0 && rand(10) === 0) strings.push(strings[rand(i)]);
+      else {
+        let s = rand(3) === 0 ? 'doc_000' : '';
+        const len = rand(6);
+        for (let j = 0; j < len; j++) s += alphabet[rand(alphabet.length)];
+        strings.push(s);
+      }
+    }
+    const expected = Array.from(strings.keys()).sort((i, j) => compareCodePoints(strings[i], strings[j]) || i - j);
+    assert.deepEqual(Array.from(codePointOrder(strings)), expected, `size ${size}`);
+    const ranks = codePointRanks(strings);
+    expected.forEach((i, r) => assert.equal(ranks[i], r));
+    const dup = firstDuplicate(strings, codePointOrder(strings));
+    const seen = new Map<string, number>();
+    let want: [number, number] | undefined;
+    strings.forEach((s, i) => {
+      const f = seen.get(s);
+      if (f !== undefined && want === undefined) want = [f, i];
+      if (f === undefined) seen.set(s, i);
+    });
+    if (want === undefined) assert.equal(dup, undefined);
+    else assert.equal(dup?.[1], want[1], 'the second occurrence found first in input order');
+  }
 });

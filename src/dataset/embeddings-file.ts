@@ -12,7 +12,7 @@ import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import { allocateStore, dtypeBytes, writeRows, type DenseDtype, type DenseStore } from '../core/vector-store.js';
-import { DEFAULT_STREAM_CHUNK_BYTES, loadIdsFile, loadNpyStore, readNpyHeader, type NpyHeader } from './npy.js';
+import { DEFAULT_STREAM_CHUNK_BYTES, checkUniqueIds, loadNpyStore, readIdLines, readNpyHeader, sha256, type NpyHeader } from './npy.js';
 
 /** Vectors read from an embeddings file, by kind and id (float32, as given; not normalised). */
 export interface EmbeddingsFile {
@@ -140,9 +140,48 @@ export function packVectors(
   return data;
 }
 
+/**
+ * The ids of a table's rows: the list in row order, and id -> row built on the first lookup (and
+ * checked unique then). A corpus whose documents come in the file's order never needs the map
+ * ({@link RowIds.inOrder}): a million ids cost one comparison each instead of a hash-map build.
+ */
+export class RowIds {
+  private map: Map<string, number> | undefined;
+  /**
+   * @param list the ids in row order.
+   * @param file where they were read (named in a duplicate-id error).
+   */
+  constructor(
+    readonly list: readonly string[],
+    private readonly file: string,
+  ) {}
+
+  /** Number of rows. */
+  get size(): number {
+    return this.list.length;
+  }
+
+  /**
+   * The row of `id`, or undefined.
+   * @throws CorebError `VALIDATION` naming the file and line when the ids repeat (checked on the first call).
+   */
+  get(id: string): number | undefined {
+    if (this.map === undefined) this.map = checkUniqueIds(this.list, this.file);
+    return this.map.get(id);
+  }
+
+  /** True when `ids` is this list, in order (row i holds `ids[i]`). */
+  inOrder(ids: readonly string[]): boolean {
+    if (ids.length !== this.list.length) return false;
+    const list = this.list;
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== list[i]) return false;
+    return true;
+  }
+}
+
 /** Vectors of one kind in one store: row `ids.get(id)` of `store` (raw, not normalised). */
 export interface VectorTable {
-  ids: Map<string, number>;
+  ids: RowIds;
   store: DenseStore;
 }
 
@@ -151,7 +190,7 @@ export interface VectorTable {
  * dense search reads them in chunks (`openNpyChunks` with these settings) at each search.
  */
 export interface StreamedVectorTable {
-  ids: Map<string, number>;
+  ids: RowIds;
   /** The `.npy` file and its checked header. */
   file: string;
   header: NpyHeader;
@@ -177,6 +216,11 @@ export interface EmbeddingVectors {
   dim: number;
   queries: VectorTable;
   docs: VectorTable | StreamedVectorTable;
+  /**
+   * SHA-256 of the files read whole, by file name (`docs.npy`, `docs.ids`, ...), computed as they
+   * were read; a streamed matrix is not read at load time and is absent.
+   */
+  fileSha256?: Record<string, string>;
 }
 
 /** The default memory budget of a `.npy` document matrix: half of `os.totalmem()`, in bytes. */
@@ -214,13 +258,13 @@ export interface LoadEmbeddingsOptions {
  */
 export function tableOfVectors(vectors: Map<string, Float32Array>, dim: number, dtype: DenseDtype): VectorTable {
   const store = allocateStore(vectors.size, dim, dtype);
-  const ids = new Map<string, number>();
+  const list: string[] = [];
   for (const [id, v] of vectors) {
-    writeRows(store, ids.size, v);
-    ids.set(id, ids.size);
+    writeRows(store, list.length, v);
+    list.push(id);
     vectors.delete(id);
   }
-  return { ids, store };
+  return { ids: new RowIds(list, '(embeddings file)'), store };
 }
 
 /** The file names of an `.npy` embeddings directory. */
@@ -235,26 +279,31 @@ async function loadNpyTable(
   names: readonly [string, string],
   options: LoadEmbeddingsOptions,
   stream: boolean,
+  hashes: Record<string, string>,
 ): Promise<VectorTable | StreamedVectorTable> {
   const [npy, idsName] = names.map((n) => join(dir, n));
   const header = readNpyHeader(npy);
-  const list = await loadIdsFile(idsName);
+  const idsHash = sha256();
+  const list = await readIdLines(idsName, idsHash);
+  hashes[names[1]] = idsHash.digest('hex');
   if (header.rows !== list.length) {
     throw new CorebError('VALIDATION', `${npy} has ${header.rows} rows but ${idsName} has ${list.length} ids; write one id per row, in row order`, {
       file: idsName,
     });
   }
-  const ids = new Map(list.map((id, i) => [id, i]));
-  list.length = 0;
+  const ids = new RowIds(list, idsName);
   const dtype = options.dtype ?? header.dtype;
   const memoryBytes = options.memoryBytes ?? defaultEmbeddingsMemoryBytes();
   if (stream && header.rows * header.dim * dtypeBytes(dtype) > memoryBytes) {
     return { ids, file: npy, header, dtype, chunkBytes: streamChunkBytes(memoryBytes), memoryBytes };
   }
+  const npyHash = sha256();
   const store = loadNpyStore(npy, {
     dtype,
+    hash: npyHash,
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  hashes[names[0]] = npyHash.digest('hex');
   return { ids, store };
 }
 
@@ -273,15 +322,16 @@ export async function loadEmbeddings(path: string, options: LoadEmbeddingsOption
     throw new CorebError('IO', `cannot read embeddings ${path}: ${(e as Error).message}`, { file: path, cause: e });
   }
   if (isDir) {
-    const docs = await loadNpyTable(path, NPY_EMBEDDINGS_FILES.docs, options, true);
-    const queries = (await loadNpyTable(path, NPY_EMBEDDINGS_FILES.queries, { ...options, dtype: 'float32' }, false)) as VectorTable;
+    const fileSha256: Record<string, string> = {};
+    const docs = await loadNpyTable(path, NPY_EMBEDDINGS_FILES.docs, options, true, fileSha256);
+    const queries = (await loadNpyTable(path, NPY_EMBEDDINGS_FILES.queries, { ...options, dtype: 'float32' }, false, fileSha256)) as VectorTable;
     const dim = 'store' in docs ? docs.store.dim : docs.header.dim;
     if (dim !== queries.store.dim) {
       throw new CorebError('VALIDATION', `${path}: docs.npy has dim ${dim} but queries.npy has dim ${queries.store.dim}; use one model`, {
         file: path,
       });
     }
-    return { file: path, format: 'npy', dim, docs, queries };
+    return { file: path, format: 'npy', dim, docs, queries, fileSha256 };
   }
   const e = await loadEmbeddingsFile(path, options.signal);
   return {

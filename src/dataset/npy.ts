@@ -4,11 +4,12 @@
  * without passing through JSON or an intermediate copy, and written by `coreb providers embed
  * --format npy`. Format: https://numpy.org/doc/stable/reference/generated/numpy.lib.format.html
  */
+import { createHash, type Hash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import type { EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
-import { float64ToF16 } from '../core/float-format.js';
+import { float32sToF16, float64ToF16 } from '../core/float-format.js';
 import {
   allocateStore,
   dtypeBytes,
@@ -19,7 +20,7 @@ import {
   type DenseStore,
 } from '../core/vector-store.js';
 import { saveAtomic } from './atomic-write.js';
-import { forEachLine } from './text-file.js';
+import { forEachLine, ioError, splitLines } from './text-file.js';
 
 /** The parsed header of a `.npy` file. */
 export interface NpyHeader {
@@ -95,6 +96,11 @@ export interface LoadNpyOptions {
   /** Largest chunk of the store, in bytes. Default `DEFAULT_CHUNK_BYTES` (1 GiB). */
   chunkBytes?: number;
   signal?: AbortSignal;
+  /**
+   * Updated with every byte of the file in order (header, then data) as it is read, so the file's
+   * SHA-256 costs no second read.
+   */
+  hash?: Hash;
 }
 
 /**
@@ -109,6 +115,11 @@ export function loadNpyStore(file: string, options: LoadNpyOptions = {}): DenseS
   const store = allocateStore(h.rows, h.dim, dtype, options.chunkBytes);
   const fd = openSync(file, 'r');
   try {
+    if (options.hash !== undefined) {
+      const head = Buffer.alloc(h.dataOffset);
+      readSync(fd, head, 0, h.dataOffset, 0);
+      options.hash.update(head);
+    }
     const inBytes = dtypeBytes(h.dtype);
     const step = Math.max(1, Math.floor((16 << 20) / (h.dim * inBytes)));
     const scratch = h.dtype === dtype ? undefined : Buffer.alloc(step * h.dim * inBytes);
@@ -129,14 +140,14 @@ export function loadNpyStore(file: string, options: LoadNpyOptions = {}): DenseS
           if (k === 0) throw new CorebError('IO', `${file}: unexpected end of file at row ${row + r}`, { file });
           done += k;
         }
+        options.hash?.update(target);
         if (scratch !== undefined) {
           const off = r * h.dim;
           if (h.dtype === 'float16') {
             const src = new Uint16Array(scratch.buffer, scratch.byteOffset, n * h.dim);
             for (let i = 0; i < src.length; i++) chunk[off + i] = table[src[i]];
           } else {
-            const src = new Float32Array(scratch.buffer, scratch.byteOffset, n * h.dim);
-            for (let i = 0; i < src.length; i++) chunk[off + i] = float64ToF16(src[i]);
+            float32sToF16(new Float32Array(scratch.buffer, scratch.byteOffset, n * h.dim), chunk as Uint16Array, off);
           }
         }
         pos += bytes;
@@ -249,7 +260,7 @@ export function openNpyChunks(file: string, options: NpyChunksOptions = {}): Den
         const o = n * dim;
         if (src32 !== undefined) {
           if (into instanceof Float32Array) into.set(src32.subarray(s, s + dim), o);
-          else for (let j = 0; j < dim; j++) into[o + j] = float64ToF16(src32[s + j]);
+          else float32sToF16(src32.subarray(s, s + dim), into, o);
         } else if (src16 !== undefined) {
           if (into instanceof Uint16Array) into.set(src16.subarray(s, s + dim), o);
           else for (let j = 0; j < dim; j++) into[o + j] = table[src16[s + j]];
@@ -303,22 +314,86 @@ export async function writeIdsFile(file: string, ids: readonly string[]): Promis
   await saveAtomic(file, ids.join('\n') + (ids.length > 0 ? '\n' : ''));
 }
 
+/** Ids files up to this size are read whole (one read, one decode); larger ones line by line. */
+const WHOLE_IDS_FILE_BYTES = 256 << 20;
+
+/**
+ * Reads an ids file's lines (UTF-8, a BOM dropped, `\r\n` or `\n`, a final newline optional) and
+ * checks none is blank; uniqueness is the caller's ({@link loadIdsFile} checks it, dense search
+ * checks a corpus's ids in its one sort). With `hash`, the file's bytes also go through it.
+ * @throws CorebError `VALIDATION` naming file and line for a blank id; `PARSE` for invalid UTF-8;
+ *   `NOT_FOUND` / `IO` when unreadable.
+ */
+export async function readIdLines(file: string, hash?: Hash): Promise<string[]> {
+  let bytes: Buffer | undefined;
+  try {
+    if (statSync(file).size <= WHOLE_IDS_FILE_BYTES) bytes = await readFile(file);
+  } catch (e) {
+    throw ioError(file, e);
+  }
+  let ids: string[];
+  if (bytes !== undefined && !(bytes[0] === 0x1f && bytes[1] === 0x8b)) {
+    hash?.update(bytes);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch (e) {
+      throw new CorebError('PARSE', `not valid UTF-8 (${(e as Error).message})`, { file, cause: e });
+    }
+    ids = splitLines(text);
+  } else {
+    // Large or gzipped: streamed (and hashed from the file).
+    ids = [];
+    await forEachLine(file, (line) => {
+      ids.push(line);
+    });
+    if (hash !== undefined) {
+      const fh = await open(file, 'r');
+      try {
+        const buf = Buffer.allocUnsafe(1 << 20);
+        for (;;) {
+          const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+          if (bytesRead === 0) break;
+          hash.update(buf.subarray(0, bytesRead));
+        }
+      } finally {
+        await fh.close();
+      }
+    }
+  }
+  for (let i = 0; i < ids.length; i++) {
+    if (ids[i] === '') throw new CorebError('VALIDATION', 'blank id; every line holds one id', { file, line: i + 1 });
+  }
+  return ids;
+}
+
 /**
  * Reads an ids file: one id per line (UTF-8, a final newline optional, no blank lines), unique.
  * @throws CorebError `VALIDATION` naming file and line for a blank or duplicate id.
  */
 export async function loadIdsFile(file: string): Promise<string[]> {
-  const ids: string[] = [];
-  const seen = new Map<string, number>();
-  await forEachLine(file, (line, n) => {
-    const id = line;
-    if (id === '') throw new CorebError('VALIDATION', 'blank id; every line holds one id', { file, line: n });
-    const first = seen.get(id);
-    if (first !== undefined) throw new CorebError('VALIDATION', `duplicate id \`${id}\` (first on line ${first})`, { file, line: n });
-    seen.set(id, n);
-    ids.push(id);
-  });
+  const ids = await readIdLines(file);
+  checkUniqueIds(ids, file);
   return ids;
+}
+
+/**
+ * Throws unless `ids` (the lines of `file`, in order) are distinct.
+ * @throws CorebError `VALIDATION` naming file and the line of the first repeat.
+ */
+export function checkUniqueIds(ids: readonly string[], file: string): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < ids.length; i++) {
+    const first = seen.get(ids[i]);
+    if (first !== undefined) throw new CorebError('VALIDATION', `duplicate id \`${ids[i]}\` (first on line ${first + 1})`, { file, line: i + 1 });
+    seen.set(ids[i], i);
+  }
+  return seen;
+}
+
+/** A SHA-256 in progress (`createHash('sha256')`), for {@link loadNpyStore} and {@link readIdLines}. */
+export function sha256(): Hash {
+  return createHash('sha256');
 }
 
 /** The ids file beside a `.npy` matrix: `docs.npy` -> `docs.ids` (`.ids` appended to other names). */

@@ -137,7 +137,7 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
           `${spec.text}: ${d.file} holds ${d.header.rows} x ${d.header.dim} ${d.dtype} vectors (${mb(d.header.rows * d.header.dim * (d.dtype === 'float16' ? 2 : 4))} MiB), over the memory budget of ${mb(d.memoryBytes)} MiB: searched streamed from the file in ${mb(d.chunkBytes)} MiB chunks (same results; memory=SIZE sets the budget)`,
         );
       }
-      return createDenseRetriever(createFileEncoder(vectors, await hashEmbeddings(vectors)), { name: spec.text, ...search });
+      return createDenseRetriever(createFileEncoder(vectors, await hashEmbeddings(vectors)), { name: spec.text, ...search, ...kernelNote(ctx) });
     }
     case 'dense': {
       const { createDenseEmbedder } = await import('./dense-embedder.js');
@@ -153,7 +153,7 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
         ctx.logger?.info(`${spec.text}: embedding cache ${JSON.stringify(embedder.counters())}`);
         embedder.close();
       });
-      return createDenseRetriever(denseEncoder(embedder), { name: spec.text, ...spec.search });
+      return createDenseRetriever(denseEncoder(embedder), { name: spec.text, ...spec.search, ...kernelNote(ctx) });
     }
     case 'top-ranked': {
       const f = spec.file !== null ? file(spec.file) : ctx.dataDir !== undefined ? await findTopRankedFile(ctx.dataDir, ctx.split) : undefined;
@@ -233,10 +233,19 @@ function named(r: Retriever, name: string): Retriever {
 }
 
 /** sha256 of an embeddings file, or of a `.npy` directory's four files (`name:sha256` lines hashed). */
+/** Dense search's one note (a large search without onnxruntime) goes to the run's log. */
+function kernelNote(ctx: CreateRetrieverContext): { onNote?: (message: string) => void } {
+  const logger = ctx.logger;
+  return logger !== undefined ? { onNote: (m) => logger.info(m) } : {};
+}
+
 async function hashEmbeddings(v: EmbeddingVectors): Promise<string> {
   if (v.format === 'jsonl') return hashFile(v.file);
   const lines: string[] = [];
-  for (const name of [...NPY_EMBEDDINGS_FILES.docs, ...NPY_EMBEDDINGS_FILES.queries]) lines.push(`${name}:${await hashFile(join(v.file, name))}`);
+  // Files read whole were hashed as they were read; a streamed matrix is hashed from its file.
+  for (const name of [...NPY_EMBEDDINGS_FILES.docs, ...NPY_EMBEDDINGS_FILES.queries]) {
+    lines.push(`${name}:${v.fileSha256?.[name] ?? (await hashFile(join(v.file, name)))}`);
+  }
   return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
@@ -310,12 +319,9 @@ export function createFileEncoder(vectors: EmbeddingVectors, sha256?: string): D
       );
     },
     async docStore(docs: readonly Doc[]): Promise<DenseStore | DenseChunkSource> {
-      const rowMap = rowsOf(
-        vectors,
-        'doc',
-        table,
-        docs.map((d) => d.id),
-      );
+      const docIds = docs.map((d) => d.id);
+      // Documents in the file's row order (the usual case) read the matrix in place: no row map.
+      const rowMap = table.ids.inOrder(docIds) ? undefined : rowsOf(vectors, 'doc', table, docIds);
       if (!('store' in table)) return openNpyChunks(table.file, { dtype: table.dtype, rowMap, chunkBytes: table.chunkBytes });
       if (normalized === undefined) {
         normalizeStore(table.store, `document vectors of ${vectors.file}`);

@@ -3,6 +3,7 @@
  * cancellation. Public functions call these once; the kernels then trust their inputs.
  */
 import { CorebError } from '../core/errors.js';
+import { codePointOrder, firstDuplicate, ranksOfOrder } from '../core/ids.js';
 
 /** Throws `USAGE` unless `depth` is an integer >= 1. */
 export function validateDepth(depth: number): void {
@@ -22,6 +23,39 @@ export function validateDocIds(docIds: readonly string[]): Map<string, number> {
     index.set(id, i);
   }
   return index;
+}
+
+/** A corpus's document ids checked unique, with their tie ranks and (on demand) their positions. */
+export interface RankedDocIds {
+  /** Per document index, its docid's code-point rank (the trec tie key of `TopK`). */
+  tieRanks: Int32Array;
+  /** Document id -> index, built on first call (only searches with exclusions need it). */
+  docIndex(): ReadonlyMap<string, number>;
+}
+
+/**
+ * {@link validateDocIds} and the tie ranks in one sort, without a Map of the ids unless asked for:
+ * the ids are put in code-point order once (`codePointOrder`), which gives the ranks, and a
+ * duplicate shows as two equal neighbours.
+ * @throws CorebError `VALIDATION` naming a repeated id and both its positions.
+ */
+export function rankDocIds(docIds: readonly string[]): RankedDocIds {
+  const order = codePointOrder(docIds);
+  const dup = firstDuplicate(docIds, order);
+  if (dup !== undefined) {
+    throw new CorebError('VALIDATION', `document id "${docIds[dup[0]]}" occurs twice (positions ${dup[0]} and ${dup[1]}); a corpus needs unique ids`);
+  }
+  let index: Map<string, number> | undefined;
+  return {
+    tieRanks: ranksOfOrder(order),
+    docIndex() {
+      if (index === undefined) {
+        index = new Map();
+        for (let i = 0; i < docIds.length; i++) index.set(docIds[i], i);
+      }
+      return index;
+    },
+  };
 }
 
 /** Resolves excluded document ids to indices, ignoring ids not in the corpus. */

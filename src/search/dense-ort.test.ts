@@ -6,7 +6,16 @@ import { isCorebError } from '../core/errors.js';
 import { createUniform } from '../core/random.js';
 import { allocateStore, writeRows, type DenseChunkSource, type DenseDtype, type DenseStore } from '../core/vector-store.js';
 import { loadOrt } from './dense-ort.js';
-import { createDenseRetriever, denseTopK, denseTopKParallel, denseTopKStreamed, type DenseEncoder, type DenseTopKResult } from './dense.js';
+import {
+  ORT_AUTO_MIN_WORK,
+  chooseDenseKernel,
+  createDenseRetriever,
+  denseTopK,
+  denseTopKParallel,
+  denseTopKStreamed,
+  type DenseEncoder,
+  type DenseTopKResult,
+} from './dense.js';
 import { createTieRanks } from './top-k.js';
 
 /** Small integers in [-2, 2]: every dot product is exact in float32 whatever the summation order, and many tie. */
@@ -187,3 +196,56 @@ test('a dense retriever with kernel ort ranks by cosine with docid ties and says
     ],
   );
 });
+
+test("kernel ort on float vectors: a query's list and scores are the same bit for bit on 1 or 2 threads and alone or in any batch (1, 2, 3, 300, 1,100 queries: two GEMM blocks)", async () => {
+  const dim = 96;
+  const docs = floats(3000, dim, 11);
+  const queries = floats(1100, dim, 12);
+  const full = await denseTopKParallel(queries, docs, 20, { kernel: 'ort', threads: 1 });
+  sameResult(await denseTopKParallel(queries, docs, 20, { kernel: 'ort', threads: 2 }), full, '2 threads');
+  for (const [first, count] of [
+    [0, 1],
+    [1029, 1],
+    [5, 2],
+    [7, 3],
+    [700, 300],
+  ] as const) {
+    const part = { rows: count, dim, data: queries.data.slice(first * dim, (first + count) * dim) };
+    for (const threads of [1, 2]) {
+      const r = await denseTopKParallel(part, docs, 20, { kernel: 'ort', threads });
+      assert.deepEqual(
+        r.indices,
+        full.indices.slice(first * 20, (first + count) * 20),
+        `queries ${first}..${first + count - 1}, ${threads} thread(s)`,
+      );
+      assert.deepEqual(r.scores, full.scores.slice(first * 20, (first + count) * 20), `queries ${first}..${first + count - 1}, ${threads} thread(s)`);
+    }
+  }
+});
+
+test('the default kernel: ort for large searches when onnxruntime-node loads, wasm for small ones, and wasm with one note when it does not load', async () => {
+  assert.equal(await chooseDenseKernel(1000 * 1000 * 384), 'wasm', 'a small search does not load onnxruntime');
+  assert.equal(await chooseDenseKernel(ORT_AUTO_MIN_WORK), 'ort');
+  const notes: string[] = [];
+  const missing = () =>
+    Promise.reject(new Error('kernel=ort needs onnxruntime-node', { cause: new Error("Cannot find package 'onnxruntime-node'") }));
+  assert.equal(await chooseDenseKernel(ORT_AUTO_MIN_WORK, (m) => notes.push(m), missing), 'wasm');
+  assert.equal(await chooseDenseKernel(ORT_AUTO_MIN_WORK, (m) => notes.push(m), missing), 'wasm');
+  assert.equal(notes.length, 1, 'said once');
+  assert.match(notes[0], /onnxruntime-node did not load \(Cannot find package 'onnxruntime-node'\); searching with the wasm kernel/);
+  // A search large enough picks ort by itself, and says so in its result.
+  const docs = floats(4096, 512, 5);
+  const queries = floats(600, 512, 6);
+  const r = await denseTopKParallel(queries, docs, 10, { threads: 1 });
+  assert.equal(r.kernel, 'ort');
+  sameSets(r, await denseTopKParallel(queries, docs, 10, { threads: 1, kernel: 'wasm' }));
+});
+
+function sameSets(a: DenseTopKResult, b: DenseTopKResult): void {
+  let same = 0;
+  for (let q = 0; q < a.counts.length; q++) {
+    const s = new Set(a.indices.subarray(q * a.k, q * a.k + a.counts[q]));
+    if (b.indices.subarray(q * b.k, q * b.k + b.counts[q]).every((d) => s.has(d))) same++;
+  }
+  assert.ok(same >= a.counts.length - 2, `${same} of ${a.counts.length} top-10 sets agree between ort and wasm`);
+}

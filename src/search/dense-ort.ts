@@ -130,8 +130,15 @@ export async function createOrtScorer(threads: number, specifier?: string): Prom
     s.set(a);
     return [s.subarray(0, a.length), s];
   };
-  return {
+  const scorer: OrtScorer = {
     async scores(queries, nq, docs, nd, dim) {
+      if (nq === 1) {
+        // One query row takes MLAS's matrix-vector path, which sums in another order than its
+        // matrix-matrix kernel: a zero second row keeps a query's scores the same alone or in any batch.
+        const two = new Float32Array(2 * dim);
+        two.set(queries.subarray(0, dim));
+        return (await scorer.scores(two, 2, docs, nd, dim)).subarray(0, nd);
+      }
       const [q, qs] = plain(queries.subarray(0, nq * dim), qCopy);
       const [d, ds] = plain(docs.subarray(0, nd * dim), dCopy);
       qCopy = qs;
@@ -143,4 +150,5 @@ export async function createOrtScorer(threads: number, specifier?: string): Prom
       await session.release?.();
     },
   };
+  return scorer;
 }

@@ -9,13 +9,13 @@ import { nextTurn } from '../core/event-loop-turns.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { checkAborted, resolveExcluded, validateDepth, validateDocIds } from './common.js';
+import { checkAborted, rankDocIds, resolveExcluded, validateDepth } from './common.js';
 import { createBlockKernel, scanRange, type DenseKernel, type ScanScratch } from './dense-scan.js';
 import { normalizedStore, readBlock, storeOfMatrix, type DenseChunkSource, type DenseDtype, type DenseStore } from '../core/vector-store.js';
 import { hasWasmSimd } from './dense-wasm.js';
 import type { DenseStreamCommand, DenseStreamWorkerData, DenseWorkerData, DenseWorkerMessage } from './dense-worker.js';
-import { createTieRanks, TopK } from './top-k.js';
-import { createOrtScorer } from './dense-ort.js';
+import { TopK } from './top-k.js';
+import { createOrtScorer, loadOrt } from './dense-ort.js';
 
 /** Throws `VALIDATION` unless `m` is a consistent matrix of finite values. */
 export function validateMatrix(m: EmbeddingMatrix, what: string): void {
@@ -51,14 +51,22 @@ export interface DenseTopKOptions {
   exclude?: ReadonlyArray<readonly number[] | undefined>;
   /**
    * Dot-product kernel: `wasm` = WebAssembly SIMD, float32 accumulation in 4 lanes (like BLAS
-   * sdot); `js` = scalar JavaScript, double accumulation rounded to float32 at the end. Default
-   * `wasm` when the runtime supports it, else `js`. `ort` = one onnxruntime SGEMM per block of
-   * up to 1,024 queries x 2^21 / queries documents (optional package onnxruntime-node, imported when
-   * asked for; MLAS uses AVX2/AVX-512), float32 accumulation in MLAS's order, on `threads`
-   * onnxruntime threads; async only ({@link denseTopKParallel}, {@link denseTopKStreamed}). All
-   * are exact in the sense of scoring every pair, with the same tie order; they can differ in the
-   * last bits of a score (and so in the order of near-equal documents). `ort` scores may also
-   * depend on the thread count and the CPU's instruction set.
+   * sdot); `js` = scalar JavaScript, double accumulation rounded to float32 at the end. `ort` = one
+   * onnxruntime SGEMM per block of up to 1,024 queries x 2^21 / queries documents (the package
+   * onnxruntime-node, an optional dependency; MLAS uses AVX2/AVX-512), float32 accumulation in
+   * MLAS's order, on `threads` onnxruntime threads; async only ({@link denseTopKParallel},
+   * {@link denseTopKStreamed}).
+   *
+   * Default: in the async functions, `ort` for work of at least {@link ORT_AUTO_MIN_WORK}
+   * multiply-adds when onnxruntime-node loads (about 5x less CPU than `wasm` on an AVX-512 CPU),
+   * else `wasm` when the runtime has WebAssembly SIMD, else `js`; {@link denseTopK} (synchronous):
+   * `wasm` or `js`. The result names the kernel that ran.
+   *
+   * Every kernel scores every pair (exact search) and breaks ties the same way (score as float32
+   * descending, then docid descending). Each kernel's lists and scores are the same bit for bit
+   * on any thread count, and a query's are the same alone or in any batch of queries (for `ort`,
+   * on one machine: MLAS picks its code for the CPU). Kernels differ from one another in the last
+   * bits of a score (another summation order), so near-equal documents may swap between them.
    */
   kernel?: DenseKernel;
   signal?: AbortSignal;
@@ -68,9 +76,47 @@ export interface DenseTopKOptions {
 
 export type { DenseKernel } from './dense-scan.js';
 
-/** The kernel used when none is asked for: `wasm` when WebAssembly SIMD is available. */
+/** The kernel {@link denseTopK} uses when none is asked for: `wasm` when WebAssembly SIMD is available, else `js`. */
 export function defaultDenseKernel(): DenseKernel {
   return hasWasmSimd() ? 'wasm' : 'js';
+}
+
+/**
+ * Multiply-adds (queries x documents x dim) from which the async searches pick `ort` by default:
+ * 2^30, about 0.05 s of onnxruntime's SGEMM or 0.2 s of `wasm`, more than loading onnxruntime
+ * (~0.1 s); smaller searches (a few thousand documents) stay on `wasm`.
+ */
+export const ORT_AUTO_MIN_WORK = 2 ** 30;
+
+let ortLoad: Promise<string | undefined> | undefined;
+let fallbackSaid = false;
+
+/**
+ * The kernel an async search uses when none is asked for (see {@link DenseTopKOptions.kernel}).
+ * `onNote` is told once per process, when a large search falls back to `wasm` because
+ * onnxruntime-node does not load, why and what that costs.
+ */
+export async function chooseDenseKernel(
+  work: number,
+  onNote?: (message: string) => void,
+  /** Loads onnxruntime-node (tests pass a failing one; then nothing is cached). */
+  load: () => Promise<unknown> = loadOrt,
+): Promise<DenseKernel> {
+  if (work < ORT_AUTO_MIN_WORK) return defaultDenseKernel();
+  const attempt = (): Promise<string | undefined> =>
+    load().then(
+      () => undefined,
+      (e: Error) => ((e.cause as Error | undefined)?.message ?? e.message).split('\n')[0],
+    );
+  const failure = await (load === loadOrt ? (ortLoad ??= attempt()) : attempt());
+  if (failure === undefined) return 'ort';
+  if (!fallbackSaid && onNote !== undefined) {
+    fallbackSaid = true;
+    onNote(
+      `dense search: onnxruntime-node did not load (${failure}); searching with the ${defaultDenseKernel()} kernel, about 5x the CPU time of onnxruntime's SGEMM on an AVX-512 CPU (npm install onnxruntime-node to use it; kernel=wasm says this kernel is wanted)`,
+    );
+  }
+  return defaultDenseKernel();
 }
 
 /** The result of {@link denseTopK}: row-major `rows x k` slots, `counts[q]` of them filled for query q. */
@@ -225,6 +271,8 @@ export interface DenseTopKParallelOptions extends DenseTopKOptions {
   threads?: number;
   /** Multiply-adds below which the calling thread works alone. Default {@link PARALLEL_MIN_WORK}. */
   minWork?: number;
+  /** Told once per process why a large search without `kernel` did not use `ort` (see {@link chooseDenseKernel}). */
+  onNote?: (message: string) => void;
   /**
    * Called as tasks finish with the approximate number of queries finished (threads work on
    * several query blocks at once, so this is the finished share of the work times the queries).
@@ -258,7 +306,8 @@ export async function denseTopKParallel(
   options: DenseTopKParallelOptions = {},
 ): Promise<DenseTopKResult> {
   const own = toStore(docs);
-  const p = plan(queries, own, k, options);
+  const kernel = options.kernel ?? (await chooseDenseKernel(queries.rows * own.rows * own.dim, options.onNote));
+  const p = plan(queries, own, k, { ...options, kernel });
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
   if (p.kernel === 'ort') return denseTopKOrt(p, own, threads, options);
   const work = p.nq * p.nd * p.dim;
@@ -441,7 +490,8 @@ export async function denseTopKStreamed(
   k: number,
   options: DenseTopKStreamedOptions = {},
 ): Promise<DenseTopKResult> {
-  const p = plan(queries, source, k, options);
+  const kernel = options.kernel ?? (await chooseDenseKernel(queries.rows * source.rows * source.dim, options.onNote));
+  const p = plan(queries, source, k, { ...options, kernel });
   const { signal } = options;
   checkAborted(signal);
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
@@ -640,8 +690,10 @@ export interface DenseRetrieverOptions {
   queryBlockRows?: number;
   /** See {@link DenseTopKOptions.docBlockRows}. Default 512. */
   docBlockRows?: number;
-  /** See {@link DenseTopKOptions.kernel}. Default {@link defaultDenseKernel}. */
+  /** See {@link DenseTopKOptions.kernel}. Default: chosen per search ({@link chooseDenseKernel}). */
   kernel?: DenseKernel;
+  /** See {@link DenseTopKParallelOptions.onNote}. */
+  onNote?: (message: string) => void;
   /** See {@link DenseTopKParallelOptions.threads}. Default: all cores. */
   threads?: number;
   /**
@@ -696,8 +748,17 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
   const blocks = {
     queryBlockRows: options.queryBlockRows ?? 256,
     docBlockRows: options.docBlockRows ?? 512,
-    kernel: options.kernel ?? defaultDenseKernel(),
+    ...(options.kernel !== undefined ? { kernel: options.kernel } : {}),
+    ...(options.onNote !== undefined ? { onNote: options.onNote } : {}),
   };
+  // The kernels that ran (the default is chosen per search, by its size).
+  const ran = new Set<DenseKernel>();
+  const kernelName = (k: DenseKernel): string =>
+    k === 'wasm'
+      ? 'wasm-simd (float32 accumulation)'
+      : k === 'ort'
+        ? 'ort (onnxruntime SGEMM, float32 accumulation in its own order)'
+        : 'js (double accumulation)';
   return {
     name: options.name ?? 'dense',
     describe(): RetrieverDescription {
@@ -705,11 +766,11 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
         kind: 'dense',
         similarity: 'cosine (rows L2-normalised once, exact dot product)',
         kernel:
-          blocks.kernel === 'wasm'
-            ? 'wasm-simd (float32 accumulation)'
-            : blocks.kernel === 'ort'
-              ? 'ort (onnxruntime SGEMM, float32 accumulation in its own order)'
-              : 'js (double accumulation)',
+          ran.size > 0
+            ? [...ran].map(kernelName).join(' and ')
+            : options.kernel !== undefined
+              ? kernelName(options.kernel)
+              : `chosen per search: ${kernelName('ort')} from 2^30 multiply-adds when onnxruntime-node loads, else ${kernelName(defaultDenseKernel())}`,
         ...(options.dtype === 'float16' ? { storage: 'float16 (rounded after normalisation)' } : {}),
         ties: 'score as float32 descending, then docid descending by code point (trec_eval 9.0.8)',
         encoder: encoder.describe(),
@@ -717,9 +778,8 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
     },
     async index(docs: readonly Doc[], indexOptions: IndexOptions = {}): Promise<RetrieverIndex> {
       const docIds = docs.map((d) => d.id);
-      const docIndex = validateDocIds(docIds);
+      const { tieRanks, docIndex } = rankDocIds(docIds);
       const matrix = await indexVectors(encoder, docs, indexOptions, options.dtype ?? 'float32');
-      const tieRanks = createTieRanks(docIds);
       return {
         size: docs.length,
         async search(queries: readonly Query[], depth: number, searchOptions: SearchOptions = {}) {
@@ -729,7 +789,8 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
           if (qraw.rows !== queries.length) {
             throw new CorebError('VALIDATION', `query vectors have ${qraw.rows} rows for ${queries.length} queries`);
           }
-          const exclude = queries.map((q) => resolveExcluded(searchOptions.exclude?.get(q.id), docIndex));
+          const exclude =
+            searchOptions.exclude === undefined ? [] : queries.map((q) => resolveExcluded(searchOptions.exclude?.get(q.id), docIndex()));
           searchOptions.progress?.start('dense search', queries.length);
           let reported = 0;
           const run: DenseTopKParallelOptions = {
@@ -746,6 +807,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
           const qn = normalizeMatrix(qraw);
           // A chunk source (vectors larger than the memory budget) is read through once per search.
           const r = 'readChunk' in matrix ? await denseTopKStreamed(qn, matrix, depth, run) : await denseTopKParallel(qn, matrix, depth, run);
+          ran.add(r.kernel);
           searchOptions.progress?.done();
           return toRankedLists(queries, r, docIds);
         },
