@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, closeSync, openSync, readFileSync, writeSync } f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { normalizeRows } from '../src/core/embedding.js';
-import { loadIdsFile, npyHeader } from '../src/dataset/npy.js';
+import { npyHeader, readIdLines } from '../src/dataset/npy.js';
 import { createRetriever } from '../src/eval/create-retriever.js';
 import { parseRetrieverSpec } from '../src/eval/retriever-spec.js';
 import { hugePagesEnv } from '../src/cli/huge-pages.js';
@@ -120,8 +120,9 @@ async function child(): Promise<void> {
   const params = [`threads=1`, `dtype=${arg('dtype', 'float32')}`, ...(kernel === 'default' ? [] : [`kernel=${kernel}`])];
   const retriever = await createRetriever(parseRetrieverSpec(`embeddings:${dir}?${params.join('&')}`), { baseDir: process.cwd(), env: {} });
   mark('vectors');
-  const docs = (await loadIdsFile(join(dir, 'docs.ids'))).map((id) => ({ id, text: '' }));
-  const queries = (await loadIdsFile(join(dir, 'queries.ids'))).map((id) => ({ id, text: '' }));
+  // The corpus as a loader gives it: the ids (their uniqueness is checked by index()).
+  const docs = (await readIdLines(join(dir, 'docs.ids'))).map((id) => ({ id, text: '' }));
+  const queries = (await readIdLines(join(dir, 'queries.ids'))).map((id) => ({ id, text: '' }));
   mark('ids');
   const index = await retriever.index(docs);
   mark('index');

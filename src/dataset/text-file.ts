@@ -288,7 +288,8 @@ export async function* readLineChunks(path: string, options: LineChunkOptions = 
       headLen += (next.value as Buffer).length;
       if (headLen >= 2) break;
     }
-    const first = Buffer.concat(head, headLen);
+    // Usually one piece (the read size is far over 2 bytes): no copy.
+    const first = head.length === 1 ? head[0] : Buffer.concat(head, headLen);
     const rest = async function* (): AsyncGenerator<Buffer> {
       yield first;
       for (;;) {
@@ -379,12 +380,19 @@ export async function* lineChunks(
       if (held < target) continue;
       const last = b.lastIndexOf(10);
       if (last < 0) continue;
-      const all = parts.length === 1 ? b : Buffer.concat(parts, held);
-      const cut = held - b.length + last + 1;
-      const rest = all.subarray(cut);
+      const before = held - b.length;
+      const rest = b.subarray(last + 1);
+      if (parts.length === 1) yield b.subarray(0, last + 1);
+      else if (before < b.length >> 2) {
+        // A small carried part (the end of the last piece's last line): joined with this piece's
+        // first line only, and the rest of the piece given as it is, so a big piece is not copied.
+        const nl = b.indexOf(10);
+        parts[parts.length - 1] = b.subarray(0, nl + 1);
+        yield Buffer.concat(parts, before + nl + 1);
+        if (nl < last) yield b.subarray(nl + 1, last + 1);
+      } else yield Buffer.concat(parts, held).subarray(0, before + last + 1);
       parts = rest.length > 0 ? [Buffer.from(rest)] : [];
       held = rest.length;
-      yield all.subarray(0, cut);
     }
   } catch (e) {
     void iter.return?.();
