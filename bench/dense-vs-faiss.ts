@@ -17,12 +17,12 @@
 import { existsSync, mkdirSync, closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { normalizeRows } from '../src/core/embedding.js';
-import { npyHeader, readIdLines } from '../src/dataset/npy.js';
+import { readIdLines } from '../src/dataset/npy.js';
 import { createRetriever } from '../src/eval/create-retriever.js';
 import { parseRetrieverSpec } from '../src/eval/retriever-spec.js';
 import { hugePagesEnv } from '../src/cli/huge-pages.js';
 import { readBenchArgs } from './args.js';
+import { writeRandomNpy } from './random-vectors.js';
 import { cpuDescription, median, oneThreadEnv, referenceBlasEnv, runSide } from './process-tree.js';
 
 const args = readBenchArgs({
@@ -58,25 +58,7 @@ const arg = (name: string, fallback: string): string => args.get(name) ?? fallba
 function writeTable(dir: string, name: string, rows: number, dim: number, seed: number): void {
   const npy = join(dir, `${name}.npy`);
   if (existsSync(npy) && existsSync(join(dir, `${name}.ids`))) return;
-  const fd = openSync(npy, 'w');
-  try {
-    writeSync(fd, npyHeader(rows, dim, 'float32'));
-    let a = seed >>> 0;
-    const step = 8192;
-    const buf = new Float32Array(step * dim);
-    for (let r = 0; r < rows; r += step) {
-      const n = Math.min(step, rows - r);
-      const part = buf.subarray(0, n * dim);
-      for (let i = 0; i < part.length; i++) {
-        a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
-        part[i] = a / 4294967296 - 0.5;
-      }
-      normalizeRows(part, dim);
-      writeSync(fd, new Uint8Array(part.buffer, 0, part.byteLength));
-    }
-  } finally {
-    closeSync(fd);
-  }
+  writeRandomNpy(npy, rows, dim, seed);
   // Ids in a shuffled order (not the sort order), so the tie ranks are real work.
   const ids = Array.from({ length: rows }, (_, i) => String(((i * 2654435761) >>> 0) % 100_000_000).padStart(1, '0'));
   const seen = new Set<string>();

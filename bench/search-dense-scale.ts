@@ -33,7 +33,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeFileSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { normalizeRows } from '../src/core/embedding.js';
 import { normalizeStore } from '../src/core/vector-store.js';
 import { float64ToF16 } from '../src/core/float-format.js';
 import { streamChunkBytes } from '../src/dataset/embeddings-file.js';
@@ -41,6 +40,7 @@ import { loadNpyStore, npyHeader, openNpyChunks, readNpyHeader } from '../src/da
 import { parseByteSize } from '../src/eval/retriever-spec.js';
 import { denseTopKParallel, denseTopKStreamed } from '../src/search/dense.js';
 import { readBenchArgs } from './args.js';
+import { writeRandomNpy } from './random-vectors.js';
 
 const args = readBenchArgs({
   script: 'search-dense-scale',
@@ -77,29 +77,6 @@ flock /tmp/coreb-heavy.lock nice -n 5.`,
   ],
 });
 const arg = (name: string, fallback: string): string => args.get(name) ?? fallback;
-
-/** Writes `rows x dim` seeded random unit vectors (uniform in [-0.5, 0.5), normalised) as float32 .npy. */
-function writeRandomNpy(file: string, rows: number, dim: number, seed: number): void {
-  const fd = openSync(file, 'w');
-  try {
-    writeSync(fd, npyHeader(rows, dim, 'float32'));
-    let a = seed >>> 0;
-    const step = 8192;
-    const buf = new Float32Array(step * dim);
-    for (let r = 0; r < rows; r += step) {
-      const n = Math.min(step, rows - r);
-      const part = buf.subarray(0, n * dim);
-      for (let i = 0; i < part.length; i++) {
-        a = (Math.imul(a, 1664525) + 1013904223) >>> 0;
-        part[i] = a / 4294967296 - 0.5;
-      }
-      normalizeRows(part, dim);
-      writeSync(fd, new Uint8Array(part.buffer, 0, part.byteLength));
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** Writes a float16 copy of a float32 `.npy` file (rounded to nearest even), 8,192 rows at a time. */
 function writeF16Copy(from: string, to: string): void {

@@ -2,7 +2,7 @@
  * Dataset identity for results files: every data file's path, size and SHA-256, and one combined
  * hash, so two results can be checked to come from byte-identical data.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { DatasetFile } from '../core/eval-results.js';
@@ -44,19 +44,24 @@ export async function hashDatasetDir(dir: string, signal?: AbortSignal): Promise
  * read left a multi-GB file's worth of garbage buffers in memory until the next collection).
  */
 export async function hashFile(file: string, signal?: AbortSignal): Promise<string> {
-  signal?.throwIfAborted();
   const h = createHash('sha256');
+  await hashFileInto(h, file, signal);
+  return h.digest('hex');
+}
+
+/** Feeds every byte of `file` to `hash`, through one reused 1 MiB buffer (see {@link hashFile}). */
+export async function hashFileInto(hash: Hash, file: string, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
   const fh = await open(file, 'r');
   try {
     const buf = Buffer.allocUnsafe(1 << 20);
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
-      h.update(buf.subarray(0, bytesRead));
+      hash.update(buf.subarray(0, bytesRead));
       signal?.throwIfAborted();
     }
   } finally {
     await fh.close();
   }
-  return h.digest('hex');
 }

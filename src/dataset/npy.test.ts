@@ -241,3 +241,21 @@ test('an embeddings directory over the memory budget is left in its file; the id
     (e) => isCorebError(e, 'VALIDATION') && /docs\.npy has 3 rows but .*docs\.ids has 4 ids/.test(e.message),
   );
 });
+
+test('an embeddings directory: ids are hashed as read, a corpus in row order needs no map, a repeated id is named by file and line when looked up, CRLF and BOM read', async () => {
+  const d = mkdtempSync(join(dir, 'emb-rows-'));
+  await writeNpy(join(d, 'docs.npy'), matrix);
+  writeFileSync(join(d, 'docs.ids'), '\uFEFFd1\r\nd2\r\nd1\r\n');
+  await writeNpy(join(d, 'queries.npy'), { rows: 1, dim: 4, data: Float32Array.from([1, 0, 0, 0]) });
+  await writeIdsFile(join(d, 'queries.ids'), ['q1']);
+  const v = await loadEmbeddings(d);
+  assert.deepEqual(v.docs.ids.list, ['d1', 'd2', 'd1']);
+  assert.equal(v.docs.ids.inOrder(['d1', 'd2', 'd1']), true);
+  assert.equal(v.docs.ids.inOrder(['d2', 'd1', 'd1']), false);
+  assert.throws(() => v.docs.ids.get('d2'), (e) => isCorebError(e, 'VALIDATION') && /docs\.ids:3:/.test(e.message) && /first on line 1/.test(e.message));
+  // The hashes taken while reading are the files' SHA-256.
+  const { createHash } = await import('node:crypto');
+  for (const name of ['docs.npy', 'docs.ids', 'queries.npy', 'queries.ids']) {
+    assert.equal(v.fileSha256?.[name], createHash('sha256').update(readFileSync(join(d, name))).digest('hex'), name);
+  }
+});

@@ -20,6 +20,7 @@ import {
   type DenseStore,
 } from '../core/vector-store.js';
 import { saveAtomic } from './atomic-write.js';
+import { hashFileInto } from './dataset-identity.js';
 import { forEachLine, ioError, splitLines } from './text-file.js';
 
 /** The parsed header of a `.npy` file. */
@@ -347,19 +348,7 @@ export async function readIdLines(file: string, hash?: Hash): Promise<string[]> 
     await forEachLine(file, (line) => {
       ids.push(line);
     });
-    if (hash !== undefined) {
-      const fh = await open(file, 'r');
-      try {
-        const buf = Buffer.allocUnsafe(1 << 20);
-        for (;;) {
-          const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-          if (bytesRead === 0) break;
-          hash.update(buf.subarray(0, bytesRead));
-        }
-      } finally {
-        await fh.close();
-      }
-    }
+    if (hash !== undefined) await hashFileInto(hash, file);
   }
   for (let i = 0; i < ids.length; i++) {
     if (ids[i] === '') throw new CorebError('VALIDATION', 'blank id; every line holds one id', { file, line: i + 1 });
