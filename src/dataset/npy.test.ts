@@ -252,10 +252,19 @@ test('an embeddings directory: ids are hashed as read, a corpus in row order nee
   assert.deepEqual(v.docs.ids.list, ['d1', 'd2', 'd1']);
   assert.equal(v.docs.ids.inOrder(['d1', 'd2', 'd1']), true);
   assert.equal(v.docs.ids.inOrder(['d2', 'd1', 'd1']), false);
-  assert.throws(() => v.docs.ids.get('d2'), (e) => isCorebError(e, 'VALIDATION') && /docs\.ids:3:/.test(e.message) && /first on line 1/.test(e.message));
+  assert.throws(
+    () => v.docs.ids.get('d2'),
+    (e) => isCorebError(e, 'VALIDATION') && /docs\.ids:3:/.test(e.message) && /first on line 1/.test(e.message),
+  );
   // The hashes taken while reading are the files' SHA-256.
   const { createHash } = await import('node:crypto');
   for (const name of ['docs.npy', 'docs.ids', 'queries.npy', 'queries.ids']) {
-    assert.equal(v.fileSha256?.[name], createHash('sha256').update(readFileSync(join(d, name))).digest('hex'), name);
+    assert.equal(
+      v.fileSha256?.[name],
+      createHash('sha256')
+        .update(readFileSync(join(d, name)))
+        .digest('hex'),
+      name,
+    );
   }
 });
