@@ -113,6 +113,11 @@ export function readBlock(store: DenseStore, d0: number, d1: number, scratch: Fl
     }
   }
   const table = store.dtype === 'float16' ? float16Table() : undefined;
+  if (map === undefined && table !== undefined) {
+    const c0 = Math.floor(d0 / cr);
+    if (Math.floor((d1 - 1) / cr) === c0)
+      return decodeFloat16(store.chunks[c0] as Uint16Array, (d0 - c0 * cr) * dim, (d1 - d0) * dim, scratch, table);
+  }
   for (let d = d0; d < d1; d++) {
     const row = map === undefined ? d : map[d];
     const c = Math.floor(row / cr);
@@ -123,6 +128,12 @@ export function readBlock(store: DenseStore, d0: number, d1: number, scratch: Fl
     else for (let j = 0; j < dim; j++) scratch[out + j] = table[chunk[off + j]];
   }
   return scratch.subarray(0, (d1 - d0) * dim);
+}
+
+/** `count` float16 values of `src` from `from`, decoded into the start of `out` (one monomorphic loop). */
+function decodeFloat16(src: Uint16Array, from: number, count: number, out: Float32Array, table: Float32Array): Float32Array {
+  for (let i = 0; i < count; i++) out[i] = table[src[from + i]];
+  return out.subarray(0, count);
 }
 
 /** Store row `r` (a logical document index when `rowMap` is set) as a new float32 array. */
