@@ -700,9 +700,15 @@ export class Bm25Index implements RetrieverIndex {
         weights = this.expandQuery(weights, feedback.docs, feedback.scores, m);
       }
       const nTouched = this.accumulate(weights, acc, touched);
+      // Most touched documents cannot enter a full heap: one float32 comparison with its
+      // threshold skips the call (push breaks ties at the threshold exactly).
+      let bar = heap.threshold;
       for (let i = 0; i < nTouched; i++) {
         const d = touched[i];
-        if (excluded[d] === 0) heap.push(d, acc[d]);
+        if (excluded[d] === 0 && Math.fround(acc[d]) >= bar) {
+          heap.push(d, acc[d]);
+          bar = heap.threshold;
+        }
         acc[d] = 0;
       }
       for (const d of ex) excluded[d] = 0;
