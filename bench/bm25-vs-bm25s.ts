@@ -3,7 +3,7 @@
  * tokeniser's output is what bm25s indexes, so both score the same postings), the same k1 and b
  * and top-k, each side a child of this bench on one thread. Measured: the CPU seconds of the
  * queries alone (after the index is built; coreb `Bm25Index.search`, bm25s `BM25.retrieve` with
- * `n_threads=1`), and each child's whole-process CPU and peak RSS (`bench/process-tree.ts`).
+ * `n_threads=1`), and each child's whole-process CPU and peak RSS (`bench/support/process-tree.ts`).
  * The corpus is `bench/search-bm25-scale.ts`'s (derived from the CoREB release's code corpus,
  * written once under `--dir` with `--generate-only --keep`; it needs `../shared`).
  *
@@ -19,7 +19,7 @@ import type { Doc, Query } from '../src/core/dataset.js';
 import { BM25_DEFAULTS, createBm25Index, resolveBm25Options } from '../src/search/bm25.js';
 import { createTokenizer } from '../src/search/tokenize.js';
 import { readBenchArgs } from './args.js';
-import { cpuDescription, median, oneThreadEnv, runSide } from './process-tree.js';
+import { cpuDescription, median, oneThreadEnv, runSide } from './support/process-tree.js';
 
 const args = readBenchArgs({
   script: 'bm25-vs-bm25s',

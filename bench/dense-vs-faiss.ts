@@ -6,7 +6,7 @@
  * takes (`createRetriever` on the spec, `index`, `search`), with the documents' ids as the corpus;
  * faiss's is numpy `np.load` + `faiss.normalize_L2` + `IndexFlatIP` + `search`, the same files in and
  * the same run out. Both on one thread. CPU time is the kernel's whole-process count (see
- * `bench/process-tree.ts`); the bench prints the CPU, the kernel coreb ran, the BLAS faiss ran
+ * `bench/support/process-tree.ts`); the bench prints the CPU, the kernel coreb ran, the BLAS faiss ran
  * (threadpoolctl), coreb's phases (start-up, vectors, ids, index, search, writing) and how many
  * top-k sets agree.
  *
@@ -22,8 +22,8 @@ import { createRetriever } from '../src/eval/create-retriever.js';
 import { parseRetrieverSpec } from '../src/eval/retriever-spec.js';
 import { hugePagesEnv } from '../src/cli/huge-pages.js';
 import { readBenchArgs } from './args.js';
-import { writeRandomNpy } from './random-vectors.js';
-import { cpuDescription, median, oneThreadEnv, referenceBlasEnv, runSide } from './process-tree.js';
+import { writeRandomNpy } from './support/random-vectors.js';
+import { cpuDescription, median, oneThreadEnv, referenceBlasEnv, runSide } from './support/process-tree.js';
 
 const args = readBenchArgs({
   script: 'dense-vs-faiss',

@@ -40,7 +40,7 @@ import { loadNpyStore, npyHeader, openNpyChunks, readNpyHeader } from '../src/da
 import { parseByteSize } from '../src/eval/retriever-spec.js';
 import { denseTopKParallel, denseTopKStreamed } from '../src/search/dense.js';
 import { readBenchArgs } from './args.js';
-import { writeRandomNpy } from './random-vectors.js';
+import { writeRandomNpy } from './support/random-vectors.js';
 
 const args = readBenchArgs({
   script: 'search-dense-scale',

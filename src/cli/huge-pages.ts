@@ -73,6 +73,14 @@ export function hugePagesEnv(env: NodeJS.ProcessEnv, platform: NodeJS.Platform =
 export function restoreUserTunables(env: NodeJS.ProcessEnv = process.env): void {
   const before = env[BEFORE];
   if (before === undefined) return;
+  // The parent only waits: when it is gone (kill -9), the work stops with it, as a command run
+  // directly would. Checked every 100 ms; the event loop gets turns at least every 50 ms of work.
+  if (env === process.env) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) process.kill(process.pid, 'SIGKILL');
+    }, 100).unref();
+  }
   if (before === '-') delete env.GLIBC_TUNABLES;
   else env.GLIBC_TUNABLES = before;
   delete env[BEFORE];

@@ -3,8 +3,8 @@
  * (`search-dense-scale.ts`, `dense-vs-faiss.ts`): the same seed gives the same file.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { normalizeRows } from '../src/core/embedding.js';
-import { npyHeader } from '../src/dataset/npy.js';
+import { normalizeRows } from '../../src/core/embedding.js';
+import { npyHeader } from '../../src/dataset/npy.js';
 
 /** Writes `rows x dim` seeded random unit vectors (uniform in [-0.5, 0.5), normalised) as float32 .npy. */
 export function writeRandomNpy(file: string, rows: number, dim: number, seed: number): void {
