@@ -37,7 +37,8 @@ function verdictSuite(kind: 'sandboxfusion' | 'judge0' | 'piston', start: () => 
     let judge: JudgeBackend;
     before(async () => {
       svc = await start();
-      judge = await createJudge(parseJudgeSpec(`${kind}:${svc.url}`), { env, remote: { jobs: 4, timeLimitMs: 1000, memoryLimitMb: 256 } });
+      // 3 s: Ruby starts in ~0.65 s of CPU alone, and four programs share two cores in the full suite (1 s flaked).
+      judge = await createJudge(parseJudgeSpec(`${kind}:${svc.url}`), { env, remote: { jobs: 4, timeLimitMs: 3000, memoryLimitMb: 256 } });
     });
     after(async () => {
       await judge?.close();
