@@ -195,8 +195,9 @@ function main(): void {
   const python = arg('python', 'python3');
   const self = fileURLToPath(import.meta.url);
   const pyEnv = oneThreadEnv(referenceBlasEnv(process.env, args.has('keep-openblas-pins')));
-  // The coreb side starts as the `coreb` CLI starts its heavy commands (src/cli/huge-pages.ts).
-  const corebEnv = hugePagesEnv(process.env) ?? process.env;
+  // The coreb side starts as the `coreb` CLI starts its heavy commands with COREB_HUGE_PAGES=1
+  // (src/cli/huge-pages.ts).
+  const corebEnv = hugePagesEnv({ ...process.env, COREB_HUGE_PAGES: '1' }) ?? process.env;
   console.log(
     `CPU: ${cpuDescription()}; node ${process.version}; ${nq} queries, top-${k}, one thread each, ${repeat} runs (medians); coreb GLIBC_TUNABLES=${corebEnv.GLIBC_TUNABLES ?? '(unset)'}`,
   );

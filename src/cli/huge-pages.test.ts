@@ -13,12 +13,12 @@ const onGlibc235 = (() => {
 })();
 
 test('huge pages: a heavy command re-runs once with the tunable, and its child never re-runs', { skip: !onGlibc235 && 'needs glibc 2.35+' }, () => {
-  const child = hugePagesEnv({ PATH: '/usr/bin' });
+  const child = hugePagesEnv({ PATH: '/usr/bin', COREB_HUGE_PAGES: '1' });
   assert.ok(child !== undefined);
   assert.equal(child.GLIBC_TUNABLES, HUGE_PAGES_TUNABLE);
   assert.equal(hugePagesEnv(child), undefined, 'the child carries the marker');
   // The user's own tunables are kept, and put back in the child before it spawns anything.
-  const withUser = hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
+  const withUser = hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2', COREB_HUGE_PAGES: '1' });
   assert.equal(withUser?.GLIBC_TUNABLES, `glibc.malloc.arena_max=2:${HUGE_PAGES_TUNABLE}`);
   restoreUserTunables(withUser);
   assert.equal(withUser?.GLIBC_TUNABLES, 'glibc.malloc.arena_max=2');
@@ -27,10 +27,11 @@ test('huge pages: a heavy command re-runs once with the tunable, and its child n
   assert.equal(child.GLIBC_TUNABLES, undefined, 'unset before, unset after');
 });
 
-test('huge pages: off with COREB_HUGE_PAGES=0, off when the user set the tunable, off outside Linux', () => {
+test('huge pages: off by default and with COREB_HUGE_PAGES=0, off when the user set the tunable, off outside Linux', () => {
+  assert.equal(hugePagesEnv({}), undefined);
   assert.equal(hugePagesEnv({ COREB_HUGE_PAGES: '0' }), undefined);
-  assert.equal(hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }), undefined);
-  assert.equal(hugePagesEnv({}, 'darwin'), undefined);
+  assert.equal(hugePagesEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0', COREB_HUGE_PAGES: '1' }), undefined);
+  assert.equal(hugePagesEnv({ COREB_HUGE_PAGES: '1' }, 'darwin'), undefined);
   const plain = { PATH: '/usr/bin' };
   restoreUserTunables(plain);
   assert.deepEqual(plain, { PATH: '/usr/bin' }, 'a process coreb did not start is left alone');
@@ -70,7 +71,7 @@ process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(repo
       '--overwrite',
       '--quiet',
     ];
-    const p = spawnSync(process.execPath, args, { encoding: 'utf8', env });
+    const p = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...env, COREB_HUGE_PAGES: '1' } });
     assert.equal(p.status, 0, p.stderr);
     assert.match(p.stdout, /bm25/, 'the leaderboard is printed through the shared stdout');
     const rows = readFileSync(report, 'utf8')
@@ -84,9 +85,9 @@ process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(repo
     assert.equal(child.ppid, parent.pid);
     assert.equal(child.start, HUGE_PAGES_TUNABLE);
     assert.equal(child.end, null, "the child's environment is the user's again (no tunable) once it runs");
-    // Turned off: one process.
+    // Not asked for (the default): one process.
     rmSync(report);
-    const off = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...env, COREB_HUGE_PAGES: '0' } });
+    const off = spawnSync(process.execPath, args, { encoding: 'utf8', env });
     assert.equal(off.status, 0, off.stderr);
     assert.equal(readFileSync(report, 'utf8').trim().split('\n').length, 1);
   } finally {

@@ -10,8 +10,10 @@
  * exit status and signals. The child puts the user's own `GLIBC_TUNABLES` back before it spawns
  * anything (compilers, judged programs, servers see the environment the user gave).
  *
- * `COREB_HUGE_PAGES=0` turns it off; non-Linux, non-glibc (musl) and glibc older than 2.35 never
- * re-run.
+ * Opt-in with `COREB_HUGE_PAGES=1`: the child outlives a `kill -9` of its parent by up to 100 ms
+ * (it notices the parent gone at its next check), long enough for a resumable build to send a call
+ * twice, so the default stays one process. Non-Linux, non-glibc (musl) and glibc older than 2.35
+ * never re-run.
  */
 import { spawn } from 'node:child_process';
 
@@ -49,11 +51,11 @@ function glibcVersion(): [number, number] | undefined {
 
 /**
  * The environment to re-run coreb in with huge pages, or undefined when this process should do
- * the work itself: turned off (`COREB_HUGE_PAGES=0`), already set (a child, or the user set the
+ * the work itself: not asked for (`COREB_HUGE_PAGES=1`), already set (a child, or the user set the
  * tunable), not Linux, or not glibc 2.35+.
  */
 export function hugePagesEnv(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): NodeJS.ProcessEnv | undefined {
-  if (env.COREB_HUGE_PAGES === '0' || platform !== 'linux') return undefined;
+  if (env.COREB_HUGE_PAGES !== '1' || platform !== 'linux') return undefined;
   const tunables = env.GLIBC_TUNABLES ?? '';
   if (tunables.includes('glibc.malloc.hugetlb') || env[BEFORE] !== undefined) return undefined;
   const v = glibcVersion();
