@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { saveFileAtomic } from './atomic-write.js';
-import { forEachLine, isFile, splitLines } from './text-file.js';
+import { forEachLine, forEachLineAt, isFile, type LineSpan, splitLines } from './text-file.js';
 
 /** One parsed JSONL record and the 1-based line it came from. */
 export interface JsonlRecord {
@@ -106,12 +106,16 @@ class JsonlCollector {
   readonly records: JsonlRecord[] = [];
   readonly issues: ValidationIssue[] = [];
 
+  /** Records seen (kept in {@link records}, or handed to the sink). */
+  count = 0;
+
   constructor(
     private readonly file: string,
     private readonly options: JsonlOptions,
+    private readonly sink?: (value: Record<string, unknown>, line: number, span: LineSpan) => void,
   ) {}
 
-  add(raw: string, line: number): void {
+  add(raw: string, line: number, span?: LineSpan): void {
     const file = this.file;
     if (raw.trim() === '') {
       this.issues.push({ severity: 'warning', kind: 'blank-line', file, line, message: 'blank line skipped; JSONL has one JSON object per line' });
@@ -135,7 +139,9 @@ class JsonlCollector {
       this.issues.push({ severity: 'error', kind: 'not-an-object', file, line, message: `expected a JSON object, got ${kindOf(value)}` });
       return;
     }
-    this.records.push({ line, value: value as Record<string, unknown> });
+    this.count++;
+    if (this.sink !== undefined && span !== undefined) this.sink(value as Record<string, unknown>, line, span);
+    else this.records.push({ line, value: value as Record<string, unknown> });
   }
 
   finish(crlfLine: number, bom: boolean): JsonlResult {
@@ -160,7 +166,7 @@ class JsonlCollector {
       });
     }
     const issues = [...head, ...this.issues];
-    if (this.records.length === 0 && this.issues.every((x) => x.kind === 'blank-line')) {
+    if (this.count === 0 && this.issues.every((x) => x.kind === 'blank-line')) {
       issues.push({
         severity: this.options.emptyIsError === false ? 'warning' : 'error',
         kind: 'empty-file',
@@ -206,6 +212,31 @@ export async function readJsonl(file: string, options: JsonlOptions = {}): Promi
   const c = new JsonlCollector(file, options);
   try {
     const scan = await forEachLine(file, (text, line) => c.add(text, line), options.signal);
+    return c.finish(scan.firstCrlfLine, scan.bom);
+  } catch (e) {
+    if (!isCorebError(e, 'PARSE')) throw e;
+    const r = c.finish(0, false);
+    const issue: ValidationIssue = { severity: 'error', kind: 'invalid-encoding', file, message: e.message.replace(/^.*?: (?=not )/, '') };
+    if (e.location.line !== undefined) issue.line = e.location.line;
+    return { records: r.records, issues: [...r.issues.filter((i) => i.kind !== 'empty-file'), issue] };
+  }
+}
+
+/**
+ * Reads a plain (not gzip) JSONL file as {@link readJsonl} does, but hands each record to `onRecord`
+ * with its line's byte span instead of keeping it, so a caller can keep only what it needs (a
+ * corpus keeps ids and spans, and reads a text again from its span when it is asked for).
+ * @returns the problems found (`records` is empty).
+ * @throws as {@link readJsonl}; CorebError `USAGE` when the file is gzip.
+ */
+export async function readJsonlAt(
+  file: string,
+  onRecord: (value: Record<string, unknown>, line: number, span: LineSpan) => void,
+  options: JsonlOptions = {},
+): Promise<JsonlResult> {
+  const c = new JsonlCollector(file, options, onRecord);
+  try {
+    const scan = await forEachLineAt(file, (text, line, span) => c.add(text, line, span), options.signal);
     return c.finish(scan.firstCrlfLine, scan.bom);
   } catch (e) {
     if (!isCorebError(e, 'PARSE')) throw e;

@@ -2,6 +2,7 @@
  * Reading and writing the text files every loader shares: plain or gzip (detected by its magic
  * bytes), strict UTF-8, BOM and CRLF noticed and reported, never modified (atomic writes: atomic-write.ts).
  */
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { pipeline, Readable, type Transform } from 'node:stream';
@@ -120,7 +121,8 @@ export interface LineScan {
   firstCrlfLine: number;
 }
 
-async function sniffGzip(path: string): Promise<boolean> {
+/** True when the file at `path` starts with the gzip magic number. */
+export async function sniffGzip(path: string): Promise<boolean> {
   const fh = await open(path, 'r');
   try {
     const head = new Uint8Array(2);
@@ -242,6 +244,119 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
     throw ioError(path, e);
   }
   if (pending.length > 0) emit(pending.join(''));
+  return scan;
+}
+
+/**
+ * Where a line of a plain file lies: its first byte and its length in bytes, without the `\n` and
+ * without a `\r` before it.
+ */
+export interface LineSpan {
+  at: number;
+  bytes: number;
+}
+
+/**
+ * Streams a plain (not gzip) UTF-8 text file line by line as {@link forEachLine} does, and also
+ * gives each line's byte span in the file, so a caller can keep the spans and read a line again
+ * later without holding its text. Lines are found as bytes (`\n`), each span of complete lines is
+ * checked as UTF-8 in one call, and each line is decoded on its own; a read buffer of 4 MiB is
+ * reused (a longer line grows it).
+ * @param onLine called with the line text (no `\n`, no `\r` before it), its 1-based number and its span.
+ * @throws CorebError `NOT_FOUND` / `IO` when unreadable; `USAGE` when the file is gzip (no byte
+ * spans in a compressed file: use {@link forEachLine}); `PARSE` (with `line`) for invalid UTF-8,
+ * after the lines before it were delivered; `INTERRUPTED` when `signal` aborts.
+ */
+export async function forEachLineAt(
+  path: string,
+  onLine: (text: string, line: number, span: LineSpan) => void,
+  signal?: AbortSignal,
+): Promise<LineScan> {
+  signal?.throwIfAborted();
+  let fh: Awaited<ReturnType<typeof open>>;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw ioError(path, e);
+  }
+  const scan: LineScan = { lines: 0, bom: false, gzip: false, firstCrlfLine: 0 };
+  const turns = new EventLoopTurns(signal);
+  const span: LineSpan = { at: 0, bytes: 0 };
+  try {
+    let buf = Buffer.allocUnsafe(4 << 20);
+    // buf[0, have) holds the file's bytes from `base` on; lines before `base` were delivered.
+    let base = 0;
+    let have = 0;
+    let eof = false;
+    const deliver = (s: number, e: number): void => {
+      scan.lines++;
+      let end = e;
+      if (end > s && buf[end - 1] === 13) {
+        end--;
+        if (scan.firstCrlfLine === 0) scan.firstCrlfLine = scan.lines;
+      }
+      span.at = base + s;
+      span.bytes = end - s;
+      onLine(buf.toString('utf8', s, end), scan.lines, span);
+    };
+    const badUtf8 = (s: number, e: number): never => {
+      // Find the line that holds the bad bytes, delivering the good ones before it.
+      for (let nl = buf.indexOf(10, s); s < e; nl = buf.indexOf(10, s)) {
+        const stop = nl < 0 || nl > e ? e : nl;
+        if (!isUtf8(buf.subarray(s, stop))) break;
+        deliver(s, stop);
+        s = stop + 1;
+      }
+      throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, { file: path, line: scan.lines + 1 });
+    };
+    for (;;) {
+      if (!eof) {
+        if (have === buf.length) {
+          const bigger = Buffer.allocUnsafe(buf.length * 2);
+          buf.copy(bigger, 0, 0, have);
+          buf = bigger;
+        }
+        const { bytesRead } = await fh.read(buf, have, buf.length - have, base + have);
+        if (bytesRead === 0) eof = true;
+        have += bytesRead;
+      }
+      let s = 0;
+      if (base === 0 && scan.lines === 0) {
+        if (isGzip(buf.subarray(0, have))) {
+          throw new CorebError('USAGE', 'is gzip-compressed: its lines have no byte offsets in the file; read it with forEachLine', { file: path });
+        }
+        if (have >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+          scan.bom = true;
+          s = 3;
+        }
+      }
+      // The complete lines: up to the last newline, or to the end of the file.
+      const last = eof ? have : buf.lastIndexOf(10, have - 1);
+      if (last >= s) {
+        if (!isUtf8(buf.subarray(s, last))) badUtf8(s, last);
+        for (let nl = buf.indexOf(10, s); nl >= 0 && nl < last; nl = buf.indexOf(10, s)) {
+          deliver(s, nl);
+          s = nl + 1;
+        }
+        // The line that ends at the last newline (possibly empty), or the file's unterminated last line.
+        if (!eof || s < have) deliver(s, last);
+        s = last + 1;
+      }
+      if (eof) break;
+      if (s > 0) {
+        // Keep the unfinished line at the start of the buffer.
+        if (s < have) buf.copy(buf, 0, s, have);
+        base += s;
+        have -= s;
+      }
+      if (turns.due()) await turns.take(() => `reading ${path} stopped at line ${scan.lines}`);
+    }
+  } catch (e) {
+    if (e instanceof CorebError) throw e;
+    throw ioError(path, e);
+  } finally {
+    await fh.close();
+  }
   return scan;
 }
 
