@@ -145,3 +145,20 @@ test('the stepwise BM25 build gives the event loop turns, equals the one-step bu
     (e: unknown) => isCorebError(e) && e.code === 'INTERRUPTED',
   );
 });
+
+test('a term frequency past 65,535 in one document is counted exactly (the build widens its 16-bit counts)', () => {
+  const docs: Doc[] = [
+    { id: 'a', text: 'zebra '.repeat(70_000) + 'lion' },
+    { id: 'b', text: 'zebra lion lion' },
+    { id: 'c', text: 'zebra '.repeat(65_535) },
+  ];
+  const data = buildBm25IndexData(docs, resolveBm25Options({}));
+  assert.ok(data.postingTf instanceof Int32Array);
+  const t = data.terms.indexOf('zebra');
+  const tfs = [...data.postingTf.subarray(data.termStart[t], data.termStart[t + 1])];
+  assert.deepEqual(tfs, [70_000, 1, 65_535]);
+  const lion = data.terms.indexOf('lion');
+  assert.deepEqual([...data.postingTf.subarray(data.termStart[lion], data.termStart[lion + 1])], [1, 2]);
+  // Below the limit the counts stay 16-bit.
+  assert.ok(buildBm25IndexData(docs.slice(1), resolveBm25Options({})).postingTf instanceof Uint16Array);
+});
