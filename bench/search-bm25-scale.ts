@@ -18,10 +18,13 @@
  * query term weight, top 100. Time is CPU seconds of the process (all threads, the fairer figure on
  * a shared machine) and wall seconds; indexing speed is in MB of document text (UTF-8) per CPU
  * second, search speed in queries per CPU second. Lucene's forceMerge(1) (before its search) is
- * timed apart and not counted in its indexing time. coreb holds the corpus in memory (its
- * retriever interface takes the documents), loaded as `coreb eval` loads a BEIR directory
- * (`loadBeir` on `DIR/beir-N/`, the first N documents, written once), Lucene streams it from the
- * file: the RSS after loading the corpus is printed beside coreb's peak. After its search, coreb's
+ * timed apart and not counted in its indexing time. coreb loads the corpus as `coreb eval` loads a
+ * BEIR directory (`loadBeir` on `DIR/beir-N/`, the first N documents, written once), Lucene streams
+ * it from the file: the RSS after loading the corpus is printed beside coreb's peak. A corpus of
+ * 256 MiB or more is loaded with its texts left in the file (`loadBeir`'s default), read again
+ * in file order by the index build; the
+ * bench then runs `coreb eval --retriever bm25` itself on the directory (whole process, under
+ * /usr/bin/time) and prints its CPU and peak RSS beside Lucene's. After its search, coreb's
  * on-disk index is timed too, through the steps `coreb eval --index-cache` takes: hashing the corpus
  * (the key), saving the file, reading it back into a searchable index.
  *
@@ -379,6 +382,17 @@ function buildLucene(dir: string, jarsDir: string): { classpath: string } | { mi
   return { classpath: `${cp}:${dir}` };
 }
 
+/** `coreb ARGS` under /usr/bin/time: whole-process CPU and wall seconds and peak RSS, or undefined without /usr/bin/time. */
+function timeCli(cliArgs: string[]): { cpuS: number; wallS: number; peakRssMb: number } | undefined {
+  if (!existsSync('/usr/bin/time')) return undefined;
+  const main = join(fileURLToPath(import.meta.url), '..', '..', 'src', 'cli', 'main.js');
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', process.execPath, main, ...cliArgs], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`coreb ${cliArgs.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr}`);
+  const m = /TIME (\S+) (\S+) (\S+) (\d+)/.exec(r.stderr);
+  if (m === null) throw new Error(`no /usr/bin/time line in: ${r.stderr}`);
+  return { wallS: Number(m[1]), cpuS: Number(m[2]) + Number(m[3]), peakRssMb: Number(m[4]) / 1024 };
+}
+
 function runChild(cmd: string, args: string[]): Measure {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 24, stdio: ['ignore', 'pipe', 'inherit'] });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal})`);
@@ -426,6 +440,11 @@ async function main(): Promise<void> {
     if (st !== undefined) {
       out += `  coreb on-disk index (--index-cache): ${st.fileMb.toFixed(0)} MB file; corpus hash ${st.keyWall.toFixed(1)} s, save ${st.saveWall.toFixed(1)} s, load ${st.loadWall.toFixed(1)} s wall (vs index ${coreb.indexWall.toFixed(1)} s wall)\n`;
     }
+    // What a user runs: the coreb CLI's eval of BM25 on the directory (the leaderboard printed, no
+    // files written), whole process, CPU and peak RSS from /usr/bin/time.
+    const cli = timeCli(['eval', '--data', beir, '--retriever', 'bm25', '--quiet']);
+    if (cli !== undefined)
+      out += `  coreb eval --retriever bm25 (the CLI, whole process): ${cli.cpuS.toFixed(1)} s CPU, ${cli.wallS.toFixed(1)} s wall, peak RSS ${cli.peakRssMb.toFixed(0)} MB\n`;
     process.stdout.write(out);
     let luc: Measure | undefined;
     if (!('missing' in lucene)) {

@@ -182,3 +182,60 @@ test('loadBeir stops with the reason of its aborted signal: before it reads, and
   const { task } = await loadBeir(dir, { signal: new AbortController().signal });
   assert.equal(task.corpus.length, n, 'a signal that does not abort changes nothing');
 });
+
+test('texts left in corpus.jsonl: the same task and problems as in memory, each text read back when asked for', async () => {
+  const corpus = `${CORPUS}{"_id": 7, "text": "numeric id", "title": "N"}\n{"_id": "d8", "text": 42}\n{"_id": "d9", "text": "caf\u00e9 \u{1d11e}\\n\\"quoted\\""}\r\n`;
+  const dir = beirDir({ corpus });
+  const mem = await loadBeir(dir, { texts: 'memory' });
+  const file = await loadBeir(dir, { texts: 'file' });
+  assert.deepEqual(
+    file.issues.map((i) => [i.kind, i.line, i.field]),
+    mem.issues.map((i) => [i.kind, i.line, i.field]),
+  );
+  assert.equal(JSON.stringify(file.task.corpus), JSON.stringify(mem.task.corpus));
+  assert.deepEqual(
+    file.task.corpus.map((d) => ({ ...d })),
+    mem.task.corpus.map((d) => ({ ...d })),
+  );
+  // Read in another order, and twice.
+  for (const d of [...file.task.corpus].reverse()) assert.equal(d.text, mem.task.corpus.find((m) => m.id === d.id)?.text);
+  assert.equal(file.task.corpus.find((d) => d.id === 'd9')?.text, 'café 𝄞\n"quoted"');
+  // The malformed cases report the same problems either way.
+  for (const c of BAD.filter((b) => b.file === 'corpus.jsonl')) {
+    const { issues } = await loadBeir(beirDir(c.files), { texts: 'file' });
+    has(issues, c.kind, c.file, c.line, c.field);
+  }
+});
+
+test('texts left in corpus.jsonl: a corpus file changed after loading is refused when a text is read, naming the file and line', async () => {
+  const dir = beirDir();
+  const { task } = await loadBeir(dir, { texts: 'file' });
+  const corpusFile = join(dir, 'corpus.jsonl');
+  // Same size, other content: the modification time tells.
+  writeFileSync(corpusFile, CORPUS.replace('alpha', 'ALPHA'));
+  const { utimesSync } = await import('node:fs');
+  utimesSync(corpusFile, new Date(), new Date(Date.now() + 5000));
+  assert.throws(
+    () => task.corpus[0].text,
+    (e: unknown) => isCorebError(e, 'IO') && e.location.file === corpusFile && /changed since it was loaded/.test((e as Error).message),
+  );
+  // Read once before the change, then edited in place: the line no longer holds the document.
+  const dir2 = beirDir();
+  const loaded = await loadBeir(dir2, { texts: 'file' });
+  assert.equal(loaded.task.corpus[1].text, 'beta');
+  const f2 = join(dir2, 'corpus.jsonl');
+  writeFileSync(f2, CORPUS.replace('"d3"', '"d4"'));
+  assert.throws(
+    () => loaded.task.corpus[2].text,
+    (e: unknown) =>
+      isCorebError(e, 'IO') && e.location.file === f2 && e.location.line === 3 && /no longer holds document `d3`/.test((e as Error).message),
+  );
+  // A gzip corpus is read into memory whatever is asked.
+  const dir3 = beirDir();
+  const { gzipSync } = await import('node:zlib');
+  rmSync(join(dir3, 'corpus.jsonl'));
+  writeFileSync(join(dir3, 'corpus.jsonl.gz'), gzipSync(CORPUS));
+  const gz = await loadBeir(dir3, { texts: 'file' });
+  assert.equal(gz.task.corpus[0].text, 'alpha');
+  assert.deepEqual(Object.getOwnPropertyDescriptor(gz.task.corpus[0], 'text')?.value, 'alpha');
+});

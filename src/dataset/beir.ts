@@ -2,7 +2,7 @@
  * Loads a BEIR / CoIR directory (`corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv` with a
  * `query-id corpus-id score` header) into a RetrievalTask, reporting every problem found.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Doc, Query, RetrievalTask } from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
@@ -10,8 +10,9 @@ import { EventLoopTurns } from '../core/event-loop-turns.js';
 import { trecIdProblem } from '../core/ids.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { camelCase, coerceValue, INVALID, RowChecker, type FieldSpec } from './coerce.js';
-import { findJsonlFile, firstCrlfLine, readJsonl, type JsonlResult } from './jsonl.js';
-import { isDirectory, isFile, loadTextFile, splitLines, type TextFile } from './text-file.js';
+import { CorpusTextFile } from './corpus-texts.js';
+import { findJsonlFile, firstCrlfLine, readJsonl, readJsonlAt, type JsonlResult } from './jsonl.js';
+import { isDirectory, isFile, type LineSpan, loadTextFile, sniffGzip, splitLines, type TextFile } from './text-file.js';
 
 /** Options for {@link loadBeir}. */
 export interface LoadBeirOptions {
@@ -23,7 +24,21 @@ export interface LoadBeirOptions {
    * million-document load at once.
    */
   signal?: AbortSignal;
+  /**
+   * Where the corpus texts are kept. `memory`: in the documents. `file`: left in `corpus.jsonl`, each
+   * `doc.text` read again from the file when asked for (ids, titles and other fields stay in memory;
+   * the file must not change while the task is in use). `auto` (default): `file` for a plain
+   * `corpus.jsonl` of at least {@link FILE_TEXTS_FROM_BYTES}, `memory` otherwise. A gzip corpus is
+   * always read into memory.
+   */
+  texts?: 'memory' | 'file' | 'auto';
 }
+
+/**
+ * Size of a plain `corpus.jsonl` from which {@link loadBeir} leaves the texts in the file by default:
+ * 256 MiB (about 200,000 code documents).
+ */
+export const FILE_TEXTS_FROM_BYTES = 256 * 1024 * 1024;
 
 /** A loaded BEIR task and every problem found. */
 export interface LoadedBeir {
@@ -60,6 +75,36 @@ export async function isBeirDir(dir: string): Promise<boolean> {
   return (await findJsonlFile(dir, 'corpus')) !== undefined;
 }
 
+/**
+ * Turns raw records into values with `build`: a numeric `_id` is read as a string (and warned about
+ * once), and each record gets a checker that reports its problems at its line.
+ */
+function recordTaker<T>(
+  file: string,
+  issues: ValidationIssue[],
+  build: (raw: Record<string, unknown>, c: RowChecker) => T | undefined,
+): (raw: Record<string, unknown>, line: number) => T | undefined {
+  let numericIds = 0;
+  return (raw, line) => {
+    const id = raw._id;
+    if (typeof id === 'number' && Number.isFinite(id)) {
+      // Numeric ids are common in exported corpora; read them as strings (as BEIR does) and warn once.
+      raw._id = String(id);
+      if (numericIds++ === 0) {
+        issues.push({
+          severity: 'warning',
+          kind: 'coerced-type',
+          file,
+          line,
+          field: '_id',
+          message: `number ${id} read as the string "${id}" (and likewise on every such line); ids are strings`,
+        });
+      }
+    }
+    return build(raw, new RowChecker(issues, { file, line }));
+  };
+}
+
 async function readRecords<T>(
   file: string,
   issues: ValidationIssue[],
@@ -77,30 +122,75 @@ async function readRecords<T>(
   }
   issues.push(...r.issues);
   const out: Array<{ line: number; value: T }> = [];
-  let numericIds = 0;
+  const take = recordTaker(file, issues, build);
   const records = r.records;
   for (let i = 0; i < records.length; i++) {
     if (turns.due()) await turns.take(() => `loading ${file} stopped at record ${i} of ${records.length}`);
     const rec = records[i];
-    const id = rec.value._id;
-    if (typeof id === 'number' && Number.isFinite(id)) {
-      // Numeric ids are common in exported corpora; read them as strings (as BEIR does) and warn once.
-      rec.value._id = String(id);
-      if (numericIds++ === 0) {
-        issues.push({
-          severity: 'warning',
-          kind: 'coerced-type',
-          file,
-          line: rec.line,
-          field: '_id',
-          message: `number ${id} read as the string "${id}" (and likewise on every such line); ids are strings`,
-        });
-      }
-    }
-    const v = build(rec.value, new RowChecker(issues, { file, line: rec.line }));
+    const v = take(rec.value, rec.line);
     if (v !== undefined) out.push({ line: rec.line, value: v });
   }
   return out;
+}
+
+/** The corpus record of a BEIR row, or undefined when its id or text is unusable. */
+function corpusDoc(raw: Record<string, unknown>, c: RowChecker, fileText?: (id: string) => Doc): Doc | undefined {
+  const id = coerceValue(raw._id, ID, '_id', c);
+  const text = coerceValue(raw.text, TEXT, 'text', c);
+  const title = coerceValue(raw.title, TITLE, 'title', c);
+  if (id === INVALID || text === INVALID) return undefined;
+  // A text that needed coercing is kept as read; the file's own string texts stay in the file.
+  const doc: Doc =
+    fileText !== undefined && typeof raw.text === 'string' && text === raw.text ? fileText(id as string) : { id: id as string, text: text as string };
+  if (typeof title === 'string') doc.title = title;
+  const meta = rest(raw, ['_id', 'text', 'title']);
+  if (meta !== undefined) doc.meta = meta;
+  return doc;
+}
+
+/**
+ * Reads a plain corpus file keeping each document's line span instead of its text (see
+ * {@link CorpusTextFile}); the same records and problems as {@link readRecords}.
+ */
+async function readCorpusLeavingTexts(
+  file: string,
+  issues: ValidationIssue[],
+  signal: AbortSignal | undefined,
+): Promise<Array<{ line: number; value: Doc }>> {
+  const st = await stat(file);
+  const texts = new CorpusTextFile(file, st.size, st.mtimeMs);
+  const out: Array<{ line: number; value: Doc }> = [];
+  let span: LineSpan = { at: 0, bytes: 0 };
+  let line = 0;
+  const fileText = (id: string): Doc => texts.docAt(id, span, line);
+  // The records' own problems after the file's, as readRecords orders them.
+  const own: ValidationIssue[] = [];
+  const take = recordTaker(file, own, (raw, c) => corpusDoc(raw, c, fileText));
+  const r = await readJsonlAt(
+    file,
+    (raw, l, s) => {
+      span = s;
+      line = l;
+      const v = take(raw, l);
+      if (v !== undefined) out.push({ line: l, value: v });
+    },
+    signal === undefined ? {} : { signal },
+  );
+  issues.push(...r.issues, ...own);
+  return out;
+}
+
+/** Whether {@link loadBeir} leaves the texts of `file` in the file (see {@link LoadBeirOptions.texts}). */
+async function leavesTexts(file: string, texts: LoadBeirOptions['texts']): Promise<boolean> {
+  if (texts === 'memory') return false;
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+    if (await sniffGzip(file)) return false;
+  } catch {
+    return false; // Missing or unreadable: the ordinary read reports it.
+  }
+  return texts === 'file' || size >= FILE_TEXTS_FROM_BYTES;
 }
 
 function rest(raw: Record<string, unknown>, skip: readonly string[]): Record<string, unknown> | undefined {
@@ -115,7 +205,10 @@ async function checkUnique<T extends { id: string }>(
   issues: ValidationIssue[],
   turns: EventLoopTurns,
 ): Promise<Map<string, T>> {
-  const seen = new Map<string, { line: number; value: T }>();
+  // One map of the first record of each id; the lines of first records are looked up only when a
+  // duplicate shows (a second million-entry map cost 50 MB of heap at a million documents).
+  const out = new Map<string, T>();
+  let firstLine: Map<string, number> | undefined;
   for (let i = 0; i < rows.length; i++) {
     if (turns.due()) await turns.take(() => `checking the ids of ${file} stopped at record ${i} of ${rows.length}`);
     const r = rows[i];
@@ -123,20 +216,24 @@ async function checkUnique<T extends { id: string }>(
     if (problem !== undefined) {
       issues.push({ severity: 'error', kind: 'bad-id', file, line: r.line, field: '_id', message: `id ${JSON.stringify(r.value.id)} ${problem}` });
     }
-    const prev = seen.get(r.value.id);
-    if (prev !== undefined) {
+    if (out.has(r.value.id)) {
+      if (firstLine === undefined) {
+        firstLine = new Map();
+        for (let j = i - 1; j >= 0; j--) firstLine.set(rows[j].value.id, rows[j].line);
+      }
       issues.push({
         severity: 'error',
         kind: 'duplicate-id',
         file,
         line: r.line,
         field: '_id',
-        message: `duplicate id \`${r.value.id}\` (first at line ${prev.line}); ids must be unique`,
+        message: `duplicate id \`${r.value.id}\` (first at line ${firstLine.get(r.value.id)}); ids must be unique`,
       });
-    } else seen.set(r.value.id, r);
+    } else {
+      out.set(r.value.id, r.value);
+      firstLine?.set(r.value.id, r.line);
+    }
   }
-  const out = new Map<string, T>();
-  for (const [k, v] of seen) out.set(k, v.value);
   return out;
 }
 
@@ -269,23 +366,9 @@ export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Prom
   const turns = new EventLoopTurns(signal);
   const issues: ValidationIssue[] = [];
   const corpusFile = await findJsonl(dir, 'corpus');
-  const corpusRows = await readRecords<Doc>(
-    corpusFile,
-    issues,
-    (raw, c) => {
-      const id = coerceValue(raw._id, ID, '_id', c);
-      const text = coerceValue(raw.text, TEXT, 'text', c);
-      const title = coerceValue(raw.title, TITLE, 'title', c);
-      if (id === INVALID || text === INVALID) return undefined;
-      const doc: Doc = { id: id as string, text: text as string };
-      if (typeof title === 'string') doc.title = title;
-      const meta = rest(raw, ['_id', 'text', 'title']);
-      if (meta !== undefined) doc.meta = meta;
-      return doc;
-    },
-    turns,
-    signal,
-  );
+  const corpusRows = (await leavesTexts(corpusFile, options.texts))
+    ? await readCorpusLeavingTexts(corpusFile, issues, signal)
+    : await readRecords<Doc>(corpusFile, issues, (raw, c) => corpusDoc(raw, c), turns, signal);
   const queriesFile = await findJsonl(dir, 'queries');
   const queryRows = await readRecords<Query>(
     queriesFile,

@@ -13,6 +13,7 @@ export * from './release-stats.js';
 export * from './release-tokens.js';
 export * from './release-save.js';
 export * from './beir.js';
+export { isFileBackedDoc } from './corpus-texts.js';
 export { IdTable } from './id-table.js';
 export { parseStrtod } from './strtod.js';
 export * from './trec.js';

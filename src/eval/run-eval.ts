@@ -96,6 +96,12 @@ export interface EvalOptions {
    * (`qrels/<split>.tsv`). Default: the loaders' (the only split there is; BEIR `test`).
    */
   split?: string;
+  /**
+   * BEIR directories: where the corpus texts are kept while the run goes on (see
+   * `LoadBeirOptions.texts`): `auto` (default) leaves them in a plain `corpus.jsonl` of 256 MiB or
+   * more and reads each text again when a retriever, reranker or report asks for it.
+   */
+  corpusTexts?: 'memory' | 'file' | 'auto';
   /** Retriever specs (see {@link parseRetrieverSpec}). Default `['bm25']`. */
   retrievers?: readonly string[];
   /** Tasks to evaluate, short (`t2c`) or long (`text2code`) names. Default: all three. Release only. */
@@ -367,7 +373,7 @@ export function compileSubtaskGlob(globs: string): (subtask: string | undefined)
 export async function loadEvalData(
   dir: string,
   layout: 'beir' | 'coreb-release',
-  options: Pick<EvalOptions, 'split' | 'tasks' | 'subtasks' | 'signal'>,
+  options: Pick<EvalOptions, 'split' | 'tasks' | 'subtasks' | 'signal' | 'corpusTexts'>,
   logger: Logger,
 ): Promise<EvalData> {
   const tasks = new Map<string, RetrievalTask>();
@@ -379,6 +385,7 @@ export async function loadEvalData(
     const loaded = await loadBeir(dir, {
       ...(options.split !== undefined ? { split: options.split } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(options.corpusTexts !== undefined ? { texts: options.corpusTexts } : {}),
     });
     failOnErrors(dir, beirIssues(loaded), logger);
     const { task, split } = loaded;

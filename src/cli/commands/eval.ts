@@ -99,6 +99,11 @@ Options:
                           query's top N as MTEB candidate lists.
   --split NAME            Parquet release split directory (e.g. release_v2603) or BEIR qrels
                           split (default: the only one there is; BEIR: test).
+  --corpus-texts WHERE    BEIR directories: auto (default) | memory | file. file leaves the
+                          corpus texts in a plain corpus.jsonl (ids and titles in memory) and
+                          reads each text again when it is needed: a BM25 index, an embedder,
+                          a reranker's candidates. auto: file from 256 MiB. Leave the file
+                          unchanged until the run ends (a change is refused, not read).
   --tasks LIST            t2c,c2t,c2c (default: all). CoREB releases only.
   --subtasks GLOBS        Comma-separated globs over subtask ids, e.g. 't2c_search_*,c2c_*'.
   --depth N               Documents kept per query (default 1000).
@@ -182,6 +187,7 @@ const command: Command = {
       force: opt.flag(),
       measures: opt.strings(),
       'model-meta': opt.string(),
+      'corpus-texts': opt.choice(['auto', 'memory', 'file'] as const, 'auto'),
     });
     if (values.force && values.results === undefined) throw new CorebError('USAGE', '--force needs --results DIR');
     const { format, runs, protocol, 'c2t-match-negatives': negatives } = values;
@@ -222,6 +228,7 @@ const command: Command = {
         data,
         retrievers: values.retriever,
         ...(values.split !== undefined ? { split: values.split } : {}),
+        corpusTexts: values['corpus-texts'],
         ...(values.tasks.length > 0 ? { tasks: values.tasks } : {}),
         subtasks: values.subtasks ?? null,
         depth: values.depth,
