@@ -2,6 +2,7 @@
  * Loads a BEIR / CoIR directory (`corpus.jsonl`, `queries.jsonl`, `qrels/<split>.tsv` with a
  * `query-id corpus-id score` header) into a RetrievalTask, reporting every problem found.
  */
+import type { Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Doc, Query, RetrievalTask } from '../core/dataset.js';
@@ -154,10 +155,10 @@ function corpusDoc(raw: Record<string, unknown>, c: RowChecker, fileText?: (id: 
  */
 async function readCorpusLeavingTexts(
   file: string,
+  st: Stats,
   issues: ValidationIssue[],
   signal: AbortSignal | undefined,
 ): Promise<Array<{ line: number; value: Doc }>> {
-  const st = await stat(file);
   const texts = new CorpusTextFile(file, st.size, st.mtimeMs);
   const out: Array<{ line: number; value: Doc }> = [];
   let span: LineSpan = { at: 0, bytes: 0 };
@@ -180,17 +181,20 @@ async function readCorpusLeavingTexts(
   return out;
 }
 
-/** Whether {@link loadBeir} leaves the texts of `file` in the file (see {@link LoadBeirOptions.texts}). */
-async function leavesTexts(file: string, texts: LoadBeirOptions['texts']): Promise<boolean> {
-  if (texts === 'memory') return false;
-  let size: number;
+/**
+ * The file's stat when {@link loadBeir} leaves the texts of `file` in the file (see
+ * {@link LoadBeirOptions.texts}), else undefined.
+ */
+async function leavesTexts(file: string, texts: LoadBeirOptions['texts']): Promise<Stats | undefined> {
+  if (texts === 'memory') return undefined;
+  let st: Stats;
   try {
-    size = (await stat(file)).size;
-    if (await sniffGzip(file)) return false;
+    st = await stat(file);
+    if (await sniffGzip(file)) return undefined;
   } catch {
-    return false; // Missing or unreadable: the ordinary read reports it.
+    return undefined; // Missing or unreadable: the ordinary read reports it.
   }
-  return texts === 'file' || size >= FILE_TEXTS_FROM_BYTES;
+  return texts === 'file' || st.size >= FILE_TEXTS_FROM_BYTES ? st : undefined;
 }
 
 function rest(raw: Record<string, unknown>, skip: readonly string[]): Record<string, unknown> | undefined {
@@ -366,9 +370,11 @@ export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Prom
   const turns = new EventLoopTurns(signal);
   const issues: ValidationIssue[] = [];
   const corpusFile = await findJsonl(dir, 'corpus');
-  const corpusRows = (await leavesTexts(corpusFile, options.texts))
-    ? await readCorpusLeavingTexts(corpusFile, issues, signal)
-    : await readRecords<Doc>(corpusFile, issues, (raw, c) => corpusDoc(raw, c), turns, signal);
+  const corpusStat = await leavesTexts(corpusFile, options.texts);
+  const corpusRows =
+    corpusStat !== undefined
+      ? await readCorpusLeavingTexts(corpusFile, corpusStat, issues, signal)
+      : await readRecords<Doc>(corpusFile, issues, (raw, c) => corpusDoc(raw, c), turns, signal);
   const queriesFile = await findJsonl(dir, 'queries');
   const queryRows = await readRecords<Query>(
     queriesFile,

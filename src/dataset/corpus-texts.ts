@@ -63,11 +63,6 @@ export class CorpusTextFile {
     };
   }
 
-  /** Rows added. */
-  get length(): number {
-    return this.n;
-  }
-
   /**
    * A document whose `text` is read from `span` of the file when asked for; `id` is checked
    * against the line's `_id` at each read. The object has its own enumerable `text` (a getter),

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { ValidationIssue } from '../core/issues.js';
 import { saveFileAtomic } from './atomic-write.js';
-import { forEachLine, forEachLineAt, isFile, type LineSpan, splitLines } from './text-file.js';
+import { forEachLine, forEachLineAt, isFile, type LineScan, type LineSpan, splitLines } from './text-file.js';
 
 /** One parsed JSONL record and the 1-based line it came from. */
 export interface JsonlRecord {
@@ -210,9 +210,17 @@ export function firstCrlfLine(text: string): number {
  */
 export async function readJsonl(file: string, options: JsonlOptions = {}): Promise<JsonlResult> {
   const c = new JsonlCollector(file, options);
+  return collect(c, file, () => forEachLine(file, (text, line) => c.add(text, line), options.signal));
+}
+
+/**
+ * Runs `scan` over the lines of `file` into `c` and returns its records and issues; bytes that do
+ * not decode become one `invalid-encoding` error (the records before them kept).
+ */
+async function collect(c: JsonlCollector, file: string, scan: () => Promise<LineScan>): Promise<JsonlResult> {
   try {
-    const scan = await forEachLine(file, (text, line) => c.add(text, line), options.signal);
-    return c.finish(scan.firstCrlfLine, scan.bom);
+    const s = await scan();
+    return c.finish(s.firstCrlfLine, s.bom);
   } catch (e) {
     if (!isCorebError(e, 'PARSE')) throw e;
     const r = c.finish(0, false);
@@ -235,16 +243,7 @@ export async function readJsonlAt(
   options: JsonlOptions = {},
 ): Promise<JsonlResult> {
   const c = new JsonlCollector(file, options, onRecord);
-  try {
-    const scan = await forEachLineAt(file, (text, line, span) => c.add(text, line, span), options.signal);
-    return c.finish(scan.firstCrlfLine, scan.bom);
-  } catch (e) {
-    if (!isCorebError(e, 'PARSE')) throw e;
-    const r = c.finish(0, false);
-    const issue: ValidationIssue = { severity: 'error', kind: 'invalid-encoding', file, message: e.message.replace(/^.*?: (?=not )/, '') };
-    if (e.location.line !== undefined) issue.line = e.location.line;
-    return { records: r.records, issues: [...r.issues.filter((i) => i.kind !== 'empty-file'), issue] };
-  }
+  return collect(c, file, () => forEachLineAt(file, (text, line, span) => c.add(text, line, span), options.signal));
 }
 
 /**

@@ -133,6 +133,15 @@ export async function sniffGzip(path: string): Promise<boolean> {
   }
 }
 
+/** The `PARSE` error of a line of `path` that is not valid UTF-8. */
+function invalidUtf8(path: string, line: number, cause?: unknown): CorebError {
+  return new CorebError('PARSE', `not valid UTF-8 text (in line ${line}); save the file as UTF-8`, {
+    file: path,
+    line,
+    ...(cause !== undefined ? { cause } : {}),
+  });
+}
+
 /** The `NOT_FOUND` / `IO` error of an unreadable `path`. */
 export function ioError(path: string, e: unknown): CorebError {
   const code = (e as NodeJS.ErrnoException).code;
@@ -213,11 +222,7 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
         const cut = lenient.indexOf('\ufffd');
         const before = lenient.slice(0, cut < 0 ? 0 : cut);
         take(before.slice(0, before.lastIndexOf('\n') + 1));
-        throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, {
-          file: path,
-          line: scan.lines + 1,
-          cause: e,
-        });
+        throw invalidUtf8(path, scan.lines + 1, e);
       }
       take(decoded);
       if (turns.due()) await turns.take(() => `reading ${path} stopped at line ${scan.lines}`);
@@ -225,11 +230,7 @@ export async function forEachLine(path: string, onLine: (text: string, line: num
     try {
       take(decoder.decode());
     } catch (e) {
-      throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, {
-        file: path,
-        line: scan.lines + 1,
-        cause: e,
-      });
+      throw invalidUtf8(path, scan.lines + 1, e);
     }
   } catch (e) {
     raw.destroy();
@@ -307,7 +308,7 @@ export async function forEachLineAt(
         deliver(s, stop);
         s = stop + 1;
       }
-      throw new CorebError('PARSE', `not valid UTF-8 text (in line ${scan.lines + 1}); save the file as UTF-8`, { file: path, line: scan.lines + 1 });
+      throw invalidUtf8(path, scan.lines + 1);
     };
     for (;;) {
       if (!eof) {
