@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { codePointOrder, codePointRanks, compareCodePoints, firstDuplicate, Interner } from './ids.js';
+import { codePointOrder, codePointRanks, compareCodePoints, firstDuplicate, indexInOrder, Interner } from './ids.js';
 
 test('compareCodePoints orders like strcmp on UTF-8 bytes, including astral vs BMP private use', () => {
   assert.ok(compareCodePoints('d1', 'd10') < 0, 'a proper prefix is smaller');
@@ -77,4 +77,15 @@ test('codePointOrder: the radix order equals a code-point comparison sort (astra
     if (want === undefined) assert.equal(dup, undefined);
     else assert.equal(dup?.[1], want[1], 'the second occurrence found first in input order');
   }
+});
+
+test('indexInOrder finds every id by binary search over the code-point order, the first of equal ids, and -1 for an absent one', () => {
+  const ids = ['b', 'a', '\u{1F600}x', '\uE000', 'ab', '', 'a', 'doc10', 'doc9', 'doc1'];
+  const order = codePointOrder(ids);
+  for (let i = 0; i < ids.length; i++) assert.equal(indexInOrder(ids, order, ids[i]), ids.indexOf(ids[i]), ids[i]);
+  for (const missing of ['c', 'aa', '\u{1F600}', '\uE001', 'doc', 'doc100', ' ']) assert.equal(indexInOrder(ids, order, missing), -1, missing);
+  assert.equal(indexInOrder([], new Int32Array(0), 'a'), -1);
+  const many = Array.from({ length: 5000 }, (_, i) => `d${(i * 7919) % 5000}`);
+  const manyOrder = codePointOrder(many);
+  for (let i = 0; i < many.length; i += 37) assert.equal(indexInOrder(many, manyOrder, many[i]), i);
 });

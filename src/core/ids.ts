@@ -141,6 +141,22 @@ export function ranksOfOrder(order: Int32Array): Int32Array {
 }
 
 /**
+ * Where `id` is among `strings`, by binary search over their code-point `order` (from
+ * {@link codePointOrder}): its input index (the first of equal strings), or -1 when it is absent.
+ * Finds ids without a Map of the strings (20 comparisons among a million).
+ */
+export function indexInOrder(strings: readonly string[], order: Int32Array, id: string): number {
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareCodePoints(strings[order[mid]], id) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < order.length && strings[order[lo]] === id ? order[lo] : -1;
+}
+
+/**
  * The first pair of equal strings, as input indices `[first, second]` (in input order), found as
  * neighbours in `order` (from {@link codePointOrder}); undefined when all are distinct. Checks
  * uniqueness without a Map of the strings.

@@ -108,11 +108,14 @@ const pad4 = (n: number): number => (4 - (n % 4)) % 4;
  * Returns chunks to write in order (the typed arrays are not copied).
  */
 export function encodeBm25IndexData(data: Bm25IndexData, key: string): Uint8Array[] {
+  const postingTf = data.postingTf;
+  if (postingTf === undefined) {
+    throw new CorebError('USAGE', 'bm25: index data built with searchOnly has no term frequencies and cannot be stored; build it again without');
+  }
   const ids = Buffer.from(JSON.stringify(data.docIds), 'utf8');
   const terms = Buffer.from(data.terms.join('\n'), 'utf8');
   let maxTf = 0;
-  if (!(data.postingTf instanceof Uint16Array))
-    for (let i = 0; i < data.postingTf.length; i++) if (data.postingTf[i] > maxTf) maxTf = data.postingTf[i];
+  if (!(postingTf instanceof Uint16Array)) for (let i = 0; i < postingTf.length; i++) if (postingTf[i] > maxTf) maxTf = postingTf[i];
   const tf16 = maxTf < 65536;
   const header: Header = {
     format: BM25_INDEX_FORMAT,
@@ -132,7 +135,7 @@ export function encodeBm25IndexData(data: Bm25IndexData, key: string): Uint8Arra
   const chunks: Uint8Array[] = [head, json, Buffer.alloc(pad4(head.length + json.length), 0x20)];
   chunks.push(ids, Buffer.alloc(pad4(ids.length)), terms, Buffer.alloc(pad4(terms.length)));
   chunks.push(bytesOf(data.docLengths), bytesOf(data.documentFrequency), bytesOf(data.termStart), bytesOf(data.postingDocs));
-  const tf = !tf16 || data.postingTf instanceof Uint16Array ? data.postingTf : Uint16Array.from(data.postingTf);
+  const tf = !tf16 || postingTf instanceof Uint16Array ? postingTf : Uint16Array.from(postingTf);
   chunks.push(bytesOf(tf), Buffer.alloc(pad4(tf.byteLength)));
   let crc = 0;
   for (const c of chunks) crc = crc32(c, crc);

@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Doc, Query } from '../core/dataset.js';
 import { isCorebError } from '../core/errors.js';
-import { buildBm25IndexData, buildBm25IndexDataAsync, createBm25Index, createBm25Retriever, resolveBm25Options } from './bm25.js';
+import { Bm25Index, buildBm25IndexData, buildBm25IndexDataAsync, createBm25Index, createBm25Retriever, resolveBm25Options } from './bm25.js';
+import { encodeBm25IndexData } from './bm25-store.js';
 
 const plain = { stopwords: 'none', stem: false, minLength: 1, k1: 1.2, b: 0.75, queryTf: 'binary' } as const;
 const docs: Doc[] = [
@@ -125,7 +129,7 @@ test('the stepwise BM25 build gives the event loop turns, equals the one-step bu
   const timer = setInterval(() => turns++, 0);
   const stepped = await buildBm25IndexDataAsync(corpus, options, { yieldMs: 0, onDocs: (done) => seen.push(done) });
   clearInterval(timer);
-  assert.deepEqual(seen, [1024, 2048, 3072, 4096], 'a turn after every 1,024 documents when yieldMs is 0');
+  assert.deepEqual(seen, [1024, 2048, 3072, 4096, 5000], 'a turn after every 1,024 documents, then one per chunk of postings laid out, when yieldMs is 0');
   assert.ok(turns > 0, 'timers ran while the index was being built');
   assert.deepEqual(stepped, whole);
 
@@ -161,4 +165,59 @@ test('a term frequency past 65,535 in one document is counted exactly (the build
   assert.deepEqual([...data.postingTf.subarray(data.termStart[lion], data.termStart[lion + 1])], [1, 2]);
   // Below the limit the counts stay 16-bit.
   assert.ok(buildBm25IndexData(docs.slice(1), resolveBm25Options({})).postingTf instanceof Uint16Array);
+});
+
+test('a forward list past its in-memory share goes to an unlinked temporary file and gives the same index, bit for bit', async () => {
+  const corpus = manyDocs(3000);
+  corpus[1700] = { id: 'd1700', text: `${'heavy '.repeat(70_000)}w3` };
+  const options = resolveBm25Options(plain);
+  const inMemory = await buildBm25IndexDataAsync(corpus, options);
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-fwd-test-'));
+  try {
+    // Chunks of 100 postings, 300 in memory: about 150 chunks go to the file, one of them with 32-bit frequencies.
+    const spilled = await buildBm25IndexDataAsync(corpus, options, { forwardList: { chunkEntries: 100, inMemoryEntries: 300, dir } });
+    assert.deepEqual(spilled, inMemory);
+    assert.ok(spilled.postingTf instanceof Int32Array, 'a frequency of 70,000 widens the postings');
+    assert.deepEqual(readdirSync(dir), [], 'nothing is left in the temporary directory');
+    const queries = [q('q1', 'w3 heavy'), q('q2', 'term4 u7 common')];
+    assert.deepEqual(await new Bm25Index(spilled, options).search(queries, 50), await new Bm25Index(inMemory, options).search(queries, 50));
+    const missing = join(dir, 'no-such-dir');
+    await assert.rejects(
+      buildBm25IndexDataAsync(corpus, options, { forwardList: { chunkEntries: 100, inMemoryEntries: 300, dir: missing } }),
+      (e: unknown) => isCorebError(e, 'IO') && e.message.includes(missing) && e.message.includes('TMPDIR'),
+    );
+    // A corpus whose forward list stays in memory never touches the directory.
+    assert.deepEqual(await buildBm25IndexDataAsync(corpus.slice(0, 10), options, { forwardList: { dir: missing } }), buildBm25IndexData(corpus.slice(0, 10), options));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a searchOnly build keeps no term frequencies and ranks and scores exactly as the full build; what needs them is refused', async () => {
+  const corpus = manyDocs(2500);
+  const options = resolveBm25Options(plain);
+  const full = buildBm25IndexData(corpus, options);
+  const lean = await buildBm25IndexDataAsync(corpus, options, { searchOnly: true, forwardList: { chunkEntries: 64, inMemoryEntries: 128 } });
+  assert.equal(lean.postingTf, undefined);
+  assert.deepEqual(lean.postingDocs, full.postingDocs);
+  assert.deepEqual(lean.termStart, full.termStart);
+  const queries = [q('q1', 'w3 v21 common'), q('q2', 'term4 u7'), q('q3', 'w10 w11 w12 v0')];
+  const exclude = new Map([['q1', ['d3', 'd400']]]);
+  const a = await new Bm25Index(lean, options).search(queries, 100, { exclude });
+  const b = await new Bm25Index(full, options).search(queries, 100, { exclude });
+  assert.deepEqual(a, b, 'same documents, same float32 scores, same exclusions');
+  assert.ok(!a.get('q1')?.docIds.includes('d3'));
+  assert.throws(() => encodeBm25IndexData(lean, 'k'), (e: unknown) => isCorebError(e, 'USAGE') && /searchOnly/.test(e.message));
+  assert.throws(() => new Bm25Index(lean, resolveBm25Options({ ...plain, k1: 2 })), (e: unknown) => isCorebError(e, 'USAGE') && /k1 2/.test(e.message));
+  assert.throws(() => new Bm25Index(lean, resolveBm25Options({ ...plain, feedbackDocs: 3 })), (e: unknown) => isCorebError(e, 'USAGE') && /RM3/.test(e.message));
+  // The retriever builds searchOnly when nothing reads the frequencies again, and its rankings are the full index's.
+  assert.deepEqual(await (await createBm25Retriever(plain).index(corpus)).search(queries, 100), await new Bm25Index(full, options).search(queries, 100));
+});
+
+test('duplicate document ids are refused with both positions', () => {
+  const dup: Doc[] = [...docs, { id: 'd0', text: 'x' }, { id: 'd2', text: 'again' }, { id: 'd2', text: 'thrice' }];
+  assert.throws(
+    () => createBm25Index(dup, plain),
+    (e: unknown) => isCorebError(e, 'VALIDATION') && e.message.includes('document id "d2" occurs twice (positions 1 and 4)'),
+  );
 });

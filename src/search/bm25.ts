@@ -6,11 +6,13 @@ import type { Doc, Query } from '../core/dataset.js';
 import { CorebError, isCorebError } from '../core/errors.js';
 import type { Logger, Progress } from '../core/progress.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
+import { Bm25ForwardList, type ForwardListOptions } from './bm25-forward.js';
 import { type Bm25IndexStore, bm25IndexKey, decodeBm25IndexDataAsync, encodeBm25IndexData } from './bm25-store.js';
-import { checkAborted, EventLoopTurns, resolveExcluded, runSteps, runStepsAsync, validateDepth } from './common.js';
+import { checkAborted, EventLoopTurns, runSteps, runStepsAsync, validateDepth } from './common.js';
 import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
 import { createTokenizer, resolveTokenizerOptions, STOP_LISTS, TermInterner } from './tokenize.js';
-import { createTieRanks, TopK } from './top-k.js';
+import { codePointOrder, firstDuplicate, indexInOrder, ranksOfOrder } from '../core/ids.js';
+import { TopK } from './top-k.js';
 
 /**
  * How a term repeated in the query counts.
@@ -249,21 +251,42 @@ export interface Bm25IndexData {
   postingDocs: Int32Array;
   /**
    * Term frequency of each posting: 16-bit when every frequency is below 65,536 (2 bytes per
-   * posting; what the build and the on-disk index produce then), else 32-bit.
+   * posting; what the build and the on-disk index produce then), else 32-bit. Absent from data
+   * built with `searchOnly` (the BM25 weights were computed in its place): such data can be
+   * searched, but not stored or expanded with RM3.
    */
-  postingTf: Uint16Array | Int32Array;
+  postingTf?: Uint16Array | Int32Array;
+}
+
+/** How {@link buildBm25IndexDataAsync} runs and what it keeps. */
+export interface Bm25BuildRun {
+  signal?: AbortSignal;
+  /** Milliseconds of work between two turns of the event loop. Default 50. */
+  yieldMs?: number;
+  /** Called with the number of documents indexed so far at each turn. */
+  onDocs?: (done: number) => void;
+  /**
+   * Keep no term frequencies: each posting's BM25 weight under the build's `k1` and `b` is
+   * computed as the postings are laid out, and the data has no `postingTf` (2 bytes less per
+   * posting after the build, 6 less at its peak). For an index that is searched and dropped: not
+   * with a store or RM3. Default false.
+   */
+  searchOnly?: boolean;
+  /** Where a large build's forward list goes (see {@link Bm25ForwardList}). Default: `os.tmpdir()`, past 2^23 postings. */
+  forwardList?: ForwardListOptions;
 }
 
 /**
  * Builds the index data in one pass over the corpus: each document's text goes through a
  * {@link TermInterner} (integer term ids, no per-token strings), its distinct terms and their
- * frequencies are appended to a forward list (typed arrays grown by half), then a counting sort
- * by term turns the forward list into postings in increasing document order. Time and memory are
- * linear in the number of postings (12 bytes each at the peak: the forward list, 16-bit term
- * frequencies while they fit, and the postings) plus the vocabulary.
+ * frequencies are appended to a forward list ({@link Bm25ForwardList}: in memory up to 2^23
+ * postings, then in an unlinked temporary file), then a counting sort by term turns the forward
+ * list into postings in increasing document order. Time is linear in the number of postings;
+ * memory holds the postings (6 bytes each: document 4, frequency 2 while they fit) and the
+ * vocabulary, and the forward list only while it is small.
  */
 export function buildBm25IndexData(docs: readonly Doc[], options: ResolvedBm25Options): Bm25IndexData {
-  return runSteps(bm25IndexSteps(docs, options));
+  return runSteps(bm25IndexSteps(docs, options, {}));
 }
 
 /** Documents indexed between two points where {@link buildBm25IndexDataAsync} may give the event loop a turn. */
@@ -272,105 +295,156 @@ const BM25_STEP_DOCS = 1024;
 /**
  * {@link buildBm25IndexData} that gives the event loop a turn at least every `yieldMs` milliseconds
  * (default 50), so a signal handler runs and `signal` stops a long build (a million documents take
- * tens of seconds) between two steps of {@link BM25_STEP_DOCS} documents. Same result, bit for bit.
- * @param onDocs called with the number of documents indexed so far at each turn.
- * @throws CorebError `INTERRUPTED` when `signal` aborts (the message names how far the build got and the signal's reason).
+ * tens of seconds) between two steps of {@link BM25_STEP_DOCS} documents or one chunk of postings.
+ * Same result, bit for bit.
+ * @throws CorebError `INTERRUPTED` when `signal` aborts (the message names how far the build got and the signal's reason); `IO` when the temporary forward list cannot be written.
  */
-export async function buildBm25IndexDataAsync(
-  docs: readonly Doc[],
-  options: ResolvedBm25Options,
-  run: { signal?: AbortSignal; yieldMs?: number; onDocs?: (done: number) => void } = {},
-): Promise<Bm25IndexData> {
+export async function buildBm25IndexDataAsync(docs: readonly Doc[], options: ResolvedBm25Options, run: Bm25BuildRun = {}): Promise<Bm25IndexData> {
   const turns = new EventLoopTurns(run.signal, run.yieldMs);
-  const steps = bm25IndexSteps(docs, options);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-    if (turns.due()) {
-      run.onDocs?.(step.value);
-      await turns.take(() => `bm25 index of ${docs.length} documents stopped after ${step.value}`);
+  const steps = bm25IndexSteps(docs, options, run);
+  try {
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) return step.value;
+      if (turns.due()) {
+        run.onDocs?.(step.value);
+        await turns.take(() => `bm25 index of ${docs.length} documents stopped after ${step.value}`);
+      }
     }
+  } finally {
+    steps.return(undefined as never);
   }
 }
 
-/** The build of {@link buildBm25IndexData} as steps: yields the documents indexed so far every {@link BM25_STEP_DOCS} documents. */
-function* bm25IndexSteps(docs: readonly Doc[], options: ResolvedBm25Options): Generator<number, Bm25IndexData, void> {
+/** The mean of the document lengths, 1 for an empty corpus or one without terms. */
+function averageLength(docLengths: Int32Array): number {
+  const n = docLengths.length;
+  let total = 0;
+  for (let d = 0; d < n; d++) total += docLengths[d];
+  return n > 0 && total > 0 ? total / n : 1;
+}
+
+/** Posting weights computed by a `searchOnly` build, and for which k1 and b. */
+const builtWeights = new WeakMap<Bm25IndexData, { k1: number; b: number; weights: Float32Array }>();
+
+/**
+ * The build of {@link buildBm25IndexData} as steps: yields the documents indexed so far every
+ * {@link BM25_STEP_DOCS} documents, then once per chunk of the forward list laid out.
+ */
+function* bm25IndexSteps(
+  docs: readonly Doc[],
+  options: ResolvedBm25Options,
+  run: Pick<Bm25BuildRun, 'searchOnly' | 'forwardList'>,
+): Generator<number, Bm25IndexData, void> {
   const n = docs.length;
-  const interner = new TermInterner(options);
+  let interner: TermInterner | undefined = new TermInterner(options);
   const docLengths = new Int32Array(n);
   const fwdStart = new Int32Array(n + 1);
-  let fwdTerms = new Int32Array(1024);
-  // 16-bit until a frequency within one document reaches 65,535, then 32-bit (2 bytes per posting
-  // less at the build's peak).
-  let fwdTf: Uint16Array | Int32Array = new Uint16Array(1024);
-  let df = new Int32Array(1024);
-  let lastDoc = new Int32Array(1024).fill(-1);
-  let slot = new Int32Array(1024);
-  let f = 0;
-  const scan = (text: string) => interner.scan(text);
-  for (let d = 0; d < n; d++) {
-    interner.reset();
-    forEachField(docs[d], options.fields, scan);
-    const v = interner.vocabulary.size;
-    if (v > df.length) {
-      const used = df.length;
-      df = ensure(df, v, used);
-      lastDoc = ensure(lastDoc, v, used, -1);
-      slot = ensure(slot, v, used);
-    }
-    const ids = interner.ids;
-    const count = interner.length;
-    if (f + count > fwdTerms.length) {
-      fwdTerms = ensure(fwdTerms, f + count, f);
-      fwdTf = ensure(fwdTf, f + count, f);
-    }
-    for (let i = 0; i < count; i++) {
-      const t = ids[i];
-      if (lastDoc[t] !== d) {
-        lastDoc[t] = d;
-        slot[t] = f;
-        fwdTerms[f] = t;
-        fwdTf[f++] = 1;
-        df[t]++;
-      } else if (++fwdTf[slot[t]] === 65535 && fwdTf instanceof Uint16Array) {
-        fwdTf = Int32Array.from(fwdTf);
+  const forward = new Bm25ForwardList(run.forwardList);
+  try {
+    // One document's distinct terms and frequencies, in first-occurrence order; slot[t] is term t's place.
+    let docTerms = new Int32Array(1024);
+    let docTf = new Int32Array(1024);
+    let df = new Int32Array(1024);
+    let lastDoc = new Int32Array(1024).fill(-1);
+    let slot = new Int32Array(1024);
+    const scan = (text: string) => interner?.scan(text);
+    for (let d = 0; d < n; d++) {
+      interner.reset();
+      forEachField(docs[d], options.fields, scan);
+      const v = interner.vocabulary.size;
+      if (v > df.length) {
+        const used = df.length;
+        df = ensure(df, v, used);
+        lastDoc = ensure(lastDoc, v, used, -1);
+        slot = ensure(slot, v, used);
       }
+      const ids = interner.ids;
+      const count = interner.length;
+      if (count > docTerms.length) {
+        docTerms = ensure(docTerms, count, 0);
+        docTf = ensure(docTf, count, 0);
+      }
+      let k = 0;
+      for (let i = 0; i < count; i++) {
+        const t = ids[i];
+        if (lastDoc[t] !== d) {
+          lastDoc[t] = d;
+          slot[t] = k;
+          docTerms[k] = t;
+          docTf[k++] = 1;
+          df[t]++;
+        } else docTf[slot[t]]++;
+      }
+      forward.append(docTerms, docTf, k);
+      if (forward.length > 0x7fffffff) {
+        throw new CorebError('USAGE', `bm25: the index needs more than 2^31 postings (${forward.length} after ${d + 1} documents); split the corpus`);
+      }
+      docLengths[d] = count;
+      fwdStart[d + 1] = forward.length;
+      if ((d + 1) % BM25_STEP_DOCS === 0) yield d + 1;
     }
-    docLengths[d] = count;
-    fwdStart[d + 1] = f;
-    if ((d + 1) % BM25_STEP_DOCS === 0) yield d + 1;
-  }
-  const v = interner.vocabulary.size;
-  const termStart = new Int32Array(v + 1);
-  for (let t = 0; t < v; t++) termStart[t + 1] = termStart[t] + df[t];
-  const fill = termStart.slice(0, v);
-  const postingDocs = new Int32Array(f);
-  let maxTf = 0;
-  for (let i = 0; i < f; i++) if (fwdTf[i] > maxTf) maxTf = fwdTf[i];
-  const postingTf = maxTf < 65536 ? new Uint16Array(f) : new Int32Array(f);
-  for (let d = 0; d < n; d++) {
-    for (let i = fwdStart[d], end = fwdStart[d + 1]; i < end; i++) {
-      const p = fill[fwdTerms[i]]++;
-      postingDocs[p] = d;
-      postingTf[p] = fwdTf[i];
+    // Only the vocabulary outlives the scan: the word table and the scratch arrays can go before the postings are allocated.
+    const vocabulary = interner.vocabulary;
+    interner = undefined;
+    lastDoc = slot = docTerms = docTf = new Int32Array(0);
+    const v = vocabulary.size;
+    const f = forward.length;
+    const termStart = new Int32Array(v + 1);
+    for (let t = 0; t < v; t++) termStart[t + 1] = termStart[t] + df[t];
+    const fill = termStart.slice(0, v);
+    const postingDocs = new Int32Array(f);
+    const data: Bm25IndexData = {
+      docIds: docs.map((doc) => doc.id),
+      terms: [...vocabulary.keys()],
+      vocabulary,
+      documentFrequency: df.slice(0, v),
+      docLengths,
+      termStart,
+      postingDocs,
+    };
+    let d = 0;
+    let i = 0;
+    if (run.searchOnly === true) {
+      // The weights the index would derive from the frequencies (same function, same float32).
+      const { k1, b } = options;
+      const avgdl = averageLength(docLengths);
+      const idf = new Float64Array(v);
+      for (let t = 0; t < v; t++) idf[t] = bm25Idf(n, df[t]);
+      const weights = new Float32Array(f);
+      for (const c of forward.chunks()) {
+        for (let j = 0; j < c.count; j++, i++) {
+          while (fwdStart[d + 1] <= i) d++;
+          const t = c.terms[j];
+          const p = fill[t]++;
+          postingDocs[p] = d;
+          weights[p] = bm25TermWeight(idf[t], c.tf[j], docLengths[d], avgdl, k1, b);
+        }
+        yield n;
+      }
+      builtWeights.set(data, { k1, b, weights });
+    } else {
+      const postingTf = forward.maxTf < 65536 ? new Uint16Array(f) : new Int32Array(f);
+      for (const c of forward.chunks()) {
+        for (let j = 0; j < c.count; j++, i++) {
+          while (fwdStart[d + 1] <= i) d++;
+          const p = fill[c.terms[j]]++;
+          postingDocs[p] = d;
+          postingTf[p] = c.tf[j];
+        }
+        yield n;
+      }
+      data.postingTf = postingTf;
     }
+    return data;
+  } finally {
+    forward.close();
   }
-  return {
-    docIds: docs.map((doc) => doc.id),
-    terms: [...interner.vocabulary.keys()],
-    vocabulary: interner.vocabulary,
-    documentFrequency: df.slice(0, v),
-    docLengths,
-    termStart,
-    postingDocs,
-    postingTf,
-  };
 }
 
 /** What a {@link Bm25Index} computes from its data and options. */
 interface Bm25Derived {
   options: ResolvedBm25Options;
-  docIndex: Map<string, number>;
   vocabulary: ReadonlyMap<string, number>;
   avgDocLength: number;
   postingWeights: Float32Array;
@@ -378,6 +452,8 @@ interface Bm25Derived {
   fwdTerms: Int32Array;
   fwdTf: Int32Array;
   tieRanks: Int32Array;
+  /** The documents in id code-point order (for finding an id). */
+  order: Int32Array;
 }
 
 /** Derived parts computed in steps by {@link Bm25Index.fromDataAsync}, handed to the constructor. */
@@ -385,40 +461,52 @@ const derivedFor = new WeakMap<Bm25IndexData, Bm25Derived>();
 /** Loop iterations (documents, terms, postings) between two points where a derivation may yield. */
 const DERIVE_STEP = 1 << 16;
 
+/** The `USAGE` error for data without term frequencies asked for what needs them. */
+function noFrequencies(what: string): CorebError {
+  return new CorebError('USAGE', `bm25: ${what} needs term frequencies, and this index data was built with searchOnly (it has none); build it again without`);
+}
+
 /**
  * Computes what a {@link Bm25Index} derives from `data`, yielding every {@link DERIVE_STEP}
- * documents, terms or about as many postings: the id map (duplicate ids throw `VALIDATION`), the
- * posting weights, RM3's forward index, the vocabulary map and the tie ranks.
+ * documents, terms or about as many postings: the tie ranks (from the ids in code-point order,
+ * where duplicate ids throw `VALIDATION`), the posting weights (taken from a `searchOnly` build of
+ * the same k1 and b), RM3's forward index and the vocabulary map.
  */
 function* bm25DerivedSteps(data: Bm25IndexData, options: ResolvedBm25Options): Generator<void, Bm25Derived, void> {
   const { docIds, docLengths, documentFrequency: df, termStart, postingDocs, postingTf } = data;
   const n = docIds.length;
   const v = df.length;
-  const docIndex = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const id = docIds[i];
-    if (docIndex.has(id)) {
-      throw new CorebError('VALIDATION', `document id "${id}" occurs twice (positions ${docIndex.get(id)} and ${i}); a corpus needs unique ids`);
-    }
-    docIndex.set(id, i);
-    if ((i & (DERIVE_STEP - 1)) === DERIVE_STEP - 1) yield;
+  const order = codePointOrder(docIds);
+  yield;
+  const twice = firstDuplicate(docIds, order);
+  if (twice !== undefined) {
+    throw new CorebError(
+      'VALIDATION',
+      `document id "${docIds[twice[0]]}" occurs twice (positions ${twice[0]} and ${twice[1]}); a corpus needs unique ids`,
+    );
   }
-  let totalLength = 0;
-  for (let d = 0; d < n; d++) totalLength += docLengths[d];
-  const avgdl = n > 0 && totalLength > 0 ? totalLength / n : 1;
+  const tieRanks = ranksOfOrder(order);
+  yield;
+  const avgdl = averageLength(docLengths);
   const { k1, b } = options;
-  const postingWeights = new Float32Array(postingDocs.length);
-  let sinceYield = 0;
-  for (let t = 0; t < v; t++) {
-    const idf = bm25Idf(n, df[t]);
-    const end = termStart[t + 1];
-    for (let p = termStart[t]; p < end; p++) {
-      postingWeights[p] = bm25TermWeight(idf, postingTf[p], docLengths[postingDocs[p]], avgdl, k1, b);
-    }
-    sinceYield += end - termStart[t] + 1;
-    if (sinceYield >= 16 * DERIVE_STEP) {
-      sinceYield = 0;
-      yield;
+  const built = builtWeights.get(data);
+  let postingWeights: Float32Array;
+  if (built !== undefined && built.k1 === k1 && built.b === b) postingWeights = built.weights;
+  else {
+    if (postingTf === undefined) throw noFrequencies(`k1 ${k1} and b ${b} (the data's weights are for k1 ${built?.k1} and b ${built?.b})`);
+    postingWeights = new Float32Array(postingDocs.length);
+    let sinceYield = 0;
+    for (let t = 0; t < v; t++) {
+      const idf = bm25Idf(n, df[t]);
+      const end = termStart[t + 1];
+      for (let p = termStart[t]; p < end; p++) {
+        postingWeights[p] = bm25TermWeight(idf, postingTf[p], docLengths[postingDocs[p]], avgdl, k1, b);
+      }
+      sinceYield += end - termStart[t] + 1;
+      if (sinceYield >= 16 * DERIVE_STEP) {
+        sinceYield = 0;
+        yield;
+      }
     }
   }
   // RM3 reads documents' terms: a forward index by a counting sort of the postings by document.
@@ -426,6 +514,7 @@ function* bm25DerivedSteps(data: Bm25IndexData, options: ResolvedBm25Options): G
   const fwdTerms = new Int32Array(options.feedbackDocs > 0 ? postingDocs.length : 0);
   const fwdTf = new Int32Array(fwdTerms.length);
   if (options.feedbackDocs > 0) {
+    if (postingTf === undefined) throw noFrequencies('RM3 feedback (feedbackDocs > 0)');
     for (let p = 0; p < postingDocs.length; p++) fwdStart[postingDocs[p] + 1]++;
     for (let d = 0; d < n; d++) fwdStart[d + 1] += fwdStart[d];
     yield;
@@ -448,9 +537,7 @@ function* bm25DerivedSteps(data: Bm25IndexData, options: ResolvedBm25Options): G
     }
     vocabulary = built;
   }
-  yield;
-  const tieRanks = createTieRanks(docIds);
-  return { options, docIndex, vocabulary, avgDocLength: avgdl, postingWeights, fwdStart, fwdTerms, fwdTf, tieRanks };
+  return { options, vocabulary, avgDocLength: avgdl, postingWeights, fwdStart, fwdTerms, fwdTf, tieRanks, order };
 }
 
 /**
@@ -459,7 +546,8 @@ function* bm25DerivedSteps(data: Bm25IndexData, options: ResolvedBm25Options): G
  * term weights precomputed in `postingWeights` (float32), so a query costs one multiply-add per
  * posting of its terms and never touches documents that share no term with it. Built by
  * {@link buildBm25IndexData} (one pass, integer term ids); memory after the build: 10 bytes per
- * posting (doc id 4, term frequency 2 (4 past 65,535), weight 4; 8 more with RM3's forward index) plus the vocabulary.
+ * posting (doc id 4, term frequency 2 (4 past 65,535), weight 4; 8 more with RM3's forward index;
+ * 8 in all when the retriever built it `searchOnly`) plus the vocabulary.
  */
 export class Bm25Index implements RetrieverIndex {
   /** Number of documents. */
@@ -489,7 +577,8 @@ export class Bm25Index implements RetrieverIndex {
   private tokenize: ((text: string) => string[]) | undefined;
   /** Query words -> term ids of this index (created on the first search; caches the query words seen). */
   private queryTerms: TermInterner | undefined;
-  private readonly docIndex: Map<string, number>;
+  /** The documents in id code-point order: an excluded id is found by binary search (no Map of a million ids). */
+  private readonly order: Int32Array;
 
   /** Builds the index. Use {@link createBm25Index}. */
   constructor(docs: readonly Doc[], options: ResolvedBm25Options);
@@ -504,7 +593,6 @@ export class Bm25Index implements RetrieverIndex {
     this.options = options;
     this.size = data.docIds.length;
     this.docIds = data.docIds;
-    this.docIndex = derived.docIndex;
     this.vocabulary = derived.vocabulary;
     this.documentFrequency = data.documentFrequency;
     this.docLengths = data.docLengths;
@@ -516,6 +604,7 @@ export class Bm25Index implements RetrieverIndex {
     this.postingDocs = data.postingDocs;
     this.postingWeights = derived.postingWeights;
     this.tieRanks = derived.tieRanks;
+    this.order = derived.order;
   }
 
   /**
@@ -650,6 +739,18 @@ export class Bm25Index implements RetrieverIndex {
     );
   }
 
+  /** The positions of the ids of this corpus among `ids` (others are skipped). */
+  private positionsOf(ids: readonly string[] | undefined): number[] {
+    const out: number[] = [];
+    if (ids !== undefined) {
+      for (const id of ids) {
+        const i = indexInOrder(this.docIds, this.order, id);
+        if (i >= 0) out.push(i);
+      }
+    }
+    return out;
+  }
+
   /** Document frequency of a term (0 when it is not in the vocabulary). */
   termDocumentFrequency(term: string): number {
     const t = this.vocabulary.get(term);
@@ -690,7 +791,7 @@ export class Bm25Index implements RetrieverIndex {
       if (turns.due()) await turns.take(() => `bm25 search stopped after ${qi} of ${count} queries`);
       const q = weightsOf(qi);
       let weights = q.weights;
-      const ex = resolveExcluded(options.exclude?.get(q.id), this.docIndex);
+      const ex = this.positionsOf(options.exclude?.get(q.id));
       for (const d of ex) excluded[d] = 1;
       if (feedback !== undefined && weights.size > 0) {
         const nTouched = this.accumulate(weights, acc, touched);
@@ -814,7 +915,9 @@ export async function loadOrBuildBm25Index(
   };
   const build = async (): Promise<Bm25Index> => {
     const p = stepped('bm25 index');
-    const data = await buildBm25IndexDataAsync(docs, options, { ...run, onDocs: p.onDocs });
+    // Without a store or RM3 nothing reads the term frequencies again: the build computes the weights in their place.
+    const searchOnly = store === undefined && options.feedbackDocs === 0;
+    const data = await buildBm25IndexDataAsync(docs, options, { ...run, onDocs: p.onDocs, searchOnly });
     const index = await Bm25Index.fromDataAsync(data, options, run);
     p.finish();
     return index;
