@@ -81,15 +81,26 @@ export function codePointOrder(strings: readonly string[]): Int32Array {
   for (let i = 0; i < n; i++) order[i] = i;
   const tmp = new Int32Array(n);
   const keys = new Int32Array(n);
+  // One counting array for every bucket (keys span at most 0x20001 values), cleared over the span used.
+  const count = new Int32Array(0x20002);
+  const start = new Int32Array(0x20002);
   const stack: number[] = [0, n, 0];
   while (stack.length > 0) {
     const d = stack.pop() as number;
     const hi = stack.pop() as number;
     const lo = stack.pop() as number;
     if (hi - lo < SMALL_BUCKET) {
-      const sub = Array.from(order.subarray(lo, hi));
-      sub.sort((x, y) => compareCodePointsFrom(strings[x], strings[y], d));
-      order.set(sub, lo);
+      // A stable insertion sort in place: no array per bucket.
+      for (let i = lo + 1; i < hi; i++) {
+        const x = order[i];
+        const sx = strings[x];
+        let j = i - 1;
+        while (j >= lo && compareCodePointsFrom(strings[order[j]], sx, d) > 0) {
+          order[j + 1] = order[j];
+          j--;
+        }
+        order[j + 1] = x;
+      }
       continue;
     }
     let min = 0x20000;
@@ -108,10 +119,10 @@ export function codePointOrder(strings: readonly string[]): Int32Array {
       if (min !== 0) stack.push(lo, hi, d + 1);
       continue;
     }
-    const count = new Int32Array(span + 1);
+    count.fill(0, 0, span + 1);
     for (let i = lo; i < hi; i++) count[keys[i] - min + 1]++;
     for (let b = 0; b < span; b++) count[b + 1] += count[b];
-    const start = count.slice();
+    start.set(count.subarray(0, span + 1));
     for (let i = lo; i < hi; i++) tmp[lo + count[keys[i] - min]++] = order[i];
     order.set(tmp.subarray(lo, hi), lo);
     for (let b = 0; b < span; b++) {

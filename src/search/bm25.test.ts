@@ -129,7 +129,11 @@ test('the stepwise BM25 build gives the event loop turns, equals the one-step bu
   const timer = setInterval(() => turns++, 0);
   const stepped = await buildBm25IndexDataAsync(corpus, options, { yieldMs: 0, onDocs: (done) => seen.push(done) });
   clearInterval(timer);
-  assert.deepEqual(seen, [1024, 2048, 3072, 4096, 5000], 'a turn after every 1,024 documents, then one per chunk of postings laid out, when yieldMs is 0');
+  assert.deepEqual(
+    seen,
+    [1024, 2048, 3072, 4096, 5000],
+    'a turn after every 1,024 documents, then one per chunk of postings laid out, when yieldMs is 0',
+  );
   assert.ok(turns > 0, 'timers ran while the index was being built');
   assert.deepEqual(stepped, whole);
 
@@ -187,7 +191,10 @@ test('a forward list past its in-memory share goes to an unlinked temporary file
       (e: unknown) => isCorebError(e, 'IO') && e.message.includes(missing) && e.message.includes('TMPDIR'),
     );
     // A corpus whose forward list stays in memory never touches the directory.
-    assert.deepEqual(await buildBm25IndexDataAsync(corpus.slice(0, 10), options, { forwardList: { dir: missing } }), buildBm25IndexData(corpus.slice(0, 10), options));
+    assert.deepEqual(
+      await buildBm25IndexDataAsync(corpus.slice(0, 10), options, { forwardList: { dir: missing } }),
+      buildBm25IndexData(corpus.slice(0, 10), options),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -207,11 +214,23 @@ test('a searchOnly build keeps no term frequencies and ranks and scores exactly 
   const b = await new Bm25Index(full, options).search(queries, 100, { exclude });
   assert.deepEqual(a, b, 'same documents, same float32 scores, same exclusions');
   assert.ok(!a.get('q1')?.docIds.includes('d3'));
-  assert.throws(() => encodeBm25IndexData(lean, 'k'), (e: unknown) => isCorebError(e, 'USAGE') && /searchOnly/.test(e.message));
-  assert.throws(() => new Bm25Index(lean, resolveBm25Options({ ...plain, k1: 2 })), (e: unknown) => isCorebError(e, 'USAGE') && /k1 2/.test(e.message));
-  assert.throws(() => new Bm25Index(lean, resolveBm25Options({ ...plain, feedbackDocs: 3 })), (e: unknown) => isCorebError(e, 'USAGE') && /RM3/.test(e.message));
+  assert.throws(
+    () => encodeBm25IndexData(lean, 'k'),
+    (e: unknown) => isCorebError(e, 'USAGE') && /searchOnly/.test(e.message),
+  );
+  assert.throws(
+    () => new Bm25Index(lean, resolveBm25Options({ ...plain, k1: 2 })),
+    (e: unknown) => isCorebError(e, 'USAGE') && /k1 2/.test(e.message),
+  );
+  assert.throws(
+    () => new Bm25Index(lean, resolveBm25Options({ ...plain, feedbackDocs: 3 })),
+    (e: unknown) => isCorebError(e, 'USAGE') && /RM3/.test(e.message),
+  );
   // The retriever builds searchOnly when nothing reads the frequencies again, and its rankings are the full index's.
-  assert.deepEqual(await (await createBm25Retriever(plain).index(corpus)).search(queries, 100), await new Bm25Index(full, options).search(queries, 100));
+  assert.deepEqual(
+    await (await createBm25Retriever(plain).index(corpus)).search(queries, 100),
+    await new Bm25Index(full, options).search(queries, 100),
+  );
 });
 
 test('duplicate document ids are refused with both positions', () => {

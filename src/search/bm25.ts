@@ -272,14 +272,14 @@ export interface Bm25BuildRun {
    * with a store or RM3. Default false.
    */
   searchOnly?: boolean;
-  /** Where a large build's forward list goes (see {@link Bm25ForwardList}). Default: `os.tmpdir()`, past 2^23 postings. */
+  /** Where a large build's forward list goes (see {@link Bm25ForwardList}). Default: `os.tmpdir()`, past 2^21 postings. */
   forwardList?: ForwardListOptions;
 }
 
 /**
  * Builds the index data in one pass over the corpus: each document's text goes through a
  * {@link TermInterner} (integer term ids, no per-token strings), its distinct terms and their
- * frequencies are appended to a forward list ({@link Bm25ForwardList}: in memory up to 2^23
+ * frequencies are appended to a forward list ({@link Bm25ForwardList}: in memory up to 2^21
  * postings, then in an unlinked temporary file), then a counting sort by term turns the forward
  * list into postings in increasing document order. Time is linear in the number of postings;
  * memory holds the postings (6 bytes each: document 4, frequency 2 while they fit) and the
@@ -394,15 +394,20 @@ function* bm25IndexSteps(
     for (let t = 0; t < v; t++) termStart[t + 1] = termStart[t] + df[t];
     const fill = termStart.slice(0, v);
     const postingDocs = new Int32Array(f);
-    const data: Bm25IndexData = {
+    let terms: string[] | undefined;
+    const data = {
       docIds: docs.map((doc) => doc.id),
-      terms: [...vocabulary.keys()],
+      // Listed when asked for (storing the index): the vocabulary map holds the same strings.
+      get terms(): string[] {
+        terms ??= [...vocabulary.keys()];
+        return terms;
+      },
       vocabulary,
       documentFrequency: df.slice(0, v),
       docLengths,
       termStart,
       postingDocs,
-    };
+    } as Bm25IndexData;
     let d = 0;
     let i = 0;
     if (run.searchOnly === true) {
@@ -463,7 +468,10 @@ const DERIVE_STEP = 1 << 16;
 
 /** The `USAGE` error for data without term frequencies asked for what needs them. */
 function noFrequencies(what: string): CorebError {
-  return new CorebError('USAGE', `bm25: ${what} needs term frequencies, and this index data was built with searchOnly (it has none); build it again without`);
+  return new CorebError(
+    'USAGE',
+    `bm25: ${what} needs term frequencies, and this index data was built with searchOnly (it has none); build it again without`,
+  );
 }
 
 /**

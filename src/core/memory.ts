@@ -1,0 +1,40 @@
+/**
+ * One full garbage collection on request, for batch work that has just let go of a large
+ * transient structure (an index build's word tables and scratch arrays) and is about to run long
+ * on what it kept.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** The collector: undefined until first looked up, null when the runtime offers none. */
+let collect: (() => void) | null | undefined;
+
+/**
+ * Runs one full (mark-compact) collection of the V8 heap, freeing garbage and the array buffers
+ * only garbage held, so the process's resident memory drops to what is live. Left alone, V8 lets
+ * the heap grow by a factor of the live size before it collects old objects, and that slack adds
+ * to the peak of whatever runs next.
+ *
+ * Node starts without `global.gc`; the first call turns on `--expose-gc` and takes the `gc`
+ * function from a fresh context (V8 installs it in contexts made after the flag is set; the main
+ * context is not changed). Costs one full collection: about 0.1 s for a 300 MB heap.
+ * @returns true when a collection ran; false when the runtime offers no way to ask for one.
+ */
+export function collectGarbage(): boolean {
+  if (collect === undefined) collect = findCollector();
+  if (collect === null) return false;
+  collect();
+  return true;
+}
+
+function findCollector(): (() => void) | null {
+  const own = (globalThis as { gc?: unknown }).gc;
+  if (typeof own === 'function') return own as () => void;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+    return typeof gc === 'function' ? (gc as () => void) : null;
+  } catch {
+    return null;
+  }
+}
