@@ -79,11 +79,6 @@ export class Bm25ForwardList {
     this.tf = new Int32Array(first);
   }
 
-  /** Whether the list has moved to its temporary file. */
-  get onDisk(): boolean {
-    return this.fd !== undefined;
-  }
-
   /** Appends `(terms[i], tf[i])` for `i < count`. */
   append(terms: Int32Array, tf: Int32Array, count: number): void {
     let i = 0;

@@ -8,10 +8,9 @@ import type { Logger, Progress } from '../core/progress.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { Bm25ForwardList, type ForwardListOptions } from './bm25-forward.js';
 import { type Bm25IndexStore, bm25IndexKey, decodeBm25IndexDataAsync, encodeBm25IndexData } from './bm25-store.js';
-import { checkAborted, EventLoopTurns, runSteps, runStepsAsync, validateDepth } from './common.js';
+import { checkAborted, EventLoopTurns, rankDocIds, resolveExcluded, runSteps, runStepsAsync, validateDepth } from './common.js';
 import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
 import { createTokenizer, resolveTokenizerOptions, STOP_LISTS, TermInterner } from './tokenize.js';
-import { codePointOrder, firstDuplicate, indexInOrder, ranksOfOrder } from '../core/ids.js';
 import { TopK } from './top-k.js';
 
 /**
@@ -457,8 +456,8 @@ interface Bm25Derived {
   fwdTerms: Int32Array;
   fwdTf: Int32Array;
   tieRanks: Int32Array;
-  /** The documents in id code-point order (for finding an id). */
-  order: Int32Array;
+  /** The index of a document id, -1 when absent (see {@link rankDocIds}). */
+  positionOf: (id: string) => number;
 }
 
 /** Derived parts computed in steps by {@link Bm25Index.fromDataAsync}, handed to the constructor. */
@@ -476,7 +475,7 @@ function noFrequencies(what: string): CorebError {
 
 /**
  * Computes what a {@link Bm25Index} derives from `data`, yielding every {@link DERIVE_STEP}
- * documents, terms or about as many postings: the tie ranks (from the ids in code-point order,
+ * documents, terms or about as many postings: the tie ranks and id lookup ({@link rankDocIds},
  * where duplicate ids throw `VALIDATION`), the posting weights (taken from a `searchOnly` build of
  * the same k1 and b), RM3's forward index and the vocabulary map.
  */
@@ -484,16 +483,7 @@ function* bm25DerivedSteps(data: Bm25IndexData, options: ResolvedBm25Options): G
   const { docIds, docLengths, documentFrequency: df, termStart, postingDocs, postingTf } = data;
   const n = docIds.length;
   const v = df.length;
-  const order = codePointOrder(docIds);
-  yield;
-  const twice = firstDuplicate(docIds, order);
-  if (twice !== undefined) {
-    throw new CorebError(
-      'VALIDATION',
-      `document id "${docIds[twice[0]]}" occurs twice (positions ${twice[0]} and ${twice[1]}); a corpus needs unique ids`,
-    );
-  }
-  const tieRanks = ranksOfOrder(order);
+  const { tieRanks, positionOf } = rankDocIds(docIds);
   yield;
   const avgdl = averageLength(docLengths);
   const { k1, b } = options;
@@ -545,7 +535,7 @@ function* bm25DerivedSteps(data: Bm25IndexData, options: ResolvedBm25Options): G
     }
     vocabulary = built;
   }
-  return { options, vocabulary, avgDocLength: avgdl, postingWeights, fwdStart, fwdTerms, fwdTf, tieRanks, order };
+  return { options, vocabulary, avgDocLength: avgdl, postingWeights, fwdStart, fwdTerms, fwdTf, tieRanks, positionOf };
 }
 
 /**
@@ -585,8 +575,8 @@ export class Bm25Index implements RetrieverIndex {
   private tokenize: ((text: string) => string[]) | undefined;
   /** Query words -> term ids of this index (created on the first search; caches the query words seen). */
   private queryTerms: TermInterner | undefined;
-  /** The documents in id code-point order: an excluded id is found by binary search (no Map of a million ids). */
-  private readonly order: Int32Array;
+  /** The index of a document id, -1 when absent: an excluded id is found by binary search (no Map of a million ids). */
+  private readonly positionOf: (id: string) => number;
 
   /** Builds the index. Use {@link createBm25Index}. */
   constructor(docs: readonly Doc[], options: ResolvedBm25Options);
@@ -612,7 +602,7 @@ export class Bm25Index implements RetrieverIndex {
     this.postingDocs = data.postingDocs;
     this.postingWeights = derived.postingWeights;
     this.tieRanks = derived.tieRanks;
-    this.order = derived.order;
+    this.positionOf = derived.positionOf;
   }
 
   /**
@@ -747,18 +737,6 @@ export class Bm25Index implements RetrieverIndex {
     );
   }
 
-  /** The positions of the ids of this corpus among `ids` (others are skipped). */
-  private positionsOf(ids: readonly string[] | undefined): number[] {
-    const out: number[] = [];
-    if (ids !== undefined) {
-      for (const id of ids) {
-        const i = indexInOrder(this.docIds, this.order, id);
-        if (i >= 0) out.push(i);
-      }
-    }
-    return out;
-  }
-
   /** Document frequency of a term (0 when it is not in the vocabulary). */
   termDocumentFrequency(term: string): number {
     const t = this.vocabulary.get(term);
@@ -799,7 +777,7 @@ export class Bm25Index implements RetrieverIndex {
       if (turns.due()) await turns.take(() => `bm25 search stopped after ${qi} of ${count} queries`);
       const q = weightsOf(qi);
       let weights = q.weights;
-      const ex = this.positionsOf(options.exclude?.get(q.id));
+      const ex = resolveExcluded(options.exclude?.get(q.id), this.positionOf);
       for (const d of ex) excluded[d] = 1;
       if (feedback !== undefined && weights.size > 0) {
         const nTouched = this.accumulate(weights, acc, touched);

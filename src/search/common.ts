@@ -3,7 +3,7 @@
  * cancellation. Public functions call these once; the kernels then trust their inputs.
  */
 import { CorebError } from '../core/errors.js';
-import { codePointOrder, firstDuplicate, ranksOfOrder } from '../core/ids.js';
+import { codePointOrder, firstDuplicate, indexInOrder, ranksOfOrder } from '../core/ids.js';
 
 /** Throws `USAGE` unless `depth` is an integer >= 1. */
 export function validateDepth(depth: number): void {
@@ -25,16 +25,16 @@ export function validateDocIds(docIds: readonly string[]): Map<string, number> {
   return index;
 }
 
-/** A corpus's document ids checked unique, with their tie ranks and (on demand) their positions. */
+/** A corpus's document ids checked unique, with their tie ranks and a way to find one. */
 export interface RankedDocIds {
   /** Per document index, its docid's code-point rank (the trec tie key of `TopK`). */
   tieRanks: Int32Array;
-  /** Document id -> index, built on first call (only searches with exclusions need it). */
-  docIndex(): ReadonlyMap<string, number>;
+  /** The index of a document id, or -1 when the corpus lacks it (binary search over the code-point order: no Map of the ids). */
+  positionOf(id: string): number;
 }
 
 /**
- * {@link validateDocIds} and the tie ranks in one sort, without a Map of the ids unless asked for:
+ * {@link validateDocIds} and the tie ranks in one sort, without a Map of the ids:
  * the ids are put in code-point order once (`codePointOrder`), which gives the ranks, and a
  * duplicate shows as two equal neighbours.
  * @throws CorebError `VALIDATION` naming a repeated id and both its positions.
@@ -45,26 +45,19 @@ export function rankDocIds(docIds: readonly string[]): RankedDocIds {
   if (dup !== undefined) {
     throw new CorebError('VALIDATION', `document id "${docIds[dup[0]]}" occurs twice (positions ${dup[0]} and ${dup[1]}); a corpus needs unique ids`);
   }
-  let index: Map<string, number> | undefined;
   return {
     tieRanks: ranksOfOrder(order),
-    docIndex() {
-      if (index === undefined) {
-        index = new Map();
-        for (let i = 0; i < docIds.length; i++) index.set(docIds[i], i);
-      }
-      return index;
-    },
+    positionOf: (id) => indexInOrder(docIds, order, id),
   };
 }
 
-/** Resolves excluded document ids to indices, ignoring ids not in the corpus. */
-export function resolveExcluded(ids: readonly string[] | undefined, docIndex: ReadonlyMap<string, number>): number[] {
+/** Resolves excluded document ids to indices with `positionOf` (-1: not in the corpus, ignored). */
+export function resolveExcluded(ids: readonly string[] | undefined, positionOf: (id: string) => number): number[] {
   if (ids === undefined || ids.length === 0) return [];
   const out: number[] = [];
   for (const id of ids) {
-    const i = docIndex.get(id);
-    if (i !== undefined) out.push(i);
+    const i = positionOf(id);
+    if (i >= 0) out.push(i);
   }
   return out;
 }

@@ -778,7 +778,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
     },
     async index(docs: readonly Doc[], indexOptions: IndexOptions = {}): Promise<RetrieverIndex> {
       const docIds = docs.map((d) => d.id);
-      const { tieRanks, docIndex } = rankDocIds(docIds);
+      const { tieRanks, positionOf } = rankDocIds(docIds);
       const matrix = await indexVectors(encoder, docs, indexOptions, options.dtype ?? 'float32');
       return {
         size: docs.length,
@@ -790,7 +790,7 @@ export function createDenseRetriever(encoder: DenseEncoder, options: DenseRetrie
             throw new CorebError('VALIDATION', `query vectors have ${qraw.rows} rows for ${queries.length} queries`);
           }
           const exclude =
-            searchOptions.exclude === undefined ? [] : queries.map((q) => resolveExcluded(searchOptions.exclude?.get(q.id), docIndex()));
+            searchOptions.exclude === undefined ? [] : queries.map((q) => resolveExcluded(searchOptions.exclude?.get(q.id), positionOf));
           searchOptions.progress?.start('dense search', queries.length);
           let reported = 0;
           const run: DenseTopKParallelOptions = {
