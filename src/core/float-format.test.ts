@@ -118,6 +118,12 @@ test('float32sToF16 rounds every float32 as float64ToF16 does (normals, subnorma
     [0, -0, 65504, 65520, 65519.996, 2 ** -24, 2 ** -25, 2 ** -25 * 1.5, 1 + 2 ** -11, 1 + 3 * 2 ** -11, Infinity, -Infinity, Number.NaN],
     0,
   );
+  // Both edges of the one-sum path: the smallest normal f16 (2^-14) and 65536, with their neighbours.
+  const edges = [0x387fffff, 0x38800000, 0x38800001, 0x38801000, 0x477fefff, 0x477ff000, 0x477fffff, 0x47800000, 0x47800001];
+  edges.forEach((e, j) => {
+    bits[20 + 2 * j] = e;
+    bits[21 + 2 * j] = (e | 0x80000000) >>> 0;
+  });
   const fast = new Uint16Array(values.length);
   float32sToF16(values, fast);
   for (let i = 0; i < values.length; i++) assert.equal(fast[i], float64ToF16(values[i]), `value ${values[i]} (bits ${bits[i].toString(16)})`);

@@ -165,13 +165,51 @@ export function normalizeStore(store: DenseStore, what: string): void {
 export function normalizeStoredRows(chunk: Float32Array | Uint16Array, r0: number, r1: number, dim: number, what: string, rowBase = 0): void {
   // One monomorphic loop per storage type: a loop over either type ran 3-4x slower.
   const bad = chunk instanceof Float32Array ? normalizeFloat32Rows(chunk, r0, r1, dim) : normalizeFloat16Rows(chunk, r0, r1, dim);
-  if (bad >= 0) {
-    const table = chunk instanceof Uint16Array ? float16Table() : undefined;
-    const off = bad * dim;
-    let j = 0;
-    while (j < dim && Number.isFinite(table === undefined ? chunk[off + j] : table[chunk[off + j]])) j++;
-    const v = table === undefined ? chunk[off + j] : table[chunk[off + j]];
-    throw new CorebError('VALIDATION', `${what}: row ${rowBase + bad} has a non-finite value (${v}) at column ${j}`);
+  if (bad >= 0) throw nonFinite(chunk, bad, dim, what, rowBase);
+}
+
+/** The error for row `bad` of `chunk` holding a non-finite value, naming its first such column. */
+function nonFinite(chunk: Float32Array | Uint16Array, bad: number, dim: number, what: string, rowBase: number): CorebError {
+  const table = chunk instanceof Uint16Array ? float16Table() : undefined;
+  const off = bad * dim;
+  let j = 0;
+  while (j < dim && Number.isFinite(table === undefined ? chunk[off + j] : table[chunk[off + j]])) j++;
+  const v = table === undefined ? chunk[off + j] : table[chunk[off + j]];
+  return new CorebError('VALIDATION', `${what}: row ${rowBase + bad} has a non-finite value (${v}) at column ${j}`);
+}
+
+/**
+ * Rows `[r0, r1)` of the float32 matrix `src`, each scaled to unit L2 norm with the arithmetic of
+ * {@link normalizeStoredRows} and then rounded once to binary16, written to `dst` from `dstOffset`
+ * (row `r0` first). `src` is left as it is; each row passes through one row of scratch, so the
+ * values are read once while in cache. All-zero rows stay zero.
+ * @throws CorebError `VALIDATION` naming `what` and the first row (plus `rowBase`) holding a non-finite value.
+ */
+export function normalizeRowsToF16(
+  src: Float32Array,
+  r0: number,
+  r1: number,
+  dim: number,
+  dst: Uint16Array,
+  dstOffset: number,
+  what: string,
+  rowBase = 0,
+): void {
+  const row = new Float32Array(dim);
+  for (let r = r0; r < r1; r++) {
+    const off = r * dim;
+    const end = off + dim;
+    let s = 0;
+    for (let j = off; j < end; j++) {
+      const x = src[j];
+      s += x * x;
+    }
+    if (!Number.isFinite(s)) throw nonFinite(src, r, dim, what, rowBase);
+    if (s > 0) {
+      const inv = 1 / Math.sqrt(s);
+      for (let j = 0; j < dim; j++) row[j] = src[off + j] * inv;
+    } else row.set(src.subarray(off, end));
+    float32sToF16(row, dst, dstOffset + (r - r0) * dim);
   }
 }
 

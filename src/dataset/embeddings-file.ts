@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import { CorebError } from '../core/errors.js';
-import { allocateStore, dtypeBytes, writeRows, type DenseDtype, type DenseStore } from '../core/vector-store.js';
+import { allocateStore, dtypeBytes, normalizeStoredRows, writeRows, type DenseDtype, type DenseStore } from '../core/vector-store.js';
 import { DEFAULT_STREAM_CHUNK_BYTES, checkUniqueIds, loadNpyStore, readIdLines, readNpyHeader, sha256, type NpyHeader } from './npy.js';
 
 /** Vectors read from an embeddings file, by kind and id (float32, as given; not normalised). */
@@ -183,6 +183,8 @@ export class RowIds {
 export interface VectorTable {
   ids: RowIds;
   store: DenseStore;
+  /** True when the rows were scaled to unit L2 norm as they were read ({@link LoadEmbeddingsOptions.normalizeDocs}). */
+  normalized?: boolean;
 }
 
 /**
@@ -249,6 +251,14 @@ export interface LoadEmbeddingsOptions {
    * memory). JSONL files are always read whole.
    */
   memoryBytes?: number;
+  /**
+   * Scale each document row to unit L2 norm as it is read, in float32, before it is stored in
+   * `dtype` (one rounding to float16, as for an encoder's vectors; the table is then marked
+   * `normalized`). Non-finite rows are rejected then, naming the file and row. Default false: the
+   * values of the file. Queries are never normalised here. Streamed matrices are normalised as each
+   * chunk is read either way.
+   */
+  normalizeDocs?: boolean;
   signal?: AbortSignal;
 }
 
@@ -256,15 +266,21 @@ export interface LoadEmbeddingsOptions {
  * Moves the vectors of a loaded JSONL file into stores, emptying its maps row by row (so memory
  * holds one copy, not two, while it runs). Queries are kept as float32; documents in `dtype`.
  */
-export function tableOfVectors(vectors: Map<string, Float32Array>, dim: number, dtype: DenseDtype): VectorTable {
+export function tableOfVectors(vectors: Map<string, Float32Array>, dim: number, dtype: DenseDtype, normalize?: string): VectorTable {
   const store = allocateStore(vectors.size, dim, dtype);
   const list: string[] = [];
   for (const [id, v] of vectors) {
+    if (normalize !== undefined) normalizeStoredRows(v, 0, 1, dim, normalize, list.length);
     writeRows(store, list.length, v);
     list.push(id);
     vectors.delete(id);
   }
-  return { ids: new RowIds(list, '(embeddings file)'), store };
+  return { ids: new RowIds(list, '(embeddings file)'), store, ...(normalize !== undefined ? { normalized: true } : {}) };
+}
+
+/** How errors name the document matrix of the embeddings at `path` (as dense search's normalisation names it). */
+export function docsWhat(path: string): string {
+  return `document vectors of ${path}`;
 }
 
 /** The file names of an `.npy` embeddings directory. */
@@ -298,13 +314,15 @@ async function loadNpyTable(
     return { ids, file: npy, header, dtype, chunkBytes: streamChunkBytes(memoryBytes), memoryBytes };
   }
   const npyHash = sha256();
+  const normalize = options.normalizeDocs === true ? docsWhat(dir) : undefined;
   const store = loadNpyStore(npy, {
     dtype,
     hash: npyHash,
+    ...(normalize !== undefined ? { normalize } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   hashes[names[0]] = npyHash.digest('hex');
-  return { ids, store };
+  return { ids, store, ...(normalize !== undefined ? { normalized: true } : {}) };
 }
 
 /**
@@ -324,7 +342,13 @@ export async function loadEmbeddings(path: string, options: LoadEmbeddingsOption
   if (isDir) {
     const fileSha256: Record<string, string> = {};
     const docs = await loadNpyTable(path, NPY_EMBEDDINGS_FILES.docs, options, true, fileSha256);
-    const queries = (await loadNpyTable(path, NPY_EMBEDDINGS_FILES.queries, { ...options, dtype: 'float32' }, false, fileSha256)) as VectorTable;
+    const queries = (await loadNpyTable(
+      path,
+      NPY_EMBEDDINGS_FILES.queries,
+      { ...options, dtype: 'float32', normalizeDocs: false },
+      false,
+      fileSha256,
+    )) as VectorTable;
     const dim = 'store' in docs ? docs.store.dim : docs.header.dim;
     if (dim !== queries.store.dim) {
       throw new CorebError('VALIDATION', `${path}: docs.npy has dim ${dim} but queries.npy has dim ${queries.store.dim}; use one model`, {
@@ -338,7 +362,7 @@ export async function loadEmbeddings(path: string, options: LoadEmbeddingsOption
     file: path,
     format: 'jsonl',
     dim: e.dim,
-    docs: tableOfVectors(e.docs, e.dim, options.dtype ?? 'float32'),
+    docs: tableOfVectors(e.docs, e.dim, options.dtype ?? 'float32', options.normalizeDocs === true ? docsWhat(path) : undefined),
     queries: tableOfVectors(e.queries, e.dim, 'float32'),
   };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCorebError } from '../core/errors.js';
 import { f16ToFloat64, float64ToF16 } from '../core/float-format.js';
-import { normalizeStore, readRow } from '../core/vector-store.js';
+import { normalizedStore, normalizeStore, readRow } from '../core/vector-store.js';
 import { createUniform } from '../core/random.js';
 import { numpySkipReason, runPython } from '../../test/support/python.js';
 import { loadEmbeddings } from './embeddings-file.js';
@@ -119,6 +119,29 @@ test('an embeddings directory pairs docs/queries .npy with their ids and checks 
   await assert.rejects(loadEmbeddings(d), (e) => isCorebError(e, 'VALIDATION') && /has 3 rows but .*docs\.ids has 2 ids/.test(e.message));
 });
 
+test('loadEmbeddings with normalizeDocs: documents of a .npy directory and of a JSONL file rounded once after normalising, queries as written', async () => {
+  const d = mkdtempSync(join(dir, 'emb-norm-'));
+  const docs = { rows: 3, dim: 4, data: Float32Array.from([3, 4, 0, 0.1, 0.3, 0.7, -0.2, 0.9, 1e-3, 2e-3, 3e-3, 7e-3]) };
+  await writeNpy(join(d, 'docs.npy'), docs);
+  await writeIdsFile(join(d, 'docs.ids'), ['d1', 'd2', 'd3']);
+  await writeNpy(join(d, 'queries.npy'), { rows: 1, dim: 4, data: Float32Array.from([2, 0, 0, 0]) });
+  await writeIdsFile(join(d, 'queries.ids'), ['q1']);
+  const jsonl = join(dir, 'emb-norm.jsonl');
+  const lines = ['d1', 'd2', 'd3'].map((id, i) => JSON.stringify({ id, kind: 'doc', vector: [...docs.data.subarray(i * 4, i * 4 + 4)] }));
+  writeFileSync(jsonl, `${[...lines, JSON.stringify({ id: 'q1', kind: 'query', vector: [2, 0, 0, 0] })].join('\n')}\n`);
+  const want = normalizedStore(docs, 'float16');
+  for (const path of [d, jsonl]) {
+    const v = await loadEmbeddings(path, { dtype: 'float16', normalizeDocs: true });
+    assert.ok('store' in v.docs && v.docs.normalized === true, path);
+    for (let i = 0; i < 3; i++) assert.deepEqual([...readRow(v.docs.store, i)], [...readRow(want, i)], `${path} row ${i}`);
+    assert.deepEqual([...readRow(v.queries.store, 0)], [2, 0, 0, 0], 'queries keep their values');
+    assert.equal(v.queries.normalized, undefined);
+    const raw = await loadEmbeddings(path, { dtype: 'float32' });
+    assert.ok('store' in raw.docs && raw.docs.normalized === undefined);
+    assert.deepEqual([...readRow(raw.docs.store, 0)], [3, 4, 0, Math.fround(0.1)], 'without normalizeDocs the values of the file');
+  }
+});
+
 test("numpy reads the .npy files coreb writes and coreb reads numpy's (versions 1 and 3, float32 and float16)", (t) => {
   const skip = numpySkipReason();
   if (skip !== undefined) return t.skip(skip);
@@ -157,7 +180,41 @@ test("numpy reads the .npy files coreb writes and coreb reads numpy's (versions 
   });
 });
 
-test('openNpyChunks: chunks of a .npy file hold the rows loadNpyStore + normalizeStore give, in every dtype pairing, for a row subset', async () => {
+test('loadNpyStore with normalize: a float32 file stored as float16 is rounded once, after normalising (as normalizedStore), other pairings as normalizeStore after the load', async () => {
+  const rows = 300;
+  const dim = 7;
+  const r = createUniform(11);
+  const m = { rows, dim, data: Float32Array.from({ length: rows * dim }, () => (r() - 0.5) * 3) };
+  m.data.fill(0, 14, 21); // an all-zero row stays zero
+  let differs = 0;
+  for (const fileDtype of ['float32', 'float16'] as const) {
+    const f = join(dir, `normalize-${fileDtype}.npy`);
+    await writeNpy(f, m, fileDtype);
+    for (const dtype of ['float32', 'float16'] as const) {
+      const got = loadNpyStore(f, { dtype, normalize: 'docs', chunkBytes: 64 * dim * 4 });
+      const after = loadNpyStore(f, { dtype });
+      normalizeStore(after, 'docs');
+      const want = fileDtype === 'float32' && dtype === 'float16' ? normalizedStore(m, 'float16') : after;
+      for (let i = 0; i < rows; i++) {
+        assert.deepEqual([...readRow(got, i)], [...readRow(want, i)], `${fileDtype} -> ${dtype} row ${i}`);
+        if (want !== after && readRow(after, i).some((v, j) => v !== readRow(got, i)[j])) differs++;
+      }
+    }
+  }
+  assert.ok(differs > 0, 'rounding twice differs from rounding once on some rows');
+  const bad = join(dir, 'normalize-nan.npy');
+  const data = new Float32Array(4 * dim).fill(0.5);
+  data[2 * dim + 3] = Number.NaN;
+  await writeNpy(bad, { rows: 4, dim, data });
+  for (const dtype of ['float32', 'float16'] as const) {
+    assert.throws(
+      () => loadNpyStore(bad, { dtype, normalize: 'document vectors of X' }),
+      (e) => isCorebError(e, 'VALIDATION') && /document vectors of X: row 2 has a non-finite value \(NaN\) at column 3/.test(e.message),
+    );
+  }
+});
+
+test('openNpyChunks: chunks of a .npy file hold the rows loadNpyStore with normalize gives, in every dtype pairing, for a row subset', async () => {
   const rows = 23;
   const dim = 5;
   const r = createUniform(7);
@@ -167,8 +224,7 @@ test('openNpyChunks: chunks of a .npy file hold the rows loadNpyStore + normaliz
     const f = join(dir, `chunks-${fileDtype}.npy`);
     await writeNpy(f, m, fileDtype);
     for (const dtype of ['float32', 'float16'] as const) {
-      const ref = loadNpyStore(f, { dtype });
-      normalizeStore(ref, 'ref');
+      const ref = loadNpyStore(f, { dtype, normalize: 'ref' });
       // Logical documents: file rows 22, 20, ..., 0 (every second row, reversed).
       const rowMap = Int32Array.from({ length: 12 }, (_, i) => 22 - 2 * i);
       const src = openNpyChunks(f, { dtype, rowMap, chunkBytes: 4 * dim * (dtype === 'float16' ? 2 : 4) });

@@ -14,6 +14,7 @@ import {
   allocateStore,
   dtypeBytes,
   float16Table,
+  normalizeRowsToF16,
   normalizeStoredRows,
   type DenseChunkSource,
   type DenseDtype,
@@ -98,6 +99,13 @@ export interface LoadNpyOptions {
   chunkBytes?: number;
   signal?: AbortSignal;
   /**
+   * When set, every row is scaled to unit L2 norm as it is read (the arithmetic of
+   * `normalizeStoredRows`), and this names the matrix in the error for a non-finite row. A float32
+   * file stored as float16 is normalised in float32 and rounded once (as `normalizedStore` does for
+   * an encoder's vectors), not rounded, normalised and rounded again. Default: values as in the file.
+   */
+  normalize?: string;
+  /**
    * Updated with every byte of the file in order (header, then data) as it is read, so the file's
    * SHA-256 costs no second read.
    */
@@ -106,8 +114,9 @@ export interface LoadNpyOptions {
 
 /**
  * Reads a `.npy` matrix into a new shared store, chunk by chunk (16 MiB reads; when the dtypes
- * match, straight into the store's memory). Values are not normalised. Rows holding a non-finite
- * value are rejected by the consumer's normalisation (`normalizeStore`), naming the row.
+ * match, straight into the store's memory). Values are normalised only with `normalize` (each read
+ * while it is in cache); otherwise rows holding a non-finite value are rejected by the consumer's
+ * normalisation (`normalizeStore`), naming the row.
  * @throws CorebError as {@link readNpyHeader}; `INTERRUPTED` when `signal` aborts.
  */
 export function loadNpyStore(file: string, options: LoadNpyOptions = {}): DenseStore {
@@ -142,13 +151,19 @@ export function loadNpyStore(file: string, options: LoadNpyOptions = {}): DenseS
           done += k;
         }
         options.hash?.update(target);
-        if (scratch !== undefined) {
+        const what = options.normalize;
+        if (scratch === undefined) {
+          if (what !== undefined) normalizeStoredRows(chunk, r, r + n, h.dim, what, row);
+        } else {
           const off = r * h.dim;
           if (h.dtype === 'float16') {
             const src = new Uint16Array(scratch.buffer, scratch.byteOffset, n * h.dim);
             for (let i = 0; i < src.length; i++) chunk[off + i] = table[src[i]];
+            if (what !== undefined) normalizeStoredRows(chunk, r, r + n, h.dim, what, row);
           } else {
-            float32sToF16(new Float32Array(scratch.buffer, scratch.byteOffset, n * h.dim), chunk as Uint16Array, off);
+            const src = new Float32Array(scratch.buffer, scratch.byteOffset, n * h.dim);
+            if (what !== undefined) normalizeRowsToF16(src, 0, n, h.dim, chunk as Uint16Array, off, what, row + r);
+            else float32sToF16(src, chunk as Uint16Array, off);
           }
         }
         pos += bytes;
@@ -181,7 +196,7 @@ export interface NpyChunksOptions {
  * The matrix of a `.npy` file as a {@link DenseChunkSource}: each chunk is a run of consecutive file
  * rows read with one asynchronous `read` into a reused buffer (the file stays on disk; memory is one
  * chunk of file bytes plus the caller's chunk), converted to the storage dtype and normalised
- * exactly as {@link loadNpyStore} + `normalizeStore` would (same values, bit for bit). Chunks whose
+ * exactly as {@link loadNpyStore} with `normalize` would (same values, bit for bit). Chunks whose
  * rows are all unmapped are not read. The header is checked now (see {@link readNpyHeader}).
  * @throws CorebError as {@link readNpyHeader}; `VALIDATION` for a `rowMap` entry outside the file
  *   or repeated. Reads throw `IO` naming the file and row when it ends early (truncated since),
@@ -259,14 +274,17 @@ export function openNpyChunks(file: string, options: NpyChunksOptions = {}): Den
         if (label === -1) continue;
         const s = (f - f0) * dim;
         const o = n * dim;
-        if (src32 !== undefined) {
-          if (into instanceof Float32Array) into.set(src32.subarray(s, s + dim), o);
-          else float32sToF16(src32.subarray(s, s + dim), into, o);
-        } else if (src16 !== undefined) {
-          if (into instanceof Uint16Array) into.set(src16.subarray(s, s + dim), o);
-          else for (let j = 0; j < dim; j++) into[o + j] = table[src16[s + j]];
+        if (src32 !== undefined && into instanceof Uint16Array) {
+          // Normalised in float32, then rounded once (as loadNpyStore does).
+          normalizeRowsToF16(src32, f - f0, f - f0 + 1, dim, into, o, what, f0);
+        } else {
+          if (src32 !== undefined) (into as Float32Array).set(src32.subarray(s, s + dim), o);
+          else if (src16 !== undefined) {
+            if (into instanceof Uint16Array) into.set(src16.subarray(s, s + dim), o);
+            else for (let j = 0; j < dim; j++) into[o + j] = table[src16[s + j]];
+          }
+          normalizeStoredRows(into, n, n + 1, dim, what, f - n);
         }
-        normalizeStoredRows(into, n, n + 1, dim, what, f - n);
         labels[n] = label;
         n++;
       }

@@ -13,7 +13,7 @@ import type { Logger, Progress } from '../core/progress.js';
 import type { Retriever } from '../core/retrieval.js';
 import { findTopRankedFile, loadTopRanked } from '../dataset/top-ranked.js';
 import { hashFile } from '../dataset/dataset-identity.js';
-import { loadEmbeddings, NPY_EMBEDDINGS_FILES, type EmbeddingVectors, type VectorTable } from '../dataset/embeddings-file.js';
+import { docsWhat, loadEmbeddings, NPY_EMBEDDINGS_FILES, type EmbeddingVectors, type VectorTable } from '../dataset/embeddings-file.js';
 import { openNpyChunks } from '../dataset/npy.js';
 import { CorebError } from '../core/errors.js';
 import { openIndexFileStore } from '../cache/index-file-store.js';
@@ -127,6 +127,7 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
     case 'embeddings': {
       const { memoryBytes, ...search } = spec.search;
       const vectors = await loadEmbeddings(file(spec.file), {
+        normalizeDocs: true,
         ...(search.dtype !== undefined ? { dtype: search.dtype } : {}),
         ...(memoryBytes !== undefined ? { memoryBytes } : {}),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
@@ -284,7 +285,7 @@ function packRows(v: EmbeddingVectors, kind: 'query' | 'doc', table: VectorTable
 /**
  * A {@link DenseEncoder} over precomputed vectors (looked up by id); `sha256` of the file(s) goes
  * into its description. It owns `vectors`: the document store is normalised in place, once, on the
- * first index, and each corpus is a row map into it (one copy of the matrix for every task). A
+ * first index (unless it was as it was read: `normalizeDocs`), and each corpus is a row map into it (one copy of the matrix for every task). A
  * streamed document table ({@link loadEmbeddings} over the memory budget) gives each corpus a chunk
  * source over the `.npy` file instead (`openNpyChunks`), read at each search.
  */
@@ -324,7 +325,7 @@ export function createFileEncoder(vectors: EmbeddingVectors, sha256?: string): D
       const rowMap = table.ids.inOrder(docIds) ? undefined : rowsOf(vectors, 'doc', table, docIds);
       if (!('store' in table)) return openNpyChunks(table.file, { dtype: table.dtype, rowMap, chunkBytes: table.chunkBytes });
       if (normalized === undefined) {
-        normalizeStore(table.store, `document vectors of ${vectors.file}`);
+        if (table.normalized !== true) normalizeStore(table.store, docsWhat(vectors.file));
         normalized = table.store;
       }
       return { ...normalized, rows: docs.length, rowMap };
