@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectGarbage } from './memory.js';
+import { collectGarbage, releaseGarbage } from './memory.js';
 
 test('collectGarbage runs a full collection that frees the array buffers only garbage held', async () => {
   let garbage: Uint8Array[] | undefined = Array.from({ length: 16 }, () => new Uint8Array(4 << 20).fill(1));
@@ -18,4 +18,15 @@ test('collectGarbage runs a full collection that frees the array buffers only ga
   assert.ok(after < held - (48 << 20), `the buffers were freed: ${held} -> ${after} bytes`);
   assert.equal(collectGarbage(), true, 'a second call reuses the collector');
   assert.equal(typeof (globalThis as { gc?: unknown }).gc, 'undefined', 'the main context gets no global gc');
+});
+
+test('releaseGarbage returns once the buffers only garbage held are freed', async () => {
+  let garbage: Uint8Array[] | undefined = Array.from({ length: 16 }, () => new Uint8Array(4 << 20).fill(1));
+  const held = process.memoryUsage().arrayBuffers;
+  assert.ok(garbage.length === 16 && held >= 64 << 20);
+  garbage = undefined;
+  assert.equal(garbage, undefined);
+  const freed = await releaseGarbage(2000);
+  assert.ok(freed >= 48 << 20, `reported ${freed} bytes freed`);
+  assert.ok(process.memoryUsage().arrayBuffers < held - (48 << 20), 'and they are gone when it returns');
 });

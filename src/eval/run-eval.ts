@@ -3,7 +3,7 @@
  * each task's corpus once, write TREC runs, score them under the protocol, aggregate by task,
  * subtask, language and query type, and return (and optionally save) the results.
  */
-import { collectGarbage } from '../core/memory.js';
+import { collectGarbage, releaseGarbage } from '../core/memory.js';
 import { counted } from '../core/words.js';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
@@ -948,9 +948,11 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       }
       const slug = uniqueSlug(label);
       const indexes = new Map<string, RetrieverIndex>();
+      let largeCorpus = false;
       const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
-      const stage: StageTask[] = [];
-      for (const [name, task] of data.tasks) {
+      // One task's index (built once per corpus) and search. In a function of its own: a suspended
+      // async function keeps its locals alive, and an index held there would outlive `indexes`.
+      const searchTask = async (name: string, task: RetrievalTask): Promise<StageTask> => {
         checkAborted(signal);
         const key = data.corpusKey.get(name)!;
         let index = indexes.get(key);
@@ -965,7 +967,10 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
           });
           // What the index build let go of (word tables, scratch arrays: ~100 MB at a million
           // documents) is freed before the search rather than left to add to its peak.
-          if (task.corpus.length >= COLLECT_AFTER_INDEX_DOCS) collectGarbage();
+          if (task.corpus.length >= COLLECT_AFTER_INDEX_DOCS) {
+            largeCorpus = true;
+            collectGarbage();
+          }
           timings.indexMs += performance.now() - ti;
           indexes.set(key, index);
         }
@@ -980,16 +985,25 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         });
         timings.searchMs += performance.now() - ts;
         checkAborted(signal);
-        stage.push({ name, task, corpusKey: key, anchored, exclude, lists, ...(taskName !== undefined ? { taskName } : {}) });
+        return { name, task, corpusKey: key, anchored, exclude, lists, ...(taskName !== undefined ? { taskName } : {}) };
+      };
+      const stage: StageTask[] = [];
+      for (const [name, task] of data.tasks) {
+        const st = await searchTask(name, task);
+        stage.push(st);
         if (outDir !== undefined && options.topRanked !== undefined) {
           await saveLinesAtomic(
             join(outDir, `runs/${slug}.${name}.top_ranked.jsonl`),
-            topRankedLines(task.queries, lists, options.topRanked),
+            topRankedLines(task.queries, st.lists, options.topRanked),
             signal,
           );
           written.add(`runs/${slug}.${name}.top_ranked.jsonl`);
         }
       }
+      // Every task is searched: the indexes go before the scoring (at a million documents their
+      // postings are ~400 MB), so what scoring and reranking allocate does not add to that peak.
+      indexes.clear();
+      if (largeCorpus) await releaseGarbage();
       const te = performance.now();
       const first = await scoreRow(rowScoring, stage, (st) => (searchDepth > depth ? cutLists(st.lists, depth) : st.lists), slug, label);
       timings.evaluateMs += performance.now() - te;
