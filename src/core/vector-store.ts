@@ -6,6 +6,7 @@
 import { normalizeRows, type EmbeddingMatrix } from './embedding.js';
 import { CorebError } from './errors.js';
 import { f16ToFloat64, float32sToF16 } from './float-format.js';
+import { decodeF16Simd, SIMD_MIN_VALUES } from './float16-simd.js';
 
 /** Storage type of document vectors. */
 export type DenseDtype = 'float32' | 'float16';
@@ -125,14 +126,17 @@ export function readBlock(store: DenseStore, d0: number, d1: number, scratch: Fl
     const out = (d - d0) * dim;
     const chunk = store.chunks[c];
     if (table === undefined) scratch.set((chunk as Float32Array).subarray(off, off + dim), out);
-    else for (let j = 0; j < dim; j++) scratch[out + j] = table[chunk[off + j]];
+    else decodeFloat16(chunk as Uint16Array, off, dim, scratch.subarray(out, out + dim), table);
   }
   return scratch.subarray(0, (d1 - d0) * dim);
 }
 
-/** `count` float16 values of `src` from `from`, decoded into the start of `out` (one monomorphic loop). */
+/**
+ * `count` float16 values of `src` from `from`, decoded into the start of `out`: with WebAssembly
+ * SIMD from 256 values on (`decodeF16Simd`, the same values), else by table (one monomorphic loop).
+ */
 function decodeFloat16(src: Uint16Array, from: number, count: number, out: Float32Array, table: Float32Array): Float32Array {
-  for (let i = 0; i < count; i++) out[i] = table[src[from + i]];
+  if (count < SIMD_MIN_VALUES || !decodeF16Simd(src, from, count, out)) for (let i = 0; i < count; i++) out[i] = table[src[from + i]];
   return out.subarray(0, count);
 }
 
@@ -181,8 +185,8 @@ function nonFinite(chunk: Float32Array | Uint16Array, bad: number, dim: number, 
 /**
  * Rows `[r0, r1)` of the float32 matrix `src`, each scaled to unit L2 norm with the arithmetic of
  * {@link normalizeStoredRows} and then rounded once to binary16, written to `dst` from `dstOffset`
- * (row `r0` first). `src` is left as it is; each row passes through one row of scratch, so the
- * values are read once while in cache. All-zero rows stay zero.
+ * (row `r0` first). `src` is left as it is; rows pass through a block of scratch (about 64K
+ * values, rounded together) while in cache. All-zero rows stay zero.
  * @throws CorebError `VALIDATION` naming `what` and the first row (plus `rowBase`) holding a non-finite value.
  */
 export function normalizeRowsToF16(
@@ -195,21 +199,27 @@ export function normalizeRowsToF16(
   what: string,
   rowBase = 0,
 ): void {
-  const row = new Float32Array(dim);
-  for (let r = r0; r < r1; r++) {
-    const off = r * dim;
-    const end = off + dim;
-    let s = 0;
-    for (let j = off; j < end; j++) {
-      const x = src[j];
-      s += x * x;
+  // Rows are normalised into a block of about 64K values, rounded together.
+  const per = Math.max(1, Math.min(r1 - r0, Math.floor(65536 / Math.max(dim, 1))));
+  const block = new Float32Array(per * dim);
+  for (let b0 = r0; b0 < r1; b0 += per) {
+    const b1 = Math.min(r1, b0 + per);
+    for (let r = b0; r < b1; r++) {
+      const off = r * dim;
+      const end = off + dim;
+      const o = (r - b0) * dim;
+      let s = 0;
+      for (let j = off; j < end; j++) {
+        const x = src[j];
+        s += x * x;
+      }
+      if (!Number.isFinite(s)) throw nonFinite(src, r, dim, what, rowBase);
+      if (s > 0) {
+        const inv = 1 / Math.sqrt(s);
+        for (let j = 0; j < dim; j++) block[o + j] = src[off + j] * inv;
+      } else block.set(src.subarray(off, end), o);
     }
-    if (!Number.isFinite(s)) throw nonFinite(src, r, dim, what, rowBase);
-    if (s > 0) {
-      const inv = 1 / Math.sqrt(s);
-      for (let j = 0; j < dim; j++) row[j] = src[off + j] * inv;
-    } else row.set(src.subarray(off, end));
-    float32sToF16(row, dst, dstOffset + (r - r0) * dim);
+    float32sToF16(block.subarray(0, (b1 - b0) * dim), dst, dstOffset + (b0 - r0) * dim);
   }
 }
 

@@ -4,39 +4,31 @@
  * the scalar JavaScript kernel. Used by `denseTopK` when the runtime supports WebAssembly SIMD.
  */
 
-/** Unsigned LEB128. */
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-}
+import {
+  BLOCK,
+  END,
+  I32,
+  I32_ADD as ADD,
+  I32_GE_U as GE_U,
+  I32_MUL as MUL,
+  I32_SHL as SHL,
+  LOOP,
+  V128,
+  br,
+  brIf,
+  compileWasm,
+  get,
+  i32c,
+  section,
+  set,
+  tee,
+  uleb,
+  wasmApi as wasm,
+  wasmName as name,
+  type WasmMemory,
+} from '../core/wasm.js';
 
-/** A section: id, byte length, contents. */
-function section(id: number, body: number[]): number[] {
-  return [id, ...uleb(body.length), ...body];
-}
-
-const I32 = 0x7f;
-const V128 = 0x7b;
-const get = (i: number) => [0x20, i];
-const set = (i: number) => [0x21, i];
-const tee = (i: number) => [0x22, i];
-const i32c = (v: number) => [0x41, v]; // small non-negative constants (< 64) only
-const ADD = 0x6a;
-const MUL = 0x6c;
-const SHL = 0x74;
-const GE_U = 0x4f;
 const F32_ADD = 0x92;
-const BLOCK = [0x02, 0x40];
-const LOOP = [0x03, 0x40];
-const END = 0x0b;
-const brIf = (l: number) => [0x0d, l];
-const br = (l: number) => [0x0c, l];
 const v128Load = [0xfd, 0x00, 0x02, 0x00];
 const v128Zero = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
 const F32X4_ADD = [0xfd, 0xe4, 0x01];
@@ -199,7 +191,6 @@ const BODY: number[] = [
 ];
 
 function moduleBytes(): Uint8Array {
-  const name = (s: string) => [...uleb(s.length), ...Buffer.from(s, 'utf8')];
   const type = section(1, [1, 0x60, 6, I32, I32, I32, I32, I32, I32, 0]);
   const func = section(3, [1, 0]);
   const memory = section(5, [1, 0x00, 1]);
@@ -225,25 +216,12 @@ export interface WasmDotKernel {
   scores(queries: Float32Array, nq: number, docs: Float32Array, nd: number, dim: number): { out: Float32Array; stride: number };
 }
 
-/** The slice of the WebAssembly JS API used here (the project's TS libs do not declare it). */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-
 let cached: object | null | undefined;
 
 /** The compiled kernel module (compiled once), or null when this runtime lacks WebAssembly SIMD. */
 function kernelModule(): object | null {
   if (cached === undefined) {
-    const bytes = moduleBytes();
-    cached = wasm?.validate(bytes) ? new wasm.Module(bytes) : null;
+    cached = compileWasm(moduleBytes());
   }
   return cached;
 }
