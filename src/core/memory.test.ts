@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectGarbage, releaseGarbage } from './memory.js';
+import { collectGarbage, releaseGarbage, withHeapHeadroom } from './memory.js';
 
 test('collectGarbage runs a full collection that frees the array buffers only garbage held', async () => {
   let garbage: Uint8Array[] | undefined = Array.from({ length: 16 }, () => new Uint8Array(4 << 20).fill(1));
@@ -29,4 +29,19 @@ test('releaseGarbage returns once the buffers only garbage held are freed', asyn
   const freed = await releaseGarbage(2000);
   assert.ok(freed >= 48 << 20, `reported ${freed} bytes freed`);
   assert.ok(process.memoryUsage().arrayBuffers < held - (48 << 20), 'and they are gone when it returns');
+});
+
+test('withHeapHeadroom returns what the work returns, passes its errors on and can be nested', async () => {
+  assert.equal(await withHeapHeadroom(async () => withHeapHeadroom(async () => 42)), 42);
+  await assert.rejects(
+    withHeapHeadroom(async () => {
+      throw new Error('boom');
+    }),
+    /boom/,
+  );
+  // The default rule is back: a heap that grows and is collected again still works.
+  let kept: number[][] | undefined = Array.from({ length: 1000 }, () => Array.from({ length: 100 }, (_, i) => i));
+  assert.equal(kept.length, 1000);
+  kept = undefined;
+  assert.equal(collectGarbage(), true);
 });

@@ -6,6 +6,7 @@ import type { Doc, Query } from '../core/dataset.js';
 import { normalizeMatrix, normalizeRows, type Embedder, type EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
 import { nextTurn } from '../core/event-loop-turns.js';
+import { withHeapHeadroom } from '../core/memory.js';
 import type { IndexOptions, RankedList, Retriever, RetrieverDescription, RetrieverIndex, SearchOptions } from '../core/retrieval.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -428,6 +429,10 @@ async function createOrtSearch(p: Plan, threads: number) {
  * float16 or row-mapped blocks are decoded into one block of scratch.
  */
 async function denseTopKOrt(p: Plan, store: DenseStore, threads: number, options: DenseTopKParallelOptions): Promise<DenseTopKResult> {
+  return withHeapHeadroom(() => denseTopKOrtRun(p, store, threads, options));
+}
+
+async function denseTopKOrtRun(p: Plan, store: DenseStore, threads: number, options: DenseTopKParallelOptions): Promise<DenseTopKResult> {
   checkAborted(options.signal);
   const s = await createOrtSearch(p, threads);
   const direct = store.dtype === 'float32' && store.rowMap === undefined;
@@ -513,7 +518,8 @@ export async function denseTopKStreamed(
     options.onChunk?.(c);
     options.onProgress?.(Math.floor((p.nq * c) / n));
   };
-  if (ort) {
+  if (ort) return withHeapHeadroom(() => streamOrt());
+  async function streamOrt(): Promise<DenseTopKResult> {
     // One pass over the file; each chunk is cut into GEMM blocks (float16 decoded per block).
     const o = await createOrtSearch(p, threads);
     const scratch = new Float32Array(source.dtype === 'float16' ? Math.min(o.db, cr) * p.dim : 0);
