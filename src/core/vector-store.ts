@@ -135,7 +135,7 @@ export function readBlock(store: DenseStore, d0: number, d1: number, scratch: Fl
  * `count` float16 values of `src` from `from`, decoded into the start of `out`: with WebAssembly
  * SIMD from 256 values on (`decodeF16Simd`, the same values), else by table (one monomorphic loop).
  */
-function decodeFloat16(src: Uint16Array, from: number, count: number, out: Float32Array, table: Float32Array): Float32Array {
+export function decodeFloat16(src: Uint16Array, from: number, count: number, out: Float32Array, table: Float32Array = float16Table()): Float32Array {
   if (count < SIMD_MIN_VALUES || !decodeF16Simd(src, from, count, out)) for (let i = 0; i < count; i++) out[i] = table[src[from + i]];
   return out.subarray(0, count);
 }

@@ -12,6 +12,7 @@ import { CorebError } from '../core/errors.js';
 import { float32sToF16, float64ToF16 } from '../core/float-format.js';
 import {
   allocateStore,
+  decodeFloat16,
   dtypeBytes,
   float16Table,
   normalizeRowsToF16,
@@ -158,7 +159,7 @@ export function loadNpyStore(file: string, options: LoadNpyOptions = {}): DenseS
           const off = r * h.dim;
           if (h.dtype === 'float16') {
             const src = new Uint16Array(scratch.buffer, scratch.byteOffset, n * h.dim);
-            for (let i = 0; i < src.length; i++) chunk[off + i] = table[src[i]];
+            decodeFloat16(src, 0, src.length, (chunk as Float32Array).subarray(off, off + src.length), table);
             if (what !== undefined) normalizeStoredRows(chunk, r, r + n, h.dim, what, row);
           } else {
             const src = new Float32Array(scratch.buffer, scratch.byteOffset, n * h.dim);
@@ -281,7 +282,7 @@ export function openNpyChunks(file: string, options: NpyChunksOptions = {}): Den
           if (src32 !== undefined) (into as Float32Array).set(src32.subarray(s, s + dim), o);
           else if (src16 !== undefined) {
             if (into instanceof Uint16Array) into.set(src16.subarray(s, s + dim), o);
-            else for (let j = 0; j < dim; j++) into[o + j] = table[src16[s + j]];
+            else decodeFloat16(src16, s, dim, into.subarray(o, o + dim), table);
           }
           normalizeStoredRows(into, n, n + 1, dim, what, f - n);
         }
