@@ -24,8 +24,9 @@ export {
 export {
   BASE_LIMITS,
   DEFAULT_LIMITS,
-  appendLine,
-  beforeEndOfMain,
+  appendTestProgram,
+  type SealedProgram,
+  type TestProof,
   interpretedCommands,
   judgeLanguageIds,
   registerJudgeLanguage,

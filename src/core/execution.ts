@@ -141,8 +141,14 @@ export interface ProgramResult {
   compileOutput?: string;
   /** Comparator used. */
   comparator: ComparatorName;
-  /** False when run with `--no-sandbox`. */
+  /** False when run with `--no-sandbox`, and for remote services (coreb cannot know how they isolate code). */
   sandboxed: boolean;
+  /**
+   * `program` tests: what the candidate's code does that a program written to forge a pass would do
+   * (reads its environment or /proc, redefines equality or a check, hooks exit), in words. Recorded,
+   * not judged: the sealed test decides the verdict (docs/exec.md "Threat model").
+   */
+  suspicions?: string[];
   /** Set when a remote service judged the program (absent: the local judge). */
   backend?: BackendStamp;
 }

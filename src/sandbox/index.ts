@@ -18,7 +18,8 @@ export {
   type LanguageState,
   type LanguageStateContext,
 } from './languages/index.js';
-export { appendLine, beforeEndOfMain, interpretedCommands } from './languages/language.js';
+export { appendTestProgram, interpretedCommands } from './languages/language.js';
+export type { SealedProgram, TestProof } from './languages/sealing.js';
 export { javaMainClass, javaPublicClass, javaRunFlags } from './languages/java.js';
 export { createLocalJudge, type LocalJudgeOptions } from './local-judge.js';
 export { CXX_FLAGS, buildPch } from './languages/cpp.js';

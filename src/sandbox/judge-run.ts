@@ -79,7 +79,10 @@ export interface JudgeRecord {
   normalisations: string[];
   compile_output?: string;
   comparator: string;
+  /** True only for coreb's own sandbox (false with --no-sandbox and for remote services). */
   sandboxed: boolean;
+  /** Program tests: what the candidate's code does that a forged pass would do (recorded, not judged). */
+  suspicions?: string[];
   /** The remote service that judged it, its version and what it could not honour (absent: the local judge). */
   backend?: BackendStamp;
   /** Hash of code, language, tests and judge settings; equal keys are not judged again. */
@@ -118,6 +121,7 @@ export function toJudgeRecord(r: ProgramResult, key: string): JudgeRecord {
   };
   if (r.compileOutput !== undefined) rec.compile_output = r.compileOutput;
   if (r.backend !== undefined) rec.backend = r.backend;
+  if (r.suspicions !== undefined) rec.suspicions = r.suspicions;
   return rec;
 }
 

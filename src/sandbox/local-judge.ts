@@ -4,9 +4,8 @@
  * sized to the cores, and turns each outcome into a verdict value (verdict.ts, pure).
  */
 import { availableParallelism, tmpdir } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import { processAlive } from '../core/process-alive.js';
 import {
@@ -23,11 +22,12 @@ import { COMPARATOR_RULES_VERSION } from './compare.js';
 import { judgeLanguage, type BuildContext, type LanguageState } from './languages/index.js';
 import { requireTool, type RunLimits } from './languages/tools.js';
 import { checkFunctional } from './functional.js';
-import { COMPLETION_TOKEN_ENV, prepareSource, type NormalisationName, type PreparedSource } from './normalise.js';
+import { prepareSource, type NormalisationName, type PreparedSource } from './normalise.js';
 import { OFFICIAL_CXX_FLAGS, OFFICIAL_HARNESS } from './official-harness.js';
 import { createSlotPool, type SlotPool } from '../core/bounded-work.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
+import { createProofFile } from './languages/sealing.js';
 import { CXX_FLAGS } from './languages/cpp.js';
 import { runProcess, type Mount, type ProcessLimits, type SandboxConfig, type TreeRun } from './sandbox.js';
 import { classifyRun, createProgramResult } from './verdict.js';
@@ -132,6 +132,8 @@ interface JudgeRuntime {
   wallTimeFactor: number;
   compileTimeoutMs: number;
   compileMemoryMb: number;
+  /** Host directory where each run's proof token is written and unlinked at once (sandbox.ts `secret`). */
+  secretDir: string;
 }
 
 /** Writes `prepared` into a fresh program dir and compiles it (a language run from source is checked only); a failed compile is the build's verdict. */
@@ -139,7 +141,11 @@ async function buildProgram(rt: JudgeRuntime, language: string, prepared: Prepar
   const { sandbox, config, pool, stats, counted, makeDir, stateOf, treeRun, compileTimeoutMs, compileMemoryMb } = rt;
   const dir = makeDir('p-');
   writeFileSync(join(dir, prepared.fileName), prepared.text, { mode: 0o644 });
-  for (const f of prepared.extraFiles ?? []) writeFileSync(join(dir, f.name), f.text, { mode: 0o644 });
+  for (const f of prepared.extraFiles ?? []) {
+    // a file under a folder (a Go test's package under .gopath/src) gets its folders, traversable by the sandbox user
+    if (f.name.includes('/')) mkdirSync(dirname(join(dir, f.name)), { recursive: true, mode: 0o755 });
+    writeFileSync(join(dir, f.name), f.text, { mode: 0o644 });
+  }
   const result: Build = { dir, compileMs: 0, prepared };
   const env: Record<string, string> = { PATH: '/usr/bin:/bin', HOME: '/box', TMPDIR: '/box', LANG: 'C.UTF-8' };
   const box = sandbox ? '/box' : dir;
@@ -223,12 +229,9 @@ async function runTest(rt: JudgeRuntime, plan: RunPlan, test: TestCase, signal?:
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONIOENCODING: 'utf-8',
   };
-  // A program test's completion token: fresh per run, so no program can know it in advance.
-  const token =
-    test.kind === 'program' && b.prepared.normalisations.some((n) => n.includes('completion token'))
-      ? `coreb-done-${randomBytes(12).toString('hex')}`
-      : undefined;
-  if (token !== undefined) env[COMPLETION_TOKEN_ENV] = token;
+  // A sealed program test's proof token: fresh per run, given on a descriptor only the test's end reads.
+  const proofFd = test.kind === 'program' ? b.prepared.proofFd : undefined;
+  const proof = proofFd === undefined ? undefined : createProofFile(proofFd.offset);
   const treeMemoryMb = limits.memoryLimitMb + judgeLanguage(plan.language).treeAllowanceMb;
   // With the tree accounted, resident memory is limited, not address space (threads reserve
   // much more than they touch); /proc polling keeps a generous address-space backstop.
@@ -261,6 +264,7 @@ async function runTest(rt: JudgeRuntime, plan: RunPlan, test: TestCase, signal?:
             limits: plimits,
             signal,
             tree: t,
+            ...(proof !== undefined && proofFd !== undefined ? { secret: { text: proof.file, fd: proofFd.fd, dir: rt.secretDir } } : {}),
           }),
         );
       } finally {
@@ -273,7 +277,7 @@ async function runTest(rt: JudgeRuntime, plan: RunPlan, test: TestCase, signal?:
       comparator,
       tolerance,
       aborted: signal?.aborted === true,
-      ...(token !== undefined ? { completionToken: token } : {}),
+      ...(proof !== undefined ? { completionToken: proof.token, proofFile: proof.file } : {}),
     });
   } finally {
     if (runDir !== undefined) rmSync(runDir, { recursive: true, force: true });
@@ -288,6 +292,7 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
   const { sandbox, normalise, stopEarly, comparator } = rt;
   const { signal } = call;
   const normalisations = new Set<string>();
+  const suspicions = new Set<string>();
   const builds: Build[] = [];
   const results: TestResult[] = [];
   let compileMs = 0;
@@ -328,6 +333,7 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
       for (const t of tests) {
         const prepared = prepareSource(program.language, program.code, 'program', t.input, { normalise });
         prepared.normalisations.forEach((n) => normalisations.add(n));
+        prepared.suspicions?.forEach((n) => suspicions.add(n));
         const b = await buildProgram(rt, program.language, prepared, signal);
         builds.push(b);
         compileMs += b.compileMs;
@@ -353,6 +359,7 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
     normalisations: [...normalisations],
     comparator,
     sandboxed: sandbox,
+    ...(suspicions.size > 0 ? { suspicions: [...suspicions] } : {}),
   });
 }
 
@@ -506,6 +513,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     wallTimeFactor,
     compileTimeoutMs,
     compileMemoryMb,
+    secretDir: workRoot,
   };
 
   return {

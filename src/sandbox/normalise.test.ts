@@ -38,12 +38,22 @@ test('Go without a package clause becomes package main; with one it is unchanged
   assert.deepEqual(g.normalisations, []);
 });
 
-test('program tests append the test program; functional Python gets a Solution driver', () => {
-  const p = prepareSource('python', 'def f(x):\n    return x\n', 'program', 'assert f(1) == 1');
+test("program tests are sealed: Python runs both sources in coreb's runner; functional Python gets a Solution driver", () => {
+  const p = prepareSource('python', 'def f(x):\n    return x\n', 'program', 'assert f(1) == 1', {
+    proof: { channel: 'fd', fd: 99, offset: 7, length: 24 },
+  });
+  // both sources go in as literals; the proof is read from descriptor 99 at offset 7, 24 characters
   assert.match(
     p.text,
-    /return x\n\nassert f\(1\) == 1\n\nimport os as _coreb_os, sys as _coreb_sys\n_coreb_sys\.stdout\.write\(.*COREB_TESTS_DONE.*\n_coreb_sys\.stdout\.flush\(\)\n+$/,
+    /_coreb_sealed\("def f\(x\):\\n {4}return x\\n", "assert f\(1\) == 1", 99, \(7, 24\), None, "_coreb_v_[0-9a-f]{12}", "_coreb_fail_[0-9a-f]{12}"\)\n$/,
   );
+  assert.deepEqual(p.proofFd, { fd: 99, offset: 7 });
+  assert.ok(!p.text.includes('COREB_TESTS_DONE') && !p.text.includes('environ.get') && !p.text.includes('getenv'), 'no proof in the environment');
+  const remote = prepareSource('python', 'def f(x):\n    return x\n', 'program', 'assert f(1) == 1', {
+    proof: { channel: 'literal', token: 'abc123' },
+  });
+  assert.equal(remote.proofToken, 'abc123');
+  assert.equal(remote.proofFd, undefined);
   const f = prepareSource('python', 'class Solution:\n    def go(self, a, b):\n        return a + b\n', 'functional', 'go');
   assert.match(f.text, /Solution\(\)\.go\(\*_args\)/);
   // LiveCodeBench's imports first; the program's own `if __name__ == "__main__":` block does not run.

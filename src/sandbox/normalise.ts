@@ -1,15 +1,16 @@
 /**
- * The only source changes the judge makes, each recorded in the result: `program` tests append the
- * test program, `functional` tests a driver, with the run's completion token printed at the test
- * program's end (see {@link COMPLETION_TOKEN_ENV}); then the language's own changes (each module's
+ * The only source changes the judge makes, each recorded in the result: `program` tests join the
+ * candidate and the test program, sealed so that only the test's end can print the run's proof token
+ * (each language's `sealProgram`, languages/sealing.ts), `functional` tests add a driver; then the
+ * language's own changes (each module's
  * `prepare` in languages/: C++ snippets without any `#include` get `<bits/stdc++.h>`, Java files are
  * named after their public class, Go files without a package clause become `package main`). Nothing
  * else is "fixed": code that does not compile is a `compile_error`.
  */
-import { CorebError } from '../core/errors.js';
 import type { TestKind } from '../core/execution.js';
 import type { FunctionalSource } from './functional.js';
 import { judgeLanguage } from './languages/index.js';
+import { createFdProof, type SealedProgram, type TestProof } from './languages/sealing.js';
 import { OFFICIAL_CXX_FLAGS, officialSource } from './official-harness.js';
 
 /** A source file ready to build. */
@@ -26,6 +27,16 @@ export interface PreparedSource {
   extraFiles?: Array<{ name: string; text: string }>;
   /** C++: the g++ flags to build with instead of the judge's (the official harness's); no precompiled header then. */
   cxxFlags?: readonly string[];
+  /**
+   * `program` tests sealed with a descriptor proof: the descriptor the test's end reads the run's
+   * proof file on (the local judge gives it there, sandbox.ts `ProcessSpec.secret`) and where in the
+   * file the token is (languages/sealing.ts `createProofFile`).
+   */
+  proofFd?: { fd: number; offset: number };
+  /** `program` tests sealed with a literal proof: the token the test's end prints. */
+  proofToken?: string;
+  /** What the candidate's code does that a forged pass would do (the language's `suspicions`), in words. */
+  suspicions?: string[];
 }
 
 /**
@@ -42,30 +53,11 @@ export interface PrepareOptions {
   /** Source changes to make; default `coreb`. */
   normalise?: NormalisationName;
   /**
-   * The completion token written into the test program as a literal, for judges that cannot set a
-   * run's environment (remote services); default: read from {@link COMPLETION_TOKEN_ENV} at run time.
+   * `program` tests: how the sealed test's end gets its proof token (languages/sealing.ts): a
+   * descriptor the local judge fills per run, or a literal for remote services that run one source
+   * as given. Default: a descriptor chosen at random (64–191).
    */
-  completionToken?: string;
-}
-
-/**
- * The environment variable holding a run's completion token: a fresh random string per test run
- * that the test program prints when it has run to its end. A program test passes only with exit
- * status 0 AND the token on stdout, so a program that exits early with status 0 (`os._exit(0)`,
- * `std::_Exit(0)` in a global constructor, Go's `os.Exit(0)` in `init`, Ruby's `exit!(0)`) is not
- * accepted: it never reached the end of the tests.
- */
-export const COMPLETION_TOKEN_ENV = 'COREB_TESTS_DONE';
-
-/**
- * The test program with the completion token printed at its end: Python and Ruby after the last
- * line, C++, Java and Go as the last statement of `main` (a `return` before it skips the token, as
- * an early exit does). `checked` is false when there is no `main` to end (nothing is added).
- */
-export function withCompletionToken(language: string, test: string, literal?: string): { text: string; checked: boolean } {
-  // A literal token is hex only, so it needs no escaping in any language.
-  if (literal !== undefined && !/^[\w-]+$/.test(literal)) throw new CorebError('INTERNAL', `completion token must be [A-Za-z0-9_-], got ${literal}`);
-  return judgeLanguage(language).endTests(test, literal === undefined ? undefined : `"${literal}"`, COMPLETION_TOKEN_ENV);
+  proof?: TestProof;
 }
 
 /**
@@ -84,12 +76,13 @@ export function prepareSource(language: string, source: string, kind: TestKind, 
   }
   let text = code;
   let driver: FunctionalSource | undefined;
+  let sealed: SealedProgram | undefined;
+  let proof: TestProof | undefined;
   if (kind === 'program') {
-    const ended = withCompletionToken(language, extra, options.completionToken);
-    text = `${code.replace(/\s+$/, '')}\n\n${ended.text}\n`;
-    notes.push(`${language}: test program appended`);
-    if (ended.checked) notes.push(`${language}: the test program prints the run's completion token when it reaches its end`);
-    else notes.push(`${language}: no main function found in the test program: an exit status 0 alone passes`);
+    proof = options.proof ?? createFdProof();
+    sealed = lang.sealProgram(code, extra, proof);
+    text = sealed.text;
+    notes.push(...sealed.notes);
   } else if (kind === 'functional') {
     driver = lang.functional(code, extra);
     text = driver.text;
@@ -98,11 +91,23 @@ export function prepareSource(language: string, source: string, kind: TestKind, 
   const own = lang.prepare?.(text, kind, official) ?? { text, notes: [] };
   notes.push(...own.notes);
   const out: PreparedSource = {
-    fileName: driver?.fileName ?? own.fileName ?? lang.fileName,
+    fileName: sealed?.fileName ?? driver?.fileName ?? own.fileName ?? lang.fileName,
     text: own.text,
-    mainClass: driver?.mainClass ?? own.mainClass,
+    mainClass: sealed?.mainClass ?? driver?.mainClass ?? own.mainClass,
     normalisations: notes,
   };
+  if (sealed !== undefined && proof !== undefined) {
+    if (sealed.checked) {
+      if (proof.channel === 'fd') out.proofFd = { fd: proof.fd, offset: proof.offset };
+      else out.proofToken = proof.token;
+    }
+    const seen = lang.suspicions?.(code) ?? [];
+    if (seen.length > 0) out.suspicions = seen;
+    const files = (sealed.extraFiles ?? []).map((f) =>
+      f.name.endsWith('.go') && !f.name.startsWith('.gopath/') ? { ...f, text: lang.prepare?.(f.text, kind, official).text ?? f.text } : f,
+    );
+    if (files.length > 0) out.extraFiles = files;
+  }
   if (official && language === 'cpp') {
     out.cxxFlags = OFFICIAL_CXX_FLAGS;
     notes.push(`cpp (official): compiled with g++ ${OFFICIAL_CXX_FLAGS.join(' ')} (no -O2, no ONLINE_JUDGE, no precompiled header)`);

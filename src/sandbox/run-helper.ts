@@ -13,8 +13,10 @@ import { CorebError } from '../core/errors.js';
 
 /**
  * C source of the helper. Usage inside the sandbox:
- * `coreb-run CPU_S AS_BYTES NPROC FSIZE_BYTES NOFILE STACK_BYTES STATUS_FD -- CMD ARGS...`;
- * a limit of 0 leaves that limit unset. Writes `status cpu_us maxrss_kb` to STATUS_FD.
+ * `coreb-run CPU_S AS_BYTES NPROC FSIZE_BYTES NOFILE STACK_BYTES STATUS_FD SECRET_FD -- CMD ARGS...`;
+ * a limit of 0 leaves that limit unset. Writes `status cpu_us maxrss_kb` to STATUS_FD. With
+ * SECRET_FD >= 0, the file open on descriptor 4 (a `program` test's proof token, see
+ * sandbox.ts `ProcessSpec.secret`) is moved to SECRET_FD in the program; otherwise descriptor 4 is closed.
  * On the host, before the sandbox starts: `coreb-run --enter UID N FILE_1 .. FILE_N -- CMD ARGS...`
  * writes its pid to each file (the run's `cgroup.procs`, so the whole process tree is accounted from
  * its first instruction), drops to UID (no groups) unless UID < 0, then executes CMD.
@@ -112,17 +114,25 @@ static int enter(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--enter") == 0) return enter(argc, argv);
-  if (argc < 10 || strcmp(argv[8], "--") != 0) {
+  if (argc < 11 || strcmp(argv[9], "--") != 0) {
     fprintf(stderr, "coreb-run: bad arguments\n");
     return 120;
   }
   int sfd = atoi(argv[7]);
+  int secret = atoi(argv[8]);
   /* Not dumpable: the program (same uid) can neither attach to this harness nor open its /proc files. */
   prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
   pid_t pid = fork();
   if (pid < 0) return 121;
   if (pid == 0) {
     if (sfd >= 0) close(sfd);
+    /* The proof token's file is on descriptor 4 when the judge gave one: moved where the test program reads it. */
+    if (secret >= 0 && secret != 4) {
+      if (dup2(4, secret) < 0) _exit(126);
+      close(4);
+    } else if (secret < 0) {
+      close(4);
+    }
     if (deny_tracing() != 0) {
       fprintf(stderr, "coreb-run: cannot install the seccomp filter that forbids ptrace: %s\n", strerror(errno));
       _exit(125);
@@ -135,10 +145,11 @@ int main(int argc, char **argv) {
     lim(RLIMIT_FSIZE, atoll(argv[4]));
     lim(RLIMIT_NOFILE, atoll(argv[5]));
     lim(RLIMIT_STACK, atoll(argv[6]));
-    execvp(argv[9], argv + 9);
-    fprintf(stderr, "coreb-run: cannot execute %s: %s\n", argv[9], strerror(errno));
+    execvp(argv[10], argv + 10);
+    fprintf(stderr, "coreb-run: cannot execute %s: %s\n", argv[10], strerror(errno));
     _exit(127);
   }
+  if (secret >= 0) close(4);
   int status = 0;
   struct rusage ru;
   while (wait4(pid, &status, 0, &ru) < 0) {

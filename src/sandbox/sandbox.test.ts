@@ -41,7 +41,7 @@ test('the command line runs the helper with the limits in bytes and the program 
   const c = createCommandLine(config, spec);
   assert.equal(c[0], '/usr/bin/bwrap');
   const h = c.lastIndexOf('/.coreb-run');
-  assert.deepEqual(c.slice(h + 1, h + 10), [
+  assert.deepEqual(c.slice(h + 1, h + 11), [
     '2',
     String(256 * 1048576),
     '8',
@@ -49,11 +49,16 @@ test('the command line runs the helper with the limits in bytes and the program 
     '32',
     String(16 * 1048576),
     '3',
+    '-1',
     '--',
     '/usr/bin/python3',
   ]);
   const bare = createCommandLine({ ...config, enabled: false }, spec);
   assert.equal(bare[0], '/cache/bin/coreb-run');
+  // a secret (a program test's proof file) is moved to its descriptor by the helper; it is in no argument
+  const sealed = createCommandLine(config, { ...spec, secret: { text: 'the-secret', fd: 77, dir: '/tmp' } });
+  assert.equal(sealed[sealed.lastIndexOf('/.coreb-run') + 8], '77');
+  assert.ok(!sealed.some((a) => a.includes('the-secret')));
 });
 
 test('with cgroups to join, coreb-run --enter joins them, drops to the sandbox uid, then starts bwrap', () => {

@@ -4,7 +4,9 @@
  * `coreb-run`, a wall-clock timer that kills the whole sandbox, capped stdout/stderr.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, existsSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { constants } from 'node:os';
 import type { ExecutionResult } from '../core/execution.js';
 import type { TreeGroup } from './process-tree.js';
@@ -81,6 +83,12 @@ export interface ProcessSpec {
   signal?: AbortSignal;
   /** Limits over the whole process tree (see process-tree.ts); the group is closed by the caller. */
   tree?: TreeRun;
+  /**
+   * A secret the program may read on descriptor `fd` (3 < fd < the open-files limit) and nowhere else:
+   * a `program` test's proof token. It is written to a file in `dir` (host path) that is unlinked
+   * before the sandbox starts, so it is in no environment, argument, mount or path.
+   */
+  secret?: { text: string; fd: number; dir: string };
 }
 
 /** The tree accounting of one run and the limits the poller enforces. */
@@ -139,7 +147,7 @@ export function createBwrapArgs(config: SandboxConfig, spec: ProcessSpec): strin
   return a;
 }
 
-function helperArgs(helper: string, l: ProcessLimits, argv: string[]): string[] {
+function helperArgs(helper: string, l: ProcessLimits, argv: string[], secretFd: number): string[] {
   return [
     helper,
     String(l.cpuS),
@@ -149,6 +157,7 @@ function helperArgs(helper: string, l: ProcessLimits, argv: string[]): string[] 
     String(l.openFiles),
     String(l.stackMb * MIB),
     '3',
+    String(secretFd),
     '--',
     ...argv,
   ];
@@ -159,13 +168,35 @@ function helperArgs(helper: string, l: ProcessLimits, argv: string[]): string[] 
  * `coreb-run --enter` comes first: it joins them as root, drops privileges, then starts the rest.
  */
 export function createCommandLine(config: SandboxConfig, spec: ProcessSpec): string[] {
+  const secretFd = spec.secret?.fd ?? -1;
   const inner = config.enabled
-    ? [config.bwrapPath, ...createBwrapArgs(config, spec), '--', ...helperArgs(HELPER_IN_BOX, spec.limits, spec.argv)]
-    : helperArgs(config.helperPath, spec.limits, spec.argv);
+    ? [config.bwrapPath, ...createBwrapArgs(config, spec), '--', ...helperArgs(HELPER_IN_BOX, spec.limits, spec.argv, secretFd)]
+    : helperArgs(config.helperPath, spec.limits, spec.argv, secretFd);
   const join = spec.tree?.group.joinFiles ?? [];
   if (join.length === 0) return inner;
   const uid = config.enabled && config.dropPrivileges ? config.uid : -1;
   return [config.helperPath, '--enter', String(uid), String(join.length), ...join, '--', ...inner];
+}
+
+/** The outcome of a run that never started, with `stderr` saying why. */
+function notStarted(stderr: string): ExecutionResult {
+  return { exitCode: null, stdout: '', stderr, stdoutTruncated: false, timedOut: false, wallMs: 0, cpuMs: -1, memoryKb: -1 };
+}
+
+/**
+ * A read-only descriptor of a fresh file in `dir` holding `text`, already unlinked: whoever holds
+ * the descriptor can read it; nobody can find it by path.
+ */
+function openSecret(dir: string, text: string): number {
+  const path = join(dir, `.proof-${process.pid}-${randomBytes(8).toString('hex')}`);
+  const w = openSync(path, 'wx', 0o444);
+  try {
+    writeSync(w, text);
+    return openSync(path, 'r');
+  } finally {
+    closeSync(w);
+    unlinkSync(path);
+  }
 }
 
 /**
@@ -175,30 +206,31 @@ export function createCommandLine(config: SandboxConfig, spec: ProcessSpec): str
 export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<ExecutionResult> {
   const [file, ...args] = createCommandLine(config, spec);
   const started = performance.now();
-  if (spec.signal?.aborted) {
-    return Promise.resolve({
-      exitCode: null,
-      stdout: '',
-      stderr: 'coreb: not started: the judge was interrupted\n',
-      stdoutTruncated: false,
-      timedOut: false,
-      wallMs: 0,
-      cpuMs: -1,
-      memoryKb: -1,
-    });
-  }
+  if (spec.signal?.aborted) return Promise.resolve(notStarted('coreb: not started: the judge was interrupted\n'));
   return new Promise((resolve) => {
     // A process group of its own: killing the group also reaches a bwrap child still in its setup
     // phase (before --new-session), which a kill of the outer bwrap alone can orphan.
     // With cgroups to join, `coreb-run --enter` starts as root and drops privileges itself.
     const entering = (spec.tree?.group.joinFiles.length ?? 0) > 0;
+    let secretFile: number | undefined;
+    if (spec.secret !== undefined) {
+      try {
+        secretFile = openSecret(spec.secret.dir, spec.secret.text);
+      } catch (e) {
+        resolve(notStarted(`coreb: cannot write the run's proof token in ${spec.secret.dir}: ${(e as Error).message}\n`));
+        return;
+      }
+    }
+    const stdio: Array<'pipe' | number> = ['pipe', 'pipe', 'pipe', 'pipe'];
+    if (secretFile !== undefined) stdio.push(secretFile);
     const child = spawn(file, args, {
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+      stdio: stdio as ['pipe', 'pipe', 'pipe', 'pipe'],
       env: config.enabled ? {} : spec.env,
       cwd: config.enabled ? undefined : spec.workDir,
       detached: true,
       ...(config.enabled && config.dropPrivileges && !entering ? { uid: config.uid, gid: config.uid } : {}),
     });
+    if (secretFile !== undefined) closeSync(secretFile);
     const out: Buffer[] = [];
     let outBytes = 0;
     let truncated = false;

@@ -23,16 +23,28 @@ export interface ClassifyOptions {
   /** True when the judge was interrupted (the run is then a `sandbox_error`). Default false. */
   aborted?: boolean;
   /**
-   * `program` tests: the run's completion token (see `COMPLETION_TOKEN_ENV`), which the test
-   * program prints when it reaches its end; exit 0 without it on a line of stdout is not a pass.
-   * Absent: exit status alone (a test program without `main`).
+   * `program` tests: the run's proof token, which the sealed test program prints when it reaches its
+   * end (languages/sealing.ts); exit 0 without it on a line of stdout is not a pass. Absent: exit
+   * status alone (a test program without `main`).
    */
   completionToken?: string;
+  /**
+   * The run's proof file (random hex holding the token, languages/sealing.ts): a line of stdout
+   * other than the token that is a piece of it (12 characters or more) shows the program read the
+   * judge's descriptor, and the test is `wrong_answer`.
+   */
+  proofFile?: string;
 }
 
-/** The last non-empty line of `s`, at most 200 characters (the detail of an error verdict). */
+/**
+ * The last non-empty line of `s` that is not a stack frame (Java's `\tat …`, `... 3 more`), at most
+ * 200 characters (the detail of an error verdict).
+ */
 export function lastLine(s: string): string {
   const lines = s.trim().split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!/^\s+(?:at\s|\.\.\.\s+\d+\s+more)|^\s*$/.test(lines[i])) return lines[i].slice(0, 200);
+  }
   return (lines[lines.length - 1] ?? '').slice(0, 200);
 }
 
@@ -67,10 +79,19 @@ export function classifyRun(r: ExecutionResult, test: TestCase, options: Classif
   if ((r.exitCode !== 0 && OOM.test(r.stderr)) || rssLimited) {
     return v('memory_limit', rssLimited ? `peak memory ${r.memoryKb} KiB` : lastLine(r.stderr));
   }
-  if (r.exitCode !== 0) return v('runtime_error', `exit ${r.exitCode}${r.stderr ? ': ' + lastLine(r.stderr) : ''}`);
+  if (r.exitCode !== 0) {
+    // a program test's runner may report its failure on stdout (go test's `--- FAIL`)
+    const why = lastLine(r.stderr) || (test.kind === 'program' ? lastLine(r.stdout) : '');
+    return v('runtime_error', `exit ${r.exitCode}${why ? `: ${why}` : ''}`);
+  }
   if (test.kind === 'program') {
-    if (options.completionToken !== undefined && !r.stdout.split('\n').includes(options.completionToken)) {
-      return v('wrong_answer', 'exit status 0 before the test program reached its end (no completion token on stdout): an early exit is not a pass');
+    const lines = r.stdout.split('\n');
+    const file = options.proofFile;
+    if (file !== undefined && lines.some((l) => l.trim() !== options.completionToken && l.trim().length >= 12 && file.includes(l.trim()))) {
+      return v('wrong_answer', "stdout shows part of the judge's proof file: the program read the descriptor meant for the test's end");
+    }
+    if (options.completionToken !== undefined && !lines.includes(options.completionToken)) {
+      return v('wrong_answer', 'exit status 0 before the test program reached its end (no proof token on stdout): an early exit is not a pass');
     }
     return v('accepted');
   }
@@ -112,6 +133,8 @@ export interface ProgramOutcome {
   normalisations: readonly string[];
   comparator: ComparatorName;
   sandboxed: boolean;
+  /** What the candidate's code does that a forged pass would do (program tests), in words. */
+  suspicions?: readonly string[];
 }
 
 /**
@@ -143,5 +166,6 @@ export function createProgramResult(program: Program, outcome: ProgramOutcome): 
     sandboxed: outcome.sandboxed,
   };
   if (outcome.compileOutput !== undefined) out.compileOutput = outcome.compileOutput;
+  if (outcome.suspicions !== undefined && outcome.suspicions.length > 0) out.suspicions = [...outcome.suspicions];
   return out;
 }

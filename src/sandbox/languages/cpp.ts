@@ -9,7 +9,19 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writ
 import { join } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { BASE_LIMITS, requireTool } from './tools.js';
-import { beforeEndOfMain, type JudgeLanguage, type LanguageState } from './language.js';
+import type { JudgeLanguage, LanguageState } from './language.js';
+import {
+  applyEdits,
+  type Edit,
+  findFunction,
+  findSuspicions,
+  maskCode,
+  replaceInCode,
+  type SealedProgram,
+  sealSuffix,
+  type SuspicionRule,
+  type TestProof,
+} from './sealing.js';
 
 /**
  * g++ flags: C++17 at -O2 as the issue specifies, with `ONLINE_JUDGE` defined as Codeforces and
@@ -37,13 +49,8 @@ export const cpp: JudgeLanguage = {
     if (official || /^\s*#\s*include\b/m.test(text)) return { text, notes: [] };
     return { text: '#include <bits/stdc++.h>\n' + text, notes: ['cpp: added #include <bits/stdc++.h> (snippet had no #include)'] };
   },
-  endTests: (test, token, env) =>
-    beforeEndOfMain(
-      test,
-      /\bint\s+main\s*\([^)]*\)\s*\{/,
-      `{ const char* _coreb_t = ${token ?? `std::getenv("${env}")`}; std::fputs("\\n", stdout); std::fputs(_coreb_t ? _coreb_t : "", stdout); std::fputs("\\n", stdout); std::fflush(stdout); }`,
-      '#include <cstdio>\n#include <cstdlib>\n',
-    ),
+  sealProgram: (code, test, proof) => sealCpp(code, test, proof),
+  suspicions: (code) => findSuspicions(code, maskCode(code), CPP_SUSPICIONS),
   declaration: (name) =>
     new RegExp(
       `(?:^|[\\n;{}])[^;{}()\\n]*?(?<![.>\\w])${name}\\s*\\(([^()]|\\([^()]*\\))*\\)\\s*(const\\s*)?(noexcept\\s*)?(override\\s*)?(->[^{;]*)?\\{`,
@@ -75,6 +82,168 @@ export const cpp: JudgeLanguage = {
   },
   runArgv: (prog) => [`${prog}/prog`],
 };
+
+/** What a C++ candidate written to forge a program test would do (recorded on its verdict). */
+const CPP_SUSPICIONS: readonly SuspicionRule[] = [
+  [/\b(?:getenv|secure_getenv|environ)\b/, 'reads its environment'],
+  [/\/proc\/|\/dev\/fd/, 'raw:opens /proc or /dev/fd'],
+  [/\boperator\s*(?:==|!=|<=>|bool)\b|\boperator\s*(?:==|!=)/, 'defines a comparison or bool conversion operator (a result that equals anything)'],
+  [/__attribute__\s*\(\(\s*constructor|\binit_priority\b/, 'runs code before main (constructor attribute)'],
+  [/\b(?:signal|sigaction|sigset|bsd_signal)\s*\(/, 'installs a signal handler'],
+  [/__assert_fail|__assert_perror_fail|\babort\s*\([^)]*\)\s*(?:noexcept\s*)?\{/, 'defines the C library function that reports failed assertions'],
+  [/\b(?:asm|__asm__)\b|\bsyscall\s*\(/, 'makes system calls itself'],
+  [/^\s*(?:#|%:)\s*pragma\s+(?:push|pop)_macro|_Pragma/m, 'raw:saves or restores macros (#pragma push_macro)'],
+];
+
+/**
+ * The names of the macros `code` defines (`#define NAME`, also as `%:define`, with comments and
+ * line continuations between the tokens), each once.
+ */
+export function cppDefinedMacros(code: string): string[] {
+  const joined = maskCode(code.replace(/\\\r?\n/g, ''));
+  const names = new Set<string>();
+  for (const m of joined.matchAll(/^[ \t]*(?:#|%:)[ \t]*define[ \t]+([A-Za-z_]\w*)/gm)) names.add(m[1]);
+  return [...names];
+}
+
+/** The syscall numbers the sealed test program uses, per architecture (write, pread64, exit_group). */
+const CPP_RAW_SYSCALLS = String.raw`#if defined(__x86_64__)
+  static long sys3(long n, long a, long b, long c, long d = 0) {
+    long r;
+    register long r10 __asm__("r10") = d;
+    __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+    return r;
+  }
+  enum { WRITE = 1, PREAD = 17, EXIT_GROUP = 231 };
+#elif defined(__aarch64__)
+  static long sys3(long n, long a, long b, long c, long d = 0) {
+    register long x8 __asm__("x8") = n;
+    register long x0 __asm__("x0") = a;
+    register long x1 __asm__("x1") = b;
+    register long x2 __asm__("x2") = c;
+    register long x3 __asm__("x3") = d;
+    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+    return x0;
+  }
+  enum { WRITE = 64, PREAD = 67, EXIT_GROUP = 94 };
+#else
+  static long sys3(long n, long a, long b, long c, long d = 0) { return ::syscall(n, a, b, c, d); }
+  enum { WRITE = SYS_write, PREAD = SYS_pread64, EXIT_GROUP = SYS_exit_group };
+#endif`;
+
+/**
+ * A C++ `program` test, sealed: the candidate's code, then every macro it defined undone
+ * (`#undef`, `NDEBUG` too, and `<cassert>` included again), then the test program with its `main`
+ * renamed and called from coreb's own `main`, which prints the proof after it returns 0; the test's
+ * `assert` fails through raw system calls (no `__assert_fail`, `abort` or signal the candidate can
+ * replace or catch), its `exit(0)` prints the proof first. Every `main` shape works: `return 0;`,
+ * falling off the end, `int main(void)`, `signed main`, `(int argc, char** argv)`, `exit(0)`.
+ */
+export function sealCpp(code: string, test: string, proof: TestProof): SealedProgram {
+  const masked = maskCode(test);
+  const main = findFunction(masked, /\b(?:int|signed|auto)\s+(?<name>main)\s*\([^)]*\)\s*(?:->\s*int\s*)?\{/);
+  if (main === undefined) {
+    return {
+      text: `${code.replace(/\s+$/, '')}\n\n${test}\n`,
+      checked: false,
+      notes: ['cpp: test program appended; it has no main function, so an exit status 0 alone passes'],
+    };
+  }
+  const ns = `coreb_sealed_${sealSuffix()}`;
+  const edits: Edit[] = [
+    { from: main.nameAt, to: main.nameAt + main.nameLength, text: `${ns}_main` },
+    // falling off the end of main returns 0; of a renamed function it would be undefined
+    { from: main.close, to: main.close, text: '\nreturn 0;\n' },
+    ...replaceInCode(masked, /\b(?:std\s*::\s*)?(?:exit|_Exit|quick_exit)\s*\(/g, `::${ns}::exit_tests(`),
+  ];
+  // the test's own assert, defined after its last #include (which may bring <cassert> back)
+  const includes = [...masked.matchAll(/^[ \t]*#[ \t]*include\b[^\n]*$/gm)];
+  const last = includes[includes.length - 1];
+  const at = last === undefined ? 0 : last.index + last[0].length;
+  edits.push({
+    from: at,
+    to: at,
+    text: `\n#undef assert\n#define assert(...) (static_cast<bool>(__VA_ARGS__) ? void(0) : ::${ns}::fail(#__VA_ARGS__, __LINE__))\n`,
+  });
+  const macros = cppDefinedMacros(code);
+  const read =
+    proof.channel === 'fd'
+      ? `char t[${proof.length}];\n    long n = sys3(PREAD, ${proof.fd}, (long)t, sizeof t, ${proof.offset});\n    if (n > 0) put(1, t, (unsigned long)n);`
+      : `put(1, "${proof.token}", ${proof.token.length});`;
+  const prelude = String.raw`
+// ---- coreb: the test program, sealed (docs/exec.md "Threat model") ----
+${macros.map((m) => `#undef ${m}`).join('\n')}
+#undef NDEBUG
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
+#if !defined(__x86_64__) && !defined(__aarch64__)
+#include <unistd.h>
+#include <sys/syscall.h>
+#endif
+namespace ${ns} {
+${CPP_RAW_SYSCALLS}
+  static void put(int fd, const char* s, unsigned long n) {
+    while (n > 0) {
+      long w = sys3(WRITE, fd, (long)s, (long)n);
+      if (w <= 0) return;
+      s += w;
+      n -= (unsigned long)w;
+    }
+  }
+  static void puts0(int fd, const char* s) {
+    unsigned long n = 0;
+    while (s[n] != 0) n++;
+    put(fd, s, n);
+  }
+  [[noreturn]] static void die(int status) {
+    for (;;) sys3(EXIT_GROUP, status, 0, 0);
+  }
+  [[noreturn]] static void fail(const char* what, int line) {
+    char num[24];
+    int k = 23;
+    num[k] = 0;
+    do { num[--k] = char('0' + line % 10); line /= 10; } while (line > 0 && k > 0);
+    puts0(2, "coreb: assertion failed: ");
+    puts0(2, what);
+    puts0(2, " (main.cpp line ");
+    puts0(2, num + k);
+    puts0(2, ")\n");
+    die(1);
+  }
+  static void prove() {
+    std::fflush(nullptr);
+    put(1, "\n", 1);
+    ${read}
+    put(1, "\n", 1);
+  }
+  [[noreturn]] static void exit_tests(int status) {
+    if (status == 0) prove();
+    std::fflush(nullptr);
+    die(status);
+  }
+  template <class F> static int call_main(F* f, int argc, char** argv) {
+    if constexpr (std::is_invocable_v<F*, int, char**>) {
+      return static_cast<int>(f(argc, argv));
+    } else if constexpr (std::is_void_v<std::invoke_result_t<F*>>) {
+      f();
+      return 0;
+    } else {
+      return static_cast<int>(f());
+    }
+  }
+}
+`;
+  const sealedTest = applyEdits(test, edits);
+  const driver = `\nint main(int argc, char** argv) {\n  int status = ::${ns}::call_main(&${ns}_main, argc, argv);\n  if (status == 0) ::${ns}::prove();\n  return status;\n}\n`;
+  const notes = [
+    "cpp: test program sealed: its main renamed and called from coreb's main, which prints the proof token after it returns 0; assert and exit rewritten to raw system calls",
+  ];
+  if (macros.length > 0)
+    notes.push(`cpp: the candidate's macros undefined before the test program (${macros.slice(0, 8).join(', ')}${macros.length > 8 ? ', …' : ''})`);
+  return { text: `${code.replace(/\s+$/, '')}\n${prelude}\n${sealedTest.replace(/\s+$/, '')}\n${driver}`, checked: true, notes };
+}
 
 /**
  * Builds the precompiled `<bits/stdc++.h>` (with {@link CXX_FLAGS}) into `cacheDir/pch-<hash>/bits/` once

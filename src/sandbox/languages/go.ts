@@ -6,7 +6,20 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BASE_LIMITS, requireTool } from './tools.js';
-import { beforeEndOfMain, escapeRegExp, stripCComments, type JudgeLanguage, type LanguageState } from './language.js';
+import { escapeRegExp, stripCComments, type JudgeLanguage, type LanguageState } from './language.js';
+import {
+  applyEdits,
+  type Edit,
+  findFunction,
+  findSuspicions,
+  maskCode,
+  replaceInCode,
+  type SealedProgram,
+  sealSuffix,
+  type SuspicionRule,
+  type TestProof,
+} from './sealing.js';
+import { TESTIFY_ASSERT_PATH, TESTIFY_ASSERT_SOURCE } from './go-testify.js';
 
 /** Go's per-judge state: the build cache directory (host path). */
 interface GoState extends LanguageState {
@@ -31,14 +44,15 @@ export const go: JudgeLanguage = {
       out = 'package main\n\n' + out;
       notes.push('go: added `package main` (no package clause)');
     }
-    if (kind === 'program' && out.includes('_coreb_os.')) {
-      // The completion token needs "os": imported under a name of its own, after the package clause.
-      out = out.replace(/^(\s*package\s+\w+[^\n]*\n)/m, '$1import _coreb_os "os"\n');
+    if (kind === 'program' && out.includes('corebSealed')) {
+      // The sealed test's helpers need these packages: imported under names of their own, after the package clause.
+      const imports = SEAL_IMPORTS.filter(([alias]) => out.includes(`${alias}.`)).map(([alias, path]) => `import ${alias} "${path}"\n`);
+      out = out.replace(/^(\s*package\s+\w+[^\n]*\n)/m, `$1${imports.join('')}`);
     }
     return { text: out, notes };
   },
-  endTests: (test, token, env) =>
-    beforeEndOfMain(test, /\bfunc\s+main\s*\(\s*\)\s*\{/, `_coreb_os.Stdout.WriteString("\\n" + ${token ?? `_coreb_os.Getenv("${env}")`} + "\\n")`),
+  sealProgram: (code, test, proof) => sealGo(code, test, proof),
+  suspicions: (code) => findSuspicions(code, maskCode(code), GO_SUSPICIONS),
   declaration: (name) => new RegExp(`\\bfunc\\s+(\\(\\s*\\w*\\s*\\*?\\s*\\w+\\s*\\)\\s*)?${name}\\s*\\([^{]*\\{`),
   declarationPlace: 'function',
   functional(code, funcName) {
@@ -79,15 +93,18 @@ export const go: JudgeLanguage = {
       GOPATH: `${ctx.box}/.gopath`,
       GOTOOLCHAIN: 'local',
     });
+    // files beside the program, not those of packages under .gopath (a test's imports)
+    const files = (ctx.extraFiles ?? []).filter((f) => f.endsWith('.go') && !f.startsWith('.gopath/'));
+    const goTest = files.some((f) => f.endsWith('_test.go'));
     return [
       go,
-      'build',
+      ...(goTest ? ['test', '-c'] : ['build']),
       // no symbol table or DWARF: ~25% less link time; panics still print their stack
       '-ldflags=-s -w',
       '-o',
       `${ctx.box}/prog`,
       `${ctx.box}/${ctx.fileName}`,
-      ...(ctx.extraFiles ?? []).filter((f) => f.endsWith('.go')).map((f) => `${ctx.box}/${f}`),
+      ...files.map((f) => `${ctx.box}/${f}`),
     ];
   },
   runArgv: (prog) => [`${prog}/prog`],
@@ -304,4 +321,161 @@ func main() {
 	corebos.Stdout.WriteString(b.String())
 }
 `;
+}
+
+/** Packages the sealed test's helpers use, each under a name of its own: [alias, import path]. */
+const SEAL_IMPORTS: ReadonlyArray<readonly [string, string]> = [
+  ['_coreb_os', 'os'],
+  ['_coreb_syscall', 'syscall'],
+  ['_coreb_fmt', 'fmt'],
+  ['_coreb_testing', 'testing'],
+];
+
+/** What a Go candidate written to forge a program test would do (recorded on its verdict). */
+const GO_SUSPICIONS: readonly SuspicionRule[] = [
+  [/\bos\s*\.\s*(?:Getenv|LookupEnv|Environ)\b|\bsyscall\s*\.\s*(?:Getenv|Environ)\b/, 'reads its environment'],
+  [/\/proc\/|\/dev\/fd/, 'raw:opens /proc or /dev/fd'],
+  [/\bos\s*\.\s*NewFile\b|\bsyscall\s*\.\s*(?:Read|Pread|Open|Dup\w*)\b/, 'reads raw descriptors'],
+  [
+    /^\s*(?:func|var|const|type)\s+(?:panic|recover|len|cap|append|copy|print|println|true|false|nil|new|make|delete|string|int|bool|error)\b/m,
+    'redeclares a predeclared name (panic, len, true, …)',
+  ],
+  [/\bfunc\s+init\s*\(\s*\)/, 'runs code before main (func init)'],
+  [/\bsignal\s*\.\s*Notify\b|\bunsafe\b|\breflect\b/, 'catches signals or reaches into memory (unsafe, reflect)'],
+];
+
+/** The sealed helpers of a Go test program; `read` is the Go statement setting `t []byte` to the token. */
+function goSealHelpers(sfx: string, read: string): string {
+  return `
+// ---- coreb: the test program, sealed (docs/exec.md "Threat model") ----
+func corebSealedFail_${sfx}(v interface{}) {
+	_coreb_os.Stderr.WriteString("coreb: the test failed: " + _coreb_fmt.Sprint(v) + "\\n")
+	_coreb_syscall.Exit(2)
+}
+
+func corebSealedProve_${sfx}() {
+	${read}
+	_coreb_syscall.Write(1, append(append([]byte("\\n"), t...), '\\n'))
+}
+
+func corebSealedExit_${sfx}(status int) {
+	if status == 0 {
+		corebSealedProve_${sfx}()
+	}
+	_coreb_syscall.Exit(status)
+}
+`;
+}
+
+/** The Go statement reading the proof token into `t`. */
+function goRead(proof: TestProof): string {
+  return proof.channel === 'fd'
+    ? `t := make([]byte, ${proof.length})\n\tn, _ := _coreb_syscall.Pread(${proof.fd}, t, ${proof.offset})\n\tif n < 0 {\n\t\tn = 0\n\t}\n\tt = t[:n]`
+    : `t := []byte("${proof.token}")`;
+}
+
+/**
+ * A Go `program` test, sealed. A test program with `func main()`: `main` renamed and called from
+ * coreb's `main`, which prints the proof token after it; the test's `panic(…)` and `os.Exit(…)` go to
+ * helpers the candidate cannot shadow (a package-level `func panic` of the candidate no longer
+ * reaches them); the test is a file of its own (its imports stay valid). A `go test` file
+ * (`func TestX(t *testing.T)`, HumanEval-X): built with `go test -c` beside a `TestMain` that prints
+ * the proof when every test passed, with coreb's own `testify/assert` when the test imports it.
+ * The literal proof of remote judges puts everything in one file.
+ */
+export function sealGo(code: string, test: string, proof: TestProof): SealedProgram {
+  const masked = maskCode(test);
+  const sfx = sealSuffix();
+  const read = goRead(proof);
+  const hasPackage = /^\s*package\s+\w+/m.test(masked);
+  const isGoTest = /\bfunc\s+Test\w*\s*\(\s*\w+\s+\*\s*testing\s*\.\s*T\s*\)/.test(masked) && !/\bfunc\s+main\s*\(\s*\)/.test(masked);
+  if (isGoTest) {
+    // one test file: the candidate's code and the test share its imports (merged, each once)
+    const candidate = splitGoHeader(code);
+    const tests = splitGoHeader(test);
+    const imports = [...new Set([...tests.imports, ...candidate.imports])];
+    const merged = `package main\n\n${imports.length > 0 ? `import (\n${imports.map((i) => `\t${i}`).join('\n')}\n)\n` : ''}\n${candidate.body.trim()}\n\n${tests.body.trim()}\n`;
+    const notes = ['go: go test file: the program and the test program joined in main_test.go (imports merged) and built with go test -c'];
+    const extraFiles = [{ name: 'main_test.go', text: merged }];
+    if (/"github\.com\/stretchr\/testify\/assert"/.test(test)) {
+      extraFiles.push({ name: TESTIFY_ASSERT_PATH, text: TESTIFY_ASSERT_SOURCE });
+      notes.push("go: the test's github.com/stretchr/testify/assert is coreb's own (reflect.DeepEqual, as testify compares)");
+    }
+    if (/\bfunc\s+TestMain\s*\(/.test(masked)) {
+      notes.push('go: the test has its own TestMain, so an exit status 0 alone passes');
+      return { text: 'package main\n', extraFiles, checked: false, notes };
+    }
+    const prove = `package main\n\nfunc TestMain(m *_coreb_testing.M) {\n\tstatus := m.Run()\n\tif status == 0 {\n\t\tcorebSealedProve_${sfx}()\n\t}\n\t_coreb_os.Exit(status)\n}\n${goSealHelpers(sfx, read)}`;
+    extraFiles.push({ name: 'coreb_sealed_test.go', text: prove });
+    notes.push('go: a TestMain prints the proof token when every test passed');
+    return { text: 'package main\n', extraFiles, checked: true, notes };
+  }
+  const main = findFunction(masked, /\bfunc\s+(?<name>main)\s*\(\s*\)\s*\{/);
+  if (main === undefined) {
+    return {
+      text: `${code.replace(/\s+$/, '')}\n\n${test}\n`,
+      checked: false,
+      notes: ['go: test program appended; it has no main function, so an exit status 0 alone passes'],
+    };
+  }
+  const edits: Edit[] = [
+    { from: main.nameAt, to: main.nameAt + main.nameLength, text: `corebSealedTestMain_${sfx}` },
+    ...replaceInCode(masked, /(?<![\w.])panic\s*\(/g, `corebSealedFail_${sfx}(`),
+    ...replaceInCode(masked, /(?<![\w.])os\s*\.\s*Exit\s*\(/g, `corebSealedExit_${sfx}(`),
+  ];
+  let sealed = applyEdits(test, edits);
+  // the test may import "os" for os.Exit alone
+  if (/^\s*import\b[\s\S]*?"os"/m.test(test) && !/(?<![\w.])os\s*\./.test(maskCode(sealed))) sealed += '\nvar _ = os.Getpid\n';
+  const entry = `\nfunc main() {\n\tcorebSealedTestMain_${sfx}()\n\tcorebSealedProve_${sfx}()\n}\n`;
+  const notes = [
+    "go: test program sealed: its main renamed and called from coreb's main, which prints the proof token after it; panic and os.Exit rewritten",
+  ];
+  if (proof.channel === 'literal') {
+    return { text: `${code.replace(/\s+$/, '')}\n\n${sealed.replace(/\s+$/, '')}\n${goSealHelpers(sfx, read)}${entry}`, checked: true, notes };
+  }
+  const helpers = `${goSealHelpers(sfx, read)}${entry}`;
+  return {
+    text: code,
+    extraFiles: [
+      { name: 'coreb_tests.go', text: hasPackage ? sealed : `package main\n\n${sealed}` },
+      { name: 'coreb_sealed.go', text: `package main\n${helpers}` },
+    ],
+    checked: true,
+    notes,
+  };
+}
+
+/** A Go file split into its import specs (`"math"`, `m "math"`) and what follows them (the package clause dropped). */
+export function splitGoHeader(text: string): { imports: string[]; body: string } {
+  const masked = maskCode(text);
+  const imports: string[] = [];
+  const skip = (i: number): number => {
+    let j = i;
+    while (j < masked.length && /\s/.test(masked[j])) j++;
+    return j;
+  };
+  let i = skip(0);
+  const pkg = /^package\s+\w+[^\n]*/.exec(masked.slice(i));
+  if (pkg !== null) i = skip(i + pkg[0].length);
+  for (;;) {
+    const m = /^import\s*(\(|[^\n;]*)/.exec(masked.slice(i));
+    if (m === null) break;
+    if (m[1] === '(') {
+      const close = masked.indexOf(')', i + m[0].length);
+      const end = close < 0 ? masked.length : close;
+      for (const spec of text.slice(i + m[0].length, end).split(/[\n;]/)) {
+        const t = spec.replace(/\/\/.*$/, '').trim();
+        if (t !== '') imports.push(t);
+      }
+      i = skip(end + 1);
+    } else {
+      const t = text
+        .slice(i + 'import'.length, i + m[0].length)
+        .replace(/\/\/.*$/, '')
+        .trim();
+      if (t !== '') imports.push(t);
+      i = skip(i + m[0].length + 1);
+    }
+  }
+  return { imports, body: text.slice(i) };
 }

@@ -6,7 +6,20 @@
  */
 import { BASE_LIMITS, requireTool } from './tools.js';
 import { JAVAC_JVM_FLAGS, JAVAC_OPTIONS, createJavacServers } from './javac-server.js';
-import { beforeEndOfMain, stripCComments, type JudgeLanguage, type LanguageState } from './language.js';
+import { stripCComments, type JudgeLanguage, type LanguageState } from './language.js';
+import {
+  applyEdits,
+  closingBrace,
+  type Edit,
+  findFunction,
+  findSuspicions,
+  maskCode,
+  replaceInCode,
+  type SealedProgram,
+  sealSuffix,
+  type SuspicionRule,
+  type TestProof,
+} from './sealing.js';
 
 /** The name of the first `public class` (or interface/enum/record) in Java source, if any. */
 export function javaPublicClass(code: string): string | undefined {
@@ -67,12 +80,8 @@ export const java: JudgeLanguage = {
     const fileName = `${pub}.java`;
     return { text, mainClass, fileName, notes: pub !== 'Main' ? [`java: file named ${fileName} after its public class`] : [] };
   },
-  endTests: (test, token, env) =>
-    beforeEndOfMain(
-      test,
-      /\bstatic\s+void\s+main\s*\([^)]*\)\s*(?:throws\s+[\w.,\s]+)?\{/,
-      `System.out.print("\\n" + ${token ?? `java.util.Objects.toString(System.getenv("${env}"), "")`} + "\\n"); System.out.flush();`,
-    ),
+  sealProgram: (code, test, proof) => sealJava(code, test, proof),
+  suspicions: (code) => findSuspicions(code, maskCode(code), JAVA_SUSPICIONS),
   declaration: (name) => new RegExp(`(?:^|[\\n;{}])[^;{}()\\n]*?(?<![.\\w])${name}\\s*\\(([^()]|\\([^()]*\\))*\\)\\s*(throws[\\w\\s,.]+)?\\{`),
   declarationPlace: 'method of class Solution',
   functionalCheck: (code, funcName) =>
@@ -288,4 +297,161 @@ function functionalDriver(funcName: string): string {
   }
 }
 `;
+}
+
+/** What a Java candidate written to forge a program test would do (recorded on its verdict). */
+const JAVA_SUSPICIONS: readonly SuspicionRule[] = [
+  [/\bSystem\s*\.\s*getenv\b|\bProcessHandle\b/, 'reads its environment'],
+  [/\/proc\/|\/dev\/fd/, 'raw:opens /proc or /dev/fd'],
+  [/\bboolean\s+equals\s*\(|\bint\s+(?:compareTo|hashCode)\s*\(/, 'defines equals, compareTo or hashCode (a result that equals anything)'],
+  [
+    /\bsetDefaultUncaughtExceptionHandler\b|\baddShutdownHook\b|\bsetOut\s*\(|\bsetErr\s*\(/,
+    'hooks uncaught exceptions, shutdown or the output streams',
+  ],
+  [/\bjava\s*\.\s*lang\s*\.\s*reflect\b|\bsetAccessible\b|\bsun\s*\.\s*misc\b|\bUnsafe\b/, 'uses reflection or Unsafe'],
+];
+
+/**
+ * Types of java.lang and java.util a test program may name: a candidate declaring a type of one of
+ * these names would shadow it for the test (a `class Arrays` whose lists equal anything), so the
+ * sealed test names them in full.
+ */
+const JAVA_STANDARD_TYPES: Readonly<Record<string, string>> = Object.fromEntries([
+  ...[
+    'Object',
+    'String',
+    'Integer',
+    'Long',
+    'Double',
+    'Float',
+    'Boolean',
+    'Character',
+    'Byte',
+    'Short',
+    'Math',
+    'StrictMath',
+    'System',
+    'Runtime',
+    'Thread',
+    'AssertionError',
+    'Error',
+    'Exception',
+    'RuntimeException',
+    'Throwable',
+    'IllegalArgumentException',
+    'IllegalStateException',
+    'ArithmeticException',
+    'NullPointerException',
+    'IndexOutOfBoundsException',
+    'StringBuilder',
+    'StringBuffer',
+    'Iterable',
+    'Comparable',
+    'Number',
+    'CharSequence',
+  ].map((n) => [n, `java.lang.${n}`]),
+  ...[
+    'Arrays',
+    'List',
+    'ArrayList',
+    'LinkedList',
+    'Objects',
+    'Map',
+    'HashMap',
+    'TreeMap',
+    'LinkedHashMap',
+    'Set',
+    'HashSet',
+    'TreeSet',
+    'LinkedHashSet',
+    'Collections',
+    'Collection',
+    'Optional',
+    'Deque',
+    'ArrayDeque',
+    'Queue',
+    'PriorityQueue',
+    'Stack',
+    'Vector',
+    'Iterator',
+    'Random',
+    'Scanner',
+    'Comparator',
+  ].map((n) => [n, `java.util.${n}`]),
+]);
+
+/** The names of the types (class, interface, enum, record) `code` declares, at any depth. */
+export function javaDeclaredTypes(code: string): Set<string> {
+  return new Set([...maskCode(code).matchAll(/\b(?:class|interface|enum|record)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1]));
+}
+
+/**
+ * A Java `program` test, sealed: in the test program's main class, `main` is renamed and a new
+ * `main` calls it and then prints the proof token; the test's `System.exit(0)` prints the proof first;
+ * standard types the candidate shadows are named in full in the test. The class run is the test's.
+ */
+export function sealJava(code: string, test: string, proof: TestProof): SealedProgram {
+  const masked = maskCode(test);
+  const main = findFunction(
+    masked,
+    /\bstatic\s+(?:final\s+)?void\s+(?<name>main)\s*\(\s*(?:final\s+)?String\s*(?:\[\s*\]|\.\.\.)\s*[\w$]+\s*(?:\[\s*\])?\s*\)\s*(?:throws\s+[\w.$,\s]+)?\{/,
+  );
+  const cls = javaMainClass(test);
+  const classDecl = cls === undefined ? null : new RegExp(`\\b(?:class|enum|record)\\s+${cls.replace(/\$/g, '\\$')}\\b[^{]*\\{`).exec(masked);
+  if (main === undefined || cls === undefined || classDecl === null) {
+    return {
+      text: `${code.replace(/\s+$/, '')}\n\n${test}\n`,
+      checked: false,
+      notes: ['java: test program appended; it has no main method, so an exit status 0 alone passes'],
+    };
+  }
+  const classClose = closingBrace(masked, classDecl.index + classDecl[0].length - 1);
+  const sfx = sealSuffix();
+  const read =
+    proof.channel === 'fd'
+      ? `byte[] t; try { t = java.util.Arrays.copyOfRange(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/fd/${proof.fd}")), ${proof.offset}, ${proof.offset + proof.length}); } catch (java.io.IOException | java.lang.RuntimeException e) { t = new byte[0]; }`
+      : `byte[] t = "${proof.token}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);`;
+  const members = `
+  // ---- coreb: the test program, sealed (docs/exec.md "Threat model") ----
+  public static void main(java.lang.String[] corebArgs) throws java.lang.Throwable {
+    corebTestMain_${sfx}(corebArgs);
+    corebProve_${sfx}();
+  }
+  static void corebExit_${sfx}(int status) {
+    if (status == 0) corebProve_${sfx}();
+    java.lang.Runtime.getRuntime().halt(status);
+  }
+  static void corebProve_${sfx}() {
+    java.lang.System.out.flush();
+    ${read}
+    java.io.FileOutputStream o = new java.io.FileOutputStream(java.io.FileDescriptor.out);
+    try { o.write('\\n'); o.write(t); o.write('\\n'); o.flush(); } catch (java.io.IOException e) { }
+  }
+`;
+  const edits: Edit[] = [
+    { from: main.nameAt, to: main.nameAt + main.nameLength, text: `corebTestMain_${sfx}` },
+    { from: classClose, to: classClose, text: members },
+    ...replaceInCode(masked, /(?<![\w$.])(?:java\s*\.\s*lang\s*\.\s*)?System\s*\.\s*exit\s*\(/g, `${cls}.corebExit_${sfx}(`),
+  ];
+  const shadowed = [...javaDeclaredTypes(code)].filter((n) => JAVA_STANDARD_TYPES[n] !== undefined && new RegExp(`(?<![\\w$.])${n}\\b`).test(masked));
+  for (const n of shadowed)
+    edits.push(...replaceInCode(masked, new RegExp(`(?<![\\w$.])${n}\\b(?!\\s*\\.\\s*exit\\s*\\()`, 'g'), JAVA_STANDARD_TYPES[n]));
+  const notes = [
+    `java: test program sealed: ${cls}.main renamed and called from a new main that prints the proof token after it; System.exit rewritten`,
+  ];
+  if (shadowed.length > 0)
+    notes.push(`java: the test names ${shadowed.map((n) => JAVA_STANDARD_TYPES[n]).join(', ')} in full (the program declares types of those names)`);
+  return {
+    text: `${code.replace(/\s+$/, '')}\n\n${applyEdits(test, dropOverlaps(edits)).replace(/\s+$/, '')}\n`,
+    mainClass: cls,
+    checked: true,
+    notes,
+  };
+}
+
+/** `edits` without those overlapping an earlier one (the first edit of a span wins). */
+function dropOverlaps(edits: readonly Edit[]): Edit[] {
+  const out: Edit[] = [];
+  for (const e of edits) if (!out.some((o) => e.from < o.to && o.from < e.to)) out.push(e);
+  return out;
 }

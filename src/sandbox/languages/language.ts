@@ -10,6 +10,7 @@ import type { TestKind } from '../../core/execution.js';
 import type { FunctionalSource } from '../functional.js';
 import type { PreparedSource } from '../normalise.js';
 import type { Mount, SandboxConfig } from '../sandbox.js';
+import type { SealedProgram, TestProof } from './sealing.js';
 import { requireTool, type RunLimits, type ToolRef } from './tools.js';
 
 /** Where a build happens and what it may use; filled in by the judge per build. */
@@ -123,11 +124,17 @@ export interface JudgeLanguage {
    */
   prepare?(text: string, kind: TestKind, official: boolean): LanguageSource;
   /**
-   * The test program with the completion token printed at its end; `token` is the expression to
-   * print (a quoted literal) or undefined to read it from the environment variable `env`.
-   * `checked` is false when there is no end to mark (nothing is added).
+   * `program` tests: the whole program, the candidate's `code` joined with the `test` program and
+   * sealed (sealing.ts): the test's end prints the token that `proof` gives, where the candidate cannot
+   * read it first, and the test's checks and exits use names the candidate cannot redefine.
+   * `checked` is false when the test program has no end to mark (its exit status alone decides).
    */
-  endTests(test: string, token: string | undefined, env: string): { text: string; checked: boolean };
+  sealProgram(code: string, test: string, proof: TestProof): SealedProgram;
+  /**
+   * What the candidate's code does that a program written to forge a `program` test would do
+   * (reading its environment or `/proc/self`, redefining a check), in words; recorded on the verdict.
+   */
+  suspicions?(code: string): string[];
   /**
    * Functional tests: the pattern of a declaration of the method `name` (already regex-escaped),
    * up to its body; undefined when the language leaves the check to its runtime (Python).
@@ -165,44 +172,17 @@ export function interpretedCommands(tool: ToolRef, label: string): Pick<JudgeLan
   };
 }
 
-/** The test program with `line` appended after its last line (interpreted languages). */
-export function appendLine(test: string, line: string): { text: string; checked: boolean } {
-  return { text: `${test.replace(/\s+$/, '')}\n\n${line}`, checked: true };
-}
 /**
- * The index of the `}` closing the body that opens at `open` (the index of its `{`), counting
- * braces outside comments, string, character and Go raw-string literals; -1 when unbalanced.
+ * A program test for a language with no sealing of its own: the test program after the candidate's
+ * code and `end` (a statement printing the proof token) after its last line. A candidate that exits
+ * early with status 0 is caught; one that redefines what the test calls is not.
  */
-function closingBrace(text: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '/' && text[i + 1] === '/') {
-      const e = text.indexOf('\n', i);
-      i = e < 0 ? text.length : e;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const e = text.indexOf('*/', i + 2);
-      i = e < 0 ? text.length : e + 1;
-    } else if (c === '"' || c === "'" || c === '`') {
-      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\' && c !== '`') i++;
-    } else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/**
- * The test program with `statement` as the last statement of the body `main` opens (the first match
- * of `main`, which ends at the body's `{`), and `prefix` before it all; `checked` false (nothing
- * changed) when there is no such body. A `return` before the end skips the statement, as an early
- * exit does.
- */
-export function beforeEndOfMain(test: string, main: RegExp, statement: string, prefix = ''): { text: string; checked: boolean } {
-  const m = main.exec(test);
-  const open = m === null ? -1 : m.index + m[0].length - 1;
-  const close = open < 0 ? -1 : closingBrace(test, open);
-  if (close < 0) return { text: test, checked: false };
-  return { text: `${prefix}${test.slice(0, close)}\n${statement}\n${test.slice(close)}`, checked: true };
+export function appendTestProgram(code: string, test: string, end: string): SealedProgram {
+  return {
+    text: `${code.replace(/\s+$/, '')}\n\n${test.replace(/\s+$/, '')}\n\n${end}\n`,
+    checked: true,
+    notes: ['test program appended; its last line prints the proof token'],
+  };
 }
 
 /** `s` with the characters that mean something in a regular expression escaped. */

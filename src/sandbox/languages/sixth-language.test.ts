@@ -3,7 +3,7 @@
  * of Perl's facts behind {@link JudgeLanguage}) and one row in the table (`registerJudgeLanguage`,
  * the same table the five built-in modules sit in). Nothing else in the judge changes, and real Perl
  * programs are then judged in the sandbox: accepted, wrong answers, an early exit caught by the
- * completion token, a runtime error, functional tests through the module's JSON driver, a missing
+ * proof token, a runtime error, functional tests through the module's JSON driver, a missing
  * function refused before running.
  */
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { TestCase } from '../../core/execution.js';
 import { createTestJudge, toolchainSkipReason } from '../../../test/support/judge.js';
 import { findJudgeLanguage, judgeLanguageIds, missingPackages, registerJudgeLanguage } from './index.js';
-import { appendLine, interpretedCommands, type JudgeLanguage } from './language.js';
+import { appendTestProgram, interpretedCommands, type JudgeLanguage } from './language.js';
 import { BASE_LIMITS, findTool, type Tool } from './tools.js';
 
 /** The module: Perl 5, run from source. */
@@ -25,7 +25,14 @@ const perl: JudgeLanguage = {
   residentMemoryIsLimit: true,
   fileName: 'main.pl',
   comments: 'hash',
-  endTests: (test, token, env) => appendLine(test, `print "\\n" . (${token ?? `$ENV{'${env}'} // ''`}) . "\\n";\n`),
+  sealProgram: (code, test, proof) =>
+    appendTestProgram(
+      code,
+      test,
+      proof.channel === 'fd'
+        ? `open(my $coreb_f, '<', '/proc/self/fd/${proof.fd}'); seek($coreb_f, ${proof.offset}, 0); read($coreb_f, my $coreb_t, ${proof.length}); print "\\n" . ($coreb_t // '') . "\\n";`
+        : `print "\\n${proof.token}\\n";`,
+    ),
   declaration: (name) => new RegExp(`\\bsub\\s+${name}\\b[^{]*\\{`),
   declarationPlace: 'sub',
   functional: (code, funcName) => ({
@@ -76,7 +83,7 @@ test('Perl programs are judged in the sandbox: accepted, wrong answer, early exi
   assert.equal(died.verdict, 'runtime_error');
   assert.match(died.tests[0].detail ?? '', /no input/);
 
-  // A program test: the test program is appended and prints the run's completion token at its end,
+  // A program test: the test program is appended and prints the run's proof token at its end,
   // so a solution that exits with status 0 before the tests finish is not a pass.
   const assertTest: TestCase[] = [{ kind: 'program', input: 'die "bad" unless add(2, 3) == 5;\n', outputs: [] }];
   const honest = await judge.judge({ id: 'honest', problemId: 'add', language: 'perl', code: 'sub add { return $_[0] + $_[1]; }\n' }, assertTest);

@@ -144,6 +144,7 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
   async function judge(program: Program, tests: readonly TestCase[], call: JudgeCallOptions = {}): Promise<ProgramResult> {
     const { signal } = call;
     const normalisations = new Set<string>();
+    const suspicions = new Set<string>();
     const results: TestResult[] = [];
     let failedBuild: Verdict | undefined;
     let compileOutput: string | undefined;
@@ -165,13 +166,16 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
         const token = programKind ? `coreb-done-${randomBytes(12).toString('hex')}` : undefined;
         const prepared = prepareSource(program.language, program.code, t.kind, t.kind === 'program' ? t.input : (t.funcName ?? ''), {
           normalise,
-          ...(token !== undefined ? { completionToken: token } : {}),
+          ...(token !== undefined ? { proof: { channel: 'literal', token } as const } : {}),
         });
-        return { test: t, token, prepared, sub: submission(language, program, prepared, t) };
+        return { test: t, token: prepared.proofToken, prepared, sub: submission(language, program, prepared, t) };
       });
       const first = items[0];
       const refused = first === undefined ? undefined : service.refuse(first.sub);
-      for (const it of items) it.prepared.normalisations.forEach((n) => normalisations.add(n));
+      for (const it of items) {
+        it.prepared.normalisations.forEach((n) => normalisations.add(n));
+        it.prepared.suspicions?.forEach((n) => suspicions.add(n));
+      }
       if (refused !== undefined) {
         failedBuild = 'sandbox_error';
         compileOutput = `${service.name}: ${refused}`;
@@ -210,7 +214,9 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
       compileOutput,
       normalisations: [...normalisations],
       comparator,
-      sandboxed: true,
+      // coreb cannot know how a remote service isolates code: only its own sandbox is recorded as one
+      sandboxed: false,
+      ...(suspicions.size > 0 ? { suspicions: [...suspicions] } : {}),
     });
     r.backend = { name: service.name, version: info.version, ...(runtime !== undefined ? { runtime } : {}), unhonoured: [...unhonoured] };
     return r;

@@ -14,6 +14,24 @@ import { failedRun, protocolError, wallLimitMs, type RemoteRun, type RemoteServi
 /** SandboxFusion's names of coreb's languages. */
 const LANGUAGE: Readonly<Record<ExecLanguage, string>> = { python: 'python', cpp: 'cpp', java: 'java', go: 'go', ruby: 'ruby' };
 
+/**
+ * What SandboxFusion's `memory_limit_MB` is: without isolation (`isolation: none`) it sets RLIMIT_AS,
+ * RLIMIT_DATA and RLIMIT_STACK of the compiler and of the program to that many MiB; with `lite`
+ * isolation it is not applied at all (a 4 GiB cgroup is). An address-space limit is no memory limit:
+ * `go build`, the JVM (javac too, and `java` without `-Xmx` reserves a quarter of the machine's
+ * memory) and Ruby (its thread stacks are sized from RLIMIT_STACK) cannot start under a few hundred
+ * MiB ("failed to reserve page summary memory", "Could not reserve enough space for … object heap",
+ * exit 139). So coreb sends, per language, the address space its own judge gives that language's
+ * runs where one bounds memory (Python, C++: the programs reserve about what they touch), and no
+ * limit for Go, Java and Ruby; either way the result lists it under `unhonoured`.
+ */
+export const SANDBOXFUSION_ADDRESS_SPACE: Readonly<Record<ExecLanguage, boolean>> = { python: true, cpp: true, java: false, go: false, ruby: false };
+
+/** The `memory_limit_MB` coreb sends for `sub` ({@link SANDBOXFUSION_ADDRESS_SPACE}); -1 is none. */
+export function sandboxFusionMemoryMb(sub: Pick<RemoteSubmission, 'language' | 'limits'>): number {
+  return SANDBOXFUSION_ADDRESS_SPACE[sub.language] ? Math.max(sub.limits.addressSpaceMb, sub.limits.memoryLimitMb) : -1;
+}
+
 /** The flags SandboxFusion's C++ runner compiles with. */
 const SERVICE_CXX = ['-std=c++17'];
 
@@ -54,6 +72,9 @@ export function createSandboxFusionService(url: string, http: ServiceHttpOptions
       const out = [
         `CPU-time limit ${sub.limits.timeLimitMs} ms enforced as a wall-clock run_timeout of ${wallLimitMs(sub.limits.timeLimitMs)} ms`,
         'no CPU time or peak memory reported',
+        sandboxFusionMemoryMb(sub) < 0
+          ? `memory limit ${sub.limits.memoryLimitMb} MiB not sent: SandboxFusion applies memory_limit_MB as an address-space limit (also on the compiler), which ${sub.language === 'java' ? 'the JVM' : sub.language === 'go' ? 'go build and the Go runtime' : 'Ruby'} cannot start under`
+          : `memory limit ${sub.limits.memoryLimitMb} MiB sent as an address-space limit of ${sandboxFusionMemoryMb(sub)} MiB (SandboxFusion's memory_limit_MB is RLIMIT_AS on compile and run, and is not applied under its lite isolation)`,
         `output limit ${sub.limits.outputLimitBytes} bytes checked after the run`,
       ];
       if (sub.language === 'cpp' && sub.cxxFlags.join(' ') !== SERVICE_CXX.join(' ')) {
@@ -77,7 +98,7 @@ export function createSandboxFusionService(url: string, http: ServiceHttpOptions
           stdin: sub.stdin,
           compile_timeout: sub.compileTimeoutMs / 1000,
           run_timeout: wallLimitMs(sub.limits.timeLimitMs) / 1000,
-          memory_limit_MB: sub.limits.memoryLimitMb,
+          memory_limit_MB: sandboxFusionMemoryMb(sub),
           files: Object.fromEntries(sub.extraFiles.map((f) => [f.name, Buffer.from(f.text).toString('base64')])),
           fetch_files: [],
         };
