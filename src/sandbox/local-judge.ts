@@ -157,6 +157,7 @@ async function buildProgram(rt: JudgeRuntime, language: string, prepared: Prepar
   const ctx: BuildContext = {
     box,
     fileName: prepared.fileName,
+    source: prepared.text,
     extraFiles: prepared.extraFiles?.map((f) => f.name),
     sandbox,
     env,

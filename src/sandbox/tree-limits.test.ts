@@ -73,39 +73,71 @@ int main() {
 }
 `;
 
-/** Ten orphaned children hold 200 MiB each (2 GiB in all, limit 256 MiB), one after another. */
-const PY_ORPHAN_MEMORY = `import os, time
+/**
+ * Ten double-forked holders of 200 MiB each (2 GiB in all, each under the per-process limit). Each
+ * reports on pipe A once its memory is touched and then holds it until the main program closes pipe
+ * B; the main program waits for all ten reports (or for A to close when they are killed) before it
+ * says ok. All ten hold their memory at once whatever the machine's load, so the tree passes its
+ * 256 MiB limit in every run (a program that slept a fixed time instead could end first on a busy
+ * machine and be judged, rightly, on the little memory it had reached).
+ */
+const PY_ORPHAN_MEMORY = `import os
+a_r, a_w = os.pipe()
+b_r, b_w = os.pipe()
 for i in range(10):
     if os.fork() == 0:
         if os.fork() == 0:
-            time.sleep(0.15 * i)
+            os.close(a_r)
+            os.close(b_w)
             b = bytearray(200 * 1024 * 1024)
             for j in range(0, len(b), 4096):
                 b[j] = 1
-            time.sleep(3)
+            os.write(a_w, b"x")
+            os.read(b_r, 1)
         os._exit(0)
-time.sleep(3)
+os.close(a_w)
+os.close(b_r)
+got = 0
+while got < 10:
+    c = os.read(a_r, 10)
+    if not c:
+        break
+    got += len(c)
+os.close(b_w)
 print("ok")
 `;
 
 const CPP_ORPHAN_MEMORY = `#include <cstdio>
 #include <unistd.h>
-#include <cstring>
 #include <cstdlib>
 int main() {
+  int a[2], b[2];
+  if (pipe(a) != 0 || pipe(b) != 0) return 1;
   for (int i = 0; i < 10; i++) {
     if (fork() == 0) {
       if (fork() == 0) {
-        usleep(150000 * i);
+        close(a[0]);
+        close(b[1]);
         volatile char *p = (volatile char *)malloc(200u << 20);
         for (size_t j = 0; j < (200u << 20); j += 4096) p[j] = 1;
-        sleep(3);
+        char x = 'x';
+        if (write(a[1], &x, 1) != 1) _exit(1);
+        if (read(b[0], &x, 1) < 0) _exit(1);
         if (p[4096] != 1) printf("lost\\n");
       }
       _exit(0);
     }
   }
-  sleep(3);
+  close(a[1]);
+  close(b[0]);
+  int got = 0;
+  char buf[16];
+  while (got < 10) {
+    long n = read(a[0], buf, sizeof buf);
+    if (n <= 0) break;
+    got += (int)n;
+  }
+  close(b[1]);
   printf("ok\\n");
 }
 `;

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ExecLanguage, ProgramResult } from '../../src/core/execution.js';
+import type { ExecLanguage } from '../../src/core/execution.js';
 import { computeAgreement, renderAgreement } from '../../src/sandbox/judge-agreement.js';
 import { renderJudgeSummary, runJudging, type JudgeRecord } from '../../src/sandbox/judge-run.js';
 import { createLcbTestLookup, loadLcbProblems } from '../../src/dataset/lcb.js';
@@ -64,28 +64,35 @@ test('AtCoder programs vs LiveCodeBench public tests: agreement per language', {
   assert.ok(coreb[coreb.length - 1].rate > 0.7);
 });
 
-/** HumanEval-X tasks that need libraries outside the toolchain packages (Boost, OpenSSL's -lcrypto). */
-const HUMANEVAL_EXTERNAL: ReadonlySet<string> = new Set(['CPP/22', 'CPP/137', 'CPP/162']);
+/**
+ * HumanEval-X tasks whose canonical solution is not deterministic: Go/95 iterates over a map and
+ * its answer depends on Go's random iteration order (run alone with `go test`, it fails about one
+ * run in three). Judged, not asserted.
+ */
+const HUMANEVAL_NONDETERMINISTIC: ReadonlySet<string> = new Set(['Go/95']);
 
-test('HumanEval-X canonical solutions pass their test programs (python, cpp, java)', { skip }, async (t) => {
+test('HumanEval-X in all four languages: every canonical solution passes its test program, no broken one does', { skip }, async (t) => {
   const judge = await createTestJudge({ timeLimitMs: 6000 });
   assert.ok(typeof judge !== 'string', String(judge));
-  const steps: Record<string, number> = { python: 1, cpp: 3, java: 4 };
-  const before = judge.stats();
-  const results: ProgramResult[] = [];
-  let count = 0;
-  for (const language of ['python', 'cpp', 'java'] as const) {
-    const items = sample(loadHumanEvalX(sharedPath('data', 'humaneval-x', `humaneval_${language}.jsonl.gz`), language), steps[language]);
-    count += items.length;
-    results.push(...(await Promise.all(items.map(({ program, tests }) => judge.judge(program, tests)))));
+  const wrong: string[] = [];
+  const lines: string[] = [];
+  for (const language of ['python', 'cpp', 'java', 'go'] as const) {
+    const file = sharedPath('data', 'humaneval-x', `humaneval_${language}.jsonl.gz`);
+    for (const broken of [false, true]) {
+      const items = loadHumanEvalX(file, language, broken);
+      const results = await Promise.all(items.map(({ program, tests }) => judge.judge(program, tests)));
+      const counts = new Map<string, number>();
+      for (const r of results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
+      lines.push(`${language} ${broken ? 'broken' : 'canonical'} (${items.length}): ${[...counts].map(([v, n]) => `${v} ${n}`).join(', ')}`);
+      for (const r of results) {
+        if (HUMANEVAL_NONDETERMINISTIC.has(r.id)) continue;
+        if (r.passed === broken)
+          wrong.push(`${broken ? 'broken' : 'canonical'} ${r.id}: ${r.verdict} ${(r.compileOutput ?? r.tests[0]?.detail ?? '').slice(0, 200)}`);
+      }
+    }
   }
-  const failed = results.filter((r) => !r.passed && !HUMANEVAL_EXTERNAL.has(r.id));
-  t.diagnostic(`${count} tasks judged; ${judge.stats().compiles - before.compiles} compiles`);
-  assert.deepEqual(
-    failed.map((r) => `${r.id}: ${r.verdict} ${(r.compileOutput ?? r.tests[0]?.detail ?? '').slice(0, 200)}`),
-    [],
-  );
-  for (const r of results.filter((x) => HUMANEVAL_EXTERNAL.has(x.id))) assert.equal(r.verdict, 'compile_error', r.id);
+  t.diagnostic(lines.join('\n'));
+  assert.deepEqual(wrong, []);
 });
 
 test('codescope Codeforces programs (python, cpp) pass every test', { skip }, async (t) => {

@@ -29,6 +29,17 @@ import {
  */
 export const CXX_FLAGS = ['-O2', '-std=c++17', '-DONLINE_JUDGE'] as const;
 
+/**
+ * Libraries linked when the program includes their headers (HumanEval-X's harness links OpenSSL's
+ * libcrypto for its MD5 task); the headers come from Debian's dev packages (libssl-dev).
+ */
+export const CPP_HEADER_LIBRARIES: ReadonlyArray<readonly [RegExp, string]> = [[/^\s*#\s*include\s*<openssl\//m, '-lcrypto']];
+
+/** The `-l` flags for the libraries `source` includes headers of ({@link CPP_HEADER_LIBRARIES}). */
+export function cppLinkFlags(source: string): string[] {
+  return CPP_HEADER_LIBRARIES.filter(([re]) => re.test(source)).map(([, flag]) => flag);
+}
+
 /** C++'s per-judge state: the precompiled header, built on first use. */
 interface CppState extends LanguageState {
   pch(): Promise<string>;
@@ -75,10 +86,11 @@ export const cpp: JudgeLanguage = {
   },
   async compileArgv(ctx) {
     const gxx = requireTool('gxx', 'C++');
-    if (ctx.cxxFlags !== undefined) return [gxx, ...ctx.cxxFlags, '-o', `${ctx.box}/prog`, `${ctx.box}/${ctx.fileName}`];
+    const libs = cppLinkFlags(ctx.source);
+    if (ctx.cxxFlags !== undefined) return [gxx, ...ctx.cxxFlags, '-o', `${ctx.box}/prog`, `${ctx.box}/${ctx.fileName}`, ...libs];
     const pch = await (ctx.state as CppState).pch();
     if (ctx.sandbox) ctx.mounts.push({ src: pch, dest: '/pch' });
-    return [gxx, ...CXX_FLAGS, `-I${ctx.sandbox ? '/pch' : pch}`, '-o', `${ctx.box}/prog`, `${ctx.box}/${ctx.fileName}`];
+    return [gxx, ...CXX_FLAGS, `-I${ctx.sandbox ? '/pch' : pch}`, '-o', `${ctx.box}/prog`, `${ctx.box}/${ctx.fileName}`, ...libs];
   },
   runArgv: (prog) => [`${prog}/prog`],
 };

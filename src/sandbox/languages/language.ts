@@ -19,6 +19,8 @@ export interface BuildContext {
   box: string;
   /** Source file name inside `box`. */
   fileName: string;
+  /** The main source's text (a language may choose flags from it: C++ links the libraries its headers name). */
+  source: string;
   /** Other source files beside it (a functional driver's), names inside `box`. */
   extraFiles?: string[];
   /** True when the compiler runs in bubblewrap (paths of mounts are then sandbox paths). */

@@ -18,6 +18,7 @@ function context(sandbox: boolean): BuildContext {
   return {
     box: sandbox ? '/box' : '/host/p-1',
     fileName: 'main.x',
+    source: 'int main() {}\n',
     sandbox,
     env: { PATH: '/usr/bin:/bin' } as Record<string, string>,
     mounts: [] as BuildContext['mounts'],
@@ -46,6 +47,9 @@ test('cpp compiles with the judge flags against the precompiled header, mounted 
   assert.deepEqual((await LANGUAGES.cpp.compileArgv(host))?.slice(-4), ['-I/host/pch-abc', '-o', '/host/p-1/prog', '/host/p-1/main.x']);
   assert.deepEqual(host.mounts, []);
   assert.deepEqual(LANGUAGES.cpp.runArgv('/prog', prepared('main.cpp'), DEFAULT_LIMITS.cpp), ['/prog/prog']);
+  // a program including OpenSSL's headers is linked with libcrypto (HumanEval-X's MD5 task)
+  const md5 = await LANGUAGES.cpp.compileArgv({ ...context(true), source: '#include <openssl/md5.h>\nint main() {}\n' });
+  assert.equal(md5?.[md5.length - 1], '-lcrypto');
 });
 
 test('go builds in GOPATH mode with the shared cache (writable mount in the sandbox)', { skip: missing(['go']) }, async () => {

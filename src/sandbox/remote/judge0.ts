@@ -108,6 +108,7 @@ export function createJudge0Service(url: string, options: Judge0Options = {}): R
       if (wallLimitMs(sub.limits.timeLimitMs) / 1000 > JUDGE0_MAX_WALL_S)
         out.push(`wall-clock limit clamped to Judge0's maximum ${JUDGE0_MAX_WALL_S} s`);
       out.push(`output limit ${sub.limits.outputLimitBytes} bytes checked after the run`);
+      out.push("memory limit asked as the box's cgroup memory (enable_per_process_and_thread_memory_limit: false); an instance that forbids it applies an address-space limit");
       if (sub.language === 'cpp') out.push('C++ flags sent as compiler_options (honoured only where the instance enables compiler options)');
       return out;
     },
@@ -127,6 +128,9 @@ export function createJudge0Service(url: string, options: Judge0Options = {}): R
           cpu_time_limit: cpuS(sub),
           wall_time_limit: wallS(sub),
           memory_limit: memKb(sub),
+          // isolate's --cg-mem (the box's resident memory, a cgroup), not -m (an address-space limit per
+          // process, under which the JVM, Go and Ruby cannot start with a few hundred MiB)
+          enable_per_process_and_thread_memory_limit: false,
           enable_network: false,
           redirect_stderr_to_stdout: false,
           ...(sub.language === 'cpp' ? { compiler_options: sub.cxxFlags.join(' ') } : {}),
