@@ -20,14 +20,14 @@ import {
 import type { JudgeBackend, JudgeCallOptions, JudgeStats } from './backend.js';
 import { COMPARATOR_RULES_VERSION } from './compare.js';
 import { judgeLanguage, type BuildContext, type LanguageState } from './languages/index.js';
-import { requireTool, type RunLimits } from './languages/tools.js';
+import { requireTool, resolveRunLimits, type RunLimits } from './languages/tools.js';
 import { checkFunctional } from './functional.js';
 import { prepareSource, type NormalisationName, type PreparedSource } from './normalise.js';
 import { OFFICIAL_CXX_FLAGS, OFFICIAL_HARNESS } from './official-harness.js';
 import { createSlotPool, type SlotPool } from '../core/bounded-work.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
-import { createProofFile } from './languages/sealing.js';
+import { createProofFile, SEALING_VERSION } from './languages/sealing.js';
 import { CXX_FLAGS } from './languages/cpp.js';
 import { runProcess, type Mount, type ProcessLimits, type SandboxConfig, type TreeRun } from './sandbox.js';
 import { classifyRun, createProgramResult } from './verdict.js';
@@ -431,15 +431,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       alive--;
     }
   };
-  const limitsFor = (language: string): RunLimits => {
-    const l = { ...judgeLanguage(language).limits, ...options.limits?.[language] };
-    if (options.timeLimitMs !== undefined) l.timeLimitMs = options.timeLimitMs;
-    if (options.memoryLimitMb !== undefined) {
-      l.addressSpaceMb = Math.max(options.memoryLimitMb + 64, l.addressSpaceMb + options.memoryLimitMb - l.memoryLimitMb);
-      l.memoryLimitMb = options.memoryLimitMb;
-    }
-    return l;
-  };
+  const limitsFor = (language: string): RunLimits => resolveRunLimits(judgeLanguage(language).limits, language, options);
 
   const makeDir = (prefix: string): string => {
     // The judge's pid in the name: a later judge removes the dirs of one that was killed.
@@ -523,6 +515,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       sandboxed: sandbox,
       comparator,
       comparatorRules: COMPARATOR_RULES_VERSION,
+      programTestSealing: SEALING_VERSION,
       tolerance,
       stopEarly,
       wallTimeFactor,

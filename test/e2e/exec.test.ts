@@ -101,6 +101,48 @@ test('coreb exec judges, writes the JSONL contract and a table, then resumes', {
   assert.match(exact.stdout, /judged 4, resumed 0/);
 });
 
+test('coreb exec judges MBCPP-style program tests: an honest C++ program whose test main ends in return 0; passes, forged ones do not', {
+  skip,
+}, () => {
+  const dir = tempDir('coreb-e2e-exec-program-');
+  const problems = join(dir, 'problems.jsonl');
+  const candidates = join(dir, 'candidates.jsonl');
+  const out = join(dir, 'out.jsonl');
+  // MBXP's C++ test programs (MBCPP) end their main with `return 0;`
+  const testProgram = '#include <cassert>\nint main() {\n  assert(add(2, 3) == 5);\n  assert(add(-1, 1) == 0);\n  return 0;\n}\n';
+  writeFileSync(
+    problems,
+    `${JSON.stringify({ question_id: 'mbcpp_1', question_title: 'Add', question_content: 'Add two integers.', platform: 'mbxp', public_test_cases: JSON.stringify([{ input: testProgram, output: '', testtype: 'program' }]), private_test_cases: '[]', metadata: '{}' })}\n`,
+  );
+  const progs = [
+    { id: 'honest', problem_id: 'mbcpp_1', language: 'cpp', code: 'int add(int a, int b) { return a + b; }\n' },
+    { id: 'wrong', problem_id: 'mbcpp_1', language: 'cpp', code: 'int add(int a, int b) { return a * b; }\n' },
+    { id: 'ndebug', problem_id: 'mbcpp_1', language: 'cpp', code: '#define NDEBUG\nint add(int a, int b) { return 0; }\n' },
+    {
+      id: 'env-token',
+      problem_id: 'mbcpp_1',
+      language: 'cpp',
+      code: '#include <cstdio>\n#include <cstdlib>\nstruct T { T() { const char* t = std::getenv("COREB_TESTS_DONE"); std::printf("\\n%s\\n", t ? t : ""); std::fflush(stdout); std::_Exit(0); } } t;\nint add(int a, int b) { return 0; }\n',
+    },
+  ];
+  writeFileSync(candidates, progs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const r = runCli(['exec', '--problems', problems, '--candidates', candidates, '--out', out, '--jobs', '2'], { env });
+  assert.equal(r.status, 0, r.stderr);
+  const byId = new Map(
+    readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; verdict: string; suspicions?: string[] })
+      .map((x) => [x.id, x]),
+  );
+  assert.equal(byId.get('honest')?.verdict, 'accepted');
+  assert.equal(byId.get('wrong')?.verdict, 'runtime_error');
+  assert.equal(byId.get('ndebug')?.verdict, 'runtime_error');
+  assert.equal(byId.get('env-token')?.verdict, 'wrong_answer');
+  assert.ok(byId.get('env-token')?.suspicions?.includes('reads its environment'));
+  assert.ok(byId.get('ndebug')?.suspicions?.some((s) => s.includes('NDEBUG')));
+});
+
 test('coreb exec --no-sandbox warns loudly and marks results', { skip: toolchainSkipReason(['python'], false) ?? false }, () => {
   const f = fixtures();
   const one = join(f.dir, 'one.jsonl');

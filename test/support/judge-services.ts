@@ -32,6 +32,11 @@ export interface ExecRequest {
   compileTimeoutMs: number;
   memoryMb: number;
   cxxFlags?: string[];
+  /**
+   * SandboxFusion's way (`isolation: none`): `memoryMb` is an address-space limit of the compiler
+   * and the program alike (none when <= 0), and Java runs with the JVM's own default heap.
+   */
+  addressSpaceOnly?: boolean;
 }
 
 const GO_CACHE = join(tmpdir(), 'coreb-loopback-gocache');
@@ -79,16 +84,20 @@ export async function executePlain(req: ExecRequest): Promise<{ compile?: StageR
     const main = req.files[0].name;
     let compile: StageResult | undefined;
     let run: string[];
-    const limited = (argv: string[]): string[] => ['prlimit', `--as=${(req.memoryMb + 64) * 1024 * 1024}`, '--', ...argv];
+    const as = req.addressSpaceOnly === true ? req.memoryMb : req.memoryMb + 64;
+    const limited = (argv: string[]): string[] => (as > 0 ? ['prlimit', `--as=${as * 1024 * 1024}`, '--', ...argv] : argv);
+    // SandboxFusion limits the compiler too, and every language's run
+    const built = (argv: string[]): string[] => (req.addressSpaceOnly === true ? limited(argv) : argv);
     if (req.language === 'cpp') {
-      compile = await stage(['g++', ...(req.cxxFlags ?? ['-O2', '-std=c++17']), '-o', 'prog', main], dir, '', req.compileTimeoutMs, env);
+      compile = await stage(built(['g++', ...(req.cxxFlags ?? ['-O2', '-std=c++17']), '-o', 'prog', main]), dir, '', req.compileTimeoutMs, env);
       run = limited(['./prog']);
     } else if (req.language === 'java') {
-      compile = await stage(['javac', '-encoding', 'UTF-8', '-d', '.', ...req.files.map((f) => f.name)], dir, '', req.compileTimeoutMs, env);
-      run = ['java', `-Xmx${req.memoryMb}m`, '-Xss64m', '-cp', '.', main.replace(/\.java$/, '')];
+      compile = await stage(built(['javac', '-encoding', 'UTF-8', '-d', '.', ...req.files.map((f) => f.name)]), dir, '', req.compileTimeoutMs, env);
+      const cls = main.replace(/\.java$/, '');
+      run = req.addressSpaceOnly === true ? limited(['java', '-ea', '-cp', '.', cls]) : ['java', `-Xmx${req.memoryMb}m`, '-Xss64m', '-cp', '.', cls];
     } else if (req.language === 'go') {
-      compile = await stage(['go', 'build', '-o', 'prog', ...req.files.map((f) => f.name)], dir, '', req.compileTimeoutMs, env);
-      run = ['./prog'];
+      compile = await stage(built(['go', 'build', '-o', 'prog', ...req.files.map((f) => f.name)]), dir, '', req.compileTimeoutMs, env);
+      run = built(['./prog']);
     } else if (req.language === 'python') {
       run = limited(['python3', main]);
     } else {
@@ -181,8 +190,9 @@ export function startSandboxFusion(options: { failFirst?: number } = {}): Promis
       stdin: r.stdin ?? '',
       runTimeoutMs: (r.run_timeout ?? 10) * 1000,
       compileTimeoutMs: (r.compile_timeout ?? 10) * 1000,
-      memoryMb: r.memory_limit_MB ?? 1024,
+      memoryMb: r.memory_limit_MB ?? -1,
       cxxFlags: ['-std=c++17'],
+      addressSpaceOnly: true,
     });
     const cmd = (s: StageResult) => ({
       status: s.timedOut ? 'TimeLimitExceeded' : 'Finished',

@@ -98,6 +98,7 @@ export const cpp: JudgeLanguage = {
 /** What a C++ candidate written to forge a program test would do (recorded on its verdict). */
 const CPP_SUSPICIONS: readonly SuspicionRule[] = [
   [/\b(?:getenv|secure_getenv|environ)\b/, 'reads its environment'],
+  [/^\s*(?:#|%:)\s*(?:define|undef)\s+(?:NDEBUG|assert|main|exit)\b/m, 'defines or undefines NDEBUG, assert, main or exit'],
   [/\/proc\/|\/dev\/fd/, 'raw:opens /proc or /dev/fd'],
   [/\boperator\s*(?:==|!=|<=>|bool)\b|\boperator\s*(?:==|!=)/, 'defines a comparison or bool conversion operator (a result that equals anything)'],
   [/__attribute__\s*\(\(\s*constructor|\binit_priority\b/, 'runs code before main (constructor attribute)'],

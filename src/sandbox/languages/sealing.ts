@@ -15,6 +15,12 @@ import { randomBytes } from 'node:crypto';
  */
 export type TestProof = { channel: 'fd'; fd: number; offset: number; length: number } | { channel: 'literal'; token: string };
 
+/**
+ * The version of the sealing rules, in every judge's settings (`describe()`): results judged under
+ * an older version (the proof token in the environment, version 0) are judged again on resume.
+ */
+export const SEALING_VERSION = 1;
+
 /** Length of a run's proof token, hex digits (96 bits). */
 export const PROOF_TOKEN_LENGTH = 24;
 /** Length of the proof file the token hides in, hex digits. */

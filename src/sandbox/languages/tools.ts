@@ -21,6 +21,32 @@ export interface RunLimits {
   outputLimitBytes: number;
 }
 
+/** What a judge's options change in a language's run limits (see {@link resolveRunLimits}). */
+export interface RunLimitOptions {
+  /** CPU-time limit per test for every language, ms. */
+  timeLimitMs?: number;
+  /** Memory limit per test for every language, MiB; the address space moves by the same amount. */
+  memoryLimitMb?: number;
+  /** Per-language overrides. */
+  limits?: Partial<Record<string, Partial<RunLimits>>>;
+}
+
+/**
+ * A language's run limits under a judge's options: its defaults, its per-language overrides, then
+ * the time limit and the memory limit for every language. A memory limit moves the address space by
+ * the same amount (keeping the runtime's headroom), and never below memory + 64 MiB. The local
+ * judge and the remote judges resolve limits here alike.
+ */
+export function resolveRunLimits(defaults: Readonly<RunLimits>, language: string, options: RunLimitOptions): RunLimits {
+  const l = { ...defaults, ...options.limits?.[language] };
+  if (options.timeLimitMs !== undefined) l.timeLimitMs = options.timeLimitMs;
+  if (options.memoryLimitMb !== undefined) {
+    l.addressSpaceMb = Math.max(options.memoryLimitMb + 64, l.addressSpaceMb + options.memoryLimitMb - l.memoryLimitMb);
+    l.memoryLimitMb = options.memoryLimitMb;
+  }
+  return l;
+}
+
 /**
  * The judge's base limits: 6 s of CPU time per test (LiveCodeBench's per-test timeout), 512 MiB of
  * memory, a 1 GiB address space, 64 processes, a 64 MiB work dir, 32 MiB of stdout. A language

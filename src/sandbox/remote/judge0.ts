@@ -108,7 +108,9 @@ export function createJudge0Service(url: string, options: Judge0Options = {}): R
       if (wallLimitMs(sub.limits.timeLimitMs) / 1000 > JUDGE0_MAX_WALL_S)
         out.push(`wall-clock limit clamped to Judge0's maximum ${JUDGE0_MAX_WALL_S} s`);
       out.push(`output limit ${sub.limits.outputLimitBytes} bytes checked after the run`);
-      out.push("memory limit asked as the box's cgroup memory (enable_per_process_and_thread_memory_limit: false); an instance that forbids it applies an address-space limit");
+      out.push(
+        "memory limit asked as the box's cgroup memory (enable_per_process_and_thread_memory_limit: false); an instance that forbids it applies an address-space limit",
+      );
       if (sub.language === 'cpp') out.push('C++ flags sent as compiler_options (honoured only where the instance enables compiler options)');
       return out;
     },

@@ -6,6 +6,7 @@
  * once; transient HTTP failures are retried with backoff (http.ts). Every verdict records the
  * service, its version and what of the limits it could not honour.
  */
+import { SEALING_VERSION } from '../languages/sealing.js';
 import { randomBytes } from 'node:crypto';
 import {
   EXEC_LANGUAGES,
@@ -23,7 +24,7 @@ import type { JudgeBackend, JudgeCallOptions, JudgeStats } from '../backend.js';
 import { COMPARATOR_RULES_VERSION } from '../compare.js';
 import { checkFunctional } from '../functional.js';
 import { judgeLanguage } from '../languages/index.js';
-import type { RunLimits } from '../languages/tools.js';
+import { resolveRunLimits, type RunLimits } from '../languages/tools.js';
 import { prepareSource, type NormalisationName, type PreparedSource } from '../normalise.js';
 import { OFFICIAL_HARNESS } from '../official-harness.js';
 import { createSlotPool } from '../../core/bounded-work.js';
@@ -66,12 +67,7 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
   const stats: JudgeStats = { compiles: 0, runs: 0, peakProcesses: 0 };
   let alive = 0;
 
-  const limitsFor = (language: string): RunLimits => {
-    const l = { ...judgeLanguage(language).limits };
-    if (options.timeLimitMs !== undefined) l.timeLimitMs = options.timeLimitMs;
-    if (options.memoryLimitMb !== undefined) l.memoryLimitMb = options.memoryLimitMb;
-    return l;
-  };
+  const limitsFor = (language: string): RunLimits => resolveRunLimits(judgeLanguage(language).limits, language, options);
 
   const submission = (language: ExecLanguage, program: Program, prepared: PreparedSource, test: TestCase): RemoteSubmission => ({
     language,
@@ -230,6 +226,7 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
       runtimes: info.runtimes,
       comparator,
       comparatorRules: COMPARATOR_RULES_VERSION,
+      programTestSealing: SEALING_VERSION,
       tolerance,
       stopEarly,
       jobs: pool.size,
