@@ -80,8 +80,8 @@ const PYTHON_SUSPICIONS: readonly SuspicionRule[] = [
  * process at once (`os._exit`, taken before the candidate ran), so no hook of the candidate's runs.
  */
 const PYTHON_RUNNER = String.raw`def _coreb_sealed(_solution, _tests, _proof_fd, _proof_at, _proof_literal, _v_name, _fail_name):
-    import ast, builtins, linecache, os, sys, sysconfig, types
-    import math, cmath, operator, functools, itertools, collections, re, string, heapq, bisect, copy, json, fractions, decimal
+    import ast, builtins, linecache, os, sys, types
+    import math, cmath, operator, functools, itertools, collections, re, string, heapq, bisect, copy
     _exit, _write, _pread, _gettrace, _getprofile = os._exit, os.write, os.pread, sys.gettrace, sys.getprofile
     _type, _isinstance, _getattr, _id, _len, _dict = type, isinstance, getattr, id, len, dict
     if _proof_fd is not None:
@@ -89,11 +89,11 @@ const PYTHON_RUNNER = String.raw`def _coreb_sealed(_solution, _tests, _proof_fd,
             os.set_inheritable(_proof_fd, False)
         except OSError:
             pass
-    _watched = [builtins, math, cmath, operator, functools, itertools, collections, re, string, heapq, bisect, copy, json, fractions, decimal, os, sys, types]
+    _watched = [builtins, math, cmath, operator, functools, itertools, collections, re, string, heapq, bisect, copy, os, sys, types]
     _snapshot = [(m, m.__name__, _dict(vars(m))) for m in _watched]
     _volatile = {"sys": {"stdout", "stderr", "stdin", "last_type", "last_value", "last_traceback", "last_exc", "ps1", "ps2", "argv", "path", "modules", "meta_path", "path_hooks", "path_importer_cache", "dont_write_bytecode", "tracebacklimit", "flags"}, "os": {"environ"}, "builtins": {"_", "__debug__"}}
     import site
-    _roots = [sysconfig.get_paths().get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")] + list(site.getsitepackages())
+    _roots = [os.path.dirname(os.__file__)] + list(site.getsitepackages())
     _roots += [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]
     _trusted_dirs = tuple(sorted({os.path.join(p, "") for p in _roots if p and os.path.isabs(p)}))
     _dunders = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__len__", "__hash__", "__abs__", "__sub__", "__rsub__", "__add__", "__radd__", "__float__", "__int__", "__index__", "__round__", "__contains__", "__iter__", "__getattr__", "__getattribute__", "__instancecheck__", "__subclasscheck__", "__neg__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__", "__mod__", "__and__", "__or__")
