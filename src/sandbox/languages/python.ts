@@ -66,6 +66,7 @@ const PYTHON_SUSPICIONS: readonly SuspicionRule[] = [
     'hooks exceptions, exit or tracing',
   ],
   [/\bbuiltins\b|__builtins__/, 'touches builtins'],
+  [/\bsys\s*\.\s*exit\s*=|^\s*def\s+(?:exit|quit)\s*\(/m, 'redefines sys.exit or exit'],
   [/\bos\s*\.\s*(?:exec\w*|_exit|kill)\b|\bsys\s*\.\s*(?:executable|flags)\b|\bsubprocess\b/, 'exits or re-executes itself'],
   [/\bctypes\b|\bgc\s*\.\s*get_(?:objects|referents|referrers)\b/, 'reaches into the interpreter (ctypes, gc)'],
 ];
