@@ -11,7 +11,7 @@ import { CorebError } from '../core/errors.js';
 import type { Logger } from '../core/progress.js';
 import { silentLogger } from '../core/progress.js';
 import { createCodeChunker, languageOfPath, type CodeChunk } from '../dataset/code-chunks.js';
-import { openGitRepo, type DiffHunk, type GitCommit, type GitFile, type GitRepo } from '../dataset/git-repo.js';
+import { openGitRepo, type DiffHunk, type GitCommit, type GitEnv, type GitFile, type GitRepo } from '../dataset/git-repo.js';
 import { saveAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
 
 /** Options of {@link buildRepoBenchmark}. */
@@ -20,6 +20,11 @@ export interface RepoBuildOptions {
   repos: readonly string[];
   /** Start of the query window (ISO 8601 date); the snapshot is the last commit before it. */
   since: string;
+  /**
+   * The environment git starts from (PATH, locale; `GIT_*` variables and configuration are dropped,
+   * dataset/git-repo.ts `safeGitEnv`); default PATH `/usr/local/bin:/usr/bin:/bin`.
+   */
+  gitEnv?: GitEnv;
   /** End of the window (exclusive); default: now. */
   until?: string;
   /** Output directory (BEIR layout + manifest.json). */
@@ -181,7 +186,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     // `NAME=PATH` names the repository; else its folder does (`x.git` -> `x`).
     const eq = /^([A-Za-z0-9._-]+)=(.+)$/.exec(given);
     const dir = eq === null ? given : eq[2];
-    const repo = await openGitRepo(resolve(dir));
+    const repo = await openGitRepo(resolve(dir), options.gitEnv === undefined ? {} : { env: options.gitEnv });
     const base =
       eq?.[1] ??
       basename(resolve(dir))
@@ -190,7 +195,11 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     let name = base;
     for (let i = 2; names.has(name); i++) name = `${base}-${i}`;
     names.add(name);
-    manifest.repositories.push(await buildOne(repo, name, dir));
+    try {
+      manifest.repositories.push(await buildOne(repo, name, dir));
+    } finally {
+      repo.close();
+    }
   }
   manifest.counts.docs = docs.length;
   manifest.counts.queries = queries.length;

@@ -3,8 +3,18 @@
  * commit and their contents (one `git cat-file --batch` process), the commits of a time window, and
  * diffs with renames followed, parsed into line hunks. What a repository benchmark needs from
  * history, nothing that writes.
+ *
+ * A repository may come from anywhere (a tarball, a shared disk), and git runs commands named in
+ * configuration: diff textconv drivers, filters, fsmonitor, hooks, external diff, pager, credential
+ * helpers, ssh commands. So coreb never runs git on the repository itself: it reads it through a
+ * *shadow*, a bare repository of git's default configuration and no attributes that borrows the
+ * objects through `objects/info/alternates` (nothing copied) and holds a copy of the refs; every git process gets an environment without the system's and the user's
+ * configuration and without any `GIT_*` variable of the caller's.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { CorebError } from '../core/errors.js';
 
 /** One commit as `git log` reports it. */
@@ -65,19 +75,72 @@ export interface GitRepo {
   diff(from: string, to: string, paths?: readonly string[]): Promise<FileDiff[]>;
   /** Files renamed between `from` and `to` (`-M`): path in `to` -> path in `from`. */
   renamedPaths(from: string, to: string): Promise<Map<string, string>>;
+  /** Removes the shadow repository coreb reads through (the repository itself is never written). */
+  close(): void;
 }
 
-function git(dir: string, args: readonly string[]): Promise<string> {
+/**
+ * The environment of every git process coreb starts: the caller's (`base`, e.g. the CLI's environment;
+ * default none: PATH `/usr/local/bin:/usr/bin:/bin` and LANG `C.UTF-8`), without any `GIT_*` variable
+ * (`GIT_DIR`, `GIT_CONFIG_PARAMETERS`, `GIT_EXTERNAL_DIFF`, `GIT_SSH_COMMAND`, …) or pager, editor
+ * and askpass program, with no system or global configuration (`GIT_CONFIG_NOSYSTEM`,
+ * `GIT_CONFIG_GLOBAL=/dev/null`), no system attributes, no prompts and no optional locks.
+ */
+export function safeGitEnv(base: Readonly<Record<string, string | undefined>> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' };
+  for (const [k, v] of Object.entries(base)) {
+    if (/^GIT_/.test(k) || /^(PAGER|EDITOR|VISUAL|SSH_ASKPASS|LESS|LESSOPEN|LESSCLOSE)$/.test(k)) continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_PAGER: 'cat',
+    GIT_EDITOR: 'true',
+    GIT_ASKPASS: 'true',
+  };
+}
+
+/** An environment to start git processes from (filtered by {@link safeGitEnv}). */
+export type GitEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Settings on every git command line: belt and braces over the shadow's clean configuration (a
+ * command line setting wins over every file).
+ */
+const SAFE_GIT_CONFIG = [
+  'core.quotePath=false',
+  'core.fsmonitor=false',
+  'core.hooksPath=/dev/null',
+  'core.pager=cat',
+  'core.attributesFile=/dev/null',
+  'diff.external=',
+  'credential.helper=',
+  'core.sshCommand=false',
+  'protocol.allow=never',
+  'safe.directory=*',
+].flatMap((c) => ['-c', c]);
+
+function git(dir: string, args: readonly string[], label: string, baseEnv: GitEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['-C', dir, '-c', 'core.quotePath=false', ...args], { maxBuffer: 1 << 30, encoding: 'utf8' }, (err, stdout, stderr) => {
-      if (err !== null) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') reject(new CorebError('TOOLCHAIN', 'git is not installed (apt-get install -y git)', { cause: err }));
-        else reject(new CorebError('IO', `git ${args[0]} failed in ${dir}: ${stderr.trim() || err.message}`, { file: dir, cause: err }));
-        return;
-      }
-      resolve(stdout);
-    });
+    execFile(
+      'git',
+      ['--git-dir', dir, ...SAFE_GIT_CONFIG, ...args],
+      { maxBuffer: 1 << 30, encoding: 'utf8', env: safeGitEnv(baseEnv) },
+      (err, stdout, stderr) => {
+        if (err !== null) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') reject(new CorebError('TOOLCHAIN', 'git is not installed (apt-get install -y git)', { cause: err }));
+          else reject(new CorebError('IO', `git ${args[0]} failed in ${label}: ${stderr.trim() || err.message}`, { file: label, cause: err }));
+          return;
+        }
+        resolve(stdout);
+      },
+    );
   });
 }
 
@@ -120,27 +183,103 @@ export function parseGitDiff(text: string): FileDiff[] {
   return out;
 }
 
-/**
- * Opens the repository at `dir` (a work tree or a bare repository).
- * @throws CorebError `NOT_FOUND` when `dir` is not a git repository.
- */
-export async function openGitRepo(dir: string): Promise<GitRepo> {
+/** Runs git with the safe environment and command-line settings; stdout, or a CorebError naming `label`. */
+function gitSync(args: readonly string[], label: string, baseEnv: GitEnv): string {
   try {
-    await git(dir, ['rev-parse', '--git-dir']);
+    return execFileSync('git', [...SAFE_GIT_CONFIG, ...args], {
+      encoding: 'utf8',
+      env: safeGitEnv(baseEnv),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      maxBuffer: 1 << 30,
+    });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new CorebError('TOOLCHAIN', 'git is not installed (apt-get install -y git)', { cause: e });
+    const stderr = String((e as { stderr?: string }).stderr ?? '').trim();
+    throw new CorebError('IO', `git ${args.find((x) => !x.startsWith('-')) ?? ''} failed for ${label}: ${stderr || (e as Error).message}`, {
+      file: label,
+      cause: e,
+    });
+  }
+}
+
+/**
+ * The shadow of the repository at `path`: a bare repository of git's defaults whose
+ * `objects/info/alternates` borrows the repository's objects, with a copy of its refs (as
+ * `packed-refs`), its `shallow` list and its HEAD (detached at the same commit). Only read-only
+ * plumbing runs on the repository itself (`rev-parse`, `for-each-ref`), which reads its configuration
+ * but runs nothing from it: no transport, no upload-pack, no hook.
+ * @throws CorebError `NOT_FOUND` when `path` is not a git repository.
+ */
+function createShadow(path: string, baseEnv: GitEnv): { dir: string; root: string } {
+  let info: string[];
+  try {
+    info = gitSync(['-C', path, 'rev-parse', '--absolute-git-dir', '--git-common-dir', '--show-object-format'], path, baseEnv).trim().split('\n');
   } catch (e) {
     if ((e as CorebError).code === 'TOOLCHAIN') throw e;
-    throw new CorebError('NOT_FOUND', `${dir} is not a git repository`, { file: dir, cause: e });
+    throw new CorebError('NOT_FOUND', `${path} is not a git repository`, { file: path, cause: e });
   }
+  const [gitDir, commonRaw, format] = info;
+  const common = isAbsolute(commonRaw) ? commonRaw : resolvePath(path, commonRaw);
+  const refs = gitSync(['--git-dir', gitDir, 'for-each-ref', '--format=%(objectname) %(refname)'], path, baseEnv)
+    .split('\n')
+    .filter((l) => /^[0-9a-f]{40,64} \S/.test(l))
+    .sort((x, y) => {
+      const a = x.slice(x.indexOf(' ') + 1);
+      const b = y.slice(y.indexOf(' ') + 1);
+      return a < b ? -1 : a > b ? 1 : 0;
+    });
+  let head = '';
+  try {
+    head = gitSync(['--git-dir', gitDir, 'rev-parse', '--verify', '-q', 'HEAD^{commit}'], path, baseEnv).trim();
+  } catch {
+    // an empty repository: no HEAD yet
+  }
+  const root = mkdtempSync(join(tmpdir(), 'coreb-git-shadow-'));
+  const dir = join(root, 'repo.git');
+  try {
+    gitSync(['init', '--quiet', '--bare', '--template=', `--object-format=${format || 'sha1'}`, dir], path, baseEnv);
+    mkdirSync(join(dir, 'objects', 'info'), { recursive: true });
+    writeFileSync(join(dir, 'objects', 'info', 'alternates'), `${join(common, 'objects')}\n`);
+    writeFileSync(join(dir, 'packed-refs'), `# pack-refs with: sorted\n${refs.map((l) => `${l}\n`).join('')}`);
+    if (head !== '') writeFileSync(join(dir, 'HEAD'), `${head}\n`);
+    for (const f of [join(gitDir, 'shallow'), join(common, 'shallow')]) {
+      if (existsSync(f)) {
+        copyFileSync(f, join(dir, 'shallow'));
+        break;
+      }
+    }
+  } catch (e) {
+    rmSync(root, { recursive: true, force: true });
+    throw e instanceof CorebError
+      ? e
+      : new CorebError('IO', `cannot make the shadow of ${path} in ${root}: ${(e as Error).message}`, { file: root, cause: e });
+  }
+  return { dir, root };
+}
+
+/**
+ * Opens the repository at `dir` (a work tree or a bare repository), read through a shadow (see the
+ * module's header): no command named by the repository, its attributes or the user's configuration
+ * runs. Call `close()` when done (it removes the shadow).
+ * @throws CorebError `NOT_FOUND` when `dir` is not a git repository.
+ */
+export async function openGitRepo(path: string, options: { env?: GitEnv } = {}): Promise<GitRepo> {
+  const baseEnv = options.env ?? {};
+  const shadow = createShadow(path, baseEnv);
+  const dir = shadow.dir;
+  const run = (args: readonly string[]): Promise<string> => git(dir, args, path, baseEnv);
   const SEP = '\u001f';
   const END = '\u001e';
   return {
-    dir,
+    dir: path,
+    close: () => rmSync(shadow.root, { recursive: true, force: true }),
     async commitBefore(date, ref = 'HEAD') {
-      const sha = (await git(dir, ['rev-list', '-1', '--first-parent', `--before=${date}`, ref])).trim();
+      const sha = (await run(['rev-list', '-1', '--first-parent', `--before=${date}`, ref])).trim();
       return sha === '' ? undefined : sha;
     },
     async listFiles(commit) {
-      const text = await git(dir, ['ls-tree', '-r', '-z', '-l', commit]);
+      const text = await run(['ls-tree', '-r', '-z', '-l', commit]);
       const out: GitFile[] = [];
       for (const rec of text.split('\0')) {
         if (rec === '') continue;
@@ -152,7 +291,10 @@ export async function openGitRepo(dir: string): Promise<GitRepo> {
     },
     readBlobs(blobs) {
       return new Promise((resolve, reject) => {
-        const child = spawn('git', ['-C', dir, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = spawn('git', ['--git-dir', dir, ...SAFE_GIT_CONFIG, 'cat-file', '--batch'], {
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: safeGitEnv(baseEnv),
+        });
         const chunks: Buffer[] = [];
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => chunks.push(d));
@@ -160,7 +302,7 @@ export async function openGitRepo(dir: string): Promise<GitRepo> {
         child.on('error', (e) => reject(new CorebError('TOOLCHAIN', `cannot run git (${e.message})`, { cause: e })));
         child.on('close', (code) => {
           if (code !== 0) {
-            reject(new CorebError('IO', `git cat-file failed in ${dir}: ${stderr.trim()}`, { file: dir }));
+            reject(new CorebError('IO', `git cat-file failed in ${path}: ${stderr.trim()}`, { file: path }));
             return;
           }
           const all = Buffer.concat(chunks);
@@ -184,7 +326,7 @@ export async function openGitRepo(dir: string): Promise<GitRepo> {
       const args = ['log', '--reverse', `--since=${since}`, `--format=%H${SEP}%P${SEP}%an${SEP}%ae${SEP}%cI${SEP}%s${SEP}%b${END}`];
       if (until !== undefined) args.push(`--until=${until}`);
       args.push(ref);
-      const text = await git(dir, args);
+      const text = await run(args);
       const out: GitCommit[] = [];
       for (const rec of text.split(END)) {
         const r = rec.replace(/^\n/, '');
@@ -198,7 +340,7 @@ export async function openGitRepo(dir: string): Promise<GitRepo> {
     },
     async renamedPaths(from, to) {
       const out = new Map<string, string>();
-      const parts = (await git(dir, ['diff', '-M', '--name-status', '-z', from, to])).split('\0');
+      const parts = (await run(['diff', '-M', '--no-textconv', '--no-ext-diff', '--name-status', '-z', from, to])).split('\0');
       for (let i = 0; i < parts.length; ) {
         const status = parts[i];
         if (status === '') break;
@@ -210,9 +352,9 @@ export async function openGitRepo(dir: string): Promise<GitRepo> {
       return out;
     },
     async diff(from, to, paths) {
-      const args = ['diff', '-M', '--unified=0', '--no-color', '--no-ext-diff', from, to];
+      const args = ['diff', '-M', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', from, to];
       if (paths !== undefined && paths.length > 0) args.push('--', ...paths);
-      return parseGitDiff(await git(dir, args));
+      return parseGitDiff(await run(args));
     },
   };
 }

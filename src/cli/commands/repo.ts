@@ -80,6 +80,7 @@ const command: Command = {
       ...(values.issues !== undefined ? { issues: await loadIssueTitles(resolve(ctx.cwd, values.issues)) } : {}),
       logger: ctx.logger,
       signal: ctx.signal,
+      gitEnv: ctx.env,
     });
     ctx.stderr.write(
       `coreb repo build: ${counted(manifest.counts.docs, 'chunk')}, ${counted(manifest.counts.queries, 'query', 'queries')} (${manifest.counts.qrels.relevant} relevant, ${manifest.counts.qrels.sameFile} same-file judgments) in ${((performance.now() - t0) / 1000).toFixed(1)} s\nwrote ${resolve(ctx.cwd, values.out)}\n`,
