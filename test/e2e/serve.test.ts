@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,4 +109,104 @@ test('MCP on stdio: initialize, tools/list, tools/call search_code, unknown meth
   assert.match(call.content[0].text, /^1\. /);
   assert.equal((msgs[3].result as { isError: boolean }).isError, true);
   assert.equal(msgs[4].error?.code, -32601);
+});
+
+/** Starts `coreb serve` with `args` and resolves with its URL and process once it listens. */
+async function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ url: string; port: number; child: ReturnType<typeof spawn> }> {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--data', MINI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  const url = await new Promise<string>((ok, fail) => {
+    let err = '';
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/[^\s]+:\d+)/.exec(err);
+      if (m !== null) ok(m[1]);
+    });
+    child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return { url, port: Number(/:(\d+)$/.exec(url)?.[1]), child };
+}
+
+/** One raw HTTP/1.1 exchange on 127.0.0.1:`port` (Host and Origin as given); the status and body. */
+function raw(port: number, request: string): Promise<{ status: number; body: string }> {
+  return new Promise((ok, fail) => {
+    const s = connect(port, '127.0.0.1', () => s.end(request));
+    let data = '';
+    s.on('data', (d: Buffer) => (data += d.toString()));
+    s.on('error', fail);
+    s.on('close', () => ok({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0), body: data.slice(data.indexOf('\r\n\r\n') + 4) }));
+  });
+}
+
+test('HTTP: a foreign Host (DNS rebinding) and a cross-origin POST are refused; bad k and bodies are 400 with a message', async () => {
+  const { url, port, child } = await startServe([]);
+  try {
+    const body = JSON.stringify({ query: 'sum of a list', k: 3 });
+    const post = (headers: string, b = body) =>
+      raw(
+        port,
+        `POST /search HTTP/1.1\r\n${headers}Content-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(b)}\r\nConnection: close\r\n\r\n${b}`,
+      );
+    assert.equal((await post(`Host: 127.0.0.1:${port}\r\n`)).status, 200);
+    const rebound = await post(`Host: evil.example:${port}\r\n`);
+    assert.equal(rebound.status, 400);
+    assert.match(rebound.body, /unexpected Host header/);
+    const cross = await post(`Host: 127.0.0.1:${port}\r\nOrigin: https://evil.example\r\n`);
+    assert.equal(cross.status, 403);
+    assert.match(cross.body, /cross-origin request from https:\/\/evil\.example refused/);
+    for (const [b, why] of [
+      [JSON.stringify({ query: 'x', k: [5] }), /k must be a whole number from 1 to 100, got \[5\]/],
+      [JSON.stringify({ query: 'x', k: true }), /got true/],
+      [JSON.stringify({ query: 'x', k: 1000 }), /got 1000/],
+      [JSON.stringify({ query: 'x', k: 0 }), /got 0/],
+      ['null', /must be a JSON object/],
+      ['[1]', /must be a JSON object/],
+      ['{"query": 5}', /query must be a non-empty string, got 5/],
+    ] as const) {
+      const r = await fetch(`${url}/search`, { method: 'POST', body: b });
+      assert.equal(r.status, 400, b);
+      assert.match(((await r.json()) as { error: string }).error, why);
+    }
+    assert.equal((await fetch(`${url}/search?q=x&k=abc`)).status, 400);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('HTTP beyond loopback needs a bearer token; with one, requests without it are 401', async () => {
+  const refused = runCli(['serve', '--data', MINI, '--host', '0.0.0.0', '--port', '0'], { env: { ...process.env, COREB_SERVE_TOKEN: '' } });
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /--host 0\.0\.0\.0 serves beyond this machine: set a bearer token in COREB_SERVE_TOKEN/);
+  assert.doesNotMatch(refused.stderr, /\n\s+at /, 'no stack trace');
+  const { port, child } = await startServe(['--host', '0.0.0.0', '--token-env', 'MY_TOKEN'], { ...process.env, MY_TOKEN: 'tok-123' });
+  try {
+    const get = (auth: string) => raw(port, `GET /search?q=sum&k=2 HTTP/1.1\r\nHost: search.lan:${port}\r\n${auth}Connection: close\r\n\r\n`);
+    assert.equal((await get('')).status, 401);
+    assert.equal((await get('Authorization: Bearer nope\r\n')).status, 401);
+    assert.equal((await get('Authorization: Bearer tok-123\r\n')).status, 200);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
+
+test('SIGTERM stops serve within seconds while a client holds a half-sent request; --port 99999 is a usage error', { timeout: 30_000 }, async () => {
+  const { port, child } = await startServe([]);
+  const held = connect(port, '127.0.0.1');
+  await new Promise<void>((ok) => held.on('connect', () => ok()));
+  held.write(`POST /search HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 1000\r\n\r\n{"query": "half`);
+  held.on('error', () => {});
+  await new Promise((r) => setTimeout(r, 200));
+  const t0 = performance.now();
+  child.kill('SIGTERM');
+  const code = await new Promise<number | null>((ok) => child.on('exit', ok));
+  const ms = performance.now() - t0;
+  held.destroy();
+  assert.ok(ms < 5000, `stopped after ${Math.round(ms)} ms`);
+  assert.ok(code === 0 || code === 143, `exit ${code}`);
+  const bad = runCli(['serve', '--data', MINI, '--port', '99999']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--port must be from 0 to 65535, got 99999/);
+  assert.doesNotMatch(bad.stderr, /\n\s+at /);
 });

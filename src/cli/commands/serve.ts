@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { TASK_SHORT, type TaskName } from '../../core/dataset.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
+import { checkRequest, isLoopbackHost } from '../../core/request-guard.js';
 import { detectDataLayout, loadEvalData } from '../../eval/run-eval.js';
 import { createSearchService, type SearchHit, type SearchService } from '../../eval/search-service.js';
 import { opt, parseOptions } from '../options.js';
@@ -31,8 +32,15 @@ Options:
   --retriever SPEC     Any retriever spec (default bm25).
   --reranker SPEC      Rerank the top --rerank-depth (default 50) with any reranker spec.
   --task t2c|c2t|c2c   CoREB releases: which corpus and task (default t2c).
-  --host HOST          HTTP address (default 127.0.0.1; serving beyond loopback is your choice).
-  --port N             HTTP port (default 8765; 0 picks a free one, printed on stderr).
+  --host HOST          HTTP address (default 127.0.0.1). On loopback the server answers only its own
+                       Host (no DNS rebinding) and refuses other origins; beyond loopback
+                       (e.g. 0.0.0.0) it needs a bearer token from --token-env.
+  --port N             HTTP port, 0-65535 (default 8765; 0 picks a free one, printed on stderr).
+  --token-env VAR      Environment variable holding a bearer token every request must carry
+                       (Authorization: Bearer TOKEN); default COREB_SERVE_TOKEN, used when set.
+
+Exit status: 0 after Ctrl-C or SIGTERM (open requests are cut), 2 for usage errors, 3 when the
+address cannot be bound.
 See docs/repo.md ("Serving what was measured").
 `;
 
@@ -61,6 +69,26 @@ function renderHits(hits: readonly SearchHit[]): string {
     .join('\n\n');
 }
 
+/** Largest `k` a search takes (the tool schema says the same). */
+const MAX_K = 100;
+
+/** `k` of a search request: absent is 10; else a whole number 1..100, given as a number or as digits. */
+export function parseK(k: unknown): number {
+  if (k === undefined || k === null) return 10;
+  const n = typeof k === 'number' ? k : typeof k === 'string' && /^\d+$/.test(k.trim()) ? Number(k) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_K) {
+    throw new CorebError('USAGE', `k must be a whole number from 1 to ${MAX_K}, got ${JSON.stringify(k)}`);
+  }
+  return n;
+}
+
+/** `query` of a search request: a non-empty string. */
+export function parseQuery(q: unknown): string {
+  if (typeof q !== 'string' || q.trim() === '')
+    throw new CorebError('USAGE', `query must be a non-empty string, got ${JSON.stringify(q) ?? 'nothing'}`);
+  return q;
+}
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -70,30 +98,40 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     chunks.push(c as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
+  let body: unknown;
   try {
-    return text === '' ? {} : JSON.parse(text);
+    body = text === '' ? {} : JSON.parse(text);
   } catch {
     throw new CorebError('USAGE', 'the request body is not JSON');
   }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new CorebError('USAGE', `the request body must be a JSON object {"query", "k"}, got ${JSON.stringify(body).slice(0, 40)}`);
+  }
+  return body;
 }
 
-async function serveHttp(ctx: CommandContext, service: SearchService, host: string, port: number): Promise<number> {
+async function serveHttp(ctx: CommandContext, service: SearchService, host: string, port: number, token: string | undefined): Promise<number> {
   const send = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(`${JSON.stringify(body)}\n`);
   };
+  let boundPort = port;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     void (async () => {
       try {
+        const refused = checkRequest(
+          { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization },
+          { host, port: boundPort, ...(token !== undefined ? { token } : {}) },
+        );
+        if (refused !== undefined) return send(res, refused.status, { error: refused.message });
         if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true });
         if (req.method === 'GET' && url.pathname === '/describe') return send(res, 200, service.describe());
         if (url.pathname === '/search' && (req.method === 'POST' || req.method === 'GET')) {
           const body = (
             req.method === 'POST' ? await readJson(req) : { query: url.searchParams.get('q'), k: url.searchParams.get('k') ?? undefined }
           ) as { query?: unknown; k?: unknown };
-          const k = body.k === undefined ? 10 : Number(body.k);
-          return send(res, 200, { hits: await service.search(body.query as string, k) });
+          return send(res, 200, { hits: await service.search(parseQuery(body.query), parseK(body.k)) });
         }
         send(res, 404, { error: `no route ${req.method} ${url.pathname}; try POST /search {"query", "k"}` });
       } catch (e) {
@@ -101,6 +139,9 @@ async function serveHttp(ctx: CommandContext, service: SearchService, host: stri
       }
     })();
   });
+  // a client that sends half a request and waits must not hold the server (or its stop) for long
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   await new Promise<void>((ok, fail) => {
     server.once('error', (e) =>
       fail(new CorebError('IO', `cannot listen on ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? e.message})`, { cause: e })),
@@ -108,9 +149,15 @@ async function serveHttp(ctx: CommandContext, service: SearchService, host: stri
     server.listen(port, host, ok);
   });
   const addr = server.address() as AddressInfo;
-  ctx.stderr.write(`coreb serve: listening on http://${host}:${addr.port} (POST /search {"query", "k"}); Ctrl-C stops\n`);
+  boundPort = addr.port;
+  ctx.stderr.write(
+    `coreb serve: listening on http://${host.includes(':') ? `[${host}]` : host}:${addr.port} (POST /search {"query", "k"})${token !== undefined ? ', bearer token required' : ''}; Ctrl-C stops\n`,
+  );
   await new Promise<void>((done) => (ctx.signal.aborted ? done() : ctx.signal.addEventListener('abort', () => done(), { once: true })));
-  await new Promise<void>((done) => server.close(() => done()));
+  // stop: no new connections, and every open one (idle, half-sent, in flight) is cut
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  server.closeAllConnections();
+  await closed;
   return 0;
 }
 
@@ -153,7 +200,7 @@ async function serveMcp(ctx: CommandContext, service: SearchService): Promise<nu
           break;
         }
         try {
-          const hits = await service.search(args.query as string, args.k === undefined ? 10 : Number(args.k));
+          const hits = await service.search(parseQuery(args.query), parseK(args.k));
           reply({ content: [{ type: 'text', text: renderHits(hits) }], structuredContent: { hits }, isError: false });
         } catch (e) {
           reply({ content: [{ type: 'text', text: (e as Error).message }], isError: true });
@@ -179,9 +226,21 @@ const command: Command = {
       task: opt.choice(['t2c', 'c2t', 'c2c'] as const, 't2c'),
       host: opt.string(),
       port: opt.int(8765, 0),
+      'token-env': opt.string(),
       mcp: opt.flag(),
     });
     if (values.data === undefined) throw new CorebError('USAGE', 'coreb serve needs --data DIR; see `coreb serve --help`');
+    if (values.port > 65535) throw new CorebError('USAGE', `--port must be from 0 to 65535, got ${values.port}`);
+    const host = values.host ?? '127.0.0.1';
+    const tokenVar = values['token-env'] ?? 'COREB_SERVE_TOKEN';
+    const token = ctx.env[tokenVar] === undefined || ctx.env[tokenVar] === '' ? undefined : ctx.env[tokenVar];
+    if (values['token-env'] !== undefined && token === undefined) throw new CorebError('USAGE', `--token-env ${tokenVar}: that variable is not set`);
+    if (values.mcp !== true && !isLoopbackHost(host) && token === undefined) {
+      throw new CorebError(
+        'USAGE',
+        `--host ${host} serves beyond this machine: set a bearer token in COREB_SERVE_TOKEN (or --token-env VAR) so that only your clients can search`,
+      );
+    }
     const dir = resolve(ctx.cwd, values.data);
     const short = values.task;
     const layout = await detectDataLayout(dir);
@@ -200,7 +259,7 @@ const command: Command = {
     });
     try {
       if (values.mcp === true) return await serveMcp(ctx, service);
-      return await serveHttp(ctx, service, values.host ?? '127.0.0.1', values.port);
+      return await serveHttp(ctx, service, host, values.port, token);
     } finally {
       service.close();
     }

@@ -4,6 +4,7 @@
  * through `POST /api/decisions` with the token in `X-Coreb-Token`, and no file is ever served from
  * a path (the page is generated in memory), so nothing outside the build can be reached.
  */
+import { checkRequest } from '../../core/request-guard.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,8 +52,6 @@ export interface ReviewServer {
 function counts(state: ReviewState, work: BuildWork): ReturnType<typeof summarizeReview> & { problems: number } {
   return { problems: work.ids.length, ...summarizeReview(state, work.ids) };
 }
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /**
  * Starts the server on `host:port` (port 0: any free port).
@@ -166,14 +165,15 @@ export async function startReviewServer(o: ReviewServerOptions, port = 0, host =
     } catch {
       return fail(res, 400, 'bad path');
     }
-    // DNS rebinding: a page on another site resolving its name to 127.0.0.1 sends its own Host.
-    const hostHeader = String(req.headers.host ?? '');
-    const hostName = hostHeader.replace(/:\d+$/, '');
-    if (LOOPBACK.has(host) && (!LOOPBACK.has(hostName) || hostHeader !== `${hostName}:${boundPort}`)) {
-      return fail(res, 400, `unexpected Host header \`${hostHeader}\`; open the URL coreb review printed`);
+    // DNS rebinding (a page on another site resolving its name to 127.0.0.1) and cross-origin requests
+    const refused = checkRequest({ host: req.headers.host, origin: req.headers.origin }, { host, port: boundPort });
+    if (refused !== undefined) {
+      return fail(
+        res,
+        refused.status,
+        refused.status === 400 ? `${refused.message}; open the URL coreb review printed` : 'cross-origin request refused',
+      );
     }
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== `http://${hostHeader}`) return fail(res, 403, 'cross-origin request refused');
     if (path === '/' || path === '/index.html') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'GET only');
       const nonce = randomBytes(16).toString('base64');
