@@ -107,8 +107,121 @@ test('MCP on stdio: initialize, tools/list, tools/call search_code, unknown meth
   assert.equal(call.isError, false);
   assert.equal(call.structuredContent.hits.length, 3);
   assert.match(call.content[0].text, /^1\. /);
-  assert.equal((msgs[3].result as { isError: boolean }).isError, true);
+  // wrong arguments are invalid params (JSON-RPC -32602), as the MCP specification has them
+  assert.equal(msgs[3].error?.code, -32602);
   assert.equal(msgs[4].error?.code, -32601);
+});
+
+test('MCP: every JSON-RPC error case gets its error object and the server keeps serving', async () => {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--data', MINI, '--mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const line = (s: string) => child.stdin.write(`${s}\n`);
+  line(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
+  );
+  line('null');
+  line('42');
+  line('"a string"');
+  line('{"jsonrpc": "2.0", "id": 2, "method": ');
+  line('[]');
+  line(JSON.stringify([{ jsonrpc: '2.0', id: 3, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, 7]));
+  line(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'no/such/method' }));
+  line(JSON.stringify({ jsonrpc: '1.0', id: 5, method: 'ping' }));
+  line(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'search_code', arguments: { query: 'sum', k: 1000 } } }));
+  line(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_code', arguments: { query: 'sum', k: [5] } } }));
+  line(`{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": {"pad": "${'x'.repeat(5 << 20)}"}}`);
+  line(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'search_code', arguments: { query: 'sum of two numbers', k: 2 } },
+    }),
+  );
+  child.stdin.end();
+  const code = await new Promise<number | null>((ok) => child.on('exit', ok));
+  assert.equal(code, 0);
+  const msgs = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
+  type Reply = { id: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } };
+  const r = msgs as Reply[];
+  // an unknown protocol version is answered with coreb's newest, not echoed
+  assert.equal(r[0].result?.protocolVersion, '2025-06-18');
+  assert.deepEqual(
+    r.slice(1, 6).map((m) => [m.id, m.error?.code]),
+    [
+      [null, -32600],
+      [null, -32600],
+      [null, -32600],
+      [null, -32700],
+      [null, -32600],
+    ],
+  );
+  // a batch is answered as an array: the ping, the invalid member; the notification gets nothing
+  const batch = msgs[6] as Reply[];
+  assert.ok(Array.isArray(batch));
+  assert.deepEqual(
+    batch.map((m) => [m.id, m.error?.code ?? 'ok']),
+    [
+      [3, 'ok'],
+      [null, -32600],
+    ],
+  );
+  assert.deepEqual(
+    r.slice(7, 11).map((m) => [m.id, m.error?.code]),
+    [
+      [4, -32601],
+      [5, -32600],
+      [6, -32602],
+      [7, -32602],
+    ],
+  );
+  assert.match(r[9].error?.message ?? '', /k must be a whole number from 1 to 100, got 1000/);
+  // the huge line is refused once, unread
+  assert.deepEqual([r[11].id, r[11].error?.code], [null, -32600]);
+  assert.match(r[11].error?.message ?? '', /over \d+ bytes/);
+  // and the next request is answered
+  assert.equal(r[12].id, 9);
+  assert.equal((r[12].result as { structuredContent: { hits: unknown[] } }).structuredContent.hits.length, 2);
+  assert.equal(r.length, 13);
+});
+
+test('MCP: the official SDK client lists and calls search_code, structured content matching the output schema', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'coreb-test', version: '1.0.0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--data', MINI, '--mcp'], stderr: 'ignore' });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['search_code'],
+    );
+    assert.ok(tools[0].outputSchema !== undefined, 'the tool declares its structured output');
+    const res = (await client.callTool({ name: 'search_code', arguments: { query: 'sum of two numbers read from input', k: 3 } })) as {
+      isError?: boolean;
+      structuredContent?: { hits: Array<{ rank: number; id: string }> };
+      content: Array<{ type: string; text: string }>;
+    };
+    assert.equal(res.isError, false);
+    assert.deepEqual(
+      res.structuredContent?.hits.map((h) => h.rank),
+      [1, 2, 3],
+    );
+    assert.match(res.content[0].text, /^1\. /);
+    await assert.rejects(client.callTool({ name: 'search_code', arguments: { query: 'x', k: 500 } }), /k must be a whole number/);
+  } finally {
+    await client.close();
+  }
 });
 
 /** Starts `coreb serve` with `args` and resolves with its URL and process once it listens. */

@@ -4,13 +4,13 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { TASK_SHORT, type TaskName } from '../../core/dataset.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
 import { checkRequest, isLoopbackHost } from '../../core/request-guard.js';
 import { detectDataLayout, loadEvalData } from '../../eval/run-eval.js';
-import { createSearchService, type SearchHit, type SearchService } from '../../eval/search-service.js';
+import { createMcpHandler, JSONRPC_ERRORS, MCP_MAX_K } from '../../eval/mcp-server.js';
+import { createSearchService, type SearchService } from '../../eval/search-service.js';
 import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { corebVersion } from '../version.js';
@@ -44,33 +44,8 @@ address cannot be bound.
 See docs/repo.md ("Serving what was measured").
 `;
 
-/** The MCP tool's description. */
-const TOOL = {
-  name: 'search_code',
-  description:
-    'Search the code base for the chunks (functions, methods, classes, windows) that answer a query; returns path, lines, symbol and score of each, best first.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', description: 'what to look for, in words or code' },
-      k: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-    },
-    required: ['query'],
-  },
-} as const;
-
-function renderHits(hits: readonly SearchHit[]): string {
-  if (hits.length === 0) return 'no match';
-  return hits
-    .map((h) => {
-      const where = h.path !== undefined ? `${h.path}${h.startLine !== undefined ? `:${h.startLine}-${h.endLine}` : ''}` : h.id;
-      return `${h.rank}. ${where}${h.symbol ? ` ${h.symbol}` : ''} (score ${h.score.toFixed(4)})\n${h.text}`;
-    })
-    .join('\n\n');
-}
-
-/** Largest `k` a search takes (the tool schema says the same). */
-const MAX_K = 100;
+/** Largest `k` a search takes (the MCP tool's schema says the same). */
+const MAX_K = MCP_MAX_K;
 
 /** `k` of a search request: absent is 10; else a whole number 1..100, given as a number or as digits. */
 export function parseK(k: unknown): number {
@@ -161,56 +136,56 @@ async function serveHttp(ctx: CommandContext, service: SearchService, host: stri
   return 0;
 }
 
+/** Longest MCP message line taken, bytes; a longer one is answered as an invalid request and skipped. */
+const MAX_MCP_LINE_BYTES = 4 << 20;
+
 async function serveMcp(ctx: CommandContext, service: SearchService): Promise<number> {
-  const write = (msg: unknown) => ctx.stdout.write(`${JSON.stringify(msg)}\n`);
-  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  const handler = createMcpHandler(service, { name: 'coreb', version: corebVersion() });
   ctx.stderr.write('coreb serve: MCP server on stdio (tool search_code)\n');
-  for await (const line of lines) {
-    if (line.trim() === '') continue;
-    let msg: { id?: unknown; method?: unknown; params?: Record<string, unknown> };
-    try {
-      msg = JSON.parse(line) as typeof msg;
-    } catch {
-      write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse error' } });
+  // answers go out in the order the requests came in
+  let queue = Promise.resolve();
+  const answer = (line: string): void => {
+    queue = queue.then(async () => {
+      const out = await handler.handle(line);
+      if (out !== undefined) ctx.stdout.write(`${out}\n`);
+    });
+  };
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
+  for await (const chunk of process.stdin) {
+    if (ctx.signal.aborted) break;
+    let buf = chunk as Buffer;
+    for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10)) {
+      const piece = buf.subarray(0, nl);
+      buf = buf.subarray(nl + 1);
+      if (skipping) {
+        skipping = false;
+        continue;
+      }
+      const line = Buffer.concat([...pending, piece])
+        .toString('utf8')
+        .replace(/\r$/, '');
+      pending = [];
+      pendingBytes = 0;
+      if (line.trim() !== '') answer(line);
+    }
+    if (skipping || buf.length === 0) continue;
+    pendingBytes += buf.length;
+    if (pendingBytes > MAX_MCP_LINE_BYTES) {
+      // too long to be a request: answered once, the rest of the line dropped as it arrives
+      pending = [];
+      pendingBytes = 0;
+      skipping = true;
+      ctx.stdout.write(
+        `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: JSONRPC_ERRORS.invalidRequest, message: `invalid request: a message line over ${MAX_MCP_LINE_BYTES} bytes` } })}\n`,
+      );
       continue;
     }
-    const id = msg.id;
-    if (id === undefined) continue; // a notification (notifications/initialized, …)
-    const reply = (result: unknown) => write({ jsonrpc: '2.0', id, result });
-    const fail = (code: number, message: string) => write({ jsonrpc: '2.0', id, error: { code, message } });
-    switch (msg.method) {
-      case 'initialize':
-        reply({
-          protocolVersion: typeof msg.params?.protocolVersion === 'string' ? msg.params.protocolVersion : '2024-11-05',
-          capabilities: { tools: {} },
-          serverInfo: { name: 'coreb', version: corebVersion() },
-        });
-        break;
-      case 'ping':
-        reply({});
-        break;
-      case 'tools/list':
-        reply({ tools: [TOOL] });
-        break;
-      case 'tools/call': {
-        const name = msg.params?.name;
-        const args = (msg.params?.arguments ?? {}) as { query?: unknown; k?: unknown };
-        if (name !== TOOL.name) {
-          fail(-32602, `unknown tool ${String(name)}; the tool is ${TOOL.name}`);
-          break;
-        }
-        try {
-          const hits = await service.search(parseQuery(args.query), parseK(args.k));
-          reply({ content: [{ type: 'text', text: renderHits(hits) }], structuredContent: { hits }, isError: false });
-        } catch (e) {
-          reply({ content: [{ type: 'text', text: (e as Error).message }], isError: true });
-        }
-        break;
-      }
-      default:
-        fail(-32601, `method not found: ${String(msg.method)}`);
-    }
+    pending.push(Buffer.from(buf));
   }
+  if (!skipping && pendingBytes > 0) answer(Buffer.concat(pending).toString('utf8'));
+  await queue;
   return 0;
 }
 
