@@ -99,13 +99,18 @@ function isSystemError(e: unknown): e is NodeJS.ErrnoException & { code: string;
 // callback) would end with status 0 and no output: that is an internal error, never a success.
 let settled = false;
 
-// A closed stdout (`coreb validate DIR | head`) ends the command quietly, as a Unix filter does.
+// A closed stdout (`coreb validate DIR | head`) ends the command quietly, as a Unix filter does;
+// stdout that cannot be written (a full disk, a file system gone read-only) ends it with one line
+// saying so and the I/O exit status, never a stack trace.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') {
-    settled = true;
-    process.exit(process.exitCode ?? 0);
+  settled = true;
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  const reason = e.code !== undefined && e.code in SYSTEM_ERRORS ? `${SYSTEM_ERRORS[e.code]} (${e.code})` : e.message;
+  try {
+    process.stderr.write(`coreb: cannot write to standard output: ${reason}\n`);
+  } finally {
+    process.exit(EXIT_CODES.IO);
   }
-  throw e;
 });
 
 process.on('exit', (code) => {

@@ -4,11 +4,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliPath, runCli, type CliResult } from '../support/cli.js';
 import { mountFullDisk } from '../support/full-disk.js';
+import { projectRoot } from '../support/shared.js';
 import { tempDir, testCacheDir, toolchainSkipReason } from '../support/judge.js';
 import { startLoopbackServer } from '../support/loopback-server.js';
 
@@ -129,4 +130,40 @@ test('providers embed with its cache on a full disk: exit 7 naming the cache fil
     await server.close();
     disk.release();
   }
+});
+
+test('stdout on a full disk: metrics, eval, validate and leaderboard end with one line naming standard output, exit 3, no stack trace', async (t) => {
+  const disk = mountFullDisk();
+  if (typeof disk === 'string') return t.skip(disk);
+  try {
+    const root = projectRoot;
+    const out = tempDir('coreb-e2e-stdout-');
+    const evalOut = join(out, 'eval');
+    const e = runCli(['eval', '--quiet', '--out', evalOut]);
+    assert.equal(e.status, 0, e.stderr);
+    const commands: Array<[string, string[]]> = [
+      ['metrics', ['metrics', '--qrels', join(root, 'data', 'examples', 'qrels.txt'), '--run', join(root, 'data', 'examples', 'run.txt')]],
+      ['eval', ['eval', '--quiet']],
+      ['validate', ['validate', join(root, 'data', 'coreb-mini', 'release')]],
+      ['leaderboard', ['leaderboard', evalOut]],
+    ];
+    for (const [name, args] of commands) {
+      const fd = openSync(join(disk.dir, `${name}.out`), 'w');
+      const r = spawnSync(process.execPath, [cliPath, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+      closeSync(fd);
+      assert.equal(r.status, 3, `${name}: ${r.stderr}`);
+      assert.match(r.stderr, /coreb: cannot write to standard output: no space left on the device.*\(ENOSPC\)/, name);
+      assert.doesNotMatch(r.stderr, /\n\s+at /, `${name}: no stack trace`);
+    }
+  } finally {
+    disk.release();
+  }
+});
+
+test('cache stats --cache-dir naming a file is a usage error', () => {
+  const file = join(tempDir('coreb-e2e-cache-'), 'not-a-dir');
+  writeFileSync(file, 'x');
+  const r = runCli(['cache', 'stats', '--cache-dir', file]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--cache-dir .*not-a-dir is a file, not a directory/);
 });

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { CHAT_CACHE_LAYOUT } from '../../cache/chat-cache.js';
 import { embeddingStoreDir, openEmbeddingStore, pruneEmbeddingStore, type PruneOptions, type StoreStats } from '../../cache/embedding-store.js';
 import { jsonFileStoreStats, pruneJsonFileStore, VERDICT_CACHE_LAYOUT } from '../../cache/json-file-store.js';
+import { statSync } from 'node:fs';
 import { resolveCacheDir } from '../../cache/cache-dir.js';
 import { RERANK_STORE_LAYOUT } from '../../cache/cached-reranker.js';
 import { CorebError } from '../../core/errors.js';
@@ -60,8 +61,22 @@ function fileStoreOf(s: Store): string | undefined {
   return FILE_STORES[s];
 }
 
+/**
+ * The cache directory: `--cache-dir`, else `$COREB_CACHE_DIR` or the default.
+ * @throws CorebError `USAGE` when it names something that is not a directory.
+ */
 function root(ctx: CommandContext, dir: string | undefined): string {
-  return dir !== undefined ? resolve(ctx.cwd, dir) : resolveCacheDir(ctx.env);
+  const d = dir !== undefined ? resolve(ctx.cwd, dir) : resolveCacheDir(ctx.env);
+  let st: ReturnType<typeof statSync> | undefined;
+  try {
+    st = statSync(d);
+  } catch {
+    // not made yet: an empty cache
+  }
+  if (st !== undefined && !st.isDirectory()) {
+    throw new CorebError('USAGE', `${dir !== undefined ? '--cache-dir' : 'the cache directory'} ${d} is a file, not a directory; name the folder the caches live in`);
+  }
+  return d;
 }
 
 const command: Command = {
