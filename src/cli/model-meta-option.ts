@@ -11,9 +11,9 @@ import { parseModelMetaFile, type GivenModelMeta } from '../core/model-meta.js';
  * Reads a `--model-meta FILE` relative to `cwd`.
  * @throws CorebError `NOT_FOUND` / `IO` for an unreadable file, `PARSE` / `VALIDATION` naming the field.
  */
-export async function readModelMetaOption(cwd: string, path: string): Promise<GivenModelMeta> {
+export async function readModelMetaOption(cwd: string, path: string, warn: (message: string) => void = () => {}): Promise<GivenModelMeta> {
   const file = resolve(cwd, path);
-  return { file: path, entries: parseModelMetaFile(await readOptionFile(file, '--model-meta'), file) };
+  return { file: path, entries: parseModelMetaFile(await readOptionFile(file, '--model-meta'), file, (m) => warn(`--model-meta ${m}`)) };
 }
 
 /**

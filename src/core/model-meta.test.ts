@@ -32,6 +32,16 @@ test('bad metadata is refused naming the file and the field', () => {
     /^VALIDATION meta\.json meta\.json: field `a\.parameters`: must be a non-negative integer or null, got "7B"/,
   );
   assert.match(err('{"a": {"releaseDate": "June"}}'), /field `a\.releaseDate`: must be an ISO date/);
+  // a malformed date is refused, not cut to its first ten characters
+  assert.match(err('{"a": {"releaseDate": "2024-13-45"}}'), /must be an ISO date/);
+  assert.match(err('{"a": {"releaseDate": "2024-02-30"}}'), /must be an ISO date/);
+  assert.match(err('{"a": {"releaseDate": "2024-05-01garbage"}}'), /must be an ISO date/);
+  assert.equal(parseModelMetaFile('{"a": {"releaseDate": "2024-05-01T12:00:00Z"}}', 'm.json').get('a')?.releaseDate, '2024-05-01');
+  // a field coreb does not know is named in a warning, not dropped in silence
+  const warnings: string[] = [];
+  parseModelMetaFile('{"a": {"parameters": 5, "paramters": 7}}', 'meta.json', (w) => warnings.push(w));
+  assert.deepEqual(warnings.length, 1);
+  assert.match(warnings[0], /meta\.json: a: `paramters` is not a metadata field coreb knows, ignored \(known: parameters, /);
   assert.match(err('{"a": 3}'), /field `a`: must be an object of metadata fields/);
   assert.match(err('[1]'), /must be a JSON object keyed by retriever name or model id/);
   assert.match(err('{'), /^PARSE meta\.json meta\.json: model metadata is not valid JSON/);

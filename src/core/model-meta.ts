@@ -46,6 +46,9 @@ const FIELDS: ReadonlyArray<{ key: Exclude<keyof ModelMeta, 'source'>; aliases: 
     { key: 'reference', aliases: [], type: 'string' },
   ];
 
+/** Every name a metadata file may use for a field (coreb's and MTEB's). */
+const KNOWN_NAMES: ReadonlySet<string> = new Set(FIELDS.flatMap((f) => [f.key, ...f.aliases]));
+
 /** A {@link ModelMeta} with every field unknown. */
 export function emptyModelMeta(source: string): ModelMeta {
   return {
@@ -85,11 +88,21 @@ export function parseModelMetaFields(value: Record<string, unknown>, where: { fi
     } else if (f.type === 'boolean') {
       if (typeof v !== 'boolean') throw bad('true or false');
     } else if (f.type === 'date') {
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) throw bad('an ISO date (YYYY-MM-DD)');
+      if (typeof v !== 'string' || !isIsoDate(v)) throw bad('an ISO date (YYYY-MM-DD, optionally with a time: 2024-05-01T00:00:00Z)');
     } else if (typeof v !== 'string') throw bad('a string');
     out[f.key] = f.type === 'date' ? (v as string).slice(0, 10) : v;
   }
   return out as Partial<ModelMeta>;
+}
+
+/** True when `v` is a real calendar date `YYYY-MM-DD`, alone or followed by an ISO 8601 time. */
+export function isIsoDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v);
+  if (m === null) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return false;
+  return m[4] === undefined || (Number(m[4]) < 24 && Number(m[5]) < 60 && (m[6] === undefined || Number(m[6]) < 60));
 }
 
 /** `base` with every field `over` sets replaced; `source` names both when both gave something. */
@@ -105,9 +118,11 @@ export function mergeModelMeta(base: ModelMeta | undefined, over: Partial<ModelM
  * object of metadata fields (coreb's or MTEB's names), e.g.
  * `{"my-e5": {"parameters": 109482240, "embedDim": 768, "openWeights": true}}`; or one MTEB
  * `model_meta.json` (an object with `name`), keyed by that name.
+ * Fields coreb does not know in coreb's own format are passed to `warn` (MTEB's file has many and
+ * is read quietly).
  * @throws CorebError `PARSE` / `VALIDATION` naming the file and the field.
  */
-export function parseModelMetaFile(text: string, file: string): Map<string, Partial<ModelMeta>> {
+export function parseModelMetaFile(text: string, file: string, warn: (message: string) => void = () => {}): Map<string, Partial<ModelMeta>> {
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -133,6 +148,12 @@ export function parseModelMetaFile(text: string, file: string): Map<string, Part
       });
     }
     out.set(key, parseModelMetaFields(v as Record<string, unknown>, { file, field: key }));
+    const unknown = Object.keys(v).filter((k) => !KNOWN_NAMES.has(k));
+    if (unknown.length > 0) {
+      warn(
+        `${file}: ${key}: ${unknown.map((k) => `\`${k}\``).join(', ')} ${unknown.length === 1 ? 'is not a metadata field' : 'are not metadata fields'} coreb knows, ignored (known: ${FIELDS.map((f) => f.key).join(', ')})`,
+      );
+    }
   }
   return out;
 }

@@ -325,3 +325,16 @@ test("coreb repo build on this repository's own history: every qrel true to git"
     'some commit of the window changed a snapshot chunk',
   );
 });
+
+test('repo build refuses an empty window and a non-empty --out instead of exiting 0 in silence', () => {
+  const empty = runCli(['repo', 'build', '--repo', projectRoot, '--since', '2025-03-01', '--until', '2025-01-01', '--out', join(tmp, 'never')]);
+  assert.equal(empty.status, 2);
+  assert.match(empty.stderr, /--until 2025-01-01 is not after --since 2025-03-01: the query window would be empty/);
+  const used = join(tmp, 'used-out');
+  mkdirSync(used);
+  writeFileSync(join(used, 'notes.txt'), 'mine\n');
+  const r = runCli(['repo', 'build', '--repo', projectRoot, '--since', '2026-01-01', '--out', used]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /already holds 1 file\(s\) \(notes\.txt\): earlier files are never replaced silently; pass --overwrite/);
+  assert.equal(readFileSync(join(used, 'notes.txt'), 'utf8'), 'mine\n');
+});

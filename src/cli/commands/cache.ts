@@ -74,7 +74,10 @@ function root(ctx: CommandContext, dir: string | undefined): string {
     // not made yet: an empty cache
   }
   if (st !== undefined && !st.isDirectory()) {
-    throw new CorebError('USAGE', `${dir !== undefined ? '--cache-dir' : 'the cache directory'} ${d} is a file, not a directory; name the folder the caches live in`);
+    throw new CorebError(
+      'USAGE',
+      `${dir !== undefined ? '--cache-dir' : 'the cache directory'} ${d} is a file, not a directory; name the folder the caches live in`,
+    );
   }
   return d;
 }

@@ -209,7 +209,8 @@ const command: Command = {
     const progress = values.quiet ? undefined : createProgressBar(ctx.stderr, ctx.interactive);
     const outRoot = values.out === undefined ? undefined : resolve(ctx.cwd, values.out);
     const storeDir = values.results === undefined ? undefined : resolve(ctx.cwd, values.results);
-    const modelMeta = values['model-meta'] === undefined ? undefined : await readModelMetaOption(ctx.cwd, values['model-meta']);
+    const modelMeta =
+      values['model-meta'] === undefined ? undefined : await readModelMetaOption(ctx.cwd, values['model-meta'], (m) => ctx.logger.warn(m));
     const matrix = datas.length > 1;
     const usedOut = new Set<string>();
     const all: EvalResults[] = [];

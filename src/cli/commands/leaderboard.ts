@@ -74,7 +74,9 @@ const command: Command = {
       permutations: values.permutations,
       seed: values.seed,
       ...(values.measure !== undefined ? { measure: values.measure } : {}),
-      ...(values['model-meta'] !== undefined ? { modelMeta: await readModelMetaOption(ctx.cwd, values['model-meta']) } : {}),
+      ...(values['model-meta'] !== undefined
+        ? { modelMeta: await readModelMetaOption(ctx.cwd, values['model-meta'], (m) => ctx.logger.warn(m)) }
+        : {}),
     };
     const boards = buildLeaderboards(files, options);
     const measure = options.measure ?? 'ndcg@10';

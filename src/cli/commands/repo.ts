@@ -4,6 +4,7 @@
  * each commit changed), written in the BEIR layout that `coreb eval` and `coreb validate` read.
  */
 import { counted } from '../../core/words.js';
+import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildRepoBenchmark, REPO_BUILD_DEFAULTS } from '../../construct/repo-benchmark.js';
 import { CorebError } from '../../core/errors.js';
@@ -32,7 +33,9 @@ Options:
                    (default: its folder's name), the prefix of its chunk and query ids.
   --since DATE     Start of the query window (ISO 8601, e.g. 2025-01-01).
   --until DATE     End of the window (exclusive; default now).
-  --out DIR        Output directory.
+  --out DIR        Output directory: new or empty (corpus.jsonl, queries.jsonl, qrels/test.tsv,
+                   manifest.json).
+  --overwrite      Replace those four files in a --out DIR that already holds files.
   --max-files N    Drop commits touching more code files (default ${REPO_BUILD_DEFAULTS.maxFiles}).
   --no-body        Subject queries only.
   --issues FILE    A local export of the repository's issues (JSON array or JSONL of objects with
@@ -55,6 +58,7 @@ const command: Command = {
       'max-files': opt.int(REPO_BUILD_DEFAULTS.maxFiles, 1),
       'no-body': opt.flag(),
       issues: opt.string(),
+      overwrite: opt.flag(),
     });
     const repos = values.repo;
     if (repos.length === 0 || values.since === undefined || values.out === undefined) {
@@ -65,6 +69,25 @@ const command: Command = {
       ['until', values.until],
     ] as const) {
       if (v !== undefined && Number.isNaN(Date.parse(v))) throw new CorebError('USAGE', `--${k}: \`${v}\` is not a date (ISO 8601, e.g. 2025-01-01)`);
+    }
+    if (values.until !== undefined && Date.parse(values.until) <= Date.parse(values.since)) {
+      throw new CorebError('USAGE', `--until ${values.until} is not after --since ${values.since}: the query window would be empty`);
+    }
+    const outDir = resolve(ctx.cwd, values.out);
+    let held: string[] = [];
+    try {
+      held = readdirSync(outDir);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOTDIR') throw new CorebError('USAGE', `--out ${outDir} is a file; --out names a directory for the benchmark`);
+      if (code !== 'ENOENT')
+        throw new CorebError('IO', `cannot read the output directory (${code ?? (e as Error).message})`, { file: outDir, cause: e });
+    }
+    if (held.length > 0 && values.overwrite !== true) {
+      throw new CorebError(
+        'USAGE',
+        `--out ${outDir} already holds ${held.length} file(s) (${held.slice(0, 3).join(', ')}${held.length > 3 ? ', ...' : ''}): earlier files are never replaced silently; pass --overwrite to replace the benchmark's files, or choose an empty or new directory`,
+      );
     }
     const t0 = performance.now();
     const manifest = await buildRepoBenchmark({
