@@ -110,17 +110,33 @@ export function touchedOldLines(hunks: readonly DiffHunk[]): number[] {
 }
 
 /**
+ * Replaced hunks of at least this many snapshot lines are mapped line by line in proportion, not as
+ * a whole: a rewrite of a whole file (a line-ending or encoding conversion, a reformat) would
+ * otherwise make every chunk of the file relevant to every later change of it.
+ */
+export const PROPORTIONAL_HUNK_LINES = 40;
+
+/**
  * Maps a line of a later version of a file back to the snapshot through the diff snapshot -> later
  * (`hunks`: old = snapshot, new = later): a line outside every hunk moves by the lines added and
  * removed before it; a line inside a hunk (changed since the snapshot) maps to the snapshot lines
- * that hunk replaced (the lines around it for a pure insertion).
+ * that hunk replaced: line for line when the hunk kept the number of lines, the band in proportion
+ * when it replaced {@link PROPORTIONAL_HUNK_LINES} lines or more, else the whole range (the lines
+ * around it for a pure insertion).
  */
 export function mapToSnapshot(line: number, hunks: readonly DiffHunk[]): number[] {
   let delta = 0;
   for (const h of hunks) {
     const newEnd = h.newStart + h.newCount - 1;
     if (h.newCount > 0 && line >= h.newStart && line <= newEnd) {
-      if (h.oldCount > 0) return Array.from({ length: h.oldCount }, (_, i) => h.oldStart + i);
+      const i = line - h.newStart;
+      if (h.oldCount > 0 && h.oldCount === h.newCount) return [h.oldStart + i];
+      if (h.oldCount >= PROPORTIONAL_HUNK_LINES) {
+        const from = Math.floor((i * h.oldCount) / h.newCount);
+        const to = Math.max(from, Math.ceil(((i + 1) * h.oldCount) / h.newCount) - 1);
+        return Array.from({ length: to - from + 1 }, (_, k) => h.oldStart + from + k);
+      }
+      if (h.oldCount > 0) return Array.from({ length: h.oldCount }, (_, k) => h.oldStart + k);
       return [h.oldStart, h.oldStart + 1].filter((l) => l >= 1);
     }
     const before = h.newCount > 0 ? line < h.newStart : line <= h.newStart;
@@ -301,7 +317,8 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         d.oldPath as string,
         ...(renamed.has(d.oldPath as string) ? [renamed.get(d.oldPath as string) as string] : []),
       ]);
-      const back = touched.length === 0 ? [] : await repo.diff(snapshot, parent, paths);
+      // line endings and trailing spaces changed since the snapshot are not changes of the code
+      const back = touched.length === 0 ? [] : await repo.diff(snapshot, parent, paths, { ignoreLineEnds: true });
       const relevant = new Set<string>();
       const sameFile = new Set<string>();
       for (const d of touched) {

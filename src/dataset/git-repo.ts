@@ -71,8 +71,11 @@ export interface GitRepo {
   readBlobs(blobs: readonly string[]): Promise<Map<string, Buffer>>;
   /** Commits reachable from `ref` (default HEAD) committed in [since, until), oldest first, merges included. */
   commits(since: string, until?: string, ref?: string): Promise<GitCommit[]>;
-  /** The diff `from` -> `to` with renames followed (`-M`), zero context lines; `paths` limits it. */
-  diff(from: string, to: string, paths?: readonly string[]): Promise<FileDiff[]>;
+  /**
+   * The diff `from` -> `to` with renames followed (`-M`), zero context lines; `paths` limits it.
+   * `ignoreLineEnds`: a line whose only change is its end (CRLF, trailing spaces) is unchanged.
+   */
+  diff(from: string, to: string, paths?: readonly string[], options?: { ignoreLineEnds?: boolean }): Promise<FileDiff[]>;
   /** Files renamed between `from` and `to` (`-M`): path in `to` -> path in `from`. */
   renamedPaths(from: string, to: string): Promise<Map<string, string>>;
   /** Removes the shadow repository coreb reads through (the repository itself is never written). */
@@ -351,8 +354,10 @@ export async function openGitRepo(path: string, options: { env?: GitEnv } = {}):
       }
       return out;
     },
-    async diff(from, to, paths) {
-      const args = ['diff', '-M', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv', from, to];
+    async diff(from, to, paths, options = {}) {
+      const args = ['diff', '-M', '--unified=0', '--no-color', '--no-ext-diff', '--no-textconv'];
+      if (options.ignoreLineEnds === true) args.push('--ignore-cr-at-eol', '--ignore-space-at-eol');
+      args.push(from, to);
       if (paths !== undefined && paths.length > 0) args.push('--', ...paths);
       return parseGitDiff(await run(args));
     },

@@ -338,3 +338,64 @@ test('repo build refuses an empty window and a non-empty --out instead of exitin
   assert.match(r.stderr, /already holds 1 file\(s\) \(notes\.txt\): earlier files are never replaced silently; pass --overwrite/);
   assert.equal(readFileSync(join(used, 'notes.txt'), 'utf8'), 'mine\n');
 });
+
+test('after a commit rewrites every line of a file (CRLF, a re-indent), a later one-line fix is relevant to its own chunk only', () => {
+  const dir = join(tmp, 'rewrite');
+  mkdirSync(dir);
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.email', 'dev@example.com']);
+  git(dir, ['config', 'user.name', 'Dev']);
+  git(dir, ['config', 'core.autocrlf', 'false']);
+  const fn = (name: string, body: string) =>
+    [
+      `def ${name}(xs):`,
+      `    """${name} of a list."""`,
+      '    out = []',
+      '    for x in xs:',
+      `        out.append(${body})`,
+      '    return out',
+      '',
+      '',
+    ].join('\n');
+  const names = ['double', 'square', 'negate', 'halve', 'inc', 'dec'];
+  const bodies = ['x * 2', 'x * x', '-x', 'x / 2', 'x + 1', 'x - 1'];
+  const v1 = names.map((n, i) => fn(n, bodies[i])).join('');
+  commit(dir, '2024-01-01T10:00:00Z', 'Add list helpers', { 'helpers.py': v1, 'other.py': v1 });
+  // in the window: every line rewritten (CRLF), then a one-line fix in `halve`
+  commit(dir, '2024-02-02T10:00:00Z', 'Convert line endings', { 'helpers.py': v1.replace(/\n/g, '\r\n') });
+  commit(dir, '2024-02-03T10:00:00Z', 'Fix halve: integer division', { 'helpers.py': v1.replace('x / 2', 'x // 2').replace(/\n/g, '\r\n') });
+  // and in another file, a re-indent (two spaces instead of four) then a one-line fix in `inc`
+  const v2 = v1.replace(/^( {4})+/gm, (m) => ' '.repeat(m.length / 2));
+  commit(dir, '2024-02-04T10:00:00Z', 'Re-indent other.py', { 'other.py': v2 });
+  commit(dir, '2024-02-05T10:00:00Z', 'Fix inc: add two', { 'other.py': v2.replace('x + 1', 'x + 2') });
+  const out = join(tmp, 'rewrite-out');
+  const r = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--until', '2024-03-01', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const corpus = new Map(
+    readFileSync(join(out, 'corpus.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { _id: string; text: string })
+      .map((d) => [d._id, d.text]),
+  );
+  const queries = readFileSync(join(out, 'queries.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { _id: string; text: string });
+  const rel2 = (subject: string): string[] => {
+    const q = queries.find((x) => x.text === subject);
+    assert.ok(q !== undefined, `query ${subject}`);
+    return readFileSync(join(out, 'qrels', 'test.tsv'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .filter(([qid, , rel]) => qid === q._id && rel === '2')
+      .map(([, doc]) => doc);
+  };
+  const halve = rel2('Fix halve: integer division');
+  assert.equal(halve.length, 1, `one relevant chunk, got ${halve.length}`);
+  assert.match(corpus.get(halve[0]) ?? '', /def halve/);
+  const inc = rel2('Fix inc: add two');
+  assert.equal(inc.length, 1, `one relevant chunk, got ${inc.length}`);
+  assert.match(corpus.get(inc[0]) ?? '', /def inc/);
+});
