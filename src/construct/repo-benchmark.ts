@@ -11,7 +11,16 @@ import { CorebError } from '../core/errors.js';
 import type { Logger } from '../core/progress.js';
 import { silentLogger } from '../core/progress.js';
 import { createCodeChunker, languageOfPath, type CodeChunk } from '../dataset/code-chunks.js';
-import { openGitRepo, type DiffHunk, type GitCommit, type GitEnv, type GitFile, type GitRepo } from '../dataset/git-repo.js';
+import {
+  isMissingObjectError,
+  openGitRepo,
+  type DiffHunk,
+  type FileDiff,
+  type GitCommit,
+  type GitEnv,
+  type GitFile,
+  type GitRepo,
+} from '../dataset/git-repo.js';
 import { saveAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
 
 /** Options of {@link buildRepoBenchmark}. */
@@ -71,6 +80,7 @@ export const MAX_FILE_BYTES = 1 << 20;
 /** Why a file of the snapshot is not in the corpus, or undefined when it is. */
 export function skipReason(file: GitFile, content?: Buffer): string | undefined {
   if (file.mode === '160000') return 'submodule';
+  if (file.nonUtf8Name === true) return 'non-utf8-name';
   if (file.mode === '120000') return 'symlink';
   if (file.path.split('/').some((seg) => (VENDORED_DIRS as readonly string[]).includes(seg))) return 'vendored';
   if (GENERATED_FILES.some((re) => re.test(file.path))) return 'generated';
@@ -258,7 +268,11 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     const chunksOf = new Map<string, CodeChunk[]>();
     for (const f of files) {
       const content = blobs.get(f.blob);
-      if (content === undefined) continue;
+      if (content === undefined) {
+        // not in the repository (a partial clone that never fetched it): counted, not guessed
+        skip('missing-object');
+        continue;
+      }
       const r = skipReason(f, content);
       if (r !== undefined) {
         skip(r);
@@ -299,7 +313,15 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         continue;
       }
       const parent = c.parents[0];
-      const changes = (await repo.diff(parent, c.sha)).filter((d) => !d.binary);
+      let changes: FileDiff[];
+      try {
+        changes = (await repo.diff(parent, c.sha)).filter((d) => !d.binary);
+      } catch (e) {
+        // an object of this commit is not in the repository (a partial or damaged clone): skipped and counted
+        if (!isMissingObjectError(e)) throw e;
+        drop('missing-objects');
+        continue;
+      }
       const code = changes.filter((d) => languageOfPath(d.newPath ?? d.oldPath ?? '') !== undefined);
       if (code.length === 0) {
         drop('no-code-files');
@@ -312,13 +334,20 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       // Lines of the parent each change touches, mapped back to the snapshot (renames followed).
       const touched = code.filter((d) => d.oldPath !== null);
       // Files renamed since the snapshot: both names in the pathspec, so git pairs them again.
-      const renamed = touched.length === 0 ? new Map<string, string>() : await repo.renamedPaths(snapshot, parent);
-      const paths = touched.flatMap((d) => [
-        d.oldPath as string,
-        ...(renamed.has(d.oldPath as string) ? [renamed.get(d.oldPath as string) as string] : []),
-      ]);
-      // line endings and trailing spaces changed since the snapshot are not changes of the code
-      const back = touched.length === 0 ? [] : await repo.diff(snapshot, parent, paths, { ignoreLineEnds: true });
+      let back: FileDiff[] = [];
+      try {
+        const renamed = touched.length === 0 ? new Map<string, string>() : await repo.renamedPaths(snapshot, parent);
+        const paths = touched.flatMap((d) => [
+          d.oldPath as string,
+          ...(renamed.has(d.oldPath as string) ? [renamed.get(d.oldPath as string) as string] : []),
+        ]);
+        // line endings and trailing spaces changed since the snapshot are not changes of the code
+        if (touched.length > 0) back = await repo.diff(snapshot, parent, paths, { ignoreLineEnds: true });
+      } catch (e) {
+        if (!isMissingObjectError(e)) throw e;
+        drop('missing-objects');
+        continue;
+      }
       const relevant = new Set<string>();
       const sameFile = new Set<string>();
       for (const d of touched) {

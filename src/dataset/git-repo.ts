@@ -39,6 +39,29 @@ export interface GitFile {
   mode: string;
   /** Blob id. */
   blob: string;
+  /**
+   * True when the name is not valid UTF-8 (git stores bytes): `path` then shows each such byte as
+   * `\xNN`, so two names never become the same string (they would as U+FFFD).
+   */
+  nonUtf8Name?: boolean;
+}
+
+/** A path of raw bytes as text: UTF-8, or (invalid UTF-8) each byte outside printable ASCII as `\xNN`. */
+export function decodeGitPath(bytes: Buffer): { path: string; nonUtf8: boolean } {
+  try {
+    return { path: new TextDecoder('utf-8', { fatal: true }).decode(bytes), nonUtf8: false };
+  } catch {
+    let out = '';
+    for (const b of bytes) out += b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+    return { path: out, nonUtf8: true };
+  }
+}
+
+/** True when a git error says an object is not in the repository (a partial or damaged clone). */
+export function isMissingObjectError(e: unknown): boolean {
+  return /unable to read|bad object|missing (?:blob|tree|commit)|could not read|is not a valid object|promisor|bad revision/i.test(
+    (e as Error)?.message ?? '',
+  );
 }
 
 /** A hunk of a unified diff with zero context: lines `oldStart..oldStart+oldCount-1` became `newStart..`. */
@@ -282,13 +305,31 @@ export async function openGitRepo(path: string, options: { env?: GitEnv } = {}):
       return sha === '' ? undefined : sha;
     },
     async listFiles(commit) {
-      const text = await run(['ls-tree', '-r', '-z', '-l', commit]);
+      // read as bytes: a name git stores that is not UTF-8 must not become U+FFFD (two would collide)
+      const raw = await new Promise<Buffer>((resolveBytes, reject) => {
+        execFile(
+          'git',
+          ['--git-dir', dir, ...SAFE_GIT_CONFIG, 'ls-tree', '-r', '-z', '-l', commit],
+          { maxBuffer: 1 << 30, encoding: 'buffer', env: safeGitEnv(baseEnv) },
+          (err, stdout, stderr) =>
+            err === null
+              ? resolveBytes(stdout)
+              : reject(new CorebError('IO', `git ls-tree failed in ${path}: ${stderr.toString().trim() || err.message}`, { file: path, cause: err })),
+        );
+      });
       const out: GitFile[] = [];
-      for (const rec of text.split('\0')) {
-        if (rec === '') continue;
-        const tab = rec.indexOf('\t');
-        const [mode, , blob, size] = rec.slice(0, tab).split(/\s+/);
-        out.push({ path: rec.slice(tab + 1), mode, blob, size: size === '-' ? 0 : Number(size) });
+      let at = 0;
+      while (at < raw.length) {
+        const end = raw.indexOf(0, at);
+        const rec = raw.subarray(at, end < 0 ? raw.length : end);
+        at = end < 0 ? raw.length : end + 1;
+        if (rec.length === 0) continue;
+        const tab = rec.indexOf(9);
+        const [mode, , blob, size] = rec.subarray(0, tab).toString('latin1').split(/\s+/);
+        const name = decodeGitPath(rec.subarray(tab + 1));
+        const f: GitFile = { path: name.path, mode, blob, size: size === '-' ? 0 : Number(size) };
+        if (name.nonUtf8) f.nonUtf8Name = true;
+        out.push(f);
       }
       return out;
     },

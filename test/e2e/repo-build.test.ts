@@ -399,3 +399,41 @@ test('after a commit rewrites every line of a file (CRLF, a re-indent), a later 
   assert.equal(inc.length, 1, `one relevant chunk, got ${inc.length}`);
   assert.match(corpus.get(inc[0]) ?? '', /def inc/);
 });
+
+test('a commit whose objects are missing (a partial clone) is skipped and counted; names that are not UTF-8 are skipped and counted, never merged', () => {
+  const dir = join(tmp, 'partial');
+  mkdirSync(dir);
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.email', 'dev@example.com']);
+  git(dir, ['config', 'user.name', 'Dev']);
+  commit(dir, '2024-01-01T10:00:00Z', 'Start', { 'a.py': 'def a():\n    return 1\n', 'b.py': 'def b():\n    return 2\n' });
+  // two names that differ only in bytes that are not UTF-8 (as U+FFFD they would be one name)
+  for (const [bytes, body] of [
+    [Buffer.from([0x6e, 0xe9, 0x2e, 0x70, 0x79]), 'def ne():\n    return 3\n'],
+    [Buffer.from([0x6e, 0xe8, 0x2e, 0x70, 0x79]), 'def ne():\n    return 4\n'],
+  ] as const) {
+    const blob = execFileSync('git', ['-C', dir, 'hash-object', '-w', '--stdin'], { input: body }).toString().trim();
+    // the raw bytes go through stdin (an argument would be re-encoded as UTF-8)
+    execFileSync('git', ['-C', dir, 'update-index', '--add', '--index-info'], {
+      input: Buffer.concat([Buffer.from(`100644 ${blob}\t`), bytes, Buffer.from('\n')]),
+    });
+  }
+  git(dir, ['commit', '-q', '-m', 'Add two oddly named files'], {
+    GIT_AUTHOR_DATE: '2024-01-02T10:00:00Z',
+    GIT_COMMITTER_DATE: '2024-01-02T10:00:00Z',
+  });
+  commit(dir, '2024-02-02T10:00:00Z', 'Fix a', { 'a.py': 'def a():\n    return 10\n' });
+  commit(dir, '2024-02-03T10:00:00Z', 'Fix b', { 'b.py': 'def b():\n    return 20\n' });
+  // the clone lost the new blob of "Fix b"
+  const blob = git(dir, ['rev-parse', 'HEAD:b.py']).trim();
+  rmSync(join(dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+  const out = join(tmp, 'partial-out');
+  const r = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--until', '2024-03-01', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  const m = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+    repositories: Array<{ droppedCommits: Record<string, number>; skippedFiles: Record<string, number>; queries: number }>;
+  };
+  assert.equal(m.repositories[0].droppedCommits['missing-objects'], 1);
+  assert.equal(m.repositories[0].skippedFiles['non-utf8-name'], 2);
+  assert.equal(m.repositories[0].queries, 1, 'Fix a is still a query');
+});
