@@ -132,20 +132,22 @@ test('providers embed with its cache on a full disk: exit 7 naming the cache fil
   }
 });
 
-test('stdout on a full disk: metrics, eval, validate and leaderboard end with one line naming standard output, exit 3, no stack trace', async (t) => {
+test('stdout on a full disk: metrics, eval, validate, leaderboard and results ls end with one line naming standard output, exit 3, no stack trace', async (t) => {
   const disk = mountFullDisk();
   if (typeof disk === 'string') return t.skip(disk);
   try {
     const root = projectRoot;
     const out = tempDir('coreb-e2e-stdout-');
     const evalOut = join(out, 'eval');
-    const e = runCli(['eval', '--quiet', '--out', evalOut]);
+    const store = join(out, 'store');
+    const e = runCli(['eval', '--quiet', '--out', evalOut, '--results', store]);
     assert.equal(e.status, 0, e.stderr);
     const commands: Array<[string, string[]]> = [
       ['metrics', ['metrics', '--qrels', join(root, 'data', 'examples', 'qrels.txt'), '--run', join(root, 'data', 'examples', 'run.txt')]],
       ['eval', ['eval', '--quiet']],
       ['validate', ['validate', join(root, 'data', 'coreb-mini', 'release')]],
       ['leaderboard', ['leaderboard', evalOut]],
+      ['results ls', ['results', 'ls', store]],
     ];
     for (const [name, args] of commands) {
       const fd = openSync(join(disk.dir, `${name}.out`), 'w');
