@@ -21,6 +21,14 @@ function git(dir: string, args: string[], env: Record<string, string> = {}): str
   return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
 }
 
+/** A new repository at `dir` (branch main, a committer of its own). */
+function initRepo(dir: string): void {
+  mkdirSync(dir);
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.email', 'dev@example.com']);
+  git(dir, ['config', 'user.name', 'Dev']);
+}
+
 /** A commit at `date` by `author` writing `files` (null deletes). */
 function commit(
   dir: string,
@@ -62,10 +70,7 @@ const CALC = [
 
 function makeRepo(): { dir: string; shas: Record<string, string> } {
   const dir = join(tmp, 'calc');
-  mkdirSync(dir);
-  git(dir, ['init', '-q', '-b', 'main']);
-  git(dir, ['config', 'user.email', 'dev@example.com']);
-  git(dir, ['config', 'user.name', 'Dev']);
+  initRepo(dir);
   const shas: Record<string, string> = {};
   shas.init = commit(dir, '2024-01-01T10:00:00Z', 'Initial calculator', {
     'calc.py': CALC,
@@ -341,10 +346,7 @@ test('repo build refuses an empty window and a non-empty --out instead of exitin
 
 test('after a commit rewrites every line of a file (CRLF, a re-indent), a later one-line fix is relevant to its own chunk only', () => {
   const dir = join(tmp, 'rewrite');
-  mkdirSync(dir);
-  git(dir, ['init', '-q', '-b', 'main']);
-  git(dir, ['config', 'user.email', 'dev@example.com']);
-  git(dir, ['config', 'user.name', 'Dev']);
+  initRepo(dir);
   git(dir, ['config', 'core.autocrlf', 'false']);
   const fn = (name: string, body: string) =>
     [
@@ -402,10 +404,7 @@ test('after a commit rewrites every line of a file (CRLF, a re-indent), a later 
 
 test('a commit whose objects are missing (a partial clone) is skipped and counted; names that are not UTF-8 are skipped and counted, never merged', () => {
   const dir = join(tmp, 'partial');
-  mkdirSync(dir);
-  git(dir, ['init', '-q', '-b', 'main']);
-  git(dir, ['config', 'user.email', 'dev@example.com']);
-  git(dir, ['config', 'user.name', 'Dev']);
+  initRepo(dir);
   commit(dir, '2024-01-01T10:00:00Z', 'Start', { 'a.py': 'def a():\n    return 1\n', 'b.py': 'def b():\n    return 2\n' });
   // two names that differ only in bytes that are not UTF-8 (as U+FFFD they would be one name)
   for (const [bytes, body] of [

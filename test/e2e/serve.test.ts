@@ -15,6 +15,17 @@ import { cliPath, runCli } from '../support/cli.js';
 import { projectRoot } from '../support/shared.js';
 
 const MINI = join(projectRoot, 'data', 'coreb-mini', 'release');
+
+/** Ends the MCP server's stdin, waits for it to exit 0 and parses each line it wrote. */
+async function closeAndRead(child: ReturnType<typeof spawn>, out: () => string): Promise<unknown[]> {
+  child.stdin?.end();
+  const code = await new Promise<number | null>((ok) => child.on('exit', ok));
+  assert.equal(code, 0);
+  return out()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
+}
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-serve-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -89,13 +100,7 @@ test('MCP on stdio: initialize, tools/list, tools/call search_code, unknown meth
   });
   send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'search_code', arguments: { query: '' } } });
   send({ jsonrpc: '2.0', id: 5, method: 'resources/list' });
-  child.stdin.end();
-  const code = await new Promise<number | null>((ok) => child.on('exit', ok));
-  assert.equal(code, 0);
-  const msgs = out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as { id: number; result?: Record<string, unknown>; error?: { code: number } });
+  const msgs = (await closeAndRead(child, () => out)) as Array<{ id: number; result?: Record<string, unknown>; error?: { code: number } }>;
   assert.deepEqual(
     msgs.map((m) => m.id),
     [1, 2, 3, 4, 5],
@@ -144,13 +149,7 @@ test('MCP: every JSON-RPC error case gets its error object and the server keeps 
       params: { name: 'search_code', arguments: { query: 'sum of two numbers', k: 2 } },
     }),
   );
-  child.stdin.end();
-  const code = await new Promise<number | null>((ok) => child.on('exit', ok));
-  assert.equal(code, 0);
-  const msgs = out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l) as unknown);
+  const msgs = await closeAndRead(child, () => out);
   type Reply = { id: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } };
   const r = msgs as Reply[];
   // an unknown protocol version is answered with coreb's newest, not echoed
