@@ -44,15 +44,12 @@ address cannot be bound.
 See docs/repo.md ("Serving what was measured").
 `;
 
-/** Largest `k` a search takes (the MCP tool's schema says the same). */
-const MAX_K = MCP_MAX_K;
-
 /** `k` of a search request: absent is 10; else a whole number 1..100, given as a number or as digits. */
 export function parseK(k: unknown): number {
   if (k === undefined || k === null) return 10;
   const n = typeof k === 'number' ? k : typeof k === 'string' && /^\d+$/.test(k.trim()) ? Number(k) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_K) {
-    throw new CorebError('USAGE', `k must be a whole number from 1 to ${MAX_K}, got ${JSON.stringify(k)}`);
+  if (!Number.isInteger(n) || n < 1 || n > MCP_MAX_K) {
+    throw new CorebError('USAGE', `k must be a whole number from 1 to ${MCP_MAX_K}, got ${JSON.stringify(k)}`);
   }
   return n;
 }

@@ -2,10 +2,9 @@
  * Python: run from source with `python3` (no compile step); functional tests get LiveCodeBench's
  * imports and a driver calling `Solution().<func_name>` as its harness does.
  */
-import { randomBytes } from 'node:crypto';
 import { BASE_LIMITS } from './tools.js';
 import { interpretedCommands, type JudgeLanguage } from './language.js';
-import { findSuspicions, type SealedProgram, type SuspicionRule, type TestProof } from './sealing.js';
+import { findSuspicions, sealSuffix, type SealedProgram, type SuspicionRule, type TestProof } from './sealing.js';
 
 /** Imports LiveCodeBench puts before LeetCode-style Python solutions. */
 const FUNCTIONAL_PRELUDE =
@@ -239,7 +238,7 @@ function pythonString(s: string): string {
  * candidate's code and the test program as string literals, run as `solution.py` and `tests.py`.
  */
 export function sealPython(code: string, test: string, proof: TestProof): SealedProgram {
-  const suffix = randomBytes(6).toString('hex');
+  const suffix = sealSuffix();
   const fd = proof.channel === 'fd' ? `${proof.fd}, (${proof.offset}, ${proof.length})` : 'None, None';
   const literal = proof.channel === 'literal' ? pythonString(proof.token) : 'None';
   const text = `${PYTHON_RUNNER}\n_coreb_sealed(${pythonString(code)}, ${pythonString(test)}, ${fd}, ${literal}, "_coreb_v_${suffix}", "_coreb_fail_${suffix}")\n`;

@@ -3,9 +3,8 @@
  * requires the program as `main.rb` and calls the method on `Solution.new`, `Solution` or the top level.
  */
 import { BASE_LIMITS } from './tools.js';
-import { randomBytes } from 'node:crypto';
 import { interpretedCommands, type JudgeLanguage } from './language.js';
-import { findSuspicions, type SealedProgram, type SuspicionRule, type TestProof } from './sealing.js';
+import { findSuspicions, sealSuffix, type SealedProgram, type SuspicionRule, type TestProof } from './sealing.js';
 
 /** Ruby, run with `ruby main.rb`. */
 export const ruby: JudgeLanguage = {
@@ -132,7 +131,7 @@ const RUBY_RUNNER = String.raw`->(solution, tests, proof_fd, proof_at, proof_lit
 export function sealRuby(code: string, test: string, proof: TestProof): SealedProgram {
   const end = (text: string): string => {
     for (;;) {
-      const t = `COREB_SOURCE_${randomBytes(6).toString('hex').toUpperCase()}`;
+      const t = `COREB_SOURCE_${sealSuffix().toUpperCase()}`;
       if (!text.includes(t)) return t;
     }
   };
