@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// The `coreb` command. It runs the compiled CLI in dist/. In a source checkout (tsconfig.json beside
+// this folder) it first compiles when dist/ is missing or older than a source under src/: the
+// project's .npmrc sets `ignore-scripts`, so `npm ci` runs no install script (none of a dependency's,
+// and not this package's `prepare` either), and the first `npx coreb` does the build instead. An
+// installed package ships dist/ and no tsconfig.json, and goes straight to the CLI.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const entry = join(root, 'dist', 'src', 'cli', 'main.js');
+/** Written after a successful build; its mtime is the build's time (tsc leaves unchanged outputs alone). */
+const stamp = join(root, 'dist', '.coreb-build-stamp');
+
+/** Newest modification time (ms) of a non-test TypeScript source under `dir`, 0 when there is none. */
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function needsBuild() {
+  if (!existsSync(join(root, 'tsconfig.json')) || !existsSync(join(root, 'src'))) return false;
+  if (!existsSync(entry) || !existsSync(stamp)) return true;
+  return newestSource(join(root, 'src')) > statSync(stamp).mtimeMs;
+}
+
+if (needsBuild()) {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  if (!existsSync(tsc)) {
+    process.stderr.write(
+      existsSync(entry)
+        ? 'coreb: sources under src/ are newer than dist/ and TypeScript is not installed (npm ci); running the old build\n'
+        : 'coreb: dist/ is not built and TypeScript is not installed: run `npm ci` in the checkout first\n',
+    );
+    if (!existsSync(entry)) process.exit(2);
+  } else {
+    process.stderr.write('coreb: compiling the sources (first run after `npm ci`, or src/ changed) ...\n');
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (r.status !== 0) {
+      process.stderr.write(`coreb: the build failed (tsc exit ${r.status ?? r.signal}); nothing was run\n`);
+      process.exit(2);
+    }
+    writeFileSync(stamp, `${new Date().toISOString()}\n`);
+    process.stderr.write(`coreb: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
+
+await import(pathToFileURL(entry).href);
