@@ -32,6 +32,7 @@ const LAYOUT = [
   /^package\.json$/,
   /^README\.md$/,
   /^LICENSE$/,
+  /^bin\/coreb\.js$/,
   /^dist\/src\/.+\.(js|d\.ts|js\.map)$/,
   /^src\/.+\.ts$/,
   /^data\/coreb-mini\/README\.md$/,
