@@ -5,11 +5,16 @@
 //   node scripts/run-tests.mjs [--shared] PATH_FILTER...   only files whose path contains a filter
 // The tests' temporary files go to one fresh folder (TMPDIR for the test processes), removed when the
 // run ends, pass or fail; COREB_KEEP_TEST_TMP=1 keeps it and prints where it is.
+// A compiled test whose source is gone (a test deleted or renamed since the last build) is refused:
+// `npm run clean` removes dist/. At the end: the run's wall and CPU time (all its processes: test
+// files, the CLIs, compilers and sandboxes they start) against the budget, and the slowest files.
+// COREB_TEST_CPU_BUDGET_S sets the budget (default 360 s for the unit + e2e suites); with
+// COREB_ENFORCE_TEST_BUDGET=1 (.ci/run) a run over it fails.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -31,6 +36,15 @@ const files = walk(join(root, 'dist'), [])
   .filter((f) => filters.length === 0 || filters.some((x) => relative(root, f).includes(x)))
   .sort();
 
+// dist/src/a/b.test.js is built from src/a/b.test.ts: without it, the test is stale.
+const stale = files.filter((f) => !existsSync(join(root, relative(join(root, 'dist'), f).replace(/\.js$/, '.ts'))));
+if (stale.length > 0) {
+  console.error(`run-tests: ${stale.length} compiled test(s) under dist/ have no source any more (deleted or renamed since the last build):`);
+  for (const f of stale) console.error(`  ${relative(root, f)}`);
+  console.error('run-tests: run `npm run clean` (removes dist/), then the tests again');
+  process.exit(1);
+}
+
 if (files.length === 0) {
   console.error(`run-tests: no ${shared ? 'shared ' : ''}test files found under dist/ (did the build run?)`);
   process.exit(1);
@@ -38,12 +52,55 @@ if (files.length === 0) {
 const testTmp = mkdtempSync(join(tmpdir(), 'coreb-tests-'));
 // The same mode as /tmp (world-writable, sticky): the sandbox user must reach the judge's folders in it.
 chmodSync(testTmp, 0o1777);
+const probeDir = join(testTmp, '.probe');
+mkdirSync(probeDir);
+const probe = `--import=${pathToFileURL(join(root, 'scripts', 'test-probe.mjs')).href}`;
+const started = Date.now();
 const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...files], {
   stdio: 'inherit',
   cwd: root,
-  // A cache of the run's own (tests that count requests give each build one of its own), never the user's ~/.cache/coreb.
-  env: { ...process.env, COREB_PROJECT_ROOT: root, TMPDIR: testTmp, COREB_CACHE_DIR: join(testTmp, 'coreb-cache') },
+  env: {
+    ...process.env,
+    COREB_PROJECT_ROOT: root,
+    TMPDIR: testTmp,
+    // A cache of the run's own (tests that count requests give each build one of its own), never the user's ~/.cache/coreb.
+    COREB_CACHE_DIR: join(testTmp, 'coreb-cache'),
+    COREB_TEST_PROBE_DIR: probeDir,
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, probe].filter(Boolean).join(' '),
+  },
 });
+const wallS = (Date.now() - started) / 1000;
+const overBudget = report(wallS);
 if (process.env.COREB_KEEP_TEST_TMP === '1') console.error(`run-tests: temporary files kept in ${testTmp}`);
 else rmSync(testTmp, { recursive: true, force: true, maxRetries: 3 });
-process.exit(r.status ?? 1);
+process.exit(r.status !== 0 ? (r.status ?? 1) : overBudget && process.env.COREB_ENFORCE_TEST_BUDGET === '1' ? 1 : 0);
+
+/** Prints the run's times and the slowest files; true when the CPU time is over the budget. */
+function report(wall) {
+  // The runner's waited children (the test runner and everything under it): /proc/self/stat cutime + cstime.
+  let cpu = Number.NaN;
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    cpu = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    // Not Linux: the total stays unknown, the per-file figures below still print.
+  }
+  const records = [];
+  for (const name of readdirSync(probeDir)) {
+    try {
+      records.push(JSON.parse(readFileSync(join(probeDir, name), 'utf8')));
+    } catch {
+      // A probe cut off mid-write: that file is left out of the table.
+    }
+  }
+  const budget = Number(process.env.COREB_TEST_CPU_BUDGET_S ?? (shared ? 900 : 360));
+  const slow = records.sort((a, b) => b.cpuS - a.cpuS).slice(0, 10);
+  const min = (s) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
+  console.log(`\nrun-tests: slowest files (CPU incl. the processes they start; wall)`);
+  for (const x of slow) console.log(`  ${x.cpuS.toFixed(1).padStart(6)} s CPU  ${x.wallS.toFixed(1).padStart(6)} s wall  ${relative(root, x.file)}`);
+  const over = Number.isFinite(cpu) && cpu > budget;
+  console.log(
+    `run-tests: ${files.length} files in ${min(wall)} wall, ${Number.isFinite(cpu) ? min(cpu) : '?'} CPU (budget ${min(budget)} CPU${over ? ': OVER' : ''})`,
+  );
+  return over;
+}

@@ -1,0 +1,29 @@
+// Loaded into every test file's process by scripts/run-tests.mjs (NODE_OPTIONS=--import): when the
+// process ends, writes its test file, wall time and CPU time (its own and its waited children's: the
+// CLI runs, compilers and sandboxes an e2e test starts) to COREB_TEST_PROBE_DIR, for the runner's
+// "slowest files" table. Any other node process (a CLI a test spawns) writes nothing.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.env.COREB_TEST_PROBE_DIR;
+const file = process.argv[1];
+if (dir !== undefined && file?.endsWith('.test.js') === true) {
+  const started = performance.timeOrigin;
+  process.on('exit', () => {
+    let cpu = 0;
+    try {
+      // /proc/self/stat fields 14-17: utime, stime, cutime, cstime in clock ticks (100 per second).
+      const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+      cpu = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+    } catch {
+      const u = process.cpuUsage();
+      cpu = (u.user + u.system) / 1e6;
+    }
+    const record = { file, wallS: (Date.now() - started) / 1000, cpuS: cpu };
+    try {
+      writeFileSync(join(dir, `${process.pid}.json`), JSON.stringify(record));
+    } catch {
+      // The runner reads what it finds; a probe that cannot write changes no test's outcome.
+    }
+  });
+}
