@@ -40,3 +40,30 @@ test('a terminal redraws in place', () => {
   assert.ok(text().startsWith('\r\u001b[2Kx ['), JSON.stringify(text()));
   assert.match(text(), / 1\/2 /);
 });
+
+test('delayMs: a step that ends sooner writes nothing; a longer one shows from then on, with its final line', () => {
+  for (const interactive of [false, true]) {
+    const quick = capture();
+    let now = 0;
+    const p = createProgressBar(quick.out, interactive, { delayMs: 2000, now: () => now });
+    p.start('significance tests', 50);
+    for (let i = 0; i < 50; i++) {
+      now += 30; // 1.5 s in all
+      p.tick();
+    }
+    p.done();
+    assert.equal(quick.text(), '', 'a 1.5 s step stays silent');
+
+    const slow = capture();
+    now = 0;
+    const q = createProgressBar(slow.out, interactive, { delayMs: 2000, intervalMs: 5000, now: () => now });
+    q.start('significance tests', 50);
+    for (let i = 0; i < 50; i++) {
+      now += 100; // 5 s in all: shown from 2 s on
+      q.tick();
+    }
+    q.done();
+    assert.match(slow.text(), /significance tests \[#{24}\] 100% 50\/50 in 5\.0s/);
+    if (!interactive) assert.match(slow.text(), /^significance tests: 50 to do\n/);
+  }
+});

@@ -20,6 +20,11 @@ export interface ProgressBarOptions {
   intervalMs?: number;
   /** Clock in ms (tests); default `performance.now`. */
   now?: () => number;
+  /**
+   * Nothing is written until a step has run this long (ms): a step that ends sooner stays silent,
+   * one that takes longer shows its progress from then on and its final line. Default 0 (at once).
+   */
+  delayMs?: number;
 }
 
 /**
@@ -28,12 +33,19 @@ export interface ProgressBarOptions {
  */
 export function createProgressBar(out: NodeJS.WritableStream, interactive: boolean, options: ProgressBarOptions = {}): Progress {
   const intervalMs = options.intervalMs ?? 5000;
+  const delayMs = options.delayMs ?? 0;
   const clock = options.now ?? (() => performance.now());
   let label = '';
   let total = 0;
   let done = 0;
   let started = 0;
   let lastDraw = 0;
+  /** Whether anything of the current step was written (a delayed step writes nothing until it is late). */
+  let shown = false;
+  const show = (): void => {
+    shown = true;
+    if (!interactive) out.write(`${label}: ${total > 0 ? total : 'unknown'} to do\n`);
+  };
   const draw = (final: boolean): void => {
     const elapsed = (clock() - started) / 1000;
     const rate = elapsed > 0 ? done / elapsed : 0;
@@ -55,18 +67,25 @@ export function createProgressBar(out: NodeJS.WritableStream, interactive: boole
       done = 0;
       started = clock();
       lastDraw = interactive ? 0 : started;
-      if (!interactive) out.write(`${label}: ${total > 0 ? total : 'unknown'} to do\n`);
+      shown = false;
+      if (delayMs <= 0) show();
     },
     tick(n = 1) {
       done += n;
       const now = clock();
+      if (!shown) {
+        if (now - started < delayMs) return;
+        show();
+        lastDraw = 0;
+      }
       if (now - lastDraw > (interactive ? 100 : intervalMs)) {
         lastDraw = now;
         draw(false);
       }
     },
     done() {
-      draw(true);
+      if (!shown && clock() - started >= delayMs) show();
+      if (shown) draw(true);
     },
   };
 }

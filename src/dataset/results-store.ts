@@ -17,6 +17,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { CorebError } from '../core/errors.js';
 import { protocolFingerprint, type EvalResults, type RetrieverResult } from '../core/eval-results.js';
+import { silentProgress, type Progress } from '../core/progress.js';
 import { saveAtomic } from './atomic-write.js';
 import { loadEvalResults, type LoadedResults } from './results-file.js';
 
@@ -139,14 +140,19 @@ function walk(dir: string, out: string[]): string[] {
  * Every entry of a store, in path order (an absent store has none).
  * @throws CorebError naming the file, for an entry that is not a results file.
  */
-export async function listEntries(dir: string): Promise<StoreEntry[]> {
+export async function listEntries(dir: string, progress: Progress = silentProgress): Promise<StoreEntry[]> {
   if (!existsSync(dir)) return [];
   const files = walk(dir, [])
     .map((f) => relative(dir, f).split(sep).join('/'))
     .filter((p) => p.split('/').length === 3)
     .sort();
   const out: StoreEntry[] = [];
-  for (const p of files) out.push(await readEntry(dir, p));
+  progress.start(`reading ${dir}`, files.length);
+  for (const p of files) {
+    out.push(await readEntry(dir, p));
+    progress.tick();
+  }
+  progress.done();
   return out;
 }
 
@@ -173,11 +179,11 @@ export function removeEntries(dir: string, paths: readonly string[]): void {
  * (every entry).
  * @throws CorebError `NOT_FOUND` for a path that is none of them.
  */
-export async function loadResultsInput(path: string): Promise<LoadedResults[]> {
+export async function loadResultsInput(path: string, progress: Progress = silentProgress): Promise<LoadedResults[]> {
   if (!existsSync(path)) throw new CorebError('NOT_FOUND', 'no such results file, folder or store', { file: path });
   if (!statSync(path).isDirectory()) return [await loadEvalResults(path)];
   if (existsSync(join(path, 'results.json'))) return [await loadEvalResults(join(path, 'results.json'))];
-  const entries = await listEntries(path);
+  const entries = await listEntries(path, progress);
   if (entries.length === 0) {
     throw new CorebError('NOT_FOUND', 'the folder has no results.json and no results-store entry (coreb eval --out DIR or --results DIR)', {
       file: path,

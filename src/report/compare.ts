@@ -7,7 +7,16 @@ import { didYouMean } from '../core/suggest.js';
 import { CorebError } from '../core/errors.js';
 import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
 import { latexEscape, renderTable } from '../core/table.js';
-import { holmAdjust, pairedBootstrap, pairedTTest, randomizationTest, type PairedTestResult } from './significance.js';
+import {
+  holmAdjust,
+  pairedBootstrap,
+  pairedTTest,
+  randomizationPValue,
+  randomizationTest,
+  signFlipSums,
+  signFlips,
+  type PairedTestResult,
+} from './significance.js';
 
 /** Test names of `coreb compare --test`. */
 export const COMPARE_TESTS = ['t-test', 'randomization', 'bootstrap'] as const;
@@ -104,12 +113,90 @@ export function pairValues(a: RetrieverResult, b: RetrieverResult, measure: stri
   return { ids, a: va, b: vb };
 }
 
+/** Per row (its per-query object) and scope: the sorted ids, and what the tests derive from them. */
+interface ScopeVectors {
+  ids: string[];
+  /** The ids joined, to compare populations in one string comparison. */
+  key: string;
+  /** Measure -> the values in id order. */
+  values: Map<string, Float64Array>;
+  /** `measure/rounds/seed` -> the flipped sums of the randomization test. */
+  flipSums: Map<string, Float64Array>;
+}
+const scopeVectors = new WeakMap<object, Map<string, ScopeVectors>>();
+
+/** The cached ids (and derived vectors) of a row in a scope: a board tests each row against every other, once each. */
+function vectorsOf(r: RetrieverResult, scope: string): ScopeVectors {
+  const pq = requirePerQuery(r);
+  let byScope = scopeVectors.get(pq);
+  if (byScope === undefined) scopeVectors.set(pq, (byScope = new Map()));
+  let v = byScope.get(scope);
+  if (v === undefined) {
+    const ids = Object.keys(pq)
+      .filter((id) => scope === 'overall' || pq[id].task === scope)
+      .sort();
+    v = { ids, key: ids.join('\n'), values: new Map(), flipSums: new Map() };
+    byScope.set(scope, v);
+  }
+  return v;
+}
+
+/** A row's values of `measure` over its queries in `scope`, in id order (cached). */
+function scopeValues(r: RetrieverResult, scope: string, measure: string): Float64Array {
+  const v = vectorsOf(r, scope);
+  let values = v.values.get(measure);
+  if (values === undefined) {
+    const pq = r.perQuery!;
+    values = new Float64Array(v.ids.length);
+    for (let i = 0; i < v.ids.length; i++) {
+      const x = pq[v.ids[i]].metrics[measure];
+      if (typeof x !== 'number') {
+        throw new CorebError('VALIDATION', `query \`${v.ids[i]}\` has no \`${measure}\` value`, { field: `perQuery.${v.ids[i]}.metrics` });
+      }
+      values[i] = x;
+    }
+    v.values.set(measure, values);
+  }
+  return values;
+}
+
+/**
+ * The randomization test of two rows scored on the same queries of `scope` (checked by the caller,
+ * {@link populationMismatch}), from each row's flipped sums, computed once per row, measure and
+ * settings and kept with the row: the same p-value as {@link randomizationTest} on the pair.
+ */
+function cachedRandomization(
+  a: RetrieverResult,
+  b: RetrieverResult,
+  measure: string,
+  scope: string,
+  s: { permutations: number; seed: number },
+): PairedTestResult {
+  const va = scopeValues(a, scope, measure);
+  const vb = scopeValues(b, scope, measure);
+  let observed = 0;
+  let scale = 0;
+  for (let q = 0; q < va.length; q++) {
+    observed += va[q] - vb[q];
+    scale += Math.abs(va[q] - vb[q]);
+  }
+  const sums = (r: RetrieverResult, values: Float64Array): Float64Array => {
+    const v = vectorsOf(r, scope);
+    const key = `${measure}/${s.permutations}/${s.seed}`;
+    let cached = v.flipSums.get(key);
+    if (cached === undefined) {
+      cached = signFlipSums(values, signFlips(values.length, s.permutations, s.seed));
+      v.flipSums.set(key, cached);
+    }
+    return cached;
+  };
+  const pValue = randomizationPValue(sums(a, va), sums(b, vb), observed, scale);
+  return { delta: va.length > 0 ? observed / va.length : 0, ci: null, pValue };
+}
+
 /** The query ids a retriever was scored on in `scope` (`overall` or a task), sorted. */
 export function scopeQueryIds(r: RetrieverResult, scope: string): string[] {
-  const pq = requirePerQuery(r);
-  return Object.keys(pq)
-    .filter((id) => scope === 'overall' || pq[id].task === scope)
-    .sort();
+  return vectorsOf(r, scope).ids;
 }
 
 /**
@@ -118,9 +205,11 @@ export function scopeQueryIds(r: RetrieverResult, scope: string): string[] {
  * describe.
  */
 export function populationMismatch(a: RetrieverResult, b: RetrieverResult, scope: string): string | undefined {
-  const ia = scopeQueryIds(a, scope);
-  const ib = scopeQueryIds(b, scope);
-  if (ia.length === ib.length && ia.every((id, i) => id === ib[i])) return undefined;
+  const va = vectorsOf(a, scope);
+  const vb = vectorsOf(b, scope);
+  if (va.key === vb.key) return undefined;
+  const ia = va.ids;
+  const ib = vb.ids;
   const common = ia.filter((id) => b.perQuery![id] !== undefined).length;
   return `scored on other queries (${ia.length} vs ${ib.length}, ${common} in common)`;
 }
@@ -191,7 +280,7 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
       }
       const pv = pairValues(r, baseline, measure, scope);
       for (const test of s.tests) {
-        const t = runPairedTest(test, pv.a, pv.b, s);
+        const t = test === 'randomization' ? cachedRandomization(r, baseline, measure, scope, s) : runPairedTest(test, pv.a, pv.b, s);
         comparisons.push({ retriever: r.name, scope, measure, test, delta: t.delta, ci: t.ci, pValue: t.pValue, pHolm: NaN, queries: pv.ids.length });
       }
     }
@@ -201,6 +290,25 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
     holmAdjust(family.map((c) => c.pValue)).forEach((p, i) => (family[i].pHolm = p));
   }
   return { baseline: baselineName, measure, settings: s, comparisons, skipped };
+}
+
+/**
+ * The baseline `coreb compare` picks when none is named: a BM25 row (the paper's baseline) when the
+ * rows hold one; else, for rows in the order a results file gives them, its first row; else (rows
+ * of a results store, whose order is the store's file names) the best row by `measure` under the
+ * protocol's aggregate. Returns the name and why, for the output to say.
+ */
+export function defaultBaseline(retrievers: readonly RetrieverResult[], measure: string, ordered: boolean): { name: string; why: string } {
+  const bm25 =
+    retrievers.find((r) => r.spec === 'bm25') ??
+    retrievers.find((r) => r.name === 'bm25') ??
+    retrievers.find((r) => (r.description as { kind?: unknown } | undefined)?.kind === 'bm25');
+  if (bm25 !== undefined) return { name: bm25.name, why: 'the BM25 row' };
+  if (ordered || retrievers.length === 0) return { name: retrievers[0]?.name ?? '', why: 'the first row of the results' };
+  const score = (r: RetrieverResult) =>
+    typeof r.overall.metrics[measure] === 'number' ? (r.overall.metrics[measure] as number) : Number.NEGATIVE_INFINITY;
+  const best = [...retrievers].sort((a, b) => score(b) - score(a) || a.name.localeCompare(b.name))[0];
+  return { name: best.name, why: `the best row by ${measure}, as there is no BM25 row` };
 }
 
 /** Options of {@link significantWins}. */
@@ -213,6 +321,8 @@ export interface WinsOptions {
   alpha?: number;
   seed?: number;
   permutations?: number;
+  /** Called after each row's pairs: pairs done, pairs in all. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -227,15 +337,26 @@ export function significantWins(retrievers: readonly RetrieverResult[], options:
   const alpha = options.alpha ?? 0.05;
   const usable = retrievers.filter((r) => r.perQuery !== undefined);
   const pairs: Array<{ a: string; b: string; delta: number; p: number }> = [];
+  // The randomization test's flipped sums depend on one row only: computed once per row (and kept
+  // with it), a pair is then a pass over the rounds.
+  let done = 0;
+  const total = (usable.length * (usable.length - 1)) / 2;
   for (let i = 0; i < usable.length; i++) {
     for (let j = i + 1; j < usable.length; j++) {
+      done++;
       // Only rows whose means come from the same queries are tested (a partial run is not).
       if (populationMismatch(usable[i], usable[j], options.scope) !== undefined) continue;
-      const pv = pairValues(usable[i], usable[j], options.measure, options.scope);
-      if (pv.ids.length === 0) continue;
-      const t = runPairedTest(test, pv.a, pv.b, s);
+      if (vectorsOf(usable[i], options.scope).ids.length === 0) continue;
+      const t =
+        test === 'randomization'
+          ? cachedRandomization(usable[i], usable[j], options.measure, options.scope, s)
+          : (() => {
+              const pv = pairValues(usable[i], usable[j], options.measure, options.scope);
+              return runPairedTest(test, pv.a, pv.b, s);
+            })();
       pairs.push({ a: usable[i].name, b: usable[j].name, delta: t.delta, p: t.pValue });
     }
+    options.onProgress?.(done, total);
   }
   const adjusted = holmAdjust(pairs.map((p) => p.p));
   const wins = new Map<string, Set<string>>(retrievers.map((r) => [r.name, new Set<string>()]));

@@ -30,6 +30,8 @@ export interface SiteOptions extends LeaderboardOptions {
   outDir: string;
   /** Page title prefix. Default `CoREB leaderboard`. */
   title?: string;
+  /** The boards of `files`, already built by {@link buildLeaderboards} with these options (not built again). */
+  boards?: Leaderboard[];
 }
 
 /** What {@link writeLeaderboardSite} wrote. */
@@ -288,8 +290,8 @@ function modelPage(
     ];
     parts.push(
       '<h2>Model</h2>',
-      `<dl>${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd data-meta="${esc(k)}">${esc(v)}</dd>`).join('')}${meta.reference !== null ? `<dt>reference</dt><dd>${esc(meta.reference)}</dd>` : ''}</dl>`,
-      `<p class="note">Source: ${esc(meta.source)}.</p>`,
+      `<dl>${facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd data-meta="${esc(k)}">${esc(v)}</dd>`).join('')}${meta.reference != null ? `<dt>reference</dt><dd>${esc(meta.reference)}</dd>` : ''}</dl>`,
+      meta.source != null ? `<p class="note">Source: ${esc(meta.source)}.</p>` : '',
     );
   }
   parts.push(
@@ -343,8 +345,9 @@ function modelPage(
  * name), `models.html`, `cross-release.html` and `pareto.html`. Pages are written atomically.
  */
 export async function writeLeaderboardSite(files: readonly LoadedResults[], options: SiteOptions): Promise<SiteOutput> {
+  // The groups come in buildLeaderboards' order, so given boards line up with them.
   const groups = leaderboardGroups(files);
-  const boards = groups.map((g) => buildLeaderboard(g, options));
+  const boards = options.boards ?? groups.map((g) => buildLeaderboard(g, options));
   const title = options.title ?? 'CoREB leaderboard';
   const pages = new Map<string, string>();
   const boardFile = (b: Leaderboard) =>

@@ -9,6 +9,7 @@ import type { ImportedRow, RetrieverResult } from '../core/eval-results.js';
 import type { LoadedResults } from '../dataset/results-file.js';
 import { rowModelMeta } from '../providers/presets.js';
 import { significantWins } from './compare.js';
+import { silentProgress, type Progress } from '../core/progress.js';
 import { latexEscape, renderTable, type TableFormat } from '../core/table.js';
 import { formatScore, rowLetter } from './grid.js';
 import { rankableRows, rankBy } from './render-results.js';
@@ -26,6 +27,8 @@ export interface LeaderboardOptions {
   seed?: number;
   /** Model metadata over what the rows carry (`--model-meta FILE`). */
   modelMeta?: GivenModelMeta;
+  /** Progress of the significance tests (pairs of rows, per board and scope). Default silent. */
+  progress?: Progress;
 }
 
 /** One row of a leaderboard. */
@@ -102,7 +105,19 @@ export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = 
   const tested = sorted.filter((r) => r.perQuery !== undefined);
   const wins = new Map<string, Map<string, Set<string>>>();
   if (tested.length >= 2) {
-    for (const scope of ['overall', ...tasks]) wins.set(scope, significantWins(tested, { measure, scope, alpha, permutations, seed }));
+    const progress = options.progress ?? silentProgress;
+    const scopes = ['overall', ...tasks];
+    const pairs = (tested.length * (tested.length - 1)) / 2;
+    progress.start(`significance tests, ${g.files[0]?.results.dataset.split ?? 'board'}`, scopes.length * pairs);
+    for (const scope of scopes) {
+      let last = 0;
+      const onProgress = (done: number) => {
+        progress.tick(done - last);
+        last = done;
+      };
+      wins.set(scope, significantWins(tested, { measure, scope, alpha, permutations, seed, onProgress }));
+    }
+    progress.done();
   }
   const extra = [...new Set(g.files.flatMap((f) => f.results.options?.measures ?? []))];
   const rows = sorted.map((r, i): LeaderboardRow => {

@@ -173,3 +173,48 @@ test('p-values equal scipy computed live (when python3 with scipy is installed)'
   close(r.ci![0], lo, 1e-8, 'lo');
   close(r.ci![1], hi, 1e-8, 'hi');
 });
+
+/** The sign-flip test written out round by round (each per-query difference flipped by its bit), as coreb did before the flipped sums. */
+function naiveRandomization(t: number[], c: number[], rounds: number, seed: number): number {
+  const d = t.map((x, i) => x - c[i]);
+  const rng = createRng(seed);
+  let observed = 0;
+  let scale = 0;
+  for (const x of d) {
+    observed += x;
+    scale += Math.abs(x);
+  }
+  let hits = 0;
+  for (let r = 0; r < rounds; r++) {
+    let s = 0;
+    let bits = 0;
+    for (let i = 0; i < d.length; i++) {
+      if ((i & 31) === 0) bits = rng();
+      s += bits & 1 ? -d[i] : d[i];
+      bits >>>= 1;
+    }
+    if (Math.abs(s) >= Math.abs(observed) - 1e-12 * scale) hits++;
+  }
+  return (hits + 1) / (rounds + 1);
+}
+
+test('randomization from per-system flipped sums gives the p-values of flipping each difference, on real, binary and tied values', () => {
+  const u = createRng(11);
+  for (const n of [1, 7, 32, 33, 300, 2604]) {
+    for (const kind of ['real', 'binary', 'thirds']) {
+      const a: number[] = [];
+      const b: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const x = u() / 2 ** 32;
+        const y = u() / 2 ** 32;
+        a.push(kind === 'real' ? x : kind === 'binary' ? Number(x < 0.5) : Math.floor(x * 4) / 3);
+        b.push(kind === 'real' ? Math.min(1, y + 0.02) : kind === 'binary' ? Number(y < 0.45) : Math.floor(y * 4) / 3);
+      }
+      assert.equal(randomizationTest(a, b, { permutations: 2000, seed: 5 }).pValue, naiveRandomization(a, b, 2000, 5), `${kind}, n=${n}`);
+    }
+  }
+  // Thirds whose differences sum to 0 up to rounding: every labelling ties, p = 1.
+  const a = [1 / 3, 2 / 3, 0, 1, 1 / 3, 2 / 3];
+  const b = [2 / 3, 1 / 3, 1, 0, 2 / 3, 1 / 3];
+  assert.equal(randomizationTest(a, b, { permutations: 999 }).pValue, 1);
+});

@@ -10,6 +10,7 @@ import type { LoadedResults } from '../../dataset/results-file.js';
 import { buildLeaderboards, crossReleaseViews, renderCrossRelease, renderLeaderboard } from '../../report/leaderboard.js';
 import { writeLeaderboardSite } from '../../report/leaderboard-site.js';
 import { opt, parseOptions } from '../options.js';
+import { createProgressBar } from '../progress-bar.js';
 import type { Command, CommandContext } from '../command.js';
 import { readModelMetaOption } from '../model-meta-option.js';
 
@@ -68,11 +69,14 @@ const command: Command = {
       throw new CorebError('USAGE', 'coreb leaderboard takes one or more results stores, files or folders; see `coreb leaderboard --help`');
     const { format } = values;
     const files: LoadedResults[] = [];
-    for (const p of positionals) files.push(...(await loadResultsInput(resolve(ctx.cwd, p))));
+    // Progress lines appear only for a step that takes over 2 s (a big store).
+    const progress = createProgressBar(ctx.stderr, ctx.interactive, { delayMs: 2000 });
+    for (const p of positionals) files.push(...(await loadResultsInput(resolve(ctx.cwd, p), progress)));
     const options = {
       alpha: values.alpha,
       permutations: values.permutations,
       seed: values.seed,
+      progress,
       ...(values.measure !== undefined ? { measure: values.measure } : {}),
       ...(values['model-meta'] !== undefined
         ? { modelMeta: await readModelMetaOption(ctx.cwd, values['model-meta'], (m) => ctx.logger.warn(m)) }
@@ -95,7 +99,7 @@ const command: Command = {
     }
     if (values.site !== undefined) {
       const outDir = resolve(ctx.cwd, values.site);
-      const site = await writeLeaderboardSite(files, { ...options, outDir });
+      const site = await writeLeaderboardSite(files, { ...options, outDir, boards });
       ctx.logger.info(`wrote ${site.pages.length} page(s) to ${outDir} (open ${resolve(outDir, 'index.html')})`);
     }
     return 0;
