@@ -147,6 +147,52 @@ function shares(v: VerifiedByModelLanguage): Map<string, number> {
 }
 
 /**
+ * The verified-correct shares of two releases, model × language. A model only the previous release
+ * has and one only the current has are paired (in order of programs judged, most first), as a
+ * solver renamed or replaced between releases is: one row says so, and its languages are compared
+ * across the pair instead of five rows removed and five added. What stays unpaired is added or removed.
+ */
+function verifiedRows(a: VerifiedByModelLanguage, b: VerifiedByModelLanguage, absolute: number): DriftRow[] {
+  const programs = (v: VerifiedByModelLanguage, m: string) => Object.values(v[m]).reduce((s, c) => s + c.programs, 0);
+  const byPrograms = (v: VerifiedByModelLanguage, ms: string[]) => ms.sort((x, y) => programs(v, y) - programs(v, x) || x.localeCompare(y));
+  const gone = byPrograms(
+    a,
+    Object.keys(a).filter((m) => !(m in b)),
+  );
+  const added = byPrograms(
+    b,
+    Object.keys(b).filter((m) => !(m in a)),
+  );
+  const pairs = gone.slice(0, added.length).map((m, i) => [m, added[i]] as const);
+  const renamed = new Map(pairs);
+  const prev = new Map<string, number>();
+  for (const [k, v] of shares(a)) {
+    const [model, ...rest] = k.split(' ');
+    const to = renamed.get(model);
+    prev.set(to === undefined ? k : [to, ...rest].join(' '), v);
+  }
+  const from = new Map(pairs.map(([p, c]) => [c, p]));
+  const label = (k: string) => {
+    const [model, ...rest] = k.split(' ');
+    const was = from.get(model);
+    return `${was === undefined ? model : `${was} → ${model}`} ${rest.join(' ')} verified share`;
+  };
+  return [
+    ...pairs.map(
+      ([p, c]): DriftRow => ({
+        section: 'verified',
+        figure: `model ${p} → ${c}`,
+        previous: null,
+        current: null,
+        delta: null,
+        flag: 'renamed or replaced (its languages compared across the pair)',
+      }),
+    ),
+    ...mapRows('verified', label, prev, shares(b), { absolute }),
+  ];
+}
+
+/**
  * Compares two releases (`previous` the last one, `current` the new one) and flags every figure
  * outside its band. Both are loaded with the same rules as `coreb validate` (what they cannot
  * score is not counted).
@@ -180,7 +226,7 @@ export async function compareReleases(previousDir: string, currentDir: string, o
     ...mapRows('tokens', (k) => `text corpus ${k} tokens`, means(a.tokens.textCorpus), means(b.tokens.textCorpus), {
       relative: bands.tokensRelative,
     }),
-    ...mapRows('verified', (k) => `${k} verified share`, shares(a.verified), shares(b.verified), { absolute: bands.verifiedAbsolute }),
+    ...verifiedRows(a.verified, b.verified, bands.verifiedAbsolute),
   ];
   if (options.bm25 !== false) {
     const pick = (f: ReleaseFigures, g: (x: { ndcg: number; hnTop10: number; intrusion: number | null }) => number | null) => {

@@ -334,7 +334,7 @@ function intrusionChart(g: ReleaseGroup, gi: number): ChartSpec | null {
   const tasks = taskNames(g);
   const values = g.retrievers.flatMap((r) =>
     tasks
-      .filter((t) => r.tasks[t]?.diagnostics.intrusionRate != null)
+      .filter((t) => r.tasks[t]?.diagnostics?.intrusionRate != null)
       .map((t) => ({ retriever: r.name, task: t, rate: r.tasks[t].diagnostics.intrusionRate as number })),
   );
   if (values.length === 0) return null;
@@ -344,7 +344,7 @@ function intrusionChart(g: ReleaseGroup, gi: number): ChartSpec | null {
     alt: `Grouped bar chart of the hard-negative intrusion rate per task and retriever on ${g.label}: ${values.map((v) => `${v.task} ${v.retriever} ${(v.rate * 100).toFixed(1)}%`).join('; ')}.`,
     table: {
       header: ['retriever', ...tasks],
-      rows: g.retrievers.map((r) => [r.name, ...tasks.map((t) => f4(r.tasks[t]?.diagnostics.intrusionRate))]),
+      rows: g.retrievers.map((r) => [r.name, ...tasks.map((t) => f4(r.tasks[t]?.diagnostics?.intrusionRate))]),
     },
     spec: {
       title: `Hard-negative intrusion rate — ${g.label}`,
@@ -656,7 +656,7 @@ function diagnosticsTable(g: ReleaseGroup): string {
         t,
         f4(d?.intrusionRate),
         String(d?.intrusionEligible ?? '–'),
-        d === undefined ? '–' : d.hardNegativesTop10.toFixed(2),
+        typeof d?.hardNegativesTop10 === 'number' ? d.hardNegativesTop10.toFixed(2) : '–',
         signed(d?.ndcgRecallGap10),
       ];
     }),

@@ -4,6 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DriftReport } from '../../src/core/drift-report.js';
 import { runCli } from '../support/cli.js';
@@ -52,4 +53,21 @@ test('drift against a grown release flags the new subtasks and the moved count; 
   const usage = runCli(['drift', mini]);
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /two release directories/);
+});
+
+test('a solver renamed between releases is one flagged row, its languages compared across the pair (not five removed and five added)', () => {
+  const renamed = join(tempDir('coreb-e2e-drift-rename-'), 'release');
+  cpSync(mini, renamed, { recursive: true });
+  for (const f of readdirSync(renamed)) {
+    const path = join(renamed, f);
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll('"author-a"', '"author-z"'));
+  }
+  const r = runCli(['drift', mini, renamed, '--format', 'json', '--no-bm25']);
+  assert.equal(r.status, 0, r.stderr);
+  const d = JSON.parse(r.stdout) as DriftReport;
+  assert.equal(d.flagged, 1, JSON.stringify(d.rows.filter((x) => x.flag !== null)));
+  assert.equal(d.rows.find((x) => x.flag !== null)?.figure, 'model author-a → author-z');
+  const go = d.rows.find((x) => x.figure === 'author-a → author-z go verified share');
+  assert.ok(go !== undefined && go.delta === 0 && go.flag === null, JSON.stringify(go));
+  assert.ok(!d.rows.some((x) => x.flag === 'added' || x.flag === 'removed'));
 });

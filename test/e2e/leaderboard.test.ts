@@ -326,3 +326,22 @@ test('leaderboard --site: every page renders in headless Chromium without consol
   assert.match(html, /text2code: per language/);
   assert.match(html, /Per subtask/);
 });
+
+test('coreb report and coreb compare read a results store: report writes its page for both releases; compare tests against the BM25 row and says so', () => {
+  const out = join(dir, 'report-from-store');
+  const r = runCli(['report', store, '--out', out, '--no-png', '--permutations', '2000'], { env });
+  assert.equal(r.status, 0, r.stderr);
+  const html = readFileSync(join(out, 'index.html'), 'utf8');
+  for (const name of ['bm25-classic', 'bm25-anserini', 'release_v9903']) assert.ok(html.includes(name), name);
+  assert.match(html, /[Cc]ross-release/);
+  const c = runCli(['compare', store, '--test', 't-test'], { env });
+  assert.equal(c.status, 0, c.stderr);
+  // The store's first entry by file name is bm25-anserini; the baseline is the BM25 row all the same.
+  assert.match(c.stderr, /baseline bm25 \(the BM25 row; --baseline NAME picks another\)/);
+  assert.match(c.stdout, /compare: baseline bm25,/);
+  const empty = join(dir, 'not-a-store');
+  mkdirSync(empty, { recursive: true });
+  const bad = runCli(['report', empty, '--out', join(dir, 'nothing')], { env });
+  assert.equal(bad.status, 3, bad.stderr);
+  assert.match(bad.stderr, /no results\.json \(coreb eval --out\), no results-store entry \(coreb eval --results\) and no contamination\.json/);
+});

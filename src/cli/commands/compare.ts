@@ -5,10 +5,18 @@
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { loadResultsInput } from '../../dataset/results-store.js';
-import { COMPARE_TESTS, compareResults, renderCompareTable, renderCompareTableAs, type CompareReport } from '../../report/compare.js';
+import {
+  COMPARE_TESTS,
+  compareResults,
+  defaultBaseline,
+  renderCompareTable,
+  renderCompareTableAs,
+  type CompareReport,
+} from '../../report/compare.js';
 import { explainGroups, groupResults } from '../../report/result-groups.js';
 import type { LoadedResults } from '../../dataset/results-file.js';
 import { opt, parseOptions } from '../options.js';
+import { createProgressBar } from '../progress-bar.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `Usage: coreb compare INPUT... [options]
@@ -20,7 +28,8 @@ Rows of several inputs are merged per dataset and protocol, as \`coreb report\` 
 same row twice counts once); each (dataset, protocol) is compared on its own, never against another.
 
 Options:
-  --baseline NAME     Baseline retriever (default: the first row).
+  --baseline NAME     Baseline retriever (default: a BM25 row; else the first row of a results
+                      file; else, in a results store, the best row by the first measure).
   --measure M         Measure label as in the results (default ndcg@10); repeatable or a comma
                       list, each measure tested (and Holm-adjusted) on its own.
   --test T            t-test | randomization | bootstrap | all (default all).
@@ -64,8 +73,11 @@ const command: Command = {
       throw new CorebError('USAGE', 'coreb compare takes one or more results files, folders or stores; see `coreb compare --help`');
     const { format, test } = values;
     const loaded: LoadedResults[] = [];
-    for (const p of positionals) loaded.push(...(await loadResultsInput(resolve(ctx.cwd, p))));
-    const groups = groupResults(loaded);
+    const progress = createProgressBar(ctx.stderr, ctx.interactive, { delayMs: 2000 });
+    for (const p of positionals) loaded.push(...(await loadResultsInput(resolve(ctx.cwd, p), progress)));
+    // One results file (or eval folder) keeps its rows' order; a store's is its file names'.
+    const ordered = loaded.length === positionals.length;
+    let groups = groupResults(loaded);
     // Imported rows (published task means) have no per-query values: nothing to test.
     for (const g of groups) {
       const imported = g.retrievers.filter((r) => r.imported !== undefined);
@@ -73,6 +85,11 @@ const command: Command = {
       ctx.stderr.write(`${g.label}: not compared (imported, no per-query values): ${imported.map((r) => r.name).join(', ')}\n`);
       g.retrievers = g.retrievers.filter((r) => r.imported === undefined);
     }
+    for (const g of groups.filter((x) => x.retrievers.length < 2)) {
+      ctx.stderr.write(`${g.label}: not compared (${g.retrievers.length} row(s) with per-query values; a comparison needs two)\n`);
+    }
+    groups = groups.filter((x) => x.retrievers.length >= 2);
+    if (groups.length === 0) throw new CorebError('USAGE', 'no dataset has two rows with per-query values to compare');
     const measures = (values.measure.length > 0 ? values.measure : ['ndcg@10'])
       .flatMap((m) => m.split(','))
       .map((m) => m.trim())
@@ -83,18 +100,22 @@ const command: Command = {
       permutations: values.permutations,
       bootstrapSamples: values.bootstrap,
     };
-    const out = groups.map((g) => ({
-      dataset: g.split,
-      protocol: g.protocol,
-      label: g.label,
-      reports: measures.map(
-        (measure): CompareReport =>
-          compareResults(
-            { ...g.results, retrievers: g.retrievers },
-            { ...(values.baseline !== undefined ? { baseline: values.baseline } : {}), measure, ...settings },
-          ),
-      ),
-    }));
+    const out = groups.map((g) => {
+      let baseline = values.baseline;
+      if (baseline === undefined) {
+        const picked = defaultBaseline(g.retrievers, measures[0], ordered);
+        baseline = picked.name;
+        if (format !== 'json') ctx.stderr.write(`${g.label}: baseline ${picked.name} (${picked.why}; --baseline NAME picks another)\n`);
+      }
+      return {
+        dataset: g.split,
+        protocol: g.protocol,
+        label: g.label,
+        reports: measures.map(
+          (measure): CompareReport => compareResults({ ...g.results, retrievers: g.retrievers }, { baseline, measure, ...settings }),
+        ),
+      };
+    });
     const single = out.length === 1 && out[0].reports.length === 1;
     if (format === 'json') {
       ctx.stdout.write(`${JSON.stringify(single ? out[0].reports[0] : { groups: out.map(({ label: _l, ...g }) => g) }, null, 2)}\n`);

@@ -3,12 +3,14 @@
  * or more results files, plus each chart as .svg and .png.
  */
 import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { CorebError } from '../../core/errors.js';
+import { dirname, resolve } from 'node:path';
+import { CorebError, isCorebError } from '../../core/errors.js';
 import { loadEvalResults } from '../../dataset/results-file.js';
+import { loadResultsInput } from '../../dataset/results-store.js';
 import { readContaminationIn, renderContaminationTable, type ContaminationSummary } from '../../report/contamination.js';
 import { writeHtmlReport } from '../../report/html-report.js';
 import { opt, parseOptions } from '../options.js';
+import { createProgressBar } from '../progress-bar.js';
 import type { Command, CommandContext } from '../command.js';
 
 const USAGE = `Usage: coreb report RESULTS.json|DIR [RESULTS.json|DIR ...] --out DIR [options]
@@ -58,6 +60,7 @@ const command: Command = {
     );
     if (positionals.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one RESULTS.json or folder; see `coreb report --help`');
     const files = [];
+    const progress = createProgressBar(ctx.stderr, ctx.interactive, { delayMs: 2000 });
     const studies: Array<{ file: string; summary: ContaminationSummary }> = [];
     const addStudy = async (dir: string): Promise<boolean> => {
       const found = await readContaminationIn(dir);
@@ -74,18 +77,22 @@ const command: Command = {
         // a missing path is reported by the results loader below
       }
       if (isDir) {
-        const results = join(path, 'results.json');
-        let hasResults = false;
+        // A folder: results.json (coreb eval --out) or a results store (coreb eval --results), and/or
+        // a contamination.json (coreb contamination).
+        const hasStudy = await addStudy(path);
         try {
-          hasResults = statSync(results).isFile();
-        } catch {
-          hasResults = false;
-        }
-        if (hasResults) files.push(await loadEvalResults(results));
-        if (!(await addStudy(path)) && !hasResults) {
-          throw new CorebError('NOT_FOUND', 'the folder has neither results.json (coreb eval --out) nor contamination.json (coreb contamination)', {
-            file: path,
-          });
+          files.push(...(await loadResultsInput(path, progress)));
+        } catch (e) {
+          if (!(isCorebError(e) && e.code === 'NOT_FOUND' && hasStudy)) {
+            if (isCorebError(e) && e.code === 'NOT_FOUND' && !hasStudy) {
+              throw new CorebError(
+                'NOT_FOUND',
+                'the folder has no results.json (coreb eval --out), no results-store entry (coreb eval --results) and no contamination.json (coreb contamination)',
+                { file: path },
+              );
+            }
+            throw e;
+          }
         }
       } else {
         files.push(await loadEvalResults(path));
