@@ -7,7 +7,8 @@
  * Test support only: no sandbox; the tests submit their own programs.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,40 @@ export interface ExecRequest {
 }
 
 const GO_CACHE = join(tmpdir(), 'coreb-loopback-gocache');
+/**
+ * Builds shared by the loopback services of one test run: the same sources built with the same
+ * command are compiled once (the three services' suites submit the same programs). What a service
+ * answers does not change: the compiler's result and files are those of the first build.
+ */
+const BUILD_CACHE = join(tmpdir(), 'coreb-loopback-builds');
+
+async function cachedBuild(
+  argv: string[],
+  dir: string,
+  files: ExecRequest['files'],
+  timeoutMs: number,
+  env: Record<string, string>,
+): Promise<StageResult> {
+  const key = createHash('sha256').update(JSON.stringify({ argv, files })).digest('hex').slice(0, 32);
+  const slot = join(BUILD_CACHE, key);
+  if (existsSync(join(slot, '.stage.json'))) {
+    cpSync(join(slot, 'files'), dir, { recursive: true });
+    return JSON.parse(readFileSync(join(slot, '.stage.json'), 'utf8')) as StageResult;
+  }
+  const result = await stage(argv, dir, '', timeoutMs, env);
+  if (!result.timedOut) {
+    const tmp = mkdtempSync(join(tmpdir(), 'coreb-loopback-build-'));
+    cpSync(dir, join(tmp, 'files'), { recursive: true });
+    writeFileSync(join(tmp, '.stage.json'), JSON.stringify(result));
+    mkdirSync(BUILD_CACHE, { recursive: true });
+    try {
+      renameSync(tmp, slot);
+    } catch {
+      rmSync(tmp, { recursive: true, force: true }); // another build of the same key won the race
+    }
+  }
+  return result;
+}
 
 function stage(argv: string[], cwd: string, stdin: string, timeoutMs: number, env: Record<string, string>): Promise<StageResult> {
   return new Promise((resolve) => {
@@ -89,14 +124,26 @@ export async function executePlain(req: ExecRequest): Promise<{ compile?: StageR
     // SandboxFusion limits the compiler too, and every language's run
     const built = (argv: string[]): string[] => (req.addressSpaceOnly === true ? limited(argv) : argv);
     if (req.language === 'cpp') {
-      compile = await stage(built(['g++', ...(req.cxxFlags ?? ['-O2', '-std=c++17']), '-o', 'prog', main]), dir, '', req.compileTimeoutMs, env);
+      compile = await cachedBuild(
+        built(['g++', ...(req.cxxFlags ?? ['-O2', '-std=c++17']), '-o', 'prog', main]),
+        dir,
+        req.files,
+        req.compileTimeoutMs,
+        env,
+      );
       run = limited(['./prog']);
     } else if (req.language === 'java') {
-      compile = await stage(built(['javac', '-encoding', 'UTF-8', '-d', '.', ...req.files.map((f) => f.name)]), dir, '', req.compileTimeoutMs, env);
+      compile = await cachedBuild(
+        built(['javac', '-encoding', 'UTF-8', '-d', '.', ...req.files.map((f) => f.name)]),
+        dir,
+        req.files,
+        req.compileTimeoutMs,
+        env,
+      );
       const cls = main.replace(/\.java$/, '');
       run = req.addressSpaceOnly === true ? limited(['java', '-ea', '-cp', '.', cls]) : ['java', `-Xmx${req.memoryMb}m`, '-Xss64m', '-cp', '.', cls];
     } else if (req.language === 'go') {
-      compile = await stage(built(['go', 'build', '-o', 'prog', ...req.files.map((f) => f.name)]), dir, '', req.compileTimeoutMs, env);
+      compile = await cachedBuild(built(['go', 'build', '-o', 'prog', ...req.files.map((f) => f.name)]), dir, req.files, req.compileTimeoutMs, env);
       run = built(['./prog']);
     } else if (req.language === 'python') {
       run = limited(['python3', main]);

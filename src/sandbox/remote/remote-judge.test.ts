@@ -68,7 +68,8 @@ function verdictSuite(kind: 'sandboxfusion' | 'judge0' | 'piston', start: () => 
         judge.judge(prog('wa', 'python', 'a, b = map(int, input().split())\nprint(a - b)\n'), SUM),
         judge.judge(prog('re', 'python', 'raise SystemExit(3)\n'), SUM),
         judge.judge(prog('ce', 'cpp', 'int main() { return undefined_name; }\n'), SUM),
-        judge.judge(prog('tle', 'python', 'while True:\n    pass\n'), SUM.slice(0, 1)),
+        // A program that never ends (sleeping, so the wait costs no CPU of the run's).
+        judge.judge(prog('tle', 'python', 'import time\ntime.sleep(60)\n'), SUM.slice(0, 1)),
         judge.judge(prog('mle', 'python', 'x = bytearray(900 * 1024 * 1024)\nprint(len(x))\n'), SUM.slice(0, 1)),
       ]);
       assert.equal(wa.verdict, 'wrong_answer');
