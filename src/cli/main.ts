@@ -3,7 +3,7 @@
  * The `coreb` entry point: picks the command, builds its context (argv, env, signal, logger) and
  * maps every CorebError to an exit status in one top-level catch.
  */
-import { CorebError, EXIT_CODES, isCorebError } from '../core/errors.js';
+import { CorebError, EXIT_CODES, exitStatusHelp, isCorebError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
 import { COMMANDS } from './commands.js';
 import { didYouMean } from '../core/suggest.js';
@@ -12,11 +12,12 @@ import { HEAVY_COMMANDS, hugePagesEnv, reexecWithHugePages, restoreUserTunables 
 
 async function help(out: NodeJS.WritableStream): Promise<void> {
   const lines = ['coreb — CoREB code retrieval benchmark toolkit', '', 'Usage: coreb <command> [options]', '', 'Commands:'];
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   for (const [name, load] of Object.entries(COMMANDS)) {
     const cmd = (await load()).default;
-    lines.push(`  ${name.padEnd(10)} ${cmd.summary}`);
+    lines.push(`  ${name.padEnd(width)}  ${cmd.summary}`);
   }
-  lines.push('', "Run `coreb <command> --help` for a command's options.");
+  lines.push('', "Run `coreb <command> --help` for a command's options.", '', exitStatusHelp());
   out.write(lines.join('\n') + '\n');
 }
 
@@ -40,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const cmd = (await load()).default;
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(cmd.usage.trimEnd() + '\n');
+    process.stdout.write(`${cmd.usage.trimEnd()}\n\n${exitStatusHelp()}\n`);
     return 0;
   }
   const controller = new AbortController();

@@ -111,6 +111,19 @@ export const opt = {
    * One of `values`, `fallback` when not given (a near miss is suggested); `unknown` words the
    * error for a value that is not one of them, when the command has its own wording.
    */
+  /**
+   * `--format`: one of `values`, the same names in every command (`table`, `markdown`, `latex`,
+   * `json`, ...); `text` is taken for `table` (aligned text), as `coreb validate` once named it.
+   */
+  format<T extends string>(values: readonly T[], fallback: T): Option<T> {
+    return {
+      type: 'string',
+      parse(raw, name) {
+        const v = text(raw);
+        return parseChoiceOption(name, v === 'text' && values.includes('table' as T) ? 'table' : v, values, fallback);
+      },
+    };
+  },
   choice<T extends string, F extends T | undefined>(values: readonly T[], fallback: F, unknown?: (value: string) => string): Option<T | F> {
     return {
       type: 'string',

@@ -44,6 +44,32 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   INTERNAL: 70,
 };
 
+/**
+ * Exit status of a command whose own check failed: `coreb drift --strict` with a figure flagged,
+ * `coreb soup --check` out of tolerance. Not an error (the command did its work and printed why).
+ */
+export const CHECK_FAILED_EXIT = 1;
+
+/** Every exit status a coreb command can end with and what it means (the help texts and README print it). */
+export const EXIT_STATUS_MEANINGS: ReadonlyArray<readonly [number, string]> = [
+  [0, 'done'],
+  [CHECK_FAILED_EXIT, 'a check the command was asked to make failed (drift --strict, soup --check)'],
+  [EXIT_CODES.USAGE, 'usage, configuration or an unknown measure'],
+  [EXIT_CODES.IO, 'a file or folder not found, unreadable or not writable (a full disk too)'],
+  [EXIT_CODES.PARSE, 'malformed or invalid input, named by file, line or row, and field'],
+  [EXIT_CODES.TOOLCHAIN, 'a compiler, the sandbox or a remote judge unusable'],
+  [EXIT_CODES.PROVIDER, 'a model provider or an HTTP service failed after its retries'],
+  [EXIT_CODES.CACHE, 'a cache unusable'],
+  [EXIT_CODES.UNSUPPORTED, 'an optional package or a feature this machine lacks'],
+  [EXIT_CODES.INTERNAL, 'an internal error (a bug: please report it with the command)'],
+  [EXIT_CODES.INTERRUPTED, 'interrupted (Ctrl-C, SIGTERM); what was done is kept for a resume'],
+];
+
+/** The exit statuses as lines of a help text. */
+export function exitStatusHelp(): string {
+  return ['Exit status (every command):', ...EXIT_STATUS_MEANINGS.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`)].join('\n');
+}
+
 /** Where in a user's input a problem was found. All fields optional; fill what is known. */
 export interface SourceLocation {
   /** File path as the user gave it. */

@@ -3,17 +3,17 @@
  * per-corpus findings, then the label-proxy fields and the language-check details.
  */
 import type { AuditReport } from '../core/audit-report.js';
-import { tableLines } from '../core/table.js';
+import { renderTable, type TableFormat } from '../core/table.js';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const num = (x: number, d = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(d));
 
-function table(header: string[], rows: string[][]): string {
-  return tableLines({ header, rows }).join('\n');
-}
-
-/** The audit as text tables (trailing newline). */
-export function renderAuditTable(report: AuditReport): string {
+/**
+ * The audit as tables and findings (trailing newline): aligned text (`table`), markdown (headings,
+ * tables, findings as lists) or LaTeX (booktabs tabulars, everything else as % comments).
+ */
+export function renderAuditTable(report: AuditReport, format: TableFormat = 'table'): string {
+  const table = (header: string[], rows: string[][]): string => renderTable({ header, rows, align: 1 }, format).trimEnd();
   const out: string[] = [`coreb audit — ${report.dataset.kind} ${report.dataset.dir} (split ${report.dataset.split})`, ''];
   const tasks = Object.entries(report.tasks);
   out.push('Tasks (relevant = label >= level; lexical = BM25 over title + text, queries with a relevant document)');
@@ -125,5 +125,20 @@ export function renderAuditTable(report: AuditReport): string {
       if (f.examples.length > 0) out.push(`    e.g. ${f.examples.join(', ')}`);
     }
   }
-  return out.join('\n') + '\n';
+  if (format === 'table') return out.join('\n') + '\n';
+  // Markdown and LaTeX: the tables as rendered; a line of text a heading, an indented line a list item
+  // (markdown) or a comment (LaTeX).
+  const tables = new Set(out.filter((l) => l.includes('\n')));
+  const lines = out.map((l) => {
+    if (tables.has(l) || l === '') return l;
+    if (format === 'latex')
+      return l
+        .split('\n')
+        .map((x) => `% ${x}`)
+        .join('\n');
+    const indent = /^ */.exec(l)![0].length;
+    if (indent === 0) return `\n### ${l}\n`;
+    return `${' '.repeat(Math.max(0, indent - 2))}- ${l.trimStart()}`;
+  });
+  return lines.join('\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }

@@ -12,7 +12,7 @@ const signed = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+'
  * The drift report as aligned text (`table`), a markdown table (`markdown`) or JSON. Flagged rows
  * carry `!` and the reason; `onlyFlagged` keeps those alone.
  */
-export function renderDriftReport(report: DriftReport, format: 'table' | 'markdown' | 'json' = 'table', onlyFlagged = false): string {
+export function renderDriftReport(report: DriftReport, format: 'table' | 'markdown' | 'latex' | 'json' = 'table', onlyFlagged = false): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`;
   const rows = report.rows.filter((r) => !onlyFlagged || r.flag !== null);
   const header = ['', 'figure', report.previous.split, report.current.split, 'change', 'flag'];

@@ -9,7 +9,7 @@ import type { EvalResults, GroupResult, RetrieverResult } from '../core/eval-res
 import { renderTable, type ColumnAlign } from '../core/table.js';
 
 /** Output flavours of {@link renderResults}. */
-export type ReportFormat = 'table' | 'markdown';
+export type ReportFormat = 'table' | 'markdown' | 'latex';
 
 /** Options of {@link renderResults}. */
 export interface RenderOptions {
@@ -65,7 +65,7 @@ export function renderResults(results: EvalResults, options: RenderOptions = {})
     if (withSubtasks) tables.push(subtaskTable(r));
   }
   const body = tables.map((t) => render(t, format)).join('\n');
-  return (format === 'markdown' ? `_${head}_\n\n` : `${head}\n\n`) + body;
+  return (format === 'markdown' ? `_${head}_\n\n` : format === 'latex' ? `% ${head}\n\n` : `${head}\n\n`) + body;
 }
 
 /** The last two components of a path (`coreb-mini/release`), enough to recognise a dataset. */

@@ -52,3 +52,36 @@ test('validate | head: a closed stdout ends quietly, without a stack trace', () 
   assert.equal(r.stdout.split('\n').length, 3, r.stdout);
   assert.equal(r.stderr, '', 'no error output');
 });
+
+test('every command documents the exit statuses; the top-level help lines its commands up and lists them too', () => {
+  const top = runCli(['--help']);
+  assert.equal(top.status, 0);
+  const commands = top.stdout.split('Commands:\n')[1].split('\n\n')[0].split('\n');
+  const column = commands.map((l) => /^ {2}\S+ +/.exec(l)![0].length);
+  assert.equal(new Set(column).size, 1, `summaries start in one column:\n${commands.join('\n')}`);
+  assert.match(top.stdout, /Exit status \(every command\):\n +0 +done\n +1 +a check the command was asked to make failed/);
+  for (const line of commands) {
+    const name = line.trim().split(/\s+/)[0];
+    const r = runCli([name, '--help']);
+    assert.equal(r.status, 0, `${name} --help`);
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 70, 130])
+      assert.match(r.stdout, new RegExp(`\\n +${code}  \\S`), `${name} --help lists exit status ${code}`);
+  }
+});
+
+test('--format: the same names in every command (table, markdown, latex, json; text means table)', () => {
+  const mini = join(process.cwd(), 'data', 'coreb-mini', 'release');
+  const text = runCli(['validate', mini, '--format', 'text']);
+  assert.equal(text.status, 0, text.stderr);
+  assert.equal(text.stdout, runCli(['validate', mini, '--format', 'table']).stdout);
+  const latex = runCli(['eval', '--format', 'latex', '--quiet']);
+  assert.equal(latex.status, 0, latex.stderr);
+  assert.match(latex.stdout, /^% coreb eval/);
+  assert.match(latex.stdout, /\\begin\{tabular\}/);
+  const audit = runCli(['audit', mini, '--format', 'markdown', '--no-language-check', '--quiet']);
+  assert.equal(audit.status, 0, audit.stderr);
+  assert.match(audit.stdout, /^\| task \| queries \|/m);
+  const bad = runCli(['audit', mini, '--format', 'csv']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--format must be one of table, markdown, latex, json, got `csv`/);
+});

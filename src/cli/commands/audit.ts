@@ -31,7 +31,7 @@ Options:
   --split NAME             Parquet release split or BEIR qrels split.
   --near-dup-threshold X   Jaccard threshold of near-duplicates (default 0.8).
   --no-language-check      Skip the language detector (the slowest step, ~40 ms per document).
-  --format F               table (default) | json
+  --format F               table (default) | markdown | latex | json
   --quiet                  No progress or informational output (warnings and errors still print).
 See docs/report.md.
 `;
@@ -47,7 +47,7 @@ const command: Command = {
         split: opt.string(),
         'near-dup-threshold': opt.number(0.8, (x) => x > 0 && x <= 1, 'a number in (0, 1]'),
         'no-language-check': opt.flag(),
-        format: opt.choice(['table', 'json'] as const, 'table'),
+        format: opt.format(['table', 'markdown', 'latex', 'json'] as const, 'table'),
         quiet: opt.flag(),
       },
       true,
@@ -66,7 +66,7 @@ const command: Command = {
       logger: ctx.logger,
       ...(values.quiet ? {} : { progress: createProgressBar(ctx.stderr, ctx.interactive) }),
     });
-    ctx.stdout.write(format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderAuditTable(report));
+    ctx.stdout.write(format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderAuditTable(report, format));
     return 0;
   },
 };

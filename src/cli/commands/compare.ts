@@ -65,7 +65,7 @@ const command: Command = {
         permutations: opt.int(10000, 1),
         bootstrap: opt.int(10000, 1),
         seed: opt.int(42, 0),
-        format: opt.choice(['table', 'markdown', 'latex', 'json'] as const, 'table'),
+        format: opt.format(['table', 'markdown', 'latex', 'json'] as const, 'table'),
       },
       true,
     );

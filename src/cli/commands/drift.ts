@@ -3,7 +3,7 @@
  * token lengths, verified-correct shares, BM25), each figure flagged outside its documented band.
  */
 import { resolve } from 'node:path';
-import { CorebError } from '../../core/errors.js';
+import { CHECK_FAILED_EXIT, CorebError } from '../../core/errors.js';
 import { compareReleases, DEFAULT_DRIFT_BANDS } from '../../eval/release-drift.js';
 import { renderDriftReport } from '../../report/render-drift.js';
 import { opt, parseOptions } from '../options.js';
@@ -50,7 +50,7 @@ const command: Command = {
         'no-bm25': opt.flag(),
         flagged: opt.flag(),
         strict: opt.flag(),
-        format: opt.choice(['table', 'markdown', 'json'] as const, 'table'),
+        format: opt.format(['table', 'markdown', 'latex', 'json'] as const, 'table'),
       },
       true,
     );
@@ -69,7 +69,7 @@ const command: Command = {
       logger: ctx.logger,
     });
     ctx.stdout.write(renderDriftReport(report, format, Boolean(values.flagged)));
-    return values.strict && report.flagged > 0 ? 1 : 0;
+    return values.strict && report.flagged > 0 ? CHECK_FAILED_EXIT : 0;
   },
 };
 export default command;

@@ -144,7 +144,8 @@ Options:
                           coreb export mteb into model_meta.json
   --overwrite             Replace the results in a non-empty --out DIR (run files of the old
                           results that this run does not write are removed at the end).
-  --format F              table (default) | markdown | json  (what goes to stdout)
+  --format F              table (default) | markdown | latex | json  (what goes to stdout; LaTeX:
+                          booktabs tabulars, the title and notes as % comments)
   --subtask-tables        Also print per-subtask tables in table format.
   --no-per-query          Leave per-query values out of results.json.
   --quiet                 No progress output on stderr.
@@ -178,7 +179,7 @@ const command: Command = {
       out: opt.string(),
       overwrite: opt.flag(),
       runs: opt.choice(RUN_FILE_FORMATS, 'gz'),
-      format: opt.choice(['table', 'markdown', 'json'] as const, 'table'),
+      format: opt.format(['table', 'markdown', 'latex', 'json'] as const, 'table'),
       'subtask-tables': opt.flag(),
       'no-per-query': opt.flag(),
       quiet: opt.flag(),

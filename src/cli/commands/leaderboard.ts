@@ -55,7 +55,7 @@ const command: Command = {
       'leaderboard',
       ctx.argv,
       {
-        format: opt.choice(['table', 'markdown', 'latex', 'json'] as const, 'table'),
+        format: opt.format(['table', 'markdown', 'latex', 'json'] as const, 'table'),
         site: opt.string(),
         'model-meta': opt.string(),
         measure: opt.string(),

@@ -40,7 +40,7 @@ const command: Command = {
     const { values, positionals } = parseOptions(
       'results',
       ctx.argv,
-      { format: opt.choice(['table', 'json'] as const, 'table'), split: opt.string(), force: opt.flag() },
+      { format: opt.format(['table', 'json'] as const, 'table'), split: opt.string(), force: opt.flag() },
       true,
     );
     const [verb, dirArg, ...rest] = positionals;

@@ -3,7 +3,7 @@
  * `--check` verifies on sampled modules that `cat` equals the mean of the merged deltas.
  */
 import { resolve } from 'node:path';
-import { CorebError } from '../../core/errors.js';
+import { CHECK_FAILED_EXIT, CorebError } from '../../core/errors.js';
 import { FLOAT_DTYPES, type FloatDtype } from '../../tensors/safetensors.js';
 import { checkSoup, SOUP_METHODS, soupAdapters, type SoupCheckReport } from '../../train/soup.js';
 import { opt, parseOptions } from '../options.js';
@@ -127,7 +127,7 @@ const command: Command = {
       ...(progress ? { progress } : {}),
     });
     ctx.stdout.write(values.json ? JSON.stringify(report, null, 2) + '\n' : renderCheck(report));
-    return report.ok ? 0 : 1;
+    return report.ok ? 0 : CHECK_FAILED_EXIT;
   },
 };
 export default command;

@@ -13,7 +13,7 @@ import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 
 const LAYOUTS = ['auto', 'release', 'beir'] as const;
-const FORMATS = ['text', 'json'] as const;
+const FORMATS = ['table', 'json'] as const;
 
 const usage = `Usage: coreb validate <dir> [options]
 
@@ -32,7 +32,7 @@ Layouts (detected; force with --layout):
   beir      a BEIR/CoIR directory: corpus.jsonl, queries.jsonl, qrels/<split>.tsv
 
 Options:
-  --format text|json        output format (default text)
+  --format table|json       output format (default table: aligned text; text works too)
   --layout auto|release|beir
                             directory layout (default auto: beir when corpus.jsonl exists)
   --input auto|jsonl|parquet
@@ -54,7 +54,7 @@ async function run(ctx: CommandContext): Promise<number> {
     'validate',
     ctx.argv,
     {
-      format: opt.choice(FORMATS, 'text'),
+      format: opt.format(FORMATS, 'table'),
       layout: opt.choice(LAYOUTS, 'auto'),
       input: opt.choice<ReleaseFormat, ReleaseFormat>(RELEASE_FORMATS, 'auto'),
       split: opt.string(),
