@@ -76,7 +76,7 @@ test('coreb validate usage errors exit 2 and a missing directory exits 3', () =>
   assert.equal(runCli(['validate']).status, 2);
   const bad = runCli(['validate', tempDir(), '--format', 'yaml']);
   assert.equal(bad.status, 2);
-  assert.match(bad.stderr, /--format must be one of text, json/);
+  assert.match(bad.stderr, /--format must be one of table, json/);
   const missing = runCli(['validate', join(tempDir(), 'nope')]);
   assert.equal(missing.status, 3);
   assert.match(missing.stderr, /not found/);
