@@ -58,6 +58,8 @@ export interface MtebExportOptions {
 export interface MtebExportOutput {
   dir: string;
   files: string[];
+  /** What the files hold that a reader should know: nAUCs written as NaN for want of a run file, and why. */
+  warnings: string[];
 }
 
 /** Result-file labels that may hold each MTEB family at cut-off k, in preference order. */
@@ -327,6 +329,9 @@ export async function exportMteb(results: EvalResults, options: MtebExportOption
   const base = dirname(resolve(options.resultsFile));
   const settings: string[] = [];
   const rerank = (retriever as RetrieverResult & { rerank?: unknown }).rerank !== undefined;
+  const warnings: string[] = [];
+  const withoutRun: string[] = [];
+  let nanNaucs = 0;
   for (const task of Object.keys(retriever.tasks)) {
     const taskName = mtebTaskName(task, rerank);
     const runFile = retriever.tasks[task].runFile;
@@ -340,6 +345,10 @@ export async function exportMteb(results: EvalResults, options: MtebExportOption
       kg_co2_emissions: null,
       date: options.nowSeconds ?? Date.now() / 1000,
     };
+    const test0 = (doc.scores as { test: Array<Record<string, unknown>> }).test[0];
+    const nans = Object.entries(test0).filter(([k, v]) => k.startsWith('nauc_') && typeof v === 'number' && Number.isNaN(v)).length;
+    nanNaucs += nans;
+    if (run === null && nans > 0) withoutRun.push(task);
     const file = join(dir, `${taskName}.json`);
     await saveAtomic(file, stringifyMtebJson(doc));
     files.push(file);
@@ -361,5 +370,14 @@ export async function exportMteb(results: EvalResults, options: MtebExportOption
   await saveAtomic(files[files.length - 1], JSON.stringify(meta, null, 2) + '\n');
   files.push(join(dir, 'run_settings.jsonl'));
   await saveAtomic(files[files.length - 1], settings.join('\n') + '\n');
-  return { dir, files };
+  if (withoutRun.length > 0) {
+    warnings.push(
+      `${nanNaucs} nAUC value(s) written as NaN (MTEB's way of writing a value it cannot compute): the nAUCs need each query's ranked scores, and ${withoutRun.join(', ')} ha${withoutRun.length === 1 ? 's' : 've'} no run file in ${options.resultsFile} (a results-store row keeps none); export the results.json of \`coreb eval --protocol mteb --out DIR\`, whose run files sit beside it, to have them`,
+    );
+  } else if (nanNaucs > 0) {
+    warnings.push(
+      `${nanNaucs} nAUC value(s) written as NaN: their abstention curve is flat (every query's metric equal), where the nAUC is undefined`,
+    );
+  }
+  return { dir, files, warnings };
 }

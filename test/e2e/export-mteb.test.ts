@@ -111,3 +111,29 @@ test('the MTEB export of an mteb-preset BM25 run on the sample has the exact key
     for (const k of ['max', 'std', 'diff1']) assert.ok(typeof s[`nauc_ndcg_at_10_${k}`] === 'number' || s[`nauc_ndcg_at_10_${k}`] === null);
   }
 });
+
+test('an export of a results-store row (no run files) says that its nAUCs are NaN, how many and how to have them', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'coreb-export-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = join(dir, 'store');
+  const ev = runCli(['eval', '--protocol', 'mteb', '--results', store, '--quiet']);
+  assert.equal(ev.status, 0, ev.stderr);
+  const ls = JSON.parse(runCli(['results', 'ls', store, '--format', 'json']).stdout) as { entries: Array<{ path: string }> };
+  const entry = join(store, ...ls.entries[0].path.split('/'));
+  const revs = ['--dataset-revision', 'text2code=a', '--dataset-revision', 'code2text=b', '--dataset-revision', 'code2code=c'];
+  const r = runCli(['export', 'mteb', entry, '--out', join(dir, 'mteb'), '--model-name', 'coreb/bm25', '--revision', 'v1', ...revs]);
+  assert.equal(r.status, 0, r.stderr);
+  const written = r.stdout
+    .trim()
+    .split('\n')
+    .slice(0, 3)
+    .flatMap((f) => Object.entries(readMtebJson<{ scores: { test: Array<Record<string, unknown>> } }>(f).scores.test[0]))
+    .filter(([k, v]) => k.startsWith('nauc_') && (v === null || Number.isNaN(v as number))).length;
+  assert.ok(written > 0);
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `warning: ${written} nAUC value\\(s\\) written as NaN .*text2code, code2text, code2code have no run file.*coreb eval --protocol mteb --out DIR`,
+    ),
+  );
+});

@@ -96,6 +96,7 @@ const command: Command = {
       ...(modelMeta !== undefined ? { modelMeta } : {}),
       overwrite: values.overwrite,
     });
+    for (const w of out.warnings) ctx.logger.warn(w);
     for (const f of out.files) ctx.stdout.write(f + '\n');
     return 0;
   },
