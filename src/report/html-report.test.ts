@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalResults, GroupResult, QueryResult, RetrieverResult } from '../core/eval-results.js';
 import { prefixSvgIds } from './charts.js';
-import { renderHtmlReport, writeHtmlReport } from './html-report.js';
+import { renderHtmlReport, retrieverColours, withRetrieverColours, writeHtmlReport } from './html-report.js';
 import { groupResults } from './result-groups.js';
 import { createRng } from './significance.js';
 
@@ -206,4 +206,29 @@ test('report: a contamination study gets its own section (escaped), also without
   assert.match(html, /1 contamination study/);
   assert.doesNotMatch(html, /id="provenance"/, 'no results file, no provenance section');
   await assert.rejects(renderHtmlReport([]), /at least one results file or contamination\.json/);
+});
+
+test('a retriever has one colour in every chart of a report, whatever its rank in each release', () => {
+  const groups = [{ retrievers: [{ name: 'e5' }, { name: 'bm25' }] }, { retrievers: [{ name: 'bm25' }, { name: 'new-model' }, { name: 'e5' }] }];
+  const colours = retrieverColours(groups);
+  assert.deepEqual([...colours.keys()], ['e5', 'bm25', 'new-model']);
+  assert.equal(new Set(colours.values()).size, 3);
+  const chart = (names: string[]) => ({
+    data: { values: names.map((retriever, i) => ({ retriever, x: i })) },
+    layer: [{ mark: 'line', encoding: { color: { field: 'retriever', type: 'nominal', sort: names } } }],
+  });
+  const a = withRetrieverColours(chart(['bm25', 'e5']), colours) as {
+    layer: Array<{ encoding: { color: { scale: { domain: string[]; range: string[] } } } }>;
+  };
+  const b = withRetrieverColours(chart(['new-model', 'bm25']), colours) as typeof a;
+  const colourOf = (c: typeof a, name: string) => {
+    const s = c.layer[0].encoding.color.scale;
+    return s.range[s.domain.indexOf(name)];
+  };
+  assert.equal(colourOf(a, 'bm25'), colours.get('bm25'));
+  assert.equal(colourOf(b, 'bm25'), colours.get('bm25'));
+  assert.deepEqual(b.layer[0].encoding.color.scale.domain, ['bm25', 'new-model'], 'the legend lists the chart’s retrievers only');
+  // Sixty retrievers: the palette repeats only after its twenty colours.
+  const many = retrieverColours([{ retrievers: Array.from({ length: 60 }, (_, i) => ({ name: `m${i}` })) }]);
+  assert.equal(new Set([...many.values()].slice(0, 20)).size, 20);
 });

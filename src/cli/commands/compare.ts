@@ -89,7 +89,8 @@ const command: Command = {
       ctx.stderr.write(`${g.label}: not compared (${g.retrievers.length} row(s) with per-query values; a comparison needs two)\n`);
     }
     groups = groups.filter((x) => x.retrievers.length >= 2);
-    if (groups.length === 0) throw new CorebError('USAGE', 'no dataset has two rows with per-query values to compare');
+    if (groups.length === 0)
+      throw new CorebError('USAGE', 'nothing to compare: no dataset has more than one retriever with per-query values (a comparison needs two)');
     const measures = (values.measure.length > 0 ? values.measure : ['ndcg@10'])
       .flatMap((m) => m.split(','))
       .map((m) => m.trim())
