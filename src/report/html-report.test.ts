@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalResults, GroupResult, QueryResult, RetrieverResult } from '../core/eval-results.js';
-import { prefixSvgIds } from './charts.js';
-import { renderHtmlReport, retrieverColours, withRetrieverColours, writeHtmlReport } from './html-report.js';
+import { prefixSvgIds, retrieverColours, withRetrieverColours } from './charts.js';
+import { renderHtmlReport, writeHtmlReport } from './html-report.js';
 import { groupResults } from './result-groups.js';
 import { createRng } from './significance.js';
 

@@ -9,7 +9,7 @@ import type { EvalResults, GroupResult, RetrieverResult } from '../core/eval-res
 import { CorebError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/progress.js';
 import { saveAtomic } from '../dataset/atomic-write.js';
-import { escapeXml as esc, OKABE_ITO, renderChartSvg, renderPng, type ChartSpec, type RenderedChart } from './charts.js';
+import { escapeXml as esc, renderChartSvg, renderPng, retrieverColours, withRetrieverColours, type ChartSpec, type RenderedChart } from './charts.js';
 import { significantWins } from './compare.js';
 import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } from './contamination.js';
 import type { LoadedResults } from '../dataset/results-file.js';
@@ -153,67 +153,6 @@ function leaderboardRows(g: ReleaseGroup): { sorted: RetrieverResult[]; unranked
   const key = (r: RetrieverResult) => (byTaskMean ? taskMean(r, 'ndcg@10') : r.overall.metrics['ndcg@10']);
   const { ranked, unranked } = rankableRows({ ...g.results, retrievers: g.retrievers });
   return { sorted: [...[...ranked].sort((a, b) => key(b) - key(a)), ...[...unranked].sort((a, b) => key(b) - key(a))], unranked, byTaskMean };
-}
-
-/** Colours of {@link retrieverColours} past the eight of Okabe–Ito (Tableau 20's darker hues). */
-const MORE_COLOURS = [
-  '#1f77b4',
-  '#ff7f0e',
-  '#2ca02c',
-  '#d62728',
-  '#9467bd',
-  '#8c564b',
-  '#e377c2',
-  '#7f7f7f',
-  '#bcbd22',
-  '#17becf',
-  '#393b79',
-  '#637939',
-];
-
-/**
- * One colour per retriever for the whole report, so a retriever looks the same in every chart and
- * release: given in order of first appearance (the first group's leaderboard order, then the rows
- * only later groups have), Okabe–Ito first, then twelve more, then again from the start.
- */
-export function retrieverColours(groups: ReadonlyArray<{ retrievers: ReadonlyArray<{ name: string }> }>): Map<string, string> {
-  const palette = [...OKABE_ITO, ...MORE_COLOURS];
-  const out = new Map<string, string>();
-  for (const g of groups) for (const r of g.retrievers) if (!out.has(r.name)) out.set(r.name, palette[out.size % palette.length]);
-  return out;
-}
-
-/**
- * The chart spec with every colour encoding of the `retriever` field bound to the report's
- * colours: the scale's domain the retrievers the chart's data holds (its legend lists no other),
- * in the order of `colours`, the range their colours.
- */
-export function withRetrieverColours(spec: Record<string, unknown>, colours: ReadonlyMap<string, string>): Record<string, unknown> {
-  const present = new Set<string>();
-  const collect = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(collect);
-    else if (node !== null && typeof node === 'object') {
-      const values = (node as { data?: { values?: unknown } }).data?.values;
-      if (Array.isArray(values))
-        for (const v of values) if (typeof (v as { retriever?: unknown }).retriever === 'string') present.add((v as { retriever: string }).retriever);
-      Object.values(node).forEach(collect);
-    }
-  };
-  collect(spec);
-  const domain = [...colours.keys()].filter((n) => present.has(n));
-  if (domain.length === 0) return spec;
-  const scale = { domain, range: domain.map((n) => colours.get(n)!) };
-  const rewrite = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(rewrite);
-    if (node === null || typeof node !== 'object') return node;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) {
-      const colour = v as { field?: unknown; scale?: unknown } | null;
-      out[k] = k === 'color' && colour !== null && typeof colour === 'object' && colour.field === 'retriever' ? { ...colour, scale } : rewrite(v);
-    }
-    return out;
-  };
-  return rewrite(spec) as Record<string, unknown>;
 }
 
 /** The color (and bar-offset) encoding of one series per retriever, legend in leaderboard order. */

@@ -10,7 +10,7 @@ import { formatParameters } from '../core/model-meta.js';
 import type { GroupResult, RetrieverResult } from '../core/eval-results.js';
 import { saveAtomic } from '../dataset/atomic-write.js';
 import type { LoadedResults } from '../dataset/results-file.js';
-import { escapeXml as esc } from './charts.js';
+import { escapeXml as esc, renderChartSvg, type ChartSpec } from './charts.js';
 import { formatScore } from './grid.js';
 import {
   boardName,
@@ -147,85 +147,163 @@ function boardTable(b: Leaderboard, modelHref: (name: string) => string): string
   return table(header, rows, `Leaderboard — ${boardTitle(b)}, best ${first} ${b.measure} first`, 3);
 }
 
+/** Width and height of the Pareto chart's plot area, px (the labels are placed for this size). */
+const PARETO_W = 520;
+const PARETO_H = 320;
+/** Width of a label character at the charts' 11 px font, px (an estimate; Vega's renderer estimates too). */
+const CHAR_W = 6.3;
+
 /**
- * The Pareto chart of one leaderboard as inline SVG: score against parameters (log scale), the
- * frontier drawn as a step line, rows without parameters (BM25) as dashed reference lines, with a
- * `<title>` and `<desc>` for screen readers. Null when no row has a parameter count.
+ * Where each point's label goes: right, left, above or below the point, the first place that
+ * overlaps no point and no label placed before (points in order of score, best first); a label
+ * with no free place is left out (the table under the chart lists every point). `obstacles`
+ * (x0, y0, x1, y1 in px) are other marks labels must not cover: the frontier's segments.
  */
-export function paretoSvg(b: Leaderboard): string | null {
+export function placeParetoLabels(
+  points: ReadonlyArray<{ retriever: string; x: number; y: number }>,
+  obstacles: ReadonlyArray<[number, number, number, number]> = [],
+): Map<string, { dx: number; dy: number; align: 'left' | 'right' | 'center' } | null> {
+  type Box = [number, number, number, number];
+  const boxes: Box[] = [...points.map((p): Box => [p.x - 5, p.y - 5, p.x + 5, p.y + 5]), ...obstacles];
+  const hit = (b: Box) =>
+    b[0] < 0 || b[2] > PARETO_W + 160 || b[1] < -10 || b[3] > PARETO_H || boxes.some((o) => b[0] < o[2] && o[0] < b[2] && b[1] < o[3] && o[1] < b[3]);
+  const out = new Map<string, { dx: number; dy: number; align: 'left' | 'right' | 'center' } | null>();
+  for (const p of [...points].sort((a, b) => a.y - b.y)) {
+    const w = p.retriever.length * CHAR_W;
+    const options: Array<{ dx: number; dy: number; align: 'left' | 'right' | 'center'; box: Box }> = [
+      { dx: 8, dy: 4, align: 'left', box: [p.x + 8, p.y - 6, p.x + 8 + w, p.y + 6] },
+      { dx: -8, dy: 4, align: 'right', box: [p.x - 8 - w, p.y - 6, p.x - 8, p.y + 6] },
+      { dx: 0, dy: -9, align: 'center', box: [p.x - w / 2, p.y - 20, p.x + w / 2, p.y - 8] },
+      { dx: 0, dy: 17, align: 'center', box: [p.x - w / 2, p.y + 7, p.x + w / 2, p.y + 19] },
+    ];
+    const free = options.find((o) => !hit(o.box));
+    if (free === undefined) out.set(p.retriever, null);
+    else {
+      boxes.push(free.box);
+      out.set(p.retriever, { dx: free.dx, dy: free.dy, align: free.align });
+    }
+  }
+  return out;
+}
+
+/**
+ * The Pareto chart of one leaderboard as a Vega-Lite spec (the report's one chart path): score
+ * against parameters (log scale), the frontier as a step line, rows without parameters (BM25) as
+ * dashed reference lines, every label placed where it overlaps nothing ({@link placeParetoLabels}).
+ * Null when no row has a parameter count above 0: there is nothing to plot against.
+ */
+export function paretoChart(b: Leaderboard): ChartSpec | null {
   const { points } = paretoPoints(b);
   const zero = points.filter((p) => p.parameters === 0);
   const pts = points.filter((p) => p.parameters > 0);
-  if (pts.length === 0 && zero.length === 0) return null;
-  const W = 780;
-  const H = 400;
-  const m = { l: 60, r: 250, t: 20, b: 50 };
-  const lo = pts.length > 0 ? Math.floor(Math.log10(Math.min(...pts.map((p) => p.parameters)))) : 6;
-  const hi = pts.length > 0 ? Math.max(lo + 1, Math.ceil(Math.log10(Math.max(...pts.map((p) => p.parameters))))) : 10;
+  if (pts.length === 0) return null;
+  const lo = Math.floor(Math.log10(Math.min(...pts.map((p) => p.parameters))));
+  const hi = Math.max(lo + 1, Math.ceil(Math.log10(Math.max(...pts.map((p) => p.parameters)))));
   const ymax = Math.min(1, Math.ceil((Math.max(...points.map((p) => p.score)) * 1.1 + 1e-9) * 10) / 10) || 1;
-  const x = (n: number) => m.l + ((Math.log10(n) - lo) / (hi - lo)) * (W - m.l - m.r);
-  const y = (s: number) => H - m.b - (s / ymax) * (H - m.t - m.b);
-  const parts: string[] = [];
-  const desc = points
-    .map((p) => `${p.retriever}: ${formatParameters(p.parameters)} parameters, ${f4(p.score)}${p.frontier ? ' (frontier)' : ''}`)
-    .join('; ');
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="pt-${slug(b.label)} pd-${slug(b.label)}" class="pareto">`,
-    `<title id="pt-${slug(b.label)}">${esc(`${b.measure} (${b.rankBy === 'taskMean' ? 'task mean' : 'overall'}) against parameters — ${boardTitle(b)}`)}</title>`,
-    `<desc id="pd-${slug(b.label)}">${esc(desc)}</desc>`,
-    `<rect x="0" y="0" width="${W}" height="${H}" fill="#fff"/>`,
+  const px = (n: number) => ((Math.log10(n) - lo) / (hi - lo)) * PARETO_W;
+  const py = (v: number) => PARETO_H - (v / ymax) * PARETO_H;
+  // The frontier's step line (step-after: across at a point's score, then up to the next point).
+  const steps = pts.filter((p) => p.frontier).sort((m, n) => m.parameters - n.parameters);
+  const segments: Array<[number, number, number, number]> = steps.slice(1).flatMap((n, i): Array<[number, number, number, number]> => {
+    const m = steps[i];
+    return [
+      [px(m.parameters), py(m.score) - 1.5, px(n.parameters), py(m.score) + 1.5],
+      [px(n.parameters) - 1.5, py(n.score), px(n.parameters) + 1.5, py(m.score)],
+    ];
+  });
+  const labels = placeParetoLabels(
+    pts.map((p) => ({ retriever: p.retriever, x: px(p.parameters), y: py(p.score) })),
+    segments,
   );
-  // Axes and grid.
-  for (let e = lo; e <= hi; e++) {
-    const xv = x(10 ** e);
-    parts.push(
-      `<line x1="${xv}" y1="${m.t}" x2="${xv}" y2="${H - m.b}" stroke="#eee"/>`,
-      `<text x="${xv}" y="${H - m.b + 16}" text-anchor="middle">${esc(formatParameters(10 ** e))}</text>`,
-    );
-  }
-  for (let k = 0; k <= 5; k++) {
-    const sv = (ymax * k) / 5;
-    parts.push(
-      `<line x1="${m.l}" y1="${y(sv)}" x2="${W - m.r}" y2="${y(sv)}" stroke="#eee"/>`,
-      `<text x="${m.l - 6}" y="${y(sv) + 4}" text-anchor="end">${sv.toFixed(2)}</text>`,
-    );
-  }
-  parts.push(
-    `<line x1="${m.l}" y1="${H - m.b}" x2="${W - m.r}" y2="${H - m.b}" stroke="#333"/>`,
-    `<line x1="${m.l}" y1="${m.t}" x2="${m.l}" y2="${H - m.b}" stroke="#333"/>`,
-    `<text x="${(m.l + W - m.r) / 2}" y="${H - 12}" text-anchor="middle">parameters (log scale)</text>`,
-    `<text x="16" y="${(m.t + H - m.b) / 2}" text-anchor="middle" transform="rotate(-90 16 ${(m.t + H - m.b) / 2})">${esc(b.measure)}</text>`,
-  );
-  for (const z of zero) {
-    parts.push(
-      `<line x1="${m.l}" y1="${y(z.score)}" x2="${W - m.r}" y2="${y(z.score)}" stroke="#D55E00" stroke-dasharray="5 4"/>`,
-      `<text x="${W - m.r + 6}" y="${y(z.score) + 4}" fill="#D55E00">${esc(z.retriever)} (no parameters) ${f4(z.score)}</text>`,
-    );
-  }
-  const front = pts.filter((p) => p.frontier).sort((a, c) => a.parameters - c.parameters);
-  if (front.length > 1) {
-    let d = `M${x(front[0].parameters)},${y(front[0].score)}`;
-    for (let i = 1; i < front.length; i++) d += ` H${x(front[i].parameters)} V${y(front[i].score)}`;
-    parts.push(`<path d="${d}" fill="none" stroke="#0072B2" stroke-width="1.5"/>`);
-  }
-  for (const p of pts) {
-    parts.push(
-      `<circle cx="${x(p.parameters)}" cy="${y(p.score)}" r="5" fill="${p.frontier ? '#0072B2' : '#fff'}" stroke="#0072B2" stroke-width="1.5" data-retriever="${esc(p.retriever)}"/>`,
-      `<text x="${x(p.parameters) + 8}" y="${y(p.score) - 6}">${esc(p.retriever)}</text>`,
-    );
-  }
-  parts.push('</svg>');
-  return parts.join('\n');
+  const values = pts.map((p) => ({
+    retriever: p.retriever,
+    parameters: p.parameters,
+    score: p.score,
+    frontier: p.frontier ? 'on the frontier' : 'dominated',
+    ...(labels.get(p.retriever) ?? { align: 'none' }),
+  }));
+  const frontier = values.filter((v) => v.frontier === 'on the frontier').sort((x, y) => x.parameters - y.parameters);
+  const x = {
+    field: 'parameters',
+    type: 'quantitative',
+    title: 'parameters (log scale)',
+    scale: { type: 'log', domain: [10 ** lo, 10 ** hi] },
+    axis: { format: '~s' },
+  };
+  const y = {
+    field: 'score',
+    type: 'quantitative',
+    title: `${b.measure} (${b.rankBy === 'taskMean' ? 'task mean' : 'overall'})`,
+    scale: { domain: [0, ymax] },
+  };
+  // One text layer per place (Vega-Lite takes a label's offset and alignment from its mark).
+  const PLACES = [
+    { align: 'left', dx: 8, dy: 4 },
+    { align: 'right', dx: -8, dy: 4 },
+    { align: 'center', dx: 0, dy: -9 },
+    { align: 'center', dx: 0, dy: 17 },
+  ] as const;
+  const labelLayers = PLACES.map((place) => ({
+    data: { values: values.filter((v) => v.align === place.align && 'dy' in v && v.dy === place.dy && v.dx === place.dx) },
+    mark: { type: 'text', align: place.align, dx: place.dx, dy: place.dy - 4, fontSize: 11 },
+    encoding: { x, y, text: { field: 'retriever' } },
+  })).filter((l) => l.data.values.length > 0);
+  const left = labels.size - [...labels.values()].filter((l) => l !== null).length;
+  const spec: Record<string, unknown> = {
+    width: PARETO_W,
+    height: PARETO_H,
+    layer: [
+      ...(frontier.length > 1
+        ? [{ data: { values: frontier }, mark: { type: 'line', interpolate: 'step-after', color: '#0072B2', strokeWidth: 1.5 }, encoding: { x, y } }]
+        : []),
+      ...zero.map((z) => ({
+        data: { values: [{ score: z.score, label: `${z.retriever} (no parameters) ${f4(z.score)}` }] },
+        layer: [
+          { mark: { type: 'rule', strokeDash: [5, 4], color: '#D55E00' }, encoding: { y } },
+          { mark: { type: 'text', align: 'right', dy: -6, color: '#D55E00', fontSize: 11, x: PARETO_W }, encoding: { y, text: { field: 'label' } } },
+        ],
+      })),
+      {
+        data: { values },
+        mark: { type: 'point', size: 70, strokeWidth: 1.5, color: '#0072B2', opacity: 1 },
+        encoding: {
+          x,
+          y,
+          fill: {
+            field: 'frontier',
+            type: 'nominal',
+            scale: { domain: ['on the frontier', 'dominated'], range: ['#0072B2', '#ffffff'] },
+            legend: { title: null, orient: 'bottom' },
+          },
+          tooltip: [{ field: 'retriever' }, { field: 'parameters', format: '~s' }, { field: 'score', format: '.4f' }],
+        },
+      },
+      ...labelLayers,
+    ],
+  };
+  return {
+    id: `pareto-${slug(b.label)}`,
+    title: `${b.measure} against parameters — ${boardTitle(b)}`,
+    alt: `${b.measure} (${b.rankBy === 'taskMean' ? 'task mean' : 'overall'}) against parameters, ${boardTitle(b)}: ${points
+      .map((p) => `${p.retriever}: ${formatParameters(p.parameters)} parameters, ${f4(p.score)}${p.frontier ? ' (frontier)' : ''}`)
+      .join('; ')}.${left > 0 ? ` ${left} label(s) left out where they would overlap (see the table).` : ''}`,
+    table: {
+      header: ['retriever', 'parameters', b.measure, 'frontier'],
+      rows: points.map((p) => [p.retriever, formatParameters(p.parameters), f4(p.score), p.frontier ? 'yes' : '']),
+    },
+    spec,
+  };
 }
 
-function paretoSection(b: Leaderboard): string {
-  const svg = paretoSvg(b);
+async function paretoSection(b: Leaderboard): Promise<string> {
+  const chart = paretoChart(b);
   const { points, unknown } = paretoPoints(b);
-  if (svg === null) {
-    return `<p class="note">No parameter counts for the rows of ${esc(boardTitle(b))}: give them with --model-meta FILE (see docs/report.md).</p>`;
+  if (chart === null) {
+    return `<p class="note">No parameter counts for the rows of ${esc(boardTitle(b))}${points.length > 0 ? ` (only rows without parameters: ${esc(points.map((p) => p.retriever).join(', '))})` : ''}: give them with --model-meta FILE (see docs/report.md).</p>`;
   }
+  const svg = await renderChartSvg(chart);
   return [
-    `<figure>${svg}<figcaption class="note">Filled points lie on the Pareto frontier: no row with at most as many parameters scores higher.${unknown.length > 0 ? ` Not drawn (parameters unknown): ${esc(unknown.join(', '))}.` : ''}</figcaption></figure>`,
+    `<figure class="pareto">${svg}<figcaption class="note">Filled points lie on the Pareto frontier: no row with at most as many parameters scores higher.${unknown.length > 0 ? ` Not drawn (parameters unknown): ${esc(unknown.join(', '))}.` : ''}</figcaption></figure>`,
     table(
       ['retriever', 'parameters', b.measure, 'frontier'],
       points.map((p) => [
@@ -377,7 +455,7 @@ export async function writeLeaderboardSite(files: readonly LoadedResults[], opti
       boardTable(b, fromSub.model),
       ...b.notes.map((n) => `<p class="note">${esc(n)}</p>`),
       '<h2>Parameters vs score</h2>',
-      paretoSection(b),
+      await paretoSection(b),
     ].join('\n');
     pages.set(boardFile(b), page(`${title}: ${boardTitle(b)}`, 1, body));
   }
@@ -394,7 +472,11 @@ export async function writeLeaderboardSite(files: readonly LoadedResults[], opti
   );
   pages.set(
     'pareto.html',
-    page(`${title}: parameters vs score`, 0, boards.map((b) => `<h2>${esc(boardTitle(b))}</h2>${paretoSection(b)}`).join('\n')),
+    page(
+      `${title}: parameters vs score`,
+      0,
+      (await Promise.all(boards.map(async (b) => `<h2>${esc(boardTitle(b))}</h2>${await paretoSection(b)}`))).join('\n'),
+    ),
   );
 
   const byModel = new Map<string, Array<{ board: Leaderboard; row: LeaderboardRow; source: RetrieverResult }>>();
@@ -419,7 +501,13 @@ export async function writeLeaderboardSite(files: readonly LoadedResults[], opti
           return [
             `<th scope="row"><a href="${fromRoot.model(n)}">${esc(n)}</a></th>`,
             td(esc(formatParameters(a.find((x) => x.row.model)?.row.model?.parameters))),
-            td(a.map((x) => esc(x.board.label)).join(', '), '', false),
+            td(
+              a
+                .map((x) => `<a href="${fromRoot.board(x.board)}">${esc(x.board.label)}</a>${x.row.rank !== null ? ` (#${x.row.rank})` : ''}`)
+                .join(', '),
+              '',
+              false,
+            ),
           ];
         }),
       ),

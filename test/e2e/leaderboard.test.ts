@@ -305,11 +305,27 @@ test('leaderboard --site: every page renders in headless Chromium without consol
         }
         if (board.dataset === 'coreb_mini_v1' && board.protocol === 'coreb') {
           // bm25-classic has 110M parameters (from --model-meta, kept in the store): a point; the other BM25s a reference line.
-          assert.equal(await opened.page.$$eval('svg.pareto circle', (c) => c.length), 1);
-          assert.equal(await opened.page.$eval('svg.pareto circle', (c) => c.getAttribute('data-retriever')), 'bm25-classic');
-          const box = await opened.page.$eval('svg.pareto', (s) => s.getBoundingClientRect().width);
+          // The chart is Vega-Lite's, like the report's: one point mark, labelled, beside dashed rules.
+          const labels = await opened.page.$$eval('figure.pareto g.mark-symbol.role-mark path', (c) =>
+            c.map((p) => p.getAttribute('aria-label') ?? ''),
+          );
+          assert.equal(labels.length, 1, labels.join('\n'));
+          assert.match(labels[0], /retriever: bm25-classic/);
+          const texts = await opened.page.$$eval('figure.pareto g.mark-text.role-mark text', (t) => t.map((x) => x.textContent ?? ''));
+          assert.ok(texts.includes('bm25-classic'), texts.join(', '));
+          assert.ok(
+            texts.some((x) => /^bm25 \(no parameters\) 0\.\d{4}$/.test(x)),
+            texts.join(', '),
+          );
+          const box = await opened.page.$eval('figure.pareto svg', (s) => s.getBoundingClientRect().width);
           assert.ok(box > 300, 'the chart is laid out');
         }
+      }
+      if (p === 'models.html') {
+        // Each board a model is on is a link to that board, with the model's rank there.
+        const links = await opened.page.$$eval('td a[href^="boards/"]', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+        assert.ok(links.length >= 4, JSON.stringify(links));
+        for (const [, href] of links) assert.ok(pages.includes(href!), `${href} is a page of the site`);
       }
       if (p === 'cross-release.html') {
         const cells = await opened.page.$eval('table', (table) =>
