@@ -65,6 +65,8 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/** The shape of an entry's path ({@link entryPath}); other files in a store's folder (a README, a build's tables) are not entries. */
+const ENTRY_PATH = /^[^/]+__[^/]{8}\/[^/]+__[^/]{8}\/[^/]+__[^/]{8}\.json$/;
 const hash8 = (s: string): string => createHash('sha256').update(s).digest('hex').slice(0, 8);
 
 /** A file-name-safe form of a name: letters, digits, `.`, `_`, `-`; at most 80 characters. */
@@ -144,7 +146,7 @@ export async function listEntries(dir: string, progress: Progress = silentProgre
   if (!existsSync(dir)) return [];
   const files = walk(dir, [])
     .map((f) => relative(dir, f).split(sep).join('/'))
-    .filter((p) => p.split('/').length === 3)
+    .filter((p) => ENTRY_PATH.test(p))
     .sort();
   const out: StoreEntry[] = [];
   progress.start(`reading ${dir}`, files.length);

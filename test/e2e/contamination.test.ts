@@ -283,7 +283,7 @@ test('coreb report shows the study: a build folder alone, or a results file with
   // A folder with neither file is a clear error.
   const bad = await runCliAsync(['report', tmp, '--out', join(tmp, 'report-none')]);
   assert.notEqual(bad.status, 0);
-  assert.match(bad.stderr, /neither results\.json \(coreb eval --out\) nor contamination\.json/);
+  assert.match(bad.stderr, /no results\.json \(coreb eval --out\), no results-store entry \(coreb eval --results\) and no contamination\.json/);
 });
 
 test('a provider error is not a failed program: it stops the study (exit 6) and writes no summary', async () => {
