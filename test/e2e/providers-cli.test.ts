@@ -209,6 +209,12 @@ test('coreb providers lists every provider and the presets with sources', async 
   const r = runCliSync(['providers']);
   assert.equal(r.status, 0, r.stderr);
   for (const p of ['openai', 'tei', 'ollama', 'voyage', 'gemini', 'jina', 'cohere', 'onnx']) assert.match(r.stdout, new RegExp(`^  ${p} `, 'm'));
+  // The MTEB user's `mteb run -m ORG/NAME`, as one line, and the README gives the same one.
+  assert.match(r.stdout, /mteb run -m ORG\/NAME[\s\S]*coreb eval --retriever 'dense:onnx:ORG\/NAME\?allowRemoteModels=true'/);
+  assert.match(
+    readFileSync(join(process.cwd(), 'README.md'), 'utf8'),
+    /mteb run -m ORG\/NAME[\s\S]*npx coreb eval --retriever 'dense:onnx:[\w-]+\/[\w.-]+\?allowRemoteModels=true'/,
+  );
   for (const m of [
     'C2LLM-7B',
     'F2LLM-4B',

@@ -77,6 +77,12 @@ function listText(): string {
     lines.push(`  ${name.padEnd(8)} ${p.summary}${key}`);
   }
   lines.push('', 'Spec: dense:<provider>:<model>[?key=value&...]; keys: ' + Object.keys(SPEC_PARAMS).join(', '));
+  lines.push(
+    '',
+    'A Hugging Face Hub model run locally by its id (what `mteb run -m ORG/NAME` does), its ONNX export fetched once into the transformers.js cache:',
+    "  coreb eval --retriever 'dense:onnx:ORG/NAME?allowRemoteModels=true'     e.g. ORG/NAME = jinaai/jina-embeddings-v2-base-code",
+    '  (the repository needs onnx/model.onnx; a preset sets pooling and prompts; offline: dense:onnx:./DIR)',
+  );
   lines.push('', 'Chat providers (coreb build, docs/build.md):');
   for (const [name, p] of Object.entries(CHAT_PROVIDERS)) {
     const key = 'apiKeyEnv' in p ? ` (key: $${p.apiKeyEnv})` : '';
