@@ -29,7 +29,7 @@ of N models x 2 releases (v202602-sized: 2,604 queries each): wall and CPU secon
     { name: 'rows', value: 'LIST', help: 'models per store, comma list (default 10,50,200)' },
     { name: 'queries', value: 'N', help: 'queries per release (default 2604, split like v202602)' },
     { name: 'reps', value: 'N', help: 'runs per command and store, the median reported (default 3; 1 for stores over 50 rows)' },
-    { name: 'commands', value: 'LIST', help: 'of leaderboard,site,compare,report (default all)' },
+    { name: 'commands', value: 'LIST', help: 'of leaderboard,site,compare (all three tests),compare-randomization,report (default all)' },
     { name: 'old', value: 'DIR', help: 'an older, built coreb checkout timed on the same stores (default: none)' },
     { name: 'old-max-rows', value: 'N', help: 'largest store the old build is timed on (default 50)' },
     { name: 'old-timeout', value: 'S', help: 'seconds after which an old build run is stopped and reported as such (default 300)' },
@@ -40,7 +40,7 @@ const option = (name: string): string | undefined => args.get(name);
 const ROWS = (option('rows') ?? '10,50,200').split(',').map(Number);
 const QUERIES = Number(option('queries') ?? 2604);
 const REPS = option('reps');
-const COMMANDS = (option('commands') ?? 'leaderboard,site,compare,report').split(',');
+const COMMANDS = (option('commands') ?? 'leaderboard,site,compare,compare-randomization,report').split(',');
 const OLD = option('old');
 const OLD_MAX_ROWS = Number(option('old-max-rows') ?? 50);
 const OLD_TIMEOUT_S = Number(option('old-timeout') ?? 300);
@@ -172,7 +172,8 @@ function makeStore(root: string, dir: string, rows: number): void {
 function commandArgs(command: string, store: string, out: string): string[] {
   if (command === 'leaderboard') return ['leaderboard', store];
   if (command === 'site') return ['leaderboard', store, '--site', join(out, 'site'), '--format', 'json'];
-  if (command === 'compare') return ['compare', store, '--test', 'randomization'];
+  if (command === 'compare') return ['compare', store];
+  if (command === 'compare-randomization') return ['compare', store, '--test', 'randomization'];
   if (command === 'report') return ['report', store, '--out', join(out, 'report'), '--no-png'];
   throw new Error(`unknown command ${command}`);
 }
@@ -201,7 +202,7 @@ function time(main: string, a: string[], timeoutS?: number): Timing {
 const root = option('dir') ?? mkdtempSync(join(tmpdir(), 'coreb-report-scale-'));
 mkdirSync(root, { recursive: true });
 console.log(`report-scale: ${cpuDescription()}, load ${loadavg()[0].toFixed(1)}; ${QUERIES} queries per release, 2 releases`);
-console.log('rows  command      build  runs   wall s (median)   CPU s (median)   budget');
+console.log('rows  command                build  runs   wall s (median)   CPU s (median)   budget');
 try {
   for (const rows of ROWS) {
     const store = join(root, `store-${rows}`);
@@ -227,7 +228,7 @@ try {
         const cpu = median(runs.map((t) => t.cpuS));
         const budget = rows === 50 && label === 'new' ? (wall < 10 ? 'under 10 s' : 'OVER 10 s') : '';
         console.log(
-          `${String(rows).padStart(4)}  ${command.padEnd(11)}  ${label.padEnd(5)}  ${String(runs.length).padStart(4)}  ${wall.toFixed(2).padStart(15)}  ${cpu.toFixed(2).padStart(15)}   ${failed ?? budget}`,
+          `${String(rows).padStart(4)}  ${command.padEnd(21)}  ${label.padEnd(5)}  ${String(runs.length).padStart(4)}  ${wall.toFixed(2).padStart(15)}  ${cpu.toFixed(2).padStart(15)}   ${failed ?? budget}`,
         );
       }
     }

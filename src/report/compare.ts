@@ -10,6 +10,7 @@ import { latexEscape, renderTable } from '../core/table.js';
 import {
   holmAdjust,
   pairedBootstrap,
+  pairedBootstrapMany,
   pairedTTest,
   randomizationPValue,
   randomizationTest,
@@ -270,6 +271,22 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
   const scopes = ['overall', ...Object.keys(baseline.tasks)];
   const comparisons: Comparison[] = [];
   const skipped: CompareReport['skipped'] = [];
+  // The bootstrap of every retriever against the baseline in a scope in one pass over the draws
+  // (each equal to its own pairedBootstrap).
+  const boot = new Map<string, Map<RetrieverResult, PairedTestResult>>();
+  if (s.tests.includes('bootstrap')) {
+    for (const scope of scopes) {
+      const eligible = results.retrievers.filter((r) => r !== baseline && populationMismatch(r, baseline, scope) === undefined);
+      if (eligible.length === 0) continue;
+      const pvs = eligible.map((r) => pairValues(r, baseline, measure, scope));
+      const tested = pairedBootstrapMany(
+        pvs.map((pv) => pv.a),
+        pvs[0].b,
+        { samples: s.bootstrapSamples, seed: s.seed, confidence: s.confidence },
+      );
+      boot.set(scope, new Map(eligible.map((r, i) => [r, tested[i]])));
+    }
+  }
   for (const r of results.retrievers) {
     if (r === baseline) continue;
     for (const scope of scopes) {
@@ -280,7 +297,12 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
       }
       const pv = pairValues(r, baseline, measure, scope);
       for (const test of s.tests) {
-        const t = test === 'randomization' ? cachedRandomization(r, baseline, measure, scope, s) : runPairedTest(test, pv.a, pv.b, s);
+        const t =
+          test === 'randomization'
+            ? cachedRandomization(r, baseline, measure, scope, s)
+            : test === 'bootstrap'
+              ? boot.get(scope)!.get(r)!
+              : runPairedTest(test, pv.a, pv.b, s);
         comparisons.push({ retriever: r.name, scope, measure, test, delta: t.delta, ci: t.ci, pValue: t.pValue, pHolm: NaN, queries: pv.ids.length });
       }
     }

@@ -6,6 +6,7 @@ import {
   holmAdjust,
   logGamma,
   pairedBootstrap,
+  pairedBootstrapMany,
   pairedTTest,
   randomizationTest,
   studentTCdf,
@@ -217,4 +218,12 @@ test('randomization from per-system flipped sums gives the p-values of flipping 
   const a = [1 / 3, 2 / 3, 0, 1, 1 / 3, 2 / 3];
   const b = [2 / 3, 1 / 3, 1, 0, 2 / 3, 1 / 3];
   assert.equal(randomizationTest(a, b, { permutations: 999 }).pValue, 1);
+});
+
+test('pairedBootstrapMany equals pairedBootstrap of each treatment, to the last bit', () => {
+  const u = createRng(3);
+  const control = Array.from({ length: 257 }, () => u() / 2 ** 32);
+  const treatments = [0, 0.01, -0.02, 0.3].map((shift) => control.map((c, i) => Math.min(1, Math.max(0, c + shift + (i % 5 === 0 ? 0.1 : 0)))));
+  const many = pairedBootstrapMany(treatments, control, { samples: 500, seed: 9 });
+  treatments.forEach((t, j) => assert.deepEqual(many[j], pairedBootstrap(t, control, { samples: 500, seed: 9 })));
 });
