@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cliPath, runCli } from '../support/cli.js';
@@ -67,6 +67,9 @@ test('every command documents the exit statuses; the top-level help lines its co
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 70, 130])
       assert.match(r.stdout, new RegExp(`\\n +${code}  \\S`), `${name} --help lists exit status ${code}`);
   }
+  const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8').split('## Exit status')[1];
+  for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 70, 130])
+    assert.match(readme, new RegExp(`\\n\\| ${code} \\| \\S`), `README lists exit status ${code}`);
 });
 
 test('--format: the same names in every command (table, markdown, latex, json; text means table)', () => {
