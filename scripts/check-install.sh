@@ -52,18 +52,24 @@ for major in 10 11; do
   ln -s "$work/npm$major/node_modules/npm/bin/npx-cli.js" "$work/npm$major/bin/npx"
 done
 
+# What reaches the installs: PATH, HOME (npm's own ~/.npmrc and cache) and the network settings
+# the machine may need to reach the registry; nothing else (no ONNXRUNTIME_NODE_INSTALL* above all).
+pass_env=(HOME="$HOME")
+for v in http_proxy https_proxy HTTP_PROXY HTTPS_PROXY no_proxy NO_PROXY npm_config_registry NPM_CONFIG_REGISTRY; do
+  if [ -n "${!v:-}" ]; then pass_env+=("$v=${!v}"); fi
+done
+
 status=0
 leg() { # name PATH
   local name=$1 path=$2 dir="$work/$1" log="$work/$1.log" t0 t1 t2 v
   git clone -q "$repo" "$dir"
   v=$(cd "$dir" && env PATH="$path" npm --version)
   t0=$(date +%s)
-  # No variable from the caller's environment reaches the install: a clean `env -i` with PATH and HOME.
-  if ! (cd "$dir" && env -i PATH="$path" HOME="$HOME" bash -c 'npm ci --no-audit --no-fund' >"$log" 2>&1); then
+  if ! (cd "$dir" && env -i PATH="$path" "${pass_env[@]}" bash -c 'npm ci --no-audit --no-fund' >"$log" 2>&1); then
     echo "check-install: $name (npm $v): npm ci failed"; cat "$log"; status=1; return
   fi
   t1=$(date +%s)
-  if ! (cd "$dir" && env -i PATH="$path" HOME="$HOME" bash -c 'npx coreb eval' >>"$log" 2>&1); then
+  if ! (cd "$dir" && env -i PATH="$path" "${pass_env[@]}" bash -c 'npx coreb eval' >>"$log" 2>&1); then
     echo "check-install: $name (npm $v): npx coreb eval failed"; cat "$log"; status=1; return
   fi
   t2=$(date +%s)
