@@ -17,6 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createUniform } from '../src/core/random.js';
+import { EVAL_MEASURES } from '../src/eval/protocol.js';
 import { readBenchArgs } from './args.js';
 import { childrenCpuSeconds, cpuDescription, median } from './support/process-tree.js';
 
@@ -47,24 +48,7 @@ const OLD_TIMEOUT_S = Number(option('old-timeout') ?? 300);
 const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 /** The measures `coreb eval` keeps per query by default. */
-const MEASURES = [
-  'ndcg@1',
-  'ndcg@3',
-  'ndcg@5',
-  'ndcg@10',
-  'map@10',
-  'map@100',
-  'recall@1',
-  'recall@3',
-  'recall@5',
-  'recall@10',
-  'recall@100',
-  'mrr@10',
-  'p@1',
-  'p@3',
-  'p@5',
-  'p@10',
-];
+const MEASURES = EVAL_MEASURES;
 const TASKS = [
   { task: 'text2code', share: 1165 / 2604, subtasks: ['t2c_canonical_retro_python', 't2c_full_retro_cpp', 't2c_search_go'] },
   { task: 'code2text', share: 1270 / 2604, subtasks: ['c2t_canonical_retro_java', 'c2t_full_retro_ruby', 'c2t_match'] },

@@ -2,20 +2,17 @@
 // process ends, writes its test file, wall time and CPU time (its own and its waited children's: the
 // CLI runs, compilers and sandboxes an e2e test starts) to COREB_TEST_PROBE_DIR, for the runner's
 // "slowest files" table. Any other node process (a CLI a test spawns) writes nothing.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { procCpuSeconds } from './proc-cpu.mjs';
 
 const dir = process.env.COREB_TEST_PROBE_DIR;
 const file = process.argv[1];
 if (dir !== undefined && file?.endsWith('.test.js') === true) {
   const started = performance.timeOrigin;
   process.on('exit', () => {
-    let cpu = 0;
-    try {
-      // /proc/self/stat fields 14-17: utime, stime, cutime, cstime in clock ticks (100 per second).
-      const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
-      cpu = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-    } catch {
+    let cpu = procCpuSeconds({ own: true, children: true });
+    if (Number.isNaN(cpu)) {
       const u = process.cpuUsage();
       cpu = (u.user + u.system) / 1e6;
     }

@@ -369,13 +369,12 @@ export function significantWins(retrievers: readonly RetrieverResult[], options:
       // Only rows whose means come from the same queries are tested (a partial run is not).
       if (populationMismatch(usable[i], usable[j], options.scope) !== undefined) continue;
       if (vectorsOf(usable[i], options.scope).ids.length === 0) continue;
-      const t =
-        test === 'randomization'
-          ? cachedRandomization(usable[i], usable[j], options.measure, options.scope, s)
-          : (() => {
-              const pv = pairValues(usable[i], usable[j], options.measure, options.scope);
-              return runPairedTest(test, pv.a, pv.b, s);
-            })();
+      let t: PairedTestResult;
+      if (test === 'randomization') t = cachedRandomization(usable[i], usable[j], options.measure, options.scope, s);
+      else {
+        const pv = pairValues(usable[i], usable[j], options.measure, options.scope);
+        t = runPairedTest(test, pv.a, pv.b, s);
+      }
       pairs.push({ a: usable[i].name, b: usable[j].name, delta: t.delta, p: t.pValue });
     }
     options.onProgress?.(done, total);

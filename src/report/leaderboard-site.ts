@@ -295,7 +295,16 @@ export function paretoChart(b: Leaderboard): ChartSpec | null {
   };
 }
 
-async function paretoSection(b: Leaderboard): Promise<string> {
+/** Each board's Pareto section, rendered once (the board's page and pareto.html show it). */
+const paretoSections = new WeakMap<Leaderboard, Promise<string>>();
+
+function paretoSection(b: Leaderboard): Promise<string> {
+  let section = paretoSections.get(b);
+  if (section === undefined) paretoSections.set(b, (section = renderParetoSection(b)));
+  return section;
+}
+
+async function renderParetoSection(b: Leaderboard): Promise<string> {
   const chart = paretoChart(b);
   const { points, unknown } = paretoPoints(b);
   if (chart === null) {

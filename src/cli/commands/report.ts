@@ -83,15 +83,13 @@ const command: Command = {
         try {
           files.push(...(await loadResultsInput(path, progress)));
         } catch (e) {
-          if (!(isCorebError(e) && e.code === 'NOT_FOUND' && hasStudy)) {
-            if (isCorebError(e) && e.code === 'NOT_FOUND' && !hasStudy) {
-              throw new CorebError(
-                'NOT_FOUND',
-                'the folder has no results.json (coreb eval --out), no results-store entry (coreb eval --results) and no contamination.json (coreb contamination)',
-                { file: path },
-              );
-            }
-            throw e;
+          if (!isCorebError(e, 'NOT_FOUND')) throw e;
+          if (!hasStudy) {
+            throw new CorebError(
+              'NOT_FOUND',
+              'the folder has no results.json (coreb eval --out), no results-store entry (coreb eval --results) and no contamination.json (coreb contamination)',
+              { file: path },
+            );
           }
         }
       } else {
