@@ -227,3 +227,28 @@ test('pairedBootstrapMany equals pairedBootstrap of each treatment, to the last 
   const many = pairedBootstrapMany(treatments, control, { samples: 500, seed: 9 });
   treatments.forEach((t, j) => assert.deepEqual(many[j], pairedBootstrap(t, control, { samples: 500, seed: 9 })));
 });
+
+test('the paired bootstrap is the textbook one: each resample draws n queries with replacement and averages their differences', () => {
+  const u = createRng(11);
+  const control = Array.from({ length: 103 }, () => u() / 2 ** 32);
+  const treatment = control.map((c, i) => Math.min(1, c + (i % 3 === 0 ? 0.08 : -0.01)));
+  const samples = 300;
+  // Draw by draw, with the same generator and the same draws.
+  const rng = createRng(4);
+  const d = treatment.map((t, i) => t - control[i]);
+  const observed = d.reduce((a, b) => a + b, 0) / d.length;
+  const means: number[] = [];
+  let hits = 0;
+  for (let b = 0; b < samples; b++) {
+    let s = 0;
+    for (let i = 0; i < d.length; i++) s += d[Math.floor((rng() / 4294967296) * d.length)];
+    means.push(s / d.length);
+    if (Math.abs(s / d.length - observed) >= Math.abs(observed) * (1 - 1e-12)) hits++;
+  }
+  means.sort((a, b) => a - b);
+  const r = pairedBootstrap(treatment, control, { samples, seed: 4 });
+  close(r.delta, observed, 1e-15, 'delta');
+  assert.equal(r.pValue, (hits + 1) / (samples + 1));
+  const h = (samples - 1) * 0.025;
+  close(r.ci![0], means[Math.floor(h)] + (h - Math.floor(h)) * (means[Math.floor(h) + 1] - means[Math.floor(h)]), 1e-12, 'ci low');
+});
