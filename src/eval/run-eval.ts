@@ -893,7 +893,8 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       const rerankDepth = options.rerankDepth ?? (spec.kind === 'top-ranked' ? Number.MAX_SAFE_INTEGER : RERANK_DEFAULT_DEPTH);
       const searchDepth = Math.max(depth, rerankers.length > 0 ? Math.min(rerankDepth, 100_000) : 0, options.topRanked ?? 0);
       const retriever = await createRetriever(spec, {
-        plan: { depth: searchDepth, queries: planQueries },
+        // MTEB's and BEIR's MRR read a run in its own order (ties as the file lists them).
+        plan: { depth: searchDepth, queries: planQueries, order: protocol.mrr === 'trec' ? 'trec' : 'file' },
         baseDir,
         env: options.env ?? {},
         ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),

@@ -22,11 +22,17 @@ export interface RunSearchPlan {
    * (anchors, its own id): each one may take a place in the file's top, so that many more are kept.
    */
   queries: ReadonlyMap<string, number>;
+  /**
+   * The order of each kept list. `trec` (default): trec_eval's (float32 score descending, ties by
+   * docid descending). `file`: the file's double scores descending, ties in the file's own order,
+   * as MTEB's and BEIR's MRR read a run (Python's stable sort); the documents kept are the same.
+   */
+  order?: 'trec' | 'file';
 }
 
 const MIB = 1 << 20;
 
-/** One query's kept documents, in trec_eval order. */
+/** One query's kept documents, in trec_eval order (or the file's: {@link RunSearchPlan.order}). */
 export interface RunRanking {
   docIds: string[];
   /** The file's double scores, aligned with `docIds`. */
@@ -68,28 +74,30 @@ export interface LoadRunRankingsOptions {
  * The top `keep` entries of one query's lines in trec_eval 9.0.8 order (score rounded to float32
  * descending, ties by docid descending in UTF-8 byte order), file doubles kept as scores.
  */
-function rankGroup(g: TrecRunGroup, keep: number, ids: Map<string, string>): RunRanking {
+function rankGroup(g: TrecRunGroup, keep: number, ids: Map<string, string>, order: 'trec' | 'file' = 'trec'): RunRanking {
   const n = g.end - g.start;
   const key = new Float64Array(n);
-  const order = new Int32Array(n);
+  const rank = new Int32Array(n);
   let sorted = true;
   for (let i = 0; i < n; i++) {
     key[i] = Math.fround(g.scores[g.start + i]);
-    order[i] = i;
+    rank[i] = i;
     if (i > 0 && sorted && (key[i] > key[i - 1] || (key[i] === key[i - 1] && g.compareEntries(g.start + i, g.start + i - 1) > 0))) sorted = false;
   }
   // Runs are usually written best first: then the file order is the trec order already.
-  if (!sorted) order.sort((a, b) => (key[a] > key[b] ? -1 : key[a] < key[b] ? 1 : g.compareEntries(g.start + b, g.start + a)));
+  if (!sorted) rank.sort((a, b) => (key[a] > key[b] ? -1 : key[a] < key[b] ? 1 : g.compareEntries(g.start + b, g.start + a)));
   const m = Math.min(n, keep);
+  // The same documents in the file's order of scores: doubles descending, ties by line.
+  const kept = order === 'file' ? rank.subarray(0, m).sort((a, b) => g.scores[g.start + b] - g.scores[g.start + a] || a - b) : rank;
   const docIds = new Array<string>(m);
   const scores = new Float64Array(m);
   for (let i = 0; i < m; i++) {
     // One string per distinct docid, shared by every query's list (runs repeat documents).
-    const id = g.entryDocId(g.start + order[i]);
+    const id = g.entryDocId(g.start + kept[i]);
     let shared = ids.get(id);
     if (shared === undefined) ids.set(id, (shared = id));
     docIds[i] = shared;
-    scores[i] = g.scores[g.start + order[i]];
+    scores[i] = g.scores[g.start + kept[i]];
   }
   return { docIds, scores, total: n };
 }
@@ -151,7 +159,7 @@ export async function loadRunRankings(file: string, options: LoadRunRankingsOpti
         if (excluded === undefined) return;
         keep = plan.depth + excluded;
       }
-      const ranking = rankGroup(g, keep, ids);
+      const ranking = rankGroup(g, keep, ids, plan?.order);
       lists.set(g.qid, ranking);
       kept += ranking.docIds.length;
     },

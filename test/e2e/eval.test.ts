@@ -175,6 +175,42 @@ test('--protocol mteb: rel-2 qrels only, the negative pair dropped, the anchor k
   );
 });
 
+test('a run with tied scores: --protocol mteb and beir score MRR in the file\'s order, as MTEB and BEIR read it; coreb in trec order', () => {
+  // Ties listed against trec order (trec breaks ties by docid descending: c5, c3, c1 and c4, c1).
+  const tied = join(root, 'tied.trec');
+  const lines = ['q_t2c_1 Q0 c5 1 1.0 tied', 'q_t2c_1 Q0 c1 2 1.0 tied', 'q_t2c_1 Q0 c3 3 1.0 tied', 'q_t2c_1 Q0 c2 4 0.5 tied', 'q_t2c_2 Q0 c1 1 0.9 tied', 'q_t2c_2 Q0 c4 2 0.9 tied'];
+  writeFileSync(tied, `${lines.join('\n')}\n`);
+  // MRR@10 computed here from the file: a stable sort by score, the first document of relevance >= `level`.
+  const qrels = readFileSync(join(release, 'text2code_qrels.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { query_id: string; doc_id: string; relevance: number });
+  const mrr = (order: 'file' | 'trec', level: number): number => {
+    const byQuery = new Map<string, Array<{ doc: string; score: number }>>();
+    for (const l of lines) {
+      const [q, , doc, , score] = l.split(' ');
+      byQuery.set(q, [...(byQuery.get(q) ?? []), { doc, score: Number(score) }]);
+    }
+    let sum = 0;
+    for (const [q, list] of byQuery) {
+      const ranked = [...list].sort((a, b) => b.score - a.score || (order === 'trec' ? (a.doc < b.doc ? 1 : -1) : 0));
+      const at = ranked.slice(0, 10).findIndex((d) => qrels.some((r) => r.query_id === q && r.doc_id === d.doc && r.relevance >= level));
+      sum += at < 0 ? 0 : 1 / (at + 1);
+    }
+    return sum / byQuery.size;
+  };
+  const mrrOf = (protocol: string) => {
+    const r = runCli(['eval', '--data', release, '--retriever', `run:${tied}`, '--tasks', 't2c', '--protocol', protocol, '--format', 'json', '--quiet']);
+    assert.equal(r.status, 0, r.stderr);
+    return (JSON.parse(r.stdout) as Results).retrievers[0].tasks.text2code.metrics['mrr@10'];
+  };
+  assert.notEqual(mrr('file', 2), mrr('trec', 2), 'the fixture orders ties against trec order');
+  close(mrrOf('mteb'), mrr('file', 2), 'mteb MRR@10 (rel-2 qrels) in file order');
+  // BEIR keeps every label: the rel-1 c3 counts as relevant (label > 0).
+  close(mrrOf('beir'), mrr('file', 1), 'beir MRR@10 in file order');
+  close(mrrOf('coreb'), mrr('trec', 2), 'coreb MRR@10 in trec order');
+});
+
 test('a query with an empty ranked list stays in the population as 0 and is listed in results.json', () => {
   const dir = join(root, 'release_empty');
   writeTinyRelease(dir);
