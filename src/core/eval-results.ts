@@ -327,6 +327,28 @@ export interface EvalResults {
   timings: { loadMs: number; totalMs: number };
 }
 
+/** What a row's task is: ranking a whole corpus, or reordering a fixed candidate list per query. */
+export type TaskFamily = 'retrieval' | 'reranking';
+
+/**
+ * The measure a family's leaderboard ranks by unless told otherwise: nDCG@10 for retrieval (the
+ * paper's and MTEB's main score), MAP@10 for reranking (MTEB's main score of its `Coreb*Reranking`
+ * tasks, `main_score="map_at_10"`).
+ */
+export const FAMILY_MEASURE: Readonly<Record<TaskFamily, string>> = { retrieval: 'ndcg@10', reranking: 'map@10' };
+
+/**
+ * The task family of a row: `reranking` for MTEB's `Coreb*Reranking` tasks imported (fixed
+ * candidate lists, MTEB's main score MAP@10) and for rows whose first stage is a fixed candidate
+ * list (`top-ranked`), else `retrieval`. Rows of different families never share a leaderboard.
+ */
+export function taskFamily(r: Pick<RetrieverResult, 'description'>): TaskFamily {
+  const d = (r.description ?? {}) as { kind?: unknown; tasks?: unknown; firstStage?: { kind?: unknown } };
+  if (d.kind === 'imported') return d.tasks === 'reranking' ? 'reranking' : 'retrieval';
+  if (d.kind === 'top-ranked' || (d.kind === 'rerank' && d.firstStage?.kind === 'top-ranked')) return 'reranking';
+  return 'retrieval';
+}
+
 /**
  * A stable fingerprint of everything in a protocol that changes what a number means (relevance
  * level, nDCG variant, anchor exclusion, qrels, c2t_match handling, MRR flavour, rounding, ranking

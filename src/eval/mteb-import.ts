@@ -19,7 +19,7 @@ import {
 } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
 import { emptyModelMeta, mergeModelMeta, parseModelMetaFields, type ModelMeta } from '../core/model-meta.js';
-import { corebTaskOfMteb, MTEB_DATASET_REVISIONS, MTEB_TASK_NAMES } from '../core/mteb.js';
+import { corebTaskOfMteb, MTEB_PINNED_REVISIONS, MTEB_TASK_NAMES, mtebPinnedRevision } from '../core/mteb.js';
 import { presetModelMeta } from '../providers/presets.js';
 import { roundMeasure } from './aggregate.js';
 import { protocolMeasures, resolveProtocol } from './protocol.js';
@@ -46,11 +46,20 @@ export interface ImportedMteb {
   warnings: string[];
 }
 
+/** What {@link readMtebResults} read. */
+export interface MtebImport {
+  /** The model revisions imported (some of their task files may have been left out: see their warnings). */
+  imported: ImportedMteb[];
+  /** Folders none of whose task files could be placed in a release, with why. */
+  skipped: Array<{ folder: string; warnings: string[] }>;
+}
+
 /** Options of {@link readMtebResults}. */
 export interface MtebImportOptions {
   /**
-   * The coreb split the results score, for dataset revisions coreb does not know (MTEB's pinned
-   * CoREB revisions name release_v2603). Default: the split whose pinned revisions the files carry.
+   * The coreb split the results score. Default: the split of the MTEB-pinned dataset revisions the
+   * files carry (every revision MTEB has pinned for CoREB holds release_v2603); a task file on a
+   * revision MTEB never pinned is then left out, with a warning, unless this is given.
    */
   split?: string;
   /** coreb's version, written into the results. */
@@ -138,27 +147,20 @@ function taskMeanOf(tasks: readonly TaskResult[], protocol: ProtocolSemantics): 
   return { queries: 0, metrics, diagnostics: { ...NO_DIAGNOSTICS } };
 }
 
-/** The split a set of dataset revisions belongs to: the one whose MTEB pins they all are. */
-function splitOfRevisions(revisions: Record<string, string>): string | undefined {
-  const revs = Object.values(revisions);
-  if (revs.length === 0) return undefined;
-  for (const [split, pins] of Object.entries(MTEB_DATASET_REVISIONS)) {
-    const pinned = new Set(Object.values(pins));
-    if (revs.every((r) => pinned.has(r))) return split;
-  }
-  return undefined;
-}
-
 /**
  * Reads every model revision under `root` (a results repository, one model's folder, or one
  * revision folder). Retrieval tasks make one row named after the model; MTEB's `Coreb*Reranking`
  * tasks (fixed candidate lists) a second row `MODEL (reranking)`. A task name coreb does not know
  * is imported under its MTEB name, with a warning.
+ * The release a folder scores is `options.split`, else the one a coreb export names, else the one
+ * of the MTEB-pinned dataset revisions its files carry ({@link MTEB_PINNED_REVISIONS}); a task file
+ * on a revision MTEB never pinned is then left out with a warning naming it and what `--split`
+ * would do, and the folder's other tasks are imported.
  * @throws CorebError `NOT_FOUND` when no `Coreb*.json` is found; `VALIDATION` naming file and
- *   field for a file not in MTEB's format; `USAGE` when the dataset revisions are not MTEB's pins
- *   of a split coreb knows and no `split` is given.
+ *   field for a file not in MTEB's format; `USAGE` when nothing could be imported (every file on
+ *   an unknown revision and no `split`), or a folder's pinned revisions name two releases.
  */
-export async function readMtebResults(root: string, options: MtebImportOptions): Promise<ImportedMteb[]> {
+export async function readMtebResults(root: string, options: MtebImportOptions): Promise<MtebImport> {
   if (!existsSync(root)) throw new CorebError('NOT_FOUND', 'no such folder of MTEB results', { file: root });
   const folders = revisionFolders(root);
   if (folders.length === 0) {
@@ -170,6 +172,7 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
   const measures = protocolMeasures(protocol);
   const known = new Set(measures);
   const out: ImportedMteb[] = [];
+  const skipped: Array<{ folder: string; warnings: string[] }> = [];
   for (const folder of folders) {
     const warnings: string[] = [];
     const files: string[] = [];
@@ -188,6 +191,8 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
     const revision = typeof metaDoc.revision === 'string' ? metaDoc.revision : (parts[parts.length - 1] ?? 'unknown');
     const model = typeof metaDoc.name === 'string' ? metaDoc.name : (parts[parts.length - 2] ?? basename(folder)).replace('__', '/');
     const rows = new Map<'retrieval' | 'reranking', { tasks: Record<string, TaskResult>; revisions: Record<string, string>; seconds: number }>();
+    // Each task file's MTEB task name and dataset revision, to place it in a release below.
+    const taskFiles: Array<{ kind: 'retrieval' | 'reranking'; task: string; mtebTask: string; file: string; revision: string | undefined }> = [];
     let mtebVersion: string | undefined;
     // Tasks in MTEB's order (T2C, C2T, C2C), then any other name.
     const rank = (n: string) => {
@@ -215,19 +220,31 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
       if (typeof doc.dataset_revision === 'string') row.revisions[task] = doc.dataset_revision;
       if (typeof doc.evaluation_time === 'number') row.seconds += doc.evaluation_time;
       rows.set(kind, row);
+      taskFiles.push({ kind, task, mtebTask: taskName, file: name, revision: typeof doc.dataset_revision === 'string' ? doc.dataset_revision : undefined });
     }
-    const revisions = Object.assign({}, ...[...rows.values()].map((r) => r.revisions)) as Record<string, string>;
     // A coreb export (run_settings.jsonl) names the dataset it scored: the rows then join it exactly.
     const scored = await exportedDataset(folder);
     if (scored !== undefined) files.push(join(folder, 'run_settings.jsonl'));
-    const split = options.split ?? scored?.split ?? splitOfRevisions(revisions);
+    const split = options.split ?? scored?.split ?? placeByRevisions(rel, folder, taskFiles, rows, warnings);
     if (split === undefined) {
-      throw new CorebError(
-        'USAGE',
-        `${rel}: dataset revisions ${[...new Set(Object.values(revisions))].map((r) => r.slice(0, 12)).join(', ') || '(none)'} are not MTEB's pinned CoREB revisions coreb knows (${Object.keys(MTEB_DATASET_REVISIONS).join(', ')}); pass --split NAME to say which release they score`,
-        { file: folder },
-      );
+      skipped.push({ folder: rel, warnings });
+      continue;
     }
+    if (options.split !== undefined) {
+      for (const t of taskFiles) {
+        const p = t.revision !== undefined ? mtebPinnedRevision(t.mtebTask, t.revision) : undefined;
+        if (p !== undefined && p.split !== options.split)
+          warnings.push(`${t.file}: dataset revision ${short(p.revision)} is MTEB's pin of ${p.split}; imported as ${options.split}, as --split says`);
+      }
+    }
+    for (const t of taskFiles) {
+      const p = t.revision !== undefined ? mtebPinnedRevision(t.mtebTask, t.revision) : undefined;
+      if (p?.replaced !== undefined && rows.get(t.kind)?.tasks[t.task] !== undefined)
+        warnings.push(
+          `${t.file}: dataset revision ${short(p.revision)} (${p.dataset}) was MTEB's pin from ${p.pinned} to ${p.replaced}; scores on it may differ from runs on the current pin (${currentPin(t.mtebTask)})`,
+        );
+    }
+    const revisions = Object.assign({}, ...[...rows.values()].map((r) => r.revisions)) as Record<string, string>;
     const meta = mergeModelMeta(
       presetModelMeta(model) ?? emptyModelMeta(`${rel}/model_meta.json`),
       parseModelMetaFields(metaDoc, { file: metaFile, field: 'model_meta' }),
@@ -282,7 +299,61 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
     };
     out.push({ folder: rel, results, files, warnings });
   }
-  return out;
+  if (out.length === 0) {
+    throw new CorebError(
+      'USAGE',
+      `nothing imported: ${skipped.map((x) => `${x.folder}: ${x.warnings.join('; ')}`).join(' | ')}`,
+      { file: root },
+    );
+  }
+  return { imported: out, skipped };
+}
+
+const short = (rev: string): string => rev.slice(0, 12);
+
+/** The current pin of an MTEB task, as `dataset@revision`. */
+function currentPin(task: string): string {
+  const p = MTEB_PINNED_REVISIONS.find((x) => x.task === task && x.replaced === undefined);
+  return p !== undefined ? `${p.dataset}@${short(p.revision)}` : 'none';
+}
+
+/**
+ * The release of a folder from its task files' MTEB-pinned revisions. Tasks on a revision MTEB
+ * never pinned are removed from `rows` with a warning naming the file, the revision and what
+ * `--split NAME` would do; undefined when no task is left.
+ * @throws CorebError `USAGE` when the pinned revisions name two releases.
+ */
+function placeByRevisions(
+  rel: string,
+  folder: string,
+  taskFiles: ReadonlyArray<{ kind: 'retrieval' | 'reranking'; task: string; mtebTask: string; file: string; revision: string | undefined }>,
+  rows: Map<'retrieval' | 'reranking', { tasks: Record<string, TaskResult>; revisions: Record<string, string> }>,
+  warnings: string[],
+): string | undefined {
+  const splits = new Set<string>();
+  for (const t of taskFiles) {
+    const p = t.revision !== undefined ? mtebPinnedRevision(t.mtebTask, t.revision) : undefined;
+    if (p !== undefined) {
+      splits.add(p.split);
+      continue;
+    }
+    const known = MTEB_PINNED_REVISIONS.filter((x) => x.task === t.mtebTask).map((x) => `${short(x.revision)} (${x.pinned})`);
+    warnings.push(
+      `${t.file}: dataset revision ${t.revision !== undefined ? short(t.revision) : '(none)'} is not one MTEB has pinned for ${t.mtebTask}${known.length > 0 ? ` (its pins: ${known.join(', ')})` : ''}; not imported. \`--split NAME\` imports it as a score on release NAME, which coreb then takes on trust`,
+    );
+    const row = rows.get(t.kind);
+    if (row !== undefined) {
+      delete row.tasks[t.task];
+      delete row.revisions[t.task];
+      if (Object.keys(row.tasks).length === 0) rows.delete(t.kind);
+    }
+  }
+  if (splits.size > 1) {
+    throw new CorebError('USAGE', `${rel}: the dataset revisions are MTEB's pins of ${[...splits].join(' and ')}: one folder scores one release; pass --split NAME`, {
+      file: folder,
+    });
+  }
+  return rows.size > 0 ? [...splits][0] : undefined;
 }
 
 /** The dataset a coreb export scored, from its `run_settings.jsonl` (absent in MTEB's own results). */

@@ -8,6 +8,7 @@ function board(rows: Array<[string, number | null, number]>): Leaderboard {
     dataset: 'release_v2602',
     datasetSha256: 'a'.repeat(64),
     protocol: 'coreb',
+    family: 'retrieval',
     label: 'release_v2602',
     protocolKey: 'k',
     measure: 'ndcg@10',

@@ -5,7 +5,7 @@
  * their renderings as aligned text, markdown and LaTeX. Pure.
  */
 import { formatParameters, type GivenModelMeta, type ModelMeta } from '../core/model-meta.js';
-import type { ImportedRow, RetrieverResult } from '../core/eval-results.js';
+import { FAMILY_MEASURE, type ImportedRow, type RetrieverResult, type TaskFamily } from '../core/eval-results.js';
 import type { LoadedResults } from '../dataset/results-file.js';
 import { rowModelMeta } from '../providers/presets.js';
 import { significantWins } from './compare.js';
@@ -17,7 +17,10 @@ import { groupResults, releaseTime, type ReleaseGroup } from './result-groups.js
 
 /** Options of {@link buildLeaderboards}. */
 export interface LeaderboardOptions {
-  /** The measure ranked and tested. Default `ndcg@10` (the paper's and MTEB's main score). */
+  /**
+   * The measure ranked and tested. Default: the family's main score ({@link FAMILY_MEASURE}):
+   * `ndcg@10` for retrieval boards (the paper's and MTEB's), `map@10` for reranking boards (MTEB's).
+   */
   measure?: string;
   /** Significance level on Holm-adjusted p-values. Default 0.05. */
   alpha?: number;
@@ -68,6 +71,8 @@ export interface Leaderboard {
   releaseDate?: string;
   /** The protocol name. */
   protocol: string;
+  /** Whole-corpus retrieval, or reranking fixed candidate lists: never ranked together. */
+  family: TaskFamily;
   /** Unique display label (the split, with the protocol or a number when needed). */
   label: string;
   /** The protocol's fingerprint (equal ones may be compared across releases). */
@@ -91,7 +96,7 @@ function aggregateOf(r: RetrieverResult, measure: string, by: 'overall' | 'taskM
 
 /** One leaderboard of a group of results (see {@link buildLeaderboards}). */
 export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = {}): Leaderboard {
-  const measure = options.measure ?? 'ndcg@10';
+  const measure = options.measure ?? FAMILY_MEASURE[g.family];
   const alpha = options.alpha ?? 0.05;
   const permutations = options.permutations ?? 10000;
   const seed = options.seed ?? 42;
@@ -168,6 +173,7 @@ export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = 
     datasetSha256: g.results.dataset.sha256,
     ...(g.results.dataset.releaseDate !== undefined ? { releaseDate: g.results.dataset.releaseDate } : {}),
     protocol: g.protocol,
+    family: g.family,
     label: g.label,
     protocolKey: g.protocolKey,
     measure,
@@ -205,6 +211,7 @@ export function leaderboardGroups(files: readonly LoadedResults[]): ReleaseGroup
 /** A model's score on each release of one protocol (the cross-release view). */
 export interface CrossRelease {
   protocol: string;
+  family: TaskFamily;
   measure: string;
   rankBy: 'overall' | 'taskMean';
   /** Leaderboard labels, oldest release first. */
@@ -220,8 +227,8 @@ export interface CrossRelease {
  */
 export function crossReleaseViews(boards: readonly Leaderboard[]): CrossRelease[] {
   const out: CrossRelease[] = [];
-  for (const key of [...new Set(boards.map((b) => b.protocolKey))]) {
-    const same = boards.filter((b) => b.protocolKey === key && b.measure === boards[0].measure);
+  for (const key of [...new Set(boards.map((b) => `${b.protocolKey}\u0000${b.family}\u0000${b.measure}`))]) {
+    const same = boards.filter((b) => `${b.protocolKey}\u0000${b.family}\u0000${b.measure}` === key);
     if (same.length < 2) continue;
     const names = [...new Set(same.flatMap((b) => b.rows.map((r) => r.retriever)))];
     const score = (b: Leaderboard, r: LeaderboardRow) => (b.rankBy === 'taskMean' ? r.taskMean : r.overall);
@@ -236,7 +243,7 @@ export function crossReleaseViews(boards: readonly Leaderboard[]): CrossRelease[
       ),
     }));
     rows.sort((a, b) => (b.scores[boardName(newest)]?.score ?? -1) - (a.scores[boardName(newest)]?.score ?? -1));
-    out.push({ protocol: same[0].protocol, measure: same[0].measure, rankBy: same[0].rankBy, releases: same.map(boardName), rows });
+    out.push({ protocol: same[0].protocol, family: same[0].family, measure: same[0].measure, rankBy: same[0].rankBy, releases: same.map(boardName), rows });
   }
   return out;
 }
@@ -265,9 +272,9 @@ export function paretoPoints(board: Leaderboard): { points: ParetoPoint[]; unkno
 }
 
 /** A leaderboard's name without its protocol: the split, numbered when two datasets share it (`release_v2602 #2`). */
-export function boardName(b: Pick<Leaderboard, 'dataset' | 'label'>): string {
+export function boardName(b: Pick<Leaderboard, 'dataset' | 'label'> & { family?: TaskFamily }): string {
   const n = / #\d+$/.exec(b.label);
-  return n === null ? b.dataset : `${b.dataset}${n[0]}`;
+  return `${b.dataset}${b.family === 'reranking' ? ' · reranking' : ''}${n === null ? '' : n[0]}`;
 }
 
 /** Output flavours of {@link renderLeaderboard}. */
@@ -336,6 +343,6 @@ export function renderCrossRelease(view: CrossRelease, format: LeaderboardFormat
       return s === undefined ? '–' : `${f4(s.score)}${s.rank === null ? '' : ` (${s.rank})`}`;
     }),
   ]);
-  const title = `Across releases — protocol ${view.protocol}, ${view.rankBy === 'taskMean' ? 'task mean' : 'overall'} ${view.measure} (rank)`;
+  const title = `Across releases — ${view.family === 'reranking' ? 'reranking, ' : ''}protocol ${view.protocol}, ${view.rankBy === 'taskMean' ? 'task mean' : 'overall'} ${view.measure} (rank)`;
   return renderTable({ title, header, rows: format === 'latex' ? rows.map((r) => [latexEscape(r[0]), ...r.slice(1)]) : rows }, format);
 }

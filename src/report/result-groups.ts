@@ -4,7 +4,7 @@
  * significance test, and groups of the same protocol on different releases are ordered by date
  * for the cross-release view. Pure.
  */
-import { protocolFingerprint, type EvalResults, type ProtocolSemantics, type RetrieverResult } from '../core/eval-results.js';
+import { protocolFingerprint, taskFamily, type EvalResults, type ProtocolSemantics, type RetrieverResult, type TaskFamily } from '../core/eval-results.js';
 
 export { protocolFingerprint };
 import type { LoadedResults } from '../dataset/results-file.js';
@@ -20,7 +20,9 @@ export interface ReleaseGroup {
   split: string;
   /** The protocol's name (`coreb`, `mteb`, `beir`). */
   protocol: string;
-  /** The grouping key: split, dataset sha256 and the protocol fingerprint. */
+  /** The rows' task family: whole-corpus retrieval, or reranking fixed candidate lists (see `taskFamily`). */
+  family: TaskFamily;
+  /** The grouping key: split, dataset sha256, the protocol fingerprint and the task family. */
   key: string;
   /** The protocol fingerprint alone (groups with equal ones may be compared across releases). */
   protocolKey: string;
@@ -41,8 +43,9 @@ export function protocolDifferences(a: ProtocolSemantics, b: ProtocolSemantics):
 }
 
 /**
- * Groups results files by (split, dataset sha256, protocol fingerprint), in order of first
- * appearance. The same row in several files (same name and identity, scored on the same tasks,
+ * Groups results files by (split, dataset sha256, protocol fingerprint, task family of the row),
+ * in order of first appearance: a file's reranking rows (see `taskFamily`) form a group apart
+ * from its retrieval rows. The same row in several files (same name and identity, scored on the same tasks,
  * depth and subtasks, with the same numbers: one run merged twice, or a results-store entry beside
  * the results file it came from) is kept once and listed in `duplicates`; otherwise a repeated name
  * gets ` (file N)`.
@@ -57,19 +60,25 @@ export function groupResults(files: readonly LoadedResults[]): ReleaseGroup[] {
   const unhashed = (f: LoadedResults) => f.results.dataset.sha256.startsWith('mteb-');
   for (const { f, n } of [...order.filter((x) => !unhashed(x.f)), ...order.filter((x) => unhashed(x.f))]) {
     const protocolKey = protocolFingerprint(f.results.protocol);
-    let key = `${f.results.dataset.split}\u0000${f.results.dataset.sha256}\u0000${protocolKey}`;
-    if (unhashed(f)) {
-      const host = [...groups.values()].find((g) => g.split === f.results.dataset.split && g.protocolKey === protocolKey);
-      if (host !== undefined) key = host.key;
-    }
-    let g = groups.get(key);
-    if (g === undefined) {
-      const split = f.results.dataset.split;
-      g = { label: split, split, protocol: f.results.protocol.name, key, protocolKey, files: [], retrievers: [], duplicates: [], results: f.results };
-      groups.set(key, g);
-    }
-    g.files.push(f);
+    const split = f.results.dataset.split;
+    // Rows of another task family (reranking fixed candidate lists) make a group of their own.
+    const groupOf = (family: TaskFamily): ReleaseGroup => {
+      let key = `${split}\u0000${f.results.dataset.sha256}\u0000${protocolKey}\u0000${family}`;
+      if (unhashed(f)) {
+        const host = [...groups.values()].find((g) => g.split === split && g.protocolKey === protocolKey && g.family === family);
+        if (host !== undefined) key = host.key;
+      }
+      let g = groups.get(key);
+      if (g === undefined) {
+        const label = family === 'retrieval' ? split : `${split} · reranking`;
+        g = { label, split, protocol: f.results.protocol.name, family, key, protocolKey, files: [], retrievers: [], duplicates: [], results: f.results };
+        groups.set(key, g);
+      }
+      if (!g.files.includes(f)) g.files.push(f);
+      return g;
+    };
     for (const r of f.results.retrievers) {
+      const g = groupOf(taskFamily(r));
       const fp = rowFingerprint(r, f.results);
       const same = g.retrievers.find((x) => x.name === r.name && fingerprints.get(x) === fp);
       if (same !== undefined) {
@@ -98,7 +107,7 @@ export function groupResults(files: readonly LoadedResults[]): ReleaseGroup[] {
   // A split scored under several protocols: name the protocol; the same split with other data: number it.
   const protocols = new Map<string, Set<string>>();
   for (const g of out) protocols.set(g.split, (protocols.get(g.split) ?? new Set()).add(g.protocolKey));
-  for (const g of out) if ((protocols.get(g.split)?.size ?? 0) > 1) g.label = `${g.split} · protocol ${g.protocol}`;
+  for (const g of out) if ((protocols.get(g.split)?.size ?? 0) > 1) g.label = `${g.label} · protocol ${g.protocol}`;
   const seen = new Map<string, number>();
   for (const g of out) {
     const c = seen.get(g.label) ?? 0;

@@ -16,7 +16,8 @@ import { readModelMetaOption } from '../model-meta-option.js';
 
 const USAGE = `Usage: coreb leaderboard INPUT... [options]
 
-Prints one leaderboard per release and protocol — never mixing datasets or protocols — from
+Prints one leaderboard per release, protocol and task family — never mixing datasets, protocols,
+or retrieval with reranking fixed candidate lists (MTEB's Coreb*Reranking tasks, top-ranked:) — from
 results stores (\`coreb eval --results DIR\`, with rows imported by \`coreb results import-mteb\`),
 results files or \`coreb eval --out\` folders. The same row in several inputs is shown once. Rows
 are ranked by the protocol's aggregate (coreb: query-weighted overall; mteb, beir: task mean) of
@@ -27,7 +28,7 @@ one protocol, a cross-release table follows.
 
 Options:
   --format F          table (default) | markdown | latex | json. JSON: {"leaderboards": [{"dataset",
-                      "datasetSha256", "protocol", "label", "measure", "rankBy", "tasks",
+                      "datasetSha256", "protocol", "family", "label", "measure", "rankBy", "tasks",
                       "extraMeasures", "rows": [{"rank", "letter", "retriever", "overall",
                       "taskMean", "tasks", "queries", "measures", "significantlyBetterThan",
                       "model", "imported"}], "notes"}], "crossRelease": [...]}
@@ -40,7 +41,8 @@ Options:
                       "maxTokens": 512, "openWeights": true, "license": "mit",
                       "codeSpecialised": false, "releaseDate": "2023-05-01", "reference": "..."}}
                       (MTEB's names n_parameters, embed_dim, max_tokens, ... work too).
-  --measure M         The measure ranked and tested (default ndcg@10).
+  --measure M         The measure ranked and tested (default: each board's main score, ndcg@10
+                      for retrieval, map@10 for reranking as MTEB ranks its reranking tasks).
   --alpha X           Significance level (default 0.05).
   --permutations N    Sign flips of the test (default 10000).
   --seed N            Its seed (default 42).
@@ -83,12 +85,11 @@ const command: Command = {
         : {}),
     };
     const boards = buildLeaderboards(files, options);
-    const measure = options.measure ?? 'ndcg@10';
     const missing = boards.filter((b) => b.rows.every((r) => r.taskMean === null && r.overall === null));
     if (missing.length > 0 && missing.length === boards.length) {
       throw new CorebError(
         'USAGE',
-        `no row has \`${measure}\`; the results hold ${[...new Set(files.flatMap((f) => f.results.measures))].slice(0, 12).join(', ')}, ...`,
+        `no row has \`${[...new Set(boards.map((b) => b.measure))].join('` or `')}\`; the results hold ${[...new Set(files.flatMap((f) => f.results.measures))].slice(0, 12).join(', ')}, ...`,
       );
     }
     const cross = crossReleaseViews(boards);

@@ -28,7 +28,10 @@ protocol, at DIR/<retriever>__<hash>/<split>__<dataset hash>/<protocol>__<hash>.
          folder or one revision folder) as rows of protocol mteb marked imported: task means
          only, shown in the mteb leaderboard of their release (never the coreb one), in no
          significance test. The release is the one whose MTEB dataset revisions the files carry
-         (MTEB pins release_v2603), or what --split NAME says. An entry already there is kept
+         (every revision MTEB has pinned for CoREB holds release_v2603), or what --split NAME
+         says; a task file on a revision MTEB never pinned is left out, named, unless --split
+         is given. MTEB's Coreb*Reranking tasks become a row of their own, ranked in the
+         release's reranking board by MAP@10 (MTEB's main score). An entry already there is kept
          and said so (--force replaces it). A row that is coreb's own \`export mteb\` of a row
          in the store is shown once by \`coreb leaderboard\`.
 `;
@@ -99,10 +102,11 @@ const command: Command = {
     if (verb === 'import-mteb') {
       if (rest.length !== 1)
         throw new CorebError('USAGE', 'coreb results import-mteb DIR MTEB_RESULTS: give the store and one folder of MTEB results');
-      const imported = await readMtebResults(resolve(ctx.cwd, rest[0]), {
+      const { imported, skipped } = await readMtebResults(resolve(ctx.cwd, rest[0]), {
         corebVersion: corebVersion(),
         ...(values.split !== undefined ? { split: values.split } : {}),
       });
+      for (const x of skipped) for (const w of x.warnings) ctx.logger.warn(`${x.folder}: ${w}`);
       let added = 0;
       let kept = 0;
       for (const m of imported) {
@@ -118,7 +122,9 @@ const command: Command = {
           ctx.stderr.write(`${row.name} (${m.folder}): ${Object.keys(row.tasks).join(', ')} on ${m.results.dataset.split} -> ${path}\n`);
         }
       }
-      ctx.stderr.write(`imported ${added} row(s) into ${dir}${kept > 0 ? `, ${kept} already there` : ''}\n`);
+      ctx.stderr.write(
+        `imported ${added} row(s) into ${dir}${kept > 0 ? `, ${kept} already there` : ''}${skipped.length > 0 ? `; ${skipped.length} folder(s) left out (above)` : ''}\n`,
+      );
       return 0;
     }
     throw new CorebError('USAGE', `coreb results: unknown verb \`${verb}\`; expected ls, show, rm or import-mteb`);
