@@ -60,6 +60,68 @@ export interface TaskAudit {
   queryLength: { chars: Distribution; words: Distribution };
   /** Fields present on (or with a value only on) one label class. */
   labelProxies: LabelProxy[];
+  /** Queries whose exact text another query of the task has too (see {@link DuplicateQueryTexts}). */
+  duplicateQueryTexts?: DuplicateQueryTexts;
+  /** Labels against the released pass/fail verdicts of the judged programs; null without verdicts. */
+  labelVerdicts?: LabelVerdicts | null;
+}
+
+/**
+ * Queries that share their exact text: a retriever that reads only the query text ranks them
+ * identically, so where their qrels differ (the language constraint lives in the subtask id, not
+ * in the text) no such retriever can be right for all of them.
+ */
+export interface DuplicateQueryTexts {
+  /** Groups of two or more queries with the same text, and the queries in them. */
+  groups: number;
+  queries: number;
+  /** Of those, the groups whose members' qrels differ, and their queries. */
+  conflictingGroups: number;
+  conflictingQueries: number;
+  /** Per subtask: its queries and how many are in a conflicting group. */
+  bySubtask: Record<string, { queries: number; conflicting: number; ceilingNdcg10: number }>;
+  /**
+   * The highest mean nDCG@10 (the task's protocol: gains, level) a text-only retriever can reach:
+   * a query outside a conflicting group can score 1 (0 without a relevant document); a conflicting
+   * group's members share one ranking, the one that maximises their summed nDCG@10 (documents in
+   * order of the sum over members of gain / ideal DCG, exact because nDCG is linear in each
+   * position's gain). Anchors are not modelled.
+   */
+  ceilingNdcg10: number;
+  /** Up to 3 conflicting groups: the text (first 80 characters) and member query ids with subtasks. */
+  examples: Array<{ text: string; queries: Array<[string, string]> }>;
+}
+
+/** Labels of a code task against the released verdicts (`meta.passed`) of the programs judged. */
+export interface LabelVerdicts {
+  /** The relevance level (CoREB 2: "verified-correct", paper §3). */
+  level: number;
+  /** Judgments at or above the level on programs labelled failing (`meta.passed: false`). */
+  relevantFailing: VerdictCount;
+  /** Judgments above 0 and below the level on programs labelled passing. */
+  belowLevelPassing: VerdictCount;
+}
+
+/** Judgments (query, program) of one kind, the distinct programs, per language, with examples. */
+export interface VerdictCount {
+  judgments: number;
+  programs: number;
+  byLanguage: Record<string, { judgments: number; programs: number }>;
+  /** Up to 5 [query id, document id]. */
+  examples: Array<[string, string]>;
+}
+
+/** What two releases share: the same program, statement or query text in both (`coreb audit A B`). */
+export interface CrossReleaseAudit {
+  /** The other release. */
+  dataset: { dir: string; split: string };
+  /** Per corpus: documents of each side, same id in both, same whitespace-normalised text in both. */
+  corpora: Record<
+    string,
+    { documents: number; otherDocuments: number; sameId: number; sameText: number; sameTextOtherId: number; examples: Array<[string, string]> }
+  >;
+  /** Per task: queries whose exact text is a query of the same task in the other release. */
+  queries: Record<string, { queries: number; otherQueries: number; sameText: number; examples: Array<[string, string]> }>;
 }
 
 /** Audit of one corpus. */
@@ -143,4 +205,6 @@ export interface AuditReport {
   dataset: { kind: 'coreb-release' | 'beir'; dir: string; split: string };
   tasks: Record<string, TaskAudit>;
   corpora: Record<string, CorpusAudit>;
+  /** Given a second release: what the two share. */
+  crossRelease?: CrossReleaseAudit;
 }

@@ -220,7 +220,13 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
       if (typeof doc.dataset_revision === 'string') row.revisions[task] = doc.dataset_revision;
       if (typeof doc.evaluation_time === 'number') row.seconds += doc.evaluation_time;
       rows.set(kind, row);
-      taskFiles.push({ kind, task, mtebTask: taskName, file: name, revision: typeof doc.dataset_revision === 'string' ? doc.dataset_revision : undefined });
+      taskFiles.push({
+        kind,
+        task,
+        mtebTask: taskName,
+        file: name,
+        revision: typeof doc.dataset_revision === 'string' ? doc.dataset_revision : undefined,
+      });
     }
     // A coreb export (run_settings.jsonl) names the dataset it scored: the rows then join it exactly.
     const scored = await exportedDataset(folder);
@@ -234,7 +240,9 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
       for (const t of taskFiles) {
         const p = t.revision !== undefined ? mtebPinnedRevision(t.mtebTask, t.revision) : undefined;
         if (p !== undefined && p.split !== options.split)
-          warnings.push(`${t.file}: dataset revision ${short(p.revision)} is MTEB's pin of ${p.split}; imported as ${options.split}, as --split says`);
+          warnings.push(
+            `${t.file}: dataset revision ${short(p.revision)} is MTEB's pin of ${p.split}; imported as ${options.split}, as --split says`,
+          );
       }
     }
     for (const t of taskFiles) {
@@ -300,11 +308,7 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
     out.push({ folder: rel, results, files, warnings });
   }
   if (out.length === 0) {
-    throw new CorebError(
-      'USAGE',
-      `nothing imported: ${skipped.map((x) => `${x.folder}: ${x.warnings.join('; ')}`).join(' | ')}`,
-      { file: root },
-    );
+    throw new CorebError('USAGE', `nothing imported: ${skipped.map((x) => `${x.folder}: ${x.warnings.join('; ')}`).join(' | ')}`, { file: root });
   }
   return { imported: out, skipped };
 }
@@ -349,9 +353,13 @@ function placeByRevisions(
     }
   }
   if (splits.size > 1) {
-    throw new CorebError('USAGE', `${rel}: the dataset revisions are MTEB's pins of ${[...splits].join(' and ')}: one folder scores one release; pass --split NAME`, {
-      file: folder,
-    });
+    throw new CorebError(
+      'USAGE',
+      `${rel}: the dataset revisions are MTEB's pins of ${[...splits].join(' and ')}: one folder scores one release; pass --split NAME`,
+      {
+        file: folder,
+      },
+    );
   }
   return rows.size > 0 ? [...splits][0] : undefined;
 }

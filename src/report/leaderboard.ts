@@ -243,7 +243,14 @@ export function crossReleaseViews(boards: readonly Leaderboard[]): CrossRelease[
       ),
     }));
     rows.sort((a, b) => (b.scores[boardName(newest)]?.score ?? -1) - (a.scores[boardName(newest)]?.score ?? -1));
-    out.push({ protocol: same[0].protocol, family: same[0].family, measure: same[0].measure, rankBy: same[0].rankBy, releases: same.map(boardName), rows });
+    out.push({
+      protocol: same[0].protocol,
+      family: same[0].family,
+      measure: same[0].measure,
+      rankBy: same[0].rankBy,
+      releases: same.map(boardName),
+      rows,
+    });
   }
   return out;
 }

@@ -125,6 +125,7 @@ export function renderAuditTable(report: AuditReport, format: TableFormat = 'tab
       if (f.examples.length > 0) out.push(`    e.g. ${f.examples.join(', ')}`);
     }
   }
+  out.push(...labelFindingLines(report));
   if (format === 'table') return out.join('\n') + '\n';
   // Markdown and LaTeX: the tables as rendered; a line of text a heading, an indented line a list item
   // (markdown) or a comment (LaTeX).
@@ -141,4 +142,57 @@ export function renderAuditTable(report: AuditReport, format: TableFormat = 'tab
     return `${' '.repeat(Math.max(0, indent - 2))}- ${l.trimStart()}`;
   });
   return lines.join('\n').replace(/\n{3,}/g, '\n\n') + '\n';
+}
+
+const f4 = (x: number) => x.toFixed(4);
+
+/** The label findings (duplicate query texts, labels against verdicts, cross-release) as lines. */
+function labelFindingLines(report: AuditReport): string[] {
+  const out: string[] = [];
+  for (const [name, t] of Object.entries(report.tasks)) {
+    const d = t.duplicateQueryTexts;
+    if (d === undefined || d.conflictingQueries === 0) continue;
+    out.push(
+      '',
+      `${name}: ${d.conflictingQueries} of ${t.queries} queries share their exact text with a query whose qrels differ (${d.conflictingGroups} groups); a retriever that reads only the query text ranks them alike and reaches at most nDCG@10 ${f4(d.ceilingNdcg10)} on the task`,
+    );
+    for (const [sub, s] of Object.entries(d.bySubtask)) {
+      if (s.conflicting === 0) continue;
+      out.push(`  ${sub}: ${s.conflicting}/${s.queries} in such groups; text-only ceiling nDCG@10 ${f4(s.ceilingNdcg10)}`);
+    }
+    for (const e of d.examples) out.push(`  e.g. "${e.text}": ${e.queries.map(([q, s]) => `${q} (${s})`).join(', ')}`);
+  }
+  for (const [name, t] of Object.entries(report.tasks)) {
+    const v = t.labelVerdicts;
+    if (v === undefined || v === null) continue;
+    const line = (c: typeof v.relevantFailing) =>
+      Object.entries(c.byLanguage)
+        .map(([l, x]) => `${l} ${x.judgments} (${x.programs} programs)`)
+        .join(', ');
+    out.push(
+      '',
+      `${name}: relevance labels vs the released verdicts (meta.passed): relevance >= ${v.level} means verified-correct in the paper's §3, "all solutions for the queried problem" in its §A.3`,
+      `  relevance >= ${v.level} on programs labelled failing: ${v.relevantFailing.judgments} judgments, ${v.relevantFailing.programs} programs${v.relevantFailing.judgments > 0 ? `: ${line(v.relevantFailing)}` : ''}`,
+    );
+    if (v.relevantFailing.examples.length > 0) out.push(`    e.g. ${v.relevantFailing.examples.map(([q, d]) => `${q} -> ${d}`).join(', ')}`);
+    out.push(
+      `  relevance 1..${v.level - 1} on programs labelled passing: ${v.belowLevelPassing.judgments} judgments, ${v.belowLevelPassing.programs} programs${v.belowLevelPassing.judgments > 0 ? `: ${line(v.belowLevelPassing)}` : ''}`,
+    );
+    if (v.belowLevelPassing.examples.length > 0) out.push(`    e.g. ${v.belowLevelPassing.examples.map(([q, d]) => `${q} -> ${d}`).join(', ')}`);
+  }
+  const x = report.crossRelease;
+  if (x !== undefined) {
+    out.push('', `Shared with ${x.dataset.dir} (split ${x.dataset.split})`);
+    for (const [name, c] of Object.entries(x.corpora)) {
+      out.push(
+        `  corpus ${name}: ${c.sameText} of ${c.documents} documents have the same text (whitespace-normalised) in the other's ${c.otherDocuments}, ${c.sameTextOtherId} of them under another id; ${c.sameId} ids in both`,
+      );
+      if (c.examples.length > 0) out.push(`    e.g. ${c.examples.map(([a, b]) => (a === b ? a : `${a} = ${b}`)).join(', ')}`);
+    }
+    for (const [task, q] of Object.entries(x.queries)) {
+      out.push(`  ${task} queries: ${q.sameText} of ${q.queries} have the exact text of one of the other's ${q.otherQueries}`);
+      if (q.examples.length > 0) out.push(`    e.g. ${q.examples.map(([a, b]) => (a === b ? a : `${a} = ${b}`)).join(', ')}`);
+    }
+  }
+  return out;
 }

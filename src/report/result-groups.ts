@@ -4,7 +4,14 @@
  * significance test, and groups of the same protocol on different releases are ordered by date
  * for the cross-release view. Pure.
  */
-import { protocolFingerprint, taskFamily, type EvalResults, type ProtocolSemantics, type RetrieverResult, type TaskFamily } from '../core/eval-results.js';
+import {
+  protocolFingerprint,
+  taskFamily,
+  type EvalResults,
+  type ProtocolSemantics,
+  type RetrieverResult,
+  type TaskFamily,
+} from '../core/eval-results.js';
 
 export { protocolFingerprint };
 import type { LoadedResults } from '../dataset/results-file.js';
@@ -71,7 +78,18 @@ export function groupResults(files: readonly LoadedResults[]): ReleaseGroup[] {
       let g = groups.get(key);
       if (g === undefined) {
         const label = family === 'retrieval' ? split : `${split} · reranking`;
-        g = { label, split, protocol: f.results.protocol.name, family, key, protocolKey, files: [], retrievers: [], duplicates: [], results: f.results };
+        g = {
+          label,
+          split,
+          protocol: f.results.protocol.name,
+          family,
+          key,
+          protocolKey,
+          files: [],
+          retrievers: [],
+          duplicates: [],
+          results: f.results,
+        };
         groups.set(key, g);
       }
       if (!g.files.includes(f)) g.files.push(f);

@@ -175,10 +175,17 @@ test('--protocol mteb: rel-2 qrels only, the negative pair dropped, the anchor k
   );
 });
 
-test('a run with tied scores: --protocol mteb and beir score MRR in the file\'s order, as MTEB and BEIR read it; coreb in trec order', () => {
+test("a run with tied scores: --protocol mteb and beir score MRR in the file's order, as MTEB and BEIR read it; coreb in trec order", () => {
   // Ties listed against trec order (trec breaks ties by docid descending: c5, c3, c1 and c4, c1).
   const tied = join(root, 'tied.trec');
-  const lines = ['q_t2c_1 Q0 c5 1 1.0 tied', 'q_t2c_1 Q0 c1 2 1.0 tied', 'q_t2c_1 Q0 c3 3 1.0 tied', 'q_t2c_1 Q0 c2 4 0.5 tied', 'q_t2c_2 Q0 c1 1 0.9 tied', 'q_t2c_2 Q0 c4 2 0.9 tied'];
+  const lines = [
+    'q_t2c_1 Q0 c5 1 1.0 tied',
+    'q_t2c_1 Q0 c1 2 1.0 tied',
+    'q_t2c_1 Q0 c3 3 1.0 tied',
+    'q_t2c_1 Q0 c2 4 0.5 tied',
+    'q_t2c_2 Q0 c1 1 0.9 tied',
+    'q_t2c_2 Q0 c4 2 0.9 tied',
+  ];
   writeFileSync(tied, `${lines.join('\n')}\n`);
   // MRR@10 computed here from the file: a stable sort by score, the first document of relevance >= `level`.
   const qrels = readFileSync(join(release, 'text2code_qrels.jsonl'), 'utf8')
@@ -200,7 +207,20 @@ test('a run with tied scores: --protocol mteb and beir score MRR in the file\'s 
     return sum / byQuery.size;
   };
   const mrrOf = (protocol: string) => {
-    const r = runCli(['eval', '--data', release, '--retriever', `run:${tied}`, '--tasks', 't2c', '--protocol', protocol, '--format', 'json', '--quiet']);
+    const r = runCli([
+      'eval',
+      '--data',
+      release,
+      '--retriever',
+      `run:${tied}`,
+      '--tasks',
+      't2c',
+      '--protocol',
+      protocol,
+      '--format',
+      'json',
+      '--quiet',
+    ]);
     assert.equal(r.status, 0, r.stderr);
     return (JSON.parse(r.stdout) as Results).retrievers[0].tasks.text2code.metrics['mrr@10'];
   };

@@ -53,14 +53,25 @@ function writeModel(root: string, model: string, revision: string, tasks: Record
   for (const [task, t] of Object.entries(tasks)) writeFileSync(join(folder, `${task}.json`), taskFile(task, t.rev, t.ndcg, t.map));
   writeFileSync(
     join(folder, 'model_meta.json'),
-    JSON.stringify({ name: model, revision, n_parameters: 110_000_000, embed_dim: 768, open_weights: true, license: 'mit', release_date: '2025-06-01' }),
+    JSON.stringify({
+      name: model,
+      revision,
+      n_parameters: 110_000_000,
+      embed_dim: 768,
+      open_weights: true,
+      license: 'mit',
+      release_date: '2025-06-01',
+    }),
   );
 }
 
 const published = join(dir, 'results');
 const all = (revs: Record<string, string>, retrieval: number, reranking: [number, number]) =>
   Object.fromEntries(
-    Object.entries(revs).map(([task, rev]) => [task, task.endsWith('Reranking') ? { rev, ndcg: reranking[0], map: reranking[1] } : { rev, ndcg: retrieval, map: retrieval / 2 }]),
+    Object.entries(revs).map(([task, rev]) => [
+      task,
+      task.endsWith('Reranking') ? { rev, ndcg: reranking[0], map: reranking[1] } : { rev, ndcg: retrieval, map: retrieval / 2 },
+    ]),
   );
 // On the PR's hq-bench revisions: better retrieval, better reranking nDCG but worse reranking MAP@10.
 writeModel(published, 'org/model-a', 'a1', all(PR_REVISIONS, 0.62, [0.9, 0.3]));
@@ -78,9 +89,15 @@ test('published CoREB results of both revision families import without --split; 
   assert.equal(im.status, 0, im.stderr);
   assert.match(im.stderr, /imported 6 row\(s\)/);
   // The unknown revision is named with what --split would do; the known files of that model are in.
-  assert.match(im.stderr, /CorebC2CRetrieval\.json: dataset revision ffffffffffff is not one MTEB has pinned for CorebC2CRetrieval \(its pins: .*7fc3acd92e88 \(2026-05-13\).*ee25caf9aa8a \(2026-05-20\)\); not imported\. `--split NAME` imports it/);
+  assert.match(
+    im.stderr,
+    /CorebC2CRetrieval\.json: dataset revision ffffffffffff is not one MTEB has pinned for CorebC2CRetrieval \(its pins: .*7fc3acd92e88 \(2026-05-13\).*ee25caf9aa8a \(2026-05-20\)\); not imported\. `--split NAME` imports it/,
+  );
   // The PR's revisions are older pins: said, not refused.
-  assert.match(im.stderr, /CorebT2CRetrieval\.json: dataset revision 227a84ee19db \(hq-bench\/coreb-t2c-retrieval\) was MTEB's pin from 2026-05-13 to 2026-05-20/);
+  assert.match(
+    im.stderr,
+    /CorebT2CRetrieval\.json: dataset revision 227a84ee19db \(hq-bench\/coreb-t2c-retrieval\) was MTEB's pin from 2026-05-13 to 2026-05-20/,
+  );
 
   const lb = runCli(['leaderboard', store, '--format', 'json'], { env });
   assert.equal(lb.status, 0, lb.stderr);
@@ -111,7 +128,10 @@ test('published CoREB results of both revision families import without --split; 
     ],
   );
   assert.equal(retrieval.rows[2].tasks.code2code, null);
-  assert.ok(retrieval.rows.every((r) => !r.retriever.includes('reranking')), 'no reranking row on the retrieval board');
+  assert.ok(
+    retrieval.rows.every((r) => !r.retriever.includes('reranking')),
+    'no reranking row on the retrieval board',
+  );
   // MAP@10 ranks model-b first although model-a's reranking nDCG@10 is higher.
   assert.deepEqual(
     reranking.rows.map((r) => [r.rank, r.retriever, r.taskMean]),
@@ -144,7 +164,10 @@ test('a folder whose every file is on a revision MTEB never pinned: nothing impo
   const store = join(dir, 'store-unknown');
   const refused = runCli(['results', 'import-mteb', store, only], { env });
   assert.equal(refused.status, 2);
-  assert.match(refused.stderr, /nothing imported: org__model-d\/d1: CorebT2CRetrieval\.json: dataset revision eeeeeeeeeeee is not one MTEB has pinned/);
+  assert.match(
+    refused.stderr,
+    /nothing imported: org__model-d\/d1: CorebT2CRetrieval\.json: dataset revision eeeeeeeeeeee is not one MTEB has pinned/,
+  );
   const forced = runCli(['results', 'import-mteb', store, only, '--split', 'release_v2603'], { env });
   assert.equal(forced.status, 0, forced.stderr);
   assert.match(forced.stderr, /imported 1 row\(s\)/);

@@ -11,7 +11,7 @@ import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
 
-const USAGE = `Usage: coreb audit DATA [options]
+const USAGE = `Usage: coreb audit DATA [OTHER_RELEASE] [options]
 
 Audits a CoREB release (JSONL or parquet) or a BEIR/CoIR directory the way the CoREB paper audits
 other benchmarks (§1, §B.12).
@@ -26,6 +26,10 @@ Per corpus: documents; exactDuplicates (whitespace-normalised); near-duplicates 
 hashes, LSH 20x5, over 5-token shingles, kept at exact Jaccard >= threshold); declared languages
 that an offline detector (guesslang's model in @vscode/vscode-languagedetection) disputes; empty,
 prose-only (no code punctuation) and letter-free "code".
+Label findings: queries sharing their exact text whose qrels differ (per subtask, with the best
+nDCG@10 a retriever that reads only the query text can reach); judgments at the relevance level on
+programs the release labels failing (meta.passed false), and below it on passing ones, per language
+with examples. Given OTHER_RELEASE: the programs, statements and query texts both releases hold.
 
 Options:
   --split NAME             Parquet release split or BEIR qrels split.
@@ -52,16 +56,20 @@ const command: Command = {
       },
       true,
     );
-    if (positionals.length !== 1)
-      throw new CorebError('USAGE', `coreb audit takes one DATA directory, got ${positionals.length}; see \`coreb audit --help\``);
-    const data = resolve(ctx.cwd, positionals[0]);
-    if (!existsSync(data)) throw new CorebError('NOT_FOUND', `${data}: no such directory`);
+    if (positionals.length !== 1 && positionals.length !== 2)
+      throw new CorebError(
+        'USAGE',
+        `coreb audit takes a DATA directory and optionally a second release, got ${positionals.length}; see \`coreb audit --help\``,
+      );
+    const [data, against] = positionals.map((p) => resolve(ctx.cwd, p));
+    for (const d of [data, against]) if (d !== undefined && !existsSync(d)) throw new CorebError('NOT_FOUND', `${d}: no such directory`);
     const { format } = values;
     const report = await runAudit({
       data,
       ...(values.split !== undefined ? { split: values.split } : {}),
       languageCheck: !values['no-language-check'],
       nearDuplicates: { threshold: values['near-dup-threshold'] },
+      ...(against !== undefined ? { against } : {}),
       signal: ctx.signal,
       logger: ctx.logger,
       ...(values.quiet ? {} : { progress: createProgressBar(ctx.stderr, ctx.interactive) }),

@@ -19,6 +19,7 @@ import { findLabelProxies } from './label-proxies.js';
 import { cppStrayMainCalls, OFFICIAL_HARNESS } from '../../sandbox/official-harness.js';
 import { detectorAgrees, loadLanguageDetector, type LanguageDetector } from './language-detector.js';
 import { findExactDuplicates, findNearDuplicates, type NearDuplicateOptions } from './near-duplicates.js';
+import { crossReleaseDuplicates, duplicateQueryTexts, labelVerdicts, type ReleaseSide } from './label-findings.js';
 import { resolveProtocol } from '../protocol.js';
 import { detectDataLayout, failOnErrors } from '../run-eval.js';
 import { scoreTask } from '../score.js';
@@ -37,6 +38,10 @@ export interface AuditOptions {
   confidentAt?: number;
   /** Near-duplicate parameters (default: Jaccard >= 0.8 over 5-token shingles). */
   nearDuplicates?: NearDuplicateOptions;
+  /** A second dataset (another release): the report then says what the two share (`crossRelease`). */
+  against?: string;
+  /** The second dataset's split, when it needs one. Default: the loaders'. */
+  againstSplit?: string;
   signal?: AbortSignal;
   progress?: Progress;
   logger?: Logger;
@@ -221,6 +226,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
         words: distribution(task.queries.map((q) => q.text.split(/\s+/).filter((w) => w !== '').length)),
       },
       labelProxies: proxies,
+      duplicateQueryTexts: duplicateQueryTexts(task, data.protocol),
+      labelVerdicts: labelVerdicts(task, level),
     };
   }
   const corpora: Record<string, CorpusAudit> = {};
@@ -234,7 +241,21 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   } finally {
     if (ownDetector) detector?.dispose();
   }
-  return { dataset: { kind: data.kind, dir, split: data.split }, tasks, corpora };
+  const report: AuditReport = { dataset: { kind: data.kind, dir, split: data.split }, tasks, corpora };
+  if (options.against !== undefined) {
+    const otherDir = resolve(options.against);
+    const other = await loadAuditData(
+      otherDir,
+      { ...options, ...(options.againstSplit !== undefined ? { split: options.againstSplit } : { split: undefined }) },
+      logger,
+    );
+    report.crossRelease = crossReleaseDuplicates(releaseSide(dir, data), releaseSide(otherDir, other));
+  }
+  return report;
+}
+
+function releaseSide(dir: string, data: AuditData): ReleaseSide {
+  return { dir, split: data.split, corpora: data.corpora, queries: new Map([...data.tasks].map(([name, t]) => [name, t.task.queries])) };
 }
 
 function prefixed(inner: Progress, prefix: string): Progress {
