@@ -150,22 +150,31 @@ const QUERY_KIND: Readonly<Record<string, string>> = {
   c2t_full_retro: 'a verified-correct program finds its full problem description; its near-miss texts are hard negatives',
 };
 
-const NAMED: Readonly<Record<string, string>> = {
-  c2t_match:
+/** The models a release's code-to-code anchors come from (derived from its data; see `releaseStats`). */
+export interface AnchorModels {
+  /** The model of the `c2c_cross_lang` anchors (v202602: claude-4-sonnet). */
+  primary?: string;
+  /** The model of the `c2c_mono_lang` anchors (v202602: gemini-3-flash). */
+  second?: string;
+}
+
+const NAMED: Readonly<Record<string, (m: AnchorModels) => string>> = {
+  c2t_match: () =>
     'a program and one text, labelled 1 (its own problem) or 0 (another problem); negatives have no relevance-2 text and count as 0 by default',
-  c2c_cross_lang:
-    "a passing program of the primary model (claude-sonnet-4-5) finds that model's passing programs of the same problem in the other languages",
-  c2c_mono_lang: "a passing Python program of the second model (gemini-3-flash) finds the primary model's passing Python program",
-  c2c_cross_model: "a passing Python program of the second model finds the primary model's passing programs in the other languages",
+  c2c_cross_lang: (m) =>
+    `a passing program of the primary model${m.primary !== undefined ? ` (${m.primary})` : ''} finds that model's passing programs of the same problem in the other languages`,
+  c2c_mono_lang: (m) =>
+    `a passing Python program of the second model${m.second !== undefined ? ` (${m.second})` : ''} finds the primary model's passing Python program`,
+  c2c_cross_model: () => "a passing Python program of the second model finds the primary model's passing programs in the other languages",
 };
 
 /**
  * One line saying what a known subtask measures (`t2c_search_go`, `c2c_mono_lang`, ...), or
  * undefined for a name no known release uses (it is still scored, as a subtask of its own).
  */
-export function describeSubtask(subtask: string): string | undefined {
+export function describeSubtask(subtask: string, models: AnchorModels = {}): string | undefined {
   const named = NAMED[subtask];
-  if (named !== undefined) return named;
+  if (named !== undefined) return named(models);
   const lang = subtaskLanguage(subtask);
   if (lang === undefined) return undefined;
   const kind = QUERY_KIND[subtaskFamilyName(subtask)];
@@ -177,8 +186,8 @@ export function describeSubtask(subtask: string): string | undefined {
  * One line saying what a subtask family measures, its languages pooled (`t2c_search`,
  * `c2c_mono_lang`), or undefined for a family no known release has.
  */
-export function describeSubtaskFamily(family: string): string | undefined {
-  return NAMED[family] ?? QUERY_KIND[family];
+export function describeSubtaskFamily(family: string, models: AnchorModels = {}): string | undefined {
+  return NAMED[family]?.(models) ?? QUERY_KIND[family];
 }
 
 /** True when `subtask` is one an official release is known to use (see {@link SUBTASKS}). */

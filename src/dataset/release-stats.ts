@@ -53,6 +53,8 @@ export interface TaskStats {
   danglingDocIds: number;
   /** Queries whose `meta.anchor_code_id` is not in the code corpus. */
   danglingAnchors: number;
+  /** Subtask variant -> model of the query's anchor program (`anchor_model`, else the anchor's row) -> queries. */
+  anchorModels: Record<string, Record<string, number>>;
 }
 
 /** Statistics of a whole release. */
@@ -121,6 +123,7 @@ export function sliceLanguage(task: TaskName, subtask: string, languageConstrain
 /** Computes a release's statistics (counts only; see `validateRelease` for problems). */
 export function releaseStats(release: Release): ReleaseStats {
   const codeIds = new Set(release.codeCorpus.map((r) => r.codeId));
+  const codeModels = new Map(release.codeCorpus.map((r) => [r.codeId, r.model]));
   const textIds = new Set(release.textCorpus.map((r) => r.textId));
   const code = { total: release.codeCorpus.length, byLanguage: {}, byModel: {}, passed: 0, problems: 0 } as ReleaseStats['code'];
   const problems = new Set<string>();
@@ -164,6 +167,7 @@ export function releaseStats(release: Release): ReleaseStats {
       danglingQueryIds: 0,
       danglingDocIds: 0,
       danglingAnchors: 0,
+      anchorModels: {},
     };
     const qids = new Set<string>();
     for (const q of qs) {
@@ -180,6 +184,8 @@ export function releaseStats(release: Release): ReleaseStats {
       const sqt = querySubQueryType(task, q);
       if (sqt != null) inc(st.bySubQueryType, sqt);
       if (q.meta.anchorCodeId != null && !codeIds.has(q.meta.anchorCodeId)) st.danglingAnchors++;
+      const anchorModel = q.anchorModel ?? (q.meta.anchorCodeId != null ? codeModels.get(q.meta.anchorCodeId) : undefined);
+      if (anchorModel != null) inc((st.anchorModels[variant] ??= {}), anchorModel);
     }
     const pos = new Map<string, number>();
     const neg = new Map<string, number>();
@@ -249,8 +255,14 @@ export function renderReleaseStats(s: ReleaseStats): string {
     const skipped = Object.values(t.skippedSubtasks).reduce((a, b) => a + b, 0);
     rows.push(['total', ...cols.map((l) => fmtInt(t.byLanguage[l] ?? 0)), fmtInt(t.queries - skipped)]);
     out.push(...table(['subtask', ...cols, 'total'], rows).map((l) => '  ' + l));
+    // The primary and second models as this release names them (code-to-code anchors).
+    const top = (m: Record<string, number> | undefined) => (m === undefined ? undefined : sortedKeys(m)[0]);
+    const models = { primary: top(s.tasks.code2code?.anchorModels?.cross_lang), second: top(s.tasks.code2code?.anchorModels?.mono_lang) };
     for (const v of Object.keys(t.byVariantLanguage).sort()) {
-      const what = describeSubtaskFamily(`${TASK_SHORT_NAME[task]}_${v}`);
+      const what = describeSubtaskFamily(`${TASK_SHORT_NAME[task]}_${v}`, {
+        ...(models.primary !== undefined ? { primary: models.primary } : {}),
+        ...(models.second !== undefined ? { second: models.second } : {}),
+      });
       out.push(`  ${v}: ${what ?? 'new to this coreb: scored as a subtask of its own'}`);
     }
     if (skipped > 0) {

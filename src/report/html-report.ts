@@ -5,10 +5,11 @@
  * stability and provenance — plus every chart as .svg and .png.
  */
 import { join } from 'node:path';
-import type { EvalResults, GroupResult, RetrieverResult } from '../core/eval-results.js';
+import type { DatasetStats, EvalResults, GroupResult, RetrieverResult } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/progress.js';
 import { saveAtomic } from '../dataset/atomic-write.js';
+import { poolDatasetStats } from '../dataset/release-pool.js';
 import { escapeXml as esc, renderChartSvg, renderPng, retrieverColours, withRetrieverColours, type ChartSpec, type RenderedChart } from './charts.js';
 import { significantWins } from './compare.js';
 import { CONTAMINATION_HEADER, contaminationRows, type ContaminationSummary } from './contamination.js';
@@ -16,7 +17,7 @@ import type { LoadedResults } from '../dataset/results-file.js';
 import { kendallTauB, spearman } from './rank-correlation.js';
 import { formatScore, rowLetter } from './grid.js';
 import { nonSearchLanguageMeans, rankableRows, rankBy } from './render-results.js';
-import { crossReleasePairs, explainGroups, groupResults, type ReleaseGroup } from './result-groups.js';
+import { crossReleasePairs, explainGroups, groupResults, oldestFirst, type ReleaseGroup } from './result-groups.js';
 
 /** Options of {@link writeHtmlReport}. */
 export interface HtmlReportOptions {
@@ -564,6 +565,30 @@ function stabilitySection(a: ReleaseGroup, b: ReleaseGroup, pi: number): { secti
 function datasetSection(g: ReleaseGroup, gi: number): Section | null {
   const st = g.results.dataset.stats;
   if (st === undefined) return null;
+  return { id: `dataset-${gi}`, title: `Dataset — ${g.label}`, html: datasetTables(st, 'the whole release') };
+}
+
+/**
+ * The releases of the report pooled (each release once, however many groups score it), as the
+ * paper's tables aggregate its releases; null with fewer than two releases carrying statistics.
+ */
+function pooledDatasetSection(groups: readonly ReleaseGroup[]): Section | null {
+  const seen = new Map<string, { split: string; stats: DatasetStats }>();
+  // Oldest release first (as the cross-release view orders them).
+  for (const g of oldestFirst(groups)) {
+    const st = g.results.dataset.stats;
+    if (st !== undefined && !seen.has(g.results.dataset.sha256)) seen.set(g.results.dataset.sha256, { split: g.split, stats: st });
+  }
+  if (seen.size < 2) return null;
+  const splits = [...seen.values()].map((x) => x.split).join(', ');
+  return {
+    id: 'dataset-pooled',
+    title: `Dataset — ${seen.size} releases pooled`,
+    html: `<p>${esc(splits)} together: every mean over all items of all releases, counts summed (the aggregation of the paper's descriptive tables; <code>coreb validate A B</code> prints the same).</p>\n${datasetTables(poolDatasetStats([...seen.values()].map((x) => x.stats)), `${seen.size} releases pooled`)}`,
+  };
+}
+
+function datasetTables(st: DatasetStats, scope: string): string {
   const t = st.tokens;
   const rows: string[][] = [];
   for (const [k, m] of Object.entries(t.queryTasks)) rows.push([`${k} queries`, m.meanTokens.toFixed(1), String(m.items)]);
@@ -576,7 +601,7 @@ function datasetSection(g: ReleaseGroup, gi: number): Section | null {
     c === undefined || c.programs === 0 ? '–' : `${((100 * c.passed) / c.programs).toFixed(1)}% (${c.passed}/${c.programs})`;
   const html = [
     htmlTable(['group', `mean ${t.encoding} tokens`, 'items'], rows, {
-      caption: `Average length in ${t.encoding} tokens (paper Tables 1, 9, 16), the whole release`,
+      caption: `Average length in ${t.encoding} tokens (paper Tables 1, 9, 16), ${scope}`,
     }),
     models.length > 0
       ? htmlTable(
@@ -586,7 +611,7 @@ function datasetSection(g: ReleaseGroup, gi: number): Section | null {
         )
       : '',
   ].join('\n');
-  return { id: `dataset-${gi}`, title: `Dataset — ${g.label}`, html };
+  return html;
 }
 
 function heatTables(g: ReleaseGroup): string {
@@ -796,6 +821,8 @@ export async function renderHtmlReport(
     const rr = rerankSection(g, gi);
     if (rr !== null) section({ ...rr.section, html: rr.section.html + (await render(rr.chart)) });
   }
+  const pooled = pooledDatasetSection(groups);
+  if (pooled !== null) section(pooled);
   for (const [pi, [a, b]] of crossReleasePairs(groups).entries()) {
     const st = stabilitySection(a, b, pi);
     if (st !== null) section({ ...st.section, html: st.section.html + (await render(st.chart)) });

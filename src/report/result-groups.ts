@@ -188,15 +188,19 @@ export function crossReleasePairs(groups: readonly ReleaseGroup[]): Array<[Relea
   for (const g of groups) byProtocol.set(g.protocolKey, [...(byProtocol.get(g.protocolKey) ?? []), g]);
   const pairs: Array<[ReleaseGroup, ReleaseGroup]> = [];
   for (const list of byProtocol.values()) {
-    // By date, then by the month the split names, then in the order given.
-    const by = (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? 0 : a - b);
-    const ordered = list
-      .map((g, i) => ({ g, i, t: releaseTime(g), v: releaseOrder(g.split) }))
-      .sort((x, y) => by(x.t, y.t) || by(x.v, y.v) || x.i - y.i)
-      .map((x) => x.g);
+    const ordered = oldestFirst(list);
     for (let i = 1; i < ordered.length; i++) pairs.push([ordered[i - 1], ordered[i]]);
   }
   return pairs;
+}
+
+/** Groups oldest release first: by date, then by the month the split names, then in the order given. */
+export function oldestFirst(groups: readonly ReleaseGroup[]): ReleaseGroup[] {
+  const by = (a: number, b: number) => (Number.isNaN(a) || Number.isNaN(b) ? 0 : a - b);
+  return groups
+    .map((g, i) => ({ g, i, t: releaseTime(g), v: releaseOrder(g.split) }))
+    .sort((x, y) => by(x.t, y.t) || by(x.v, y.v) || x.i - y.i)
+    .map((x) => x.g);
 }
 
 /** What makes two rows of one dataset and protocol the same row: identity, scoring options and numbers. */

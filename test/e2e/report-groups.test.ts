@@ -149,6 +149,19 @@ test('report: the cross-release view orders releases by date, compares their sha
   // Every subtask of the older release is shared; the newer one's additions are left out of that table.
   const shared = /The same change on the (\d+) subtasks both releases have/.exec(view);
   assert.ok(shared !== null && Number(shared[1]) > 30, view.slice(0, 400));
+  // The two releases' descriptive tables pooled: items summed, means weighted by them.
+  const stats = ['a', 'b'].map(
+    (d) =>
+      JSON.parse(readFileSync(join(dir, d, 'results.json'), 'utf8')).dataset.stats.tokens.queryVariants.t2c_search as {
+        items: number;
+        meanTokens: number;
+      },
+  );
+  const items = stats[0].items + stats[1].items;
+  const mean = (stats[0].items * stats[0].meanTokens + stats[1].items * stats[1].meanTokens) / items;
+  const pooled = text(section(html, 'dataset-pooled'));
+  assert.match(pooled, /release_v9901, release_v9903 together/);
+  assert.match(pooled, new RegExp(`t2c_search \\(languages pooled\\) ${mean.toFixed(1).replace('.', '\\.')} ${items}`));
 });
 
 test('eval and report: the paper per-language view (§B.6, non-search subtasks) beside the pooled one, and the release token and verified tables', () => {
