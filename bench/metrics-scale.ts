@@ -103,12 +103,9 @@ function timed(cmd: string, out: string, dir: string, writesOut = false): Timing
   return { cpu: u + s, wall: e, rssMb: m / 1024 };
 }
 
-/**
- * Whether coreb's output equals trec_eval's once trec_eval's `relstring` lines (the one all_trec
- * measure coreb does not compute, see docs/metrics.md) are dropped; compared as streams, not in memory.
- */
+/** Whether coreb's output equals trec_eval's byte for byte (relstring lines included); compared as streams, not in memory. */
 function sameOutput(coreb: string, te: string): boolean {
-  return spawnSync('sh', ['-c', `grep -v '^relstring ' "${te}" | cmp -s - "${coreb}"`]).status === 0;
+  return spawnSync('cmp', ['-s', te, coreb]).status === 0;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -260,8 +257,6 @@ try {
       .join(' ')} at start\n`,
   );
   process.stdout.write(`reference: ${te ?? 'none (--coreb-only)'}; measures: -q -m ${MEASURES}\n`);
-  if (te !== undefined)
-    process.stdout.write("output compared without trec_eval's relstring lines (the one all_trec measure coreb does not compute)\n");
   if (te !== undefined && FORMATS.includes('gzip'))
     process.stdout.write('gzip rows: trec_eval is timed on `gzip -dc run.gz > tmp && trec_eval qrels tmp` (it cannot read gzip)\n');
   interface Row {

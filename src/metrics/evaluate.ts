@@ -84,6 +84,8 @@ export interface EvaluationColumn {
   perQuery: boolean;
   /** True for integer counts (printed with `%ld`). */
   count: boolean;
+  /** True for a string per query (relstring): its values are in {@link ColumnarEvaluation.text}, NaN in `values`. */
+  text: boolean;
 }
 
 /** Columnar result: one row of `columns.length` values per evaluated query. */
@@ -96,8 +98,10 @@ export interface ColumnarEvaluation {
   queryIds: string[];
   /** Row-major values, `queryIds.length * columns.length`. */
   values: Float64Array;
-  /** Aggregate per column (means, sums, counts, geometric means). */
+  /** Aggregate per column (means, sums, counts, geometric means; NaN for a text column). */
   aggregate: Float64Array;
+  /** Column index -> one string per query (in `queryIds` order), for text columns (relstring). */
+  text: Map<number, string[]>;
   missingQueryIds: string[];
   semantics: MeasureSemantics;
 }
@@ -178,6 +182,8 @@ export class QueryEvaluator {
   private mark = 0;
   private values = new Float64Array(0);
   private readonly rowQids: string[] = [];
+  /** Text columns (relstring) -> one string per row added. */
+  private readonly texts = new Map<number, string[]>();
 
   constructor(
     private readonly qrels: QrelsColumns,
@@ -203,8 +209,11 @@ export class QueryEvaluator {
       this.plan.push(item);
       if (spec.family === 'mrr_beir') this.beirGains = new Int32Array(1);
       const count = fam.agg === 'sum' || fam.agg === 'count';
-      if (spec.params.length === 0) this.columns.push({ key: measureKey(spec.family), family: spec.family, perQuery: fam.perQuery, count });
-      else for (const p of spec.params) this.columns.push({ key: measureKey(spec.family, p), family: spec.family, perQuery: fam.perQuery, count });
+      const text = fam.agg === 'text';
+      if (text) this.texts.set(this.columns.length, []);
+      if (spec.params.length === 0) this.columns.push({ key: measureKey(spec.family), family: spec.family, perQuery: fam.perQuery, count, text });
+      else
+        for (const p of spec.params) this.columns.push({ key: measureKey(spec.family, p), family: spec.family, perQuery: fam.perQuery, count, text });
     }
     this.runid = runid;
     this.width = this.columns.length;
@@ -417,6 +426,17 @@ export class QueryEvaluator {
           beirReciprocalRankAt(out, nb, item.params, values, at);
           break;
         }
+        case 'relstring': {
+          const len = Math.min(item.params[0] ?? MEASURE_FAMILIES.relstring.defaults[0], n);
+          let str = '';
+          for (let i = 0; i < len; i++) {
+            const l = labels[i];
+            str += l === NONPOOL ? '-' : l < 0 ? '.' : l > 9 ? '>' : String.fromCharCode(48 + l);
+          }
+          values[at] = Number.NaN;
+          (this.texts.get(item.at) as string[])[row] = str;
+          break;
+        }
         case 'runid':
           break;
       }
@@ -428,6 +448,7 @@ export class QueryEvaluator {
   /** Drops every row added so far (to evaluate the run again from the start). */
   reset(): void {
     this.rowQids.length = 0;
+    for (const t of this.texts.values()) t.length = 0;
   }
 
   /**
@@ -465,7 +486,16 @@ export class QueryEvaluator {
     }
     const queryIds = order.map((i) => this.rowQids[i]);
     this.rowQids.length = 0;
-    return { columns, runid: this.runid, queryIds, values, aggregate, missingQueryIds, semantics: this.semantics };
+    const text = new Map<number, string[]>();
+    for (const [c, rows] of this.texts) {
+      text.set(
+        c,
+        order.map((i) => rows[i]),
+      );
+      aggregate[c] = Number.NaN;
+      rows.length = 0;
+    }
+    return { columns, runid: this.runid, queryIds, values, aggregate, text, missingQueryIds, semantics: this.semantics };
   }
 }
 
@@ -494,11 +524,11 @@ export function toEvaluation(result: ColumnarEvaluation): Evaluation {
   const perQuery = new Map<string, Record<string, number>>();
   for (let row = 0; row < queryIds.length; row++) {
     const rec: Record<string, number> = {};
-    for (let c = 0; c < width; c++) if (columns[c].perQuery) rec[columns[c].key] = values[row * width + c];
+    for (let c = 0; c < width; c++) if (columns[c].perQuery && !columns[c].text) rec[columns[c].key] = values[row * width + c];
     perQuery.set(queryIds[row], rec);
   }
   const aggregate: Record<string, number> = {};
-  for (let c = 0; c < width; c++) aggregate[columns[c].key] = result.aggregate[c];
+  for (let c = 0; c < width; c++) if (!columns[c].text) aggregate[columns[c].key] = result.aggregate[c];
   return { perQuery, aggregate, semantics: result.semantics, missingQueryIds: result.missingQueryIds };
 }
 

@@ -18,7 +18,8 @@ export const IPREC_DEFAULT_POINTS = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 
  * - `params`: `none` (scalar), `int` (rank cutoffs k > 0), `fraction` (recall points in [0, 1]) or
  *   `multiple` (multiples of num_rel, >= 0).
  * - `agg`: `mean` (arithmetic mean over queries), `sum` (counts), `gm` (geometric mean, summary only),
- *   `count` (number of queries, summary only), `text` (runid, summary only).
+ *   `count` (number of queries, summary only), `text` (a string: runid in the summary only,
+ *   relstring per query only).
  * - `perQuery`: false when trec_eval prints it only in the summary.
  */
 export interface MeasureFamily {
@@ -62,6 +63,14 @@ export const MEASURE_FAMILIES = {
     doc: 'interpolated precision at recall points (9.0.8 cutoff rule)',
   },
   P: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'precision at k (always divided by k)' },
+  relstring: {
+    params: 'int',
+    agg: 'text',
+    perQuery: true,
+    defaults: [10],
+    trec: true,
+    doc: "the labels of the first N (default 10) retrieved docs as a string: 0-9 the label, '>' above 9, '-' not in the qrels, '.' judged negative (unjudged in the pool); per query only",
+  },
   recall: { params: 'int', agg: 'mean', perQuery: true, defaults: TREC_DEFAULT_CUTOFFS, trec: true, doc: 'recall at k (divided by num_rel)' },
   infAP: { params: 'none', agg: 'mean', perQuery: true, defaults: [], trec: true, doc: 'inferred AP (Yilmaz & Aslam 2006)' },
   gm_bpref: { params: 'none', agg: 'gm', perQuery: false, defaults: [], trec: true, doc: 'geometric mean of bpref (floor 1e-5)' },
@@ -125,8 +134,8 @@ export interface MeasureSpec {
   params: number[];
 }
 
-/** Families of `all`: every supported measure, cutoffs {@link ALL_CUTOFFS}; BEIR MRR excluded. */
-const ALL_FAMILIES: readonly MeasureFamilyName[] = FAMILY_NAMES.filter((f) => f !== 'mrr_beir');
+/** Families of `all`: every supported numeric measure, cutoffs {@link ALL_CUTOFFS}; BEIR MRR and relstring excluded. */
+const ALL_FAMILIES: readonly MeasureFamilyName[] = FAMILY_NAMES.filter((f) => f !== 'mrr_beir' && f !== 'relstring');
 
 /** trec_eval's `official` nickname (all of it is supported). */
 const OFFICIAL: readonly MeasureFamilyName[] = [
@@ -147,6 +156,7 @@ const OFFICIAL: readonly MeasureFamilyName[] = [
 /** The supported part of trec_eval's `all_trec` nickname, with its defaults. */
 const ALL_TREC: readonly MeasureFamilyName[] = [
   ...OFFICIAL,
+  'relstring',
   'recall',
   'infAP',
   'gm_bpref',
@@ -315,7 +325,10 @@ export function parseMeasures(specs: readonly string[]): MeasureSpec[] {
     const p = pending.get(family);
     if (p === undefined) continue;
     const def = MEASURE_FAMILIES[family];
-    const params = def.params === 'none' ? [] : p.explicit.size > 0 ? [...p.explicit] : [...def.defaults];
+    // relstring is one value: named `relstring` with its default length, `relstring_N` when given one.
+    if (family === 'relstring' && p.explicit.size > 1) throw badMeasure(`relstring.${[...p.explicit].join(',')}`, 'relstring takes one length');
+    const params =
+      def.params === 'none' || (family === 'relstring' && p.explicit.size === 0) ? [] : p.explicit.size > 0 ? [...p.explicit] : [...def.defaults];
     params.sort((a, b) => a - b);
     out.push({ family, params });
   }

@@ -79,6 +79,8 @@ export function* renderTrecChunks(result: ColumnarEvaluation, options: RenderTre
   if (result.runid) summary.push(line('runid', 'all', options.runId ?? ''));
   for (let c = 0; c < width; c++) {
     const col = columns[c];
+    // A text column (relstring) is printed per query only, as trec_eval does.
+    if (col.text) continue;
     const v = result.aggregate[c];
     summary.push(line(col.key, 'all', col.count ? String(v) : formatFixed4(v)));
   }
@@ -97,12 +99,15 @@ function renderRows(result: ColumnarEvaluation, from: number, to: number): Buffe
   for (let c = 0; c < width; c++) if (columns[c].perQuery) perQuery.push(c);
   const keys = perQuery.map((c) => Buffer.from(columns[c].key.length < 22 ? columns[c].key.padEnd(22) : columns[c].key, 'utf8'));
   const isCount = perQuery.map((c) => columns[c].count);
+  const texts = perQuery.map((c) => result.text.get(c));
   let keyBytes = 0;
   for (const k of keys) keyBytes += k.length;
   const qids = queryIds.slice(from, to).map((q) => Buffer.from(q, 'utf8'));
   let size = 0;
-  // Per line: key, tab, qid, tab, value (at most 24 bytes for a count or a %6.4f value), newline.
+  // Per line: key, tab, qid, tab, value (at most 24 bytes for a count or a %6.4f value), newline;
+  // a text value (relstring) is quoted ASCII.
   for (const q of qids) size += keyBytes + perQuery.length * (q.length + 27);
+  for (const t of texts) if (t !== undefined) for (let row = from; row < to; row++) size += t[row].length + 2;
   const out = Buffer.allocUnsafe(size);
   const table = fourDigitBytes();
   let pos = 0;
@@ -115,7 +120,10 @@ function renderRows(result: ColumnarEvaluation, from: number, to: number): Buffe
       pos += qid.copy(out, pos);
       out[pos++] = 9;
       const v = values[base + perQuery[j]];
-      if (isCount[j]) {
+      const text = texts[j];
+      if (text !== undefined) {
+        pos += out.write(`'${text[row]}'`, pos, 'latin1');
+      } else if (isCount[j]) {
         pos += out.write(String(v), pos, 'latin1');
       } else {
         const t = v * 1e4;

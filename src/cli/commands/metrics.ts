@@ -80,13 +80,14 @@ function renderJson(result: ColumnarEvaluation, runId: string): string {
     let first = true;
     for (let c = 0; c < width; c++) {
       if (!columns[c].perQuery) continue;
-      s += (first ? '' : ',') + keys[c] + ':' + JSON.stringify(values[row * width + c]);
+      const text = result.text.get(c);
+      s += (first ? '' : ',') + keys[c] + ':' + JSON.stringify(text !== undefined ? text[row] : values[row * width + c]);
       first = false;
     }
     parts.push(s + '}');
   }
   const aggregate: Record<string, number> = {};
-  for (let c = 0; c < width; c++) aggregate[columns[c].key] = result.aggregate[c];
+  for (let c = 0; c < width; c++) if (!columns[c].text) aggregate[columns[c].key] = result.aggregate[c];
   const semantics = {
     ...result.semantics,
     runid: runId,
