@@ -22,6 +22,8 @@ import {
   type GitRepo,
 } from '../dataset/git-repo.js';
 import { saveAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
+import type { IssueRecord } from '../dataset/issue-titles.js';
+import { cleanQueryText, closedIssues, NOISE_RULES, noiseReason, TRAILER_KEYS } from './commit-queries.js';
 
 /** Options of {@link buildRepoBenchmark}. */
 export interface RepoBuildOptions {
@@ -43,16 +45,23 @@ export interface RepoBuildOptions {
   /** Also a query of the whole message (subject + body) for commits with a body. Default true. */
   bodyQueries?: boolean;
   /**
-   * Issue titles by number (a local export of the repositories' issues): a commit whose message
-   * references `#N` of a known issue also gets a query of that issue's title (type `issue`).
+   * Issues by number (a local export of the repositories' issues): a commit whose message closes
+   * a known issue (`Fixes #N`, `Closes #N`, `Resolves #N`) also gets a query of that issue's title
+   * and body (type `issue`).
    */
-  issues?: ReadonlyMap<number, string>;
+  issues?: ReadonlyMap<number, IssueRecord>;
+  /**
+   * Commits whose subject describes no searchable change ({@link NOISE_RULES}: a version bump,
+   * "Polishing", a lint or formatting pass, a typo fix): `drop` (default) counts them in the
+   * manifest as `noise-<rule>`; `keep` keeps them, their queries marked `meta_noise`.
+   */
+  noise?: 'drop' | 'keep';
   logger?: Logger;
   signal?: AbortSignal;
 }
 
 /** Defaults of {@link RepoBuildOptions}. */
-export const REPO_BUILD_DEFAULTS = { maxFiles: 10, bodyQueries: true } as const;
+export const REPO_BUILD_DEFAULTS = { maxFiles: 10, bodyQueries: true, noise: 'drop' } as const;
 
 /** Path segments of vendored or third-party code (skipped). */
 export const VENDORED_DIRS = [
@@ -175,7 +184,21 @@ export interface RepoManifest {
     queries: number;
     droppedCommits: Record<string, number>;
   }>;
-  filters: { maxFiles: number; bodyQueries: boolean; vendored: readonly string[]; generated: string[]; maxFileBytes: number };
+  filters: {
+    maxFiles: number;
+    bodyQueries: boolean;
+    vendored: readonly string[];
+    generated: string[];
+    maxFileBytes: number;
+    /** What was taken out of every query's text. */
+    cleaning?: { trailers: readonly string[]; urls: true; subjectPullRequestNumber: true };
+    /** The noise rules (subject patterns) and whether matching commits were dropped or kept marked. */
+    noise?: { mode: 'drop' | 'keep'; rules: Record<string, string> };
+    /** How issue queries were linked to commits. */
+    issueLinks?: string;
+  };
+  /** Queries per type (`subject`, `message`, `issue`) over all repositories. */
+  queryTypes?: Record<string, number>;
   counts: { docs: number; queries: number; qrels: { relevant: number; sameFile: number } };
 }
 
@@ -192,6 +215,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
   const logger = options.logger ?? silentLogger;
   const maxFiles = options.maxFiles ?? REPO_BUILD_DEFAULTS.maxFiles;
   const bodyQueries = options.bodyQueries ?? REPO_BUILD_DEFAULTS.bodyQueries;
+  const noiseMode = options.noise ?? REPO_BUILD_DEFAULTS.noise;
   const chunker = createCodeChunker();
   const docs: Array<Record<string, unknown>> = [];
   const queries: Array<Record<string, unknown>> = [];
@@ -204,7 +228,17 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     contamination: `queries are commits made on or after ${options.since}; the corpus is each repository as it was before that date. A model whose training data ends before ${options.since} cannot have seen the queries or their answers (it may have seen the corpus).`,
     layout: 'beir',
     repositories: [],
-    filters: { maxFiles, bodyQueries, vendored: VENDORED_DIRS, generated: GENERATED_FILES.map((r) => r.source), maxFileBytes: MAX_FILE_BYTES },
+    filters: {
+      maxFiles,
+      bodyQueries,
+      vendored: VENDORED_DIRS,
+      generated: GENERATED_FILES.map((r) => r.source),
+      maxFileBytes: MAX_FILE_BYTES,
+      cleaning: { trailers: TRAILER_KEYS, urls: true, subjectPullRequestNumber: true },
+      noise: { mode: noiseMode, rules: Object.fromEntries(NOISE_RULES.map((r) => [r.reason, r.subject.source])) },
+      issueLinks: 'a commit message closing #N (close, closes, closed, fix, fixes, fixed, resolve, resolves, resolved; GitHub keywords)',
+    },
+    queryTypes: {},
     counts: { docs: 0, queries: 0, qrels: { relevant: 0, sameFile: 0 } },
   };
   const names = new Set<string>();
@@ -312,6 +346,16 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         drop(why);
         continue;
       }
+      const subject = cleanQueryText(c.subject);
+      if (subject === '') {
+        drop('empty-message');
+        continue;
+      }
+      const noise = noiseReason(subject);
+      if (noise !== undefined && noiseMode === 'drop') {
+        drop(`noise-${noise}`);
+        continue;
+      }
       const parent = c.parents[0];
       let changes: FileDiff[];
       try {
@@ -372,16 +416,37 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         continue;
       }
       const base = `${name}-${c.sha.slice(0, 12)}`;
-      const meta = { meta_repo: name, meta_commit: c.sha, meta_date: c.date, meta_files: code.map((d) => d.newPath ?? d.oldPath) };
-      const qs = [{ _id: `${base}-subject`, text: c.subject.trim(), meta_query_type: 'subject', ...meta }];
-      if (bodyQueries && c.body !== '')
-        qs.push({ _id: `${base}-message`, text: `${c.subject.trim()}\n\n${c.body}`, meta_query_type: 'message', ...meta });
-      const titles = [...new Set([...`${c.subject}\n${c.body}`.matchAll(/(?<![\w/])#(\d+)\b/g)].map((m) => Number(m[1])))]
+      const meta = {
+        meta_repo: name,
+        meta_commit: c.sha,
+        meta_date: c.date,
+        meta_files: code.map((d) => d.newPath ?? d.oldPath),
+        ...(noise !== undefined ? { meta_noise: noise } : {}),
+      };
+      const qs: Array<{ _id: string; text: string; meta_query_type: string }> = [
+        { _id: `${base}-subject`, text: subject, meta_query_type: 'subject', ...meta },
+      ];
+      const message = c.body.trim() === '' ? subject : cleanQueryText(`${c.subject}\n\n${c.body}`);
+      if (bodyQueries && message !== subject) qs.push({ _id: `${base}-message`, text: message, meta_query_type: 'message', ...meta });
+      const closed = closedIssues(`${c.subject}\n${c.body}`)
         .map((n) => options.issues?.get(n))
-        .filter((t): t is string => t !== undefined && t.trim() !== '');
-      if (titles.length > 0) qs.push({ _id: `${base}-issue`, text: titles.join('\n'), meta_query_type: 'issue', ...meta });
+        .filter((i): i is IssueRecord => i !== undefined);
+      const issueText = closed
+        .map((i) => cleanQueryText(i.body !== '' ? `${i.title}\n\n${i.body}` : i.title))
+        .filter((t) => t !== '')
+        .join('\n\n');
+      if (issueText !== '') {
+        qs.push({
+          _id: `${base}-issue`,
+          text: issueText,
+          meta_query_type: 'issue',
+          ...meta,
+          meta_issues: closed.map((i) => i.number),
+        } as (typeof qs)[number]);
+      }
       for (const q of qs) {
         queries.push(q);
+        manifest.queryTypes![q.meta_query_type] = (manifest.queryTypes![q.meta_query_type] ?? 0) + 1;
         for (const id of relevant) qrels.push(`${q._id}\t${id}\t2`);
         for (const id of sameFile) if (!relevant.has(id)) qrels.push(`${q._id}\t${id}\t1`);
         manifest.counts.qrels.relevant += relevant.size;

@@ -161,6 +161,27 @@ export interface RerankSummary {
   execution?: Record<string, unknown>;
 }
 
+/**
+ * File-level figures of a repository benchmark row: the protocol's measures plus localization
+ * accuracy (`acc@k`: every gold file in the top k) and `hit@k` (one gold file in the top k), over
+ * every query, per task and per query type (`subject`, `message`, `issue`); `nonTest` is the same
+ * with test files taken out of the gold set and of the ranking (a query left without a gold file
+ * is dropped and counted), the view published localization figures use.
+ */
+export interface FileLevelResult {
+  overall: GroupResult;
+  tasks: Record<string, GroupResult>;
+  /** Query type (`meta_query_type`) -> group; absent when the queries carry no type. */
+  queryTypes?: Record<string, GroupResult>;
+  nonTest?: {
+    overall: GroupResult;
+    tasks: Record<string, GroupResult>;
+    queryTypes?: Record<string, GroupResult>;
+    /** Queries whose every gold file is a test file. */
+    droppedQueries: number;
+  };
+}
+
 /** All results of one retriever. */
 export interface RetrieverResult {
   /** Display name (e.g. `bm25`). */
@@ -200,7 +221,7 @@ export interface RetrieverResult {
    * Repository benchmarks (every chunk names its file in `meta.path`): the same measures at file
    * level — a file ranked at its best chunk's place, labelled with its best chunk's label.
    */
-  fileLevel?: { overall: GroupResult; tasks: Record<string, GroupResult> };
+  fileLevel?: FileLevelResult;
   /** Query id -> values; omitted when per-query output was turned off. */
   perQuery?: Record<string, QueryResult>;
   timings: RetrieverTimings;

@@ -386,6 +386,9 @@ export async function loadBeir(dir: string, options: LoadBeirOptions = {}): Prom
       const q: Query = { id: id as string, text: text as string };
       const meta = rest(raw, ['_id', 'text']);
       if (meta !== undefined) q.meta = meta;
+      // A query's type (repository benchmarks: subject, message, issue) is reported per type.
+      const type = meta?.metaQueryType ?? meta?.queryType;
+      if (typeof type === 'string' && type !== '') q.subQueryType = type;
       return q;
     },
     turns,

@@ -13,6 +13,7 @@ import {
   TASK_SHORT_NAME,
   TASKS,
   type Doc,
+  type Qrels,
   type Query,
   type Release,
   type RetrievalTask,
@@ -48,7 +49,7 @@ import { entryPath, hasEntry, readEntry, writeEntry, type StoreContext } from '.
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { createRetriever, usesLanguageFilter } from './create-retriever.js';
 import { LANGUAGE_FILTER_WARNING } from './language-filter.js';
-import { fileKeys, fileList, fileQrels } from './file-level.js';
+import { fileKeys, fileList, fileQrels, LOCALIZATION_MEASURES, withoutTests } from './file-level.js';
 import { bridgeInSampleWarning, loadBridgeFile } from './bridge-release.js';
 import { beirIssues, releaseIssues } from './dataset-issues.js';
 import { protocolMeasures, resolveProtocol, resolveExtraMeasures, type ScoringProtocol } from './protocol.js';
@@ -491,33 +492,72 @@ function checkAborted(signal: AbortSignal | undefined): void {
   }
 }
 
-/** The row's file-level block, when every chunk of a scored task names its file (repository benchmarks). */
+/**
+ * The row's file-level block, when every chunk of a scored task names its file (repository
+ * benchmarks): the protocol's measures and {@link LOCALIZATION_MEASURES}, overall, per task and per
+ * query type, and the same without test files.
+ */
 function scoreFileLevel(
   stage: readonly StageTask[],
   listsOf: (t: StageTask) => ReadonlyMap<string, RankedList>,
   scoring: ScoringProtocol,
   graded: boolean,
 ): RetrieverResult['fileLevel'] {
-  const tasks: Record<string, GroupResult> = {};
-  const all: QueryResult[] = [];
+  const extra = [...(scoring.extraMeasures ?? []), ...LOCALIZATION_MEASURES.filter((m) => !(scoring.extraMeasures ?? []).includes(m))];
+  const fileScoring: ScoringProtocol = { ...scoring, extraMeasures: extra };
+  const views = { all: new FileView(), nonTest: new FileView() };
+  let dropped = 0;
   for (const st of stage) {
     const fileOf = fileKeys(st.task.corpus);
     if (fileOf === undefined) continue;
     const lists = new Map([...listsOf(st)].map(([q, l]) => [q, fileList(l, fileOf)]));
     if (!st.task.queries.some((q) => lists.has(q.id))) continue;
-    const scored = scoreTask({
-      task: st.name,
-      queries: st.task.queries,
-      qrels: fileQrels(st.task.qrels, fileOf),
-      lists,
-      protocol: scoring,
-      excludeAnchors: false,
-      graded,
-    });
-    tasks[st.name] = aggregateQueries(scored.perQuery.values(), scoring);
-    all.push(...scored.perQuery.values());
+    const qrels = fileQrels(st.task.qrels, fileOf);
+    const score = (view: FileView, l: ReadonlyMap<string, RankedList>, q: Qrels) => {
+      const scored = scoreTask({ task: st.name, queries: st.task.queries, qrels: q, lists: l, protocol: fileScoring, excludeAnchors: false, graded });
+      view.add(st.name, st.task.queries, scored.perQuery);
+    };
+    score(views.all, lists, qrels);
+    const nt = withoutTests(lists, qrels, scoring.relevanceLevel);
+    dropped += nt.dropped.filter((q) => lists.has(q)).length;
+    score(views.nonTest, nt.lists, nt.qrels);
   }
-  return Object.keys(tasks).length === 0 ? undefined : { overall: aggregateQueries(all, scoring), tasks };
+  if (views.all.empty()) return undefined;
+  return { ...views.all.result(fileScoring), nonTest: { ...views.nonTest.result(fileScoring), droppedQueries: dropped } };
+}
+
+/** Per-query file-level results gathered per task and per query type. */
+class FileView {
+  private readonly tasks = new Map<string, QueryResult[]>();
+  private readonly types = new Map<string, QueryResult[]>();
+  private readonly all: QueryResult[] = [];
+
+  add(task: string, queries: readonly Query[], perQuery: ReadonlyMap<string, QueryResult>): void {
+    const list = this.tasks.get(task) ?? [];
+    this.tasks.set(task, list);
+    for (const q of queries) {
+      const r = perQuery.get(q.id);
+      if (r === undefined) continue;
+      list.push(r);
+      this.all.push(r);
+      if (q.subQueryType !== undefined) this.types.set(q.subQueryType, [...(this.types.get(q.subQueryType) ?? []), r]);
+    }
+  }
+
+  empty(): boolean {
+    return this.all.length === 0;
+  }
+
+  result(scoring: ScoringProtocol): { overall: GroupResult; tasks: Record<string, GroupResult>; queryTypes?: Record<string, GroupResult> } {
+    const tasks = Object.fromEntries([...this.tasks].filter(([, l]) => l.length > 0).map(([t, l]) => [t, aggregateQueries(l, scoring)]));
+    const out: { overall: GroupResult; tasks: Record<string, GroupResult>; queryTypes?: Record<string, GroupResult> } = {
+      overall: aggregateQueries(this.all, scoring),
+      tasks,
+    };
+    if (this.types.size > 0)
+      out.queryTypes = Object.fromEntries([...this.types].sort(([a], [b]) => (a < b ? -1 : 1)).map(([t, l]) => [t, aggregateQueries(l, scoring)]));
+    return out;
+  }
 }
 
 /** What a row is assembled from: its name, spec, description, per-task results, per-query results and timings. */

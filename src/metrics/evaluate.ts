@@ -15,7 +15,17 @@ import { numRel, numRet, numRelRet } from './counts.js';
 import { MEASURE_FAMILIES, measureKey, parseMeasures, type MeasureFamilyName, type MeasureSpec } from './measures.js';
 import { binG, gainG, ndcgRel, rNdcg } from './gain-measures.js';
 import { ndcg, ndcgAt } from './ndcg.js';
-import { elevenPointAverage, iprecAtRecall, precisionAt, recallAt, relativePrecisionAt, rPrecision, rPrecisionMult, successAt } from './precision.js';
+import {
+  elevenPointAverage,
+  iprecAtRecall,
+  precisionAt,
+  recallAt,
+  relativePrecisionAt,
+  rPrecision,
+  rPrecisionMult,
+  successAt,
+  accAt,
+} from './precision.js';
 import { invertRanks, rankQuery, rankQueryByEntries, rankQueryInsertionOrder } from './ranking.js';
 import { beirReciprocalRankAt, reciprocalRank, reciprocalRankAt } from './reciprocal-rank.js';
 import { numNonrelJudgedRet, setF, setMap, setPrecision, setRecall, setRelativePrecision, utility } from './set-measures.js';
@@ -396,6 +406,9 @@ export class QueryEvaluator {
           break;
         case 'success':
           successAt(ctx, item.params, values, at);
+          break;
+        case 'acc':
+          accAt(ctx, item.params, values, at);
           break;
         case 'set_P':
           values[at] = setPrecision(ctx);

@@ -29,6 +29,17 @@ export function successAt(ctx: RankedContext, cutoffs: readonly number[], out: F
   }
 }
 
+/**
+ * Writes acc@k = 1 when every relevant doc is within the top k, else 0 (0 when there is none): the
+ * localization accuracy of LocAgent and SWE-bench-Lite file localization, at file level.
+ */
+export function accAt(ctx: RankedContext, cutoffs: readonly number[], out: Float64Array, at: number): void {
+  for (let j = 0; j < cutoffs.length; j++) {
+    const k = cutoffs[j];
+    out[at + j] = ctx.numRel > 0 && ctx.hits[k < ctx.n ? k : ctx.n] === ctx.numRel ? 1 : 0;
+  }
+}
+
 /** R-precision: hits(min(num_rel, n)) / num_rel (0 when num_rel = 0). */
 export function rPrecision(ctx: RankedContext): number {
   const r = ctx.numRel;

@@ -56,13 +56,16 @@ export function renderResults(results: EvalResults, options: RenderOptions = {})
     `, ranked by ${rankBy(results) === 'taskMean' ? 'task mean' : 'query-weighted overall'}` +
     (p.roundDigits !== null ? `, rounded to ${p.roundDigits} decimals` : '');
   tables.push(leaderboard(results));
-  const files = fileLevelTable(results);
-  if (files !== null) tables.push(files);
+  tables.push(...fileLevelTables(results));
   for (const r of results.retrievers) {
     tables.push(taskTable(r));
     const lang = languageTable(r);
     if (lang !== null) tables.push(lang);
-    if (withSubtasks) tables.push(subtaskTable(r));
+    // Per subtask only where there are subtasks (a repository benchmark has query types instead).
+    if (withSubtasks && Object.keys(r.subtasks).length > 0) tables.push(subtaskTable(r));
+    // Per query type: always on a repository benchmark (subject, message, issue), with --subtasks elsewhere.
+    const types = r.fileLevel !== undefined || withSubtasks ? queryTypeTable(r) : null;
+    if (types !== null) tables.push(types);
   }
   const body = tables.map((t) => render(t, format)).join('\n');
   return (format === 'markdown' ? `_${head}_\n\n` : format === 'latex' ? `% ${head}\n\n` : `${head}\n\n`) + body;
@@ -192,20 +195,46 @@ function leaderboard(results: EvalResults): Table {
   return { title, header, rows, note: notes.join('\n') };
 }
 
-/** Repository benchmarks: the leaderboard's measures at file level (a file at its best chunk's rank), when rows have them. */
-function fileLevelTable(results: EvalResults): Table | null {
+/** The file-level localization columns shown (all of them are in results.json). */
+const LOCALIZATION_COLUMNS = ['acc@1', 'acc@5', 'acc@10', 'hit@1', 'hit@5', 'hit@10'] as const;
+
+/**
+ * Repository benchmarks: the leaderboard's measures, localization accuracy and hit rate and any
+ * `--measures` extras at file level, over all files and without test files, per query type.
+ */
+function fileLevelTables(results: EvalResults): Table[] {
   const rows = results.retrievers.filter((r) => r.fileLevel !== undefined);
-  if (rows.length === 0) return null;
-  const header = ['retriever', ...BOARD_MEASURES, 'queries'];
-  return {
-    title: 'File level (a file ranked at its best chunk, labelled with its best chunk; same measures)',
-    header,
-    rows: rows.map((r) => [
-      r.name,
-      ...BOARD_MEASURES.map((m) => formatMetric(r.fileLevel?.overall.metrics[m])),
-      String(r.fileLevel?.overall.queries ?? 0),
-    ]),
-  };
+  if (rows.length === 0) return [];
+  const extra = (results.options?.measures ?? []).filter((m) => !(BOARD_MEASURES as readonly string[]).includes(m));
+  const columns = [...BOARD_MEASURES, ...LOCALIZATION_COLUMNS, ...extra];
+  const header = ['retriever', ...columns, 'queries'];
+  const line = (name: string, g: GroupResult | undefined) => [name, ...columns.map((m) => formatMetric(g?.metrics[m])), String(g?.queries ?? 0)];
+  const out: Table[] = [
+    {
+      title: 'File level (a file ranked at its best chunk, labelled with its best chunk; acc@k: every gold file in the top k, hit@k: one)',
+      header,
+      rows: rows.map((r) => line(r.name, r.fileLevel?.overall)),
+    },
+  ];
+  const nonTest = rows.filter((r) => r.fileLevel?.nonTest !== undefined);
+  if (nonTest.length > 0) {
+    const dropped = nonTest[0].fileLevel?.nonTest?.droppedQueries ?? 0;
+    out.push({
+      title: 'File level without test files (test files out of the gold set and the ranking)',
+      header,
+      rows: nonTest.map((r) => line(r.name, r.fileLevel?.nonTest?.overall)),
+      note: dropped > 0 ? `${dropped} queries whose every gold file is a test file are left out` : '',
+    });
+  }
+  const types = [...new Set(rows.flatMap((r) => Object.keys(r.fileLevel?.queryTypes ?? {})))];
+  if (types.length > 1) {
+    out.push({
+      title: 'File level per query type',
+      header: ['retriever', 'query type', ...columns, 'queries'],
+      rows: rows.flatMap((r) => types.map((t) => [r.name, ...line(t, r.fileLevel?.queryTypes?.[t])])),
+    });
+  }
+  return out;
 }
 
 /** One line per distinct population: queries averaged per task and what entered or left it. */
@@ -302,6 +331,17 @@ function languageTable(r: RetrieverResult): Table | null {
   const note =
     "rows: every query of the language pooled; (§B.6) rows: the paper's view, the mean of the non-search language subtasks (canonical_retro, full_retro), each counted once";
   return { title: `${r.name}: nDCG@10 per language`, header, rows, note };
+}
+
+/** Per query type (sub_query_type, or a repository benchmark's subject / message / issue), when there are several. */
+function queryTypeTable(r: RetrieverResult): Table | null {
+  const rows: string[][] = [];
+  for (const [task, types] of Object.entries(r.subQueryTypes)) {
+    if (Object.keys(types).length < 2) continue;
+    for (const [t, g] of Object.entries(types)) rows.push(groupRow(`${task} / ${t}`, g));
+  }
+  if (rows.length === 0) return null;
+  return { title: `${r.name}: per query type`, header: ['task / type', 'queries', ...TASK_MEASURES, 'hn-intr', 'hn/q@10'], rows };
 }
 
 function subtaskTable(r: RetrieverResult): Table {

@@ -436,3 +436,67 @@ test('a commit whose objects are missing (a partial clone) is skipped and counte
   assert.equal(m.repositories[0].skippedFiles['non-utf8-name'], 2);
   assert.equal(m.repositories[0].queries, 1, 'Fix a is still a query');
 });
+
+test('queries are cleaned (trailers, URLs), noise commits dropped and counted (or kept, marked), issues linked by closing keywords, measures per query type', () => {
+  const dir = join(tmp, 'noisy');
+  initRepo(dir);
+  const lib = ['def parse(text):', '    return text.split(",")', '', 'def render(items):', '    return ",".join(items)', ''].join('\n');
+  commit(dir, '2024-01-05T10:00:00Z', 'Initial', { 'lib.py': lib, 'version.py': 'VERSION = "0.1.0"\n' });
+  const fix = commit(
+    dir,
+    '2024-02-02T10:00:00Z',
+    'Strip spaces around parsed items (#31)',
+    { 'lib.py': lib.replace('return text.split(",")', 'return [t.strip() for t in text.split(",")]') },
+    'Dev <dev@example.com>',
+    'Items kept their spaces, see https://example.com/bug/21 for a report.\n\nFixes #21\n\nCo-authored-by: Other <other@example.com>\nSigned-off-by: Dev <dev@example.com>',
+  );
+  commit(dir, '2024-02-03T10:00:00Z', '0.2.0', { 'version.py': 'VERSION = "0.2.0"\n' });
+  commit(dir, '2024-02-04T10:00:00Z', 'Polishing', { 'lib.py': `${lib.replace('def render(items):', 'def render(items):  # join')}` });
+  // The REST API's shape: an array of pages, pull requests among the issues.
+  const issues = join(tmp, 'noisy-issues.json');
+  writeFileSync(
+    issues,
+    JSON.stringify([
+      [
+        { number: 21, title: 'parse keeps spaces', body: 'parse("a, b") gives " b".\n\nhttps://example.com/x', closed_at: '2024-02-02T11:00:00Z' },
+        { number: 31, title: 'Strip spaces', body: 'the PR', pull_request: { url: 'https://api.github.com/x' } },
+      ],
+    ]),
+  );
+  const out = join(tmp, 'noisy-bench');
+  const r = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--out', out, '--issues', issues]);
+  assert.equal(r.status, 0, r.stderr);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+    repositories: Array<{ droppedCommits: Record<string, number> }>;
+    queryTypes: Record<string, number>;
+    filters: { noise: { mode: string; rules: Record<string, string> } };
+  };
+  assert.deepEqual(manifest.repositories[0].droppedCommits, { 'noise-version-bump': 1, 'noise-polishing': 1 });
+  assert.deepEqual(manifest.queryTypes, { subject: 1, message: 1, issue: 1 });
+  assert.equal(manifest.filters.noise.mode, 'drop');
+  assert.ok(manifest.filters.noise.rules['version-bump'].length > 10, 'the rule itself is in the manifest');
+  const queries = jsonl<{ _id: string; text: string; meta_query_type: string; meta_issues?: number[] }>(join(out, 'queries.jsonl'));
+  const byType = Object.fromEntries(queries.map((q) => [q.meta_query_type, q]));
+  assert.equal(byType.subject.text, 'Strip spaces around parsed items');
+  assert.equal(byType.message.text, 'Strip spaces around parsed items\n\nItems kept their spaces, see  for a report.\n\nFixes #21');
+  assert.equal(byType.issue.text, 'parse keeps spaces\n\nparse("a, b") gives " b".');
+  assert.deepEqual(byType.issue.meta_issues, [21]);
+  assert.equal(byType.subject._id, `noisy-${fix.slice(0, 12)}-subject`);
+  // Kept instead: the noise commits' queries are there, marked.
+  const kept = join(tmp, 'noisy-kept');
+  assert.equal(runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--out', kept, '--keep-noise']).status, 0);
+  const marked = jsonl<{ meta_noise?: string }>(join(kept, 'queries.jsonl')).map((q) => q.meta_noise);
+  assert.ok(marked.includes('polishing'), JSON.stringify(marked));
+  // eval reports every measure per query type, at chunk and at file level.
+  const e = runCli(['eval', '--data', out, '--quiet']);
+  assert.equal(e.status, 0, e.stderr);
+  assert.match(e.stdout, /per query type/);
+  assert.match(e.stdout, /File level per query type/);
+  assert.match(e.stdout, /File level without test files/);
+  assert.doesNotMatch(e.stdout, /per subtask/);
+  // --measures extras appear at file level too.
+  const extra = runCli(['eval', '--data', out, '--quiet', '--measures', 'ndcg@100']);
+  assert.equal(extra.status, 0, extra.stderr);
+  const fileTable = extra.stdout.slice(extra.stdout.indexOf('File level ('));
+  assert.match(fileTable.split('\n')[1], /acc@1 .*hit@10 +ndcg@100 +queries/);
+});

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildRepoBenchmark, REPO_BUILD_DEFAULTS } from '../../construct/repo-benchmark.js';
 import { CorebError } from '../../core/errors.js';
-import { loadIssueTitles } from '../../dataset/issue-titles.js';
+import { loadIssues } from '../../dataset/issue-titles.js';
 import { opt, parseOptions } from '../options.js';
 import type { Command } from '../command.js';
 
@@ -20,8 +20,10 @@ Builds a code-search benchmark from git history, measured the CoREB way:
            PHP), line windows for other text files; vendored, generated, binary and >1 MiB files,
            symlinks and submodules skipped
   queries  the commits after --since (and before --until): subject, and subject + body as a second
-           query type; merges, reverts, bots and commits touching no code file or more than
-           --max-files are dropped
+           query type, cleaned (trailers such as Signed-off-by / Co-authored-by, URLs and a
+           squash merge's "(#123)" taken out); merges, reverts, bots, noise (version bumps,
+           "Polishing", lint or format passes, typo fixes) and commits touching no code file or
+           more than --max-files are dropped, each counted
   qrels    relevance 2: the snapshot chunks the commit's diff touches (lines mapped back to the
            snapshot, renames followed); 1: the other chunks of the files it touches
 Output (BEIR layout): corpus.jsonl, queries.jsonl, qrels/test.tsv, manifest.json (repositories,
@@ -38,9 +40,13 @@ Options:
   --overwrite      Replace those four files in a --out DIR that already holds files.
   --max-files N    Drop commits touching more code files (default ${REPO_BUILD_DEFAULTS.maxFiles}).
   --no-body        Subject queries only.
-  --issues FILE    A local export of the repository's issues (JSON array or JSONL of objects with
-                   "number" and "title", as GitHub's API and \`gh issue list --json number,title\`
-                   give them): a commit referencing #N gets a third query, the issue's title.
+  --keep-noise     Keep noise commits (version bumps, "Polishing", lint, format, typo), their
+                   queries marked meta_noise, instead of dropping them.
+  --issues FILE    A local export of the repository's issues, made with
+                     gh issue list --state closed --limit 10000 --json number,title,body,closedAt > issues.json
+                   or GitHub's REST API (GET /repos/OWNER/REPO/issues?state=closed, every page;
+                   pull requests in it are skipped): a commit that closes #N (Fixes #N, Closes #N,
+                   Resolves #N) gets a third query, the issue's title and body (cleaned).
 See docs/repo.md.
 `;
 
@@ -57,6 +63,7 @@ const command: Command = {
       out: opt.string(),
       'max-files': opt.int(REPO_BUILD_DEFAULTS.maxFiles, 1),
       'no-body': opt.flag(),
+      'keep-noise': opt.flag(),
       issues: opt.string(),
       overwrite: opt.flag(),
     });
@@ -100,7 +107,8 @@ const command: Command = {
       out: resolve(ctx.cwd, values.out),
       maxFiles: values['max-files'],
       bodyQueries: !values['no-body'],
-      ...(values.issues !== undefined ? { issues: await loadIssueTitles(resolve(ctx.cwd, values.issues)) } : {}),
+      noise: values['keep-noise'] ? 'keep' : 'drop',
+      ...(values.issues !== undefined ? { issues: await loadIssues(resolve(ctx.cwd, values.issues)) } : {}),
       logger: ctx.logger,
       signal: ctx.signal,
       gitEnv: ctx.env,
