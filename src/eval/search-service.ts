@@ -31,6 +31,8 @@ export interface SearchHit {
 export interface SearchService {
   /** The retriever (and reranker) specs and the corpus size. */
   describe(): Record<string, unknown>;
+  /** What a live index is doing (building, ready, updates); absent for a corpus indexed once. */
+  status?(): { state: string; [key: string]: unknown };
   /** The top `k` (1 to 1000) hits of `query`, best first. */
   search(query: string, k: number, signal?: AbortSignal): Promise<SearchHit[]>;
   close(): void;

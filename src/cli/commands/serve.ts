@@ -12,10 +12,17 @@ import { detectDataLayout, loadEvalData } from '../../eval/run-eval.js';
 import { createMcpHandler, JSONRPC_ERRORS, MCP_MAX_K } from '../../eval/mcp-server.js';
 import { createSearchService, type SearchService } from '../../eval/search-service.js';
 import { opt, parseOptions } from '../options.js';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveCacheDir } from '../../cache/cache-dir.js';
+import { LiveRepoIndex, liveSearchService, liveStateKey } from '../../eval/live-repo.js';
+import { parseRetrieverSpec } from '../../eval/retriever-spec.js';
+import type { Bm25Options } from '../../search/bm25.js';
 import type { Command, CommandContext } from '../command.js';
 import { corebVersion } from '../version.js';
 
 const USAGE = `Usage: coreb serve --data DIR --retriever SPEC [--reranker SPEC] [options]
+       coreb serve --repo PATH [--retriever 'bm25?...'] [options]
 
 Serves a corpus through a retriever (and reranker): the same pipeline \`coreb eval\` scores, as a
 search an agent can call. The corpus: a BEIR directory's (e.g. a \`coreb repo build\` benchmark), or a
@@ -27,8 +34,18 @@ CoREB release's code corpus (--task c2t: its statements).
   --mcp           an MCP server on stdin/stdout (JSON-RPC 2.0, one message per line) with the tool
                   search_code {query, k} -> the hits as text and as structured content
 
+Live (--repo PATH): a working tree indexed as \`coreb repo build\` chunks a snapshot, kept fresh:
+edited, added, deleted and renamed files (and folders) are re-chunked and re-indexed moments after
+they change (file watching; each search first applies what changed). The index is saved under
+the cache (or --state-dir) and loaded on the next start, re-reading only files changed meanwhile.
+The server answers at once (MCP initialize, GET /health with the index's progress); a search before
+the first build ends says how far it is (HTTP 503, an MCP tool error). Live mode ranks with BM25
+(any bm25 parameters; no reranker yet).
+
 Options:
   --data DIR           The corpus (BEIR directory or CoREB release).
+  --repo PATH          Serve a working tree, kept indexed as it changes (instead of --data).
+  --state-dir DIR      Where the live index is saved (default: CACHE/live/<hash of PATH>).
   --retriever SPEC     Any retriever spec (default bm25).
   --reranker SPEC      Rerank the top --rerank-depth (default 50) with any reranker spec.
   --task t2c|c2t|c2c   CoREB releases: which corpus and task (default t2c).
@@ -97,13 +114,17 @@ async function serveHttp(ctx: CommandContext, service: SearchService, host: stri
           { host, port: boundPort, ...(token !== undefined ? { token } : {}) },
         );
         if (refused !== undefined) return send(res, refused.status, { error: refused.message });
-        if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true });
+        if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true, ...(service.status ? { index: service.status() } : {}) });
         if (req.method === 'GET' && url.pathname === '/describe') return send(res, 200, service.describe());
         if (url.pathname === '/search' && (req.method === 'POST' || req.method === 'GET')) {
           const body = (
             req.method === 'POST' ? await readJson(req) : { query: url.searchParams.get('q'), k: url.searchParams.get('k') ?? undefined }
           ) as { query?: unknown; k?: unknown };
-          return send(res, 200, { hits: await service.search(parseQuery(body.query), parseK(body.k)) });
+          const query = parseQuery(body.query);
+          const k = parseK(body.k);
+          const state = service.status?.().state;
+          if (state !== undefined && state !== 'ready') return send(res, 503, { error: 'the index is still being built', index: service.status?.() });
+          return send(res, 200, { hits: await service.search(query, k) });
         }
         send(res, 404, { error: `no route ${req.method} ${url.pathname}; try POST /search {"query", "k"}` });
       } catch (e) {
@@ -186,6 +207,43 @@ async function serveMcp(ctx: CommandContext, service: SearchService): Promise<nu
   return 0;
 }
 
+/** `--repo PATH`: a live index of a working tree, served while it builds and kept fresh. */
+async function serveLive(
+  ctx: CommandContext,
+  values: { repo?: string; retriever?: string; reranker?: string; mcp?: boolean; port: number; 'state-dir'?: string },
+  host: string,
+  token: string | undefined,
+): Promise<number> {
+  const root = resolve(ctx.cwd, values.repo as string);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new CorebError('NOT_FOUND', `--repo ${root}: no such folder`);
+  if (values.reranker !== undefined) throw new CorebError('USAGE', '--repo serves a live BM25 index; a reranker is not supported there yet (use --data on a built benchmark)');
+  const specText = values.retriever ?? 'bm25';
+  const spec = parseRetrieverSpec(specText);
+  if (spec.kind !== 'bm25' || spec.bridge !== undefined || spec.filter !== undefined) {
+    throw new CorebError('USAGE', `--repo serves a live BM25 index: --retriever must be bm25 (with any parameters), got \`${specText}\``);
+  }
+  const stateDir = values['state-dir'] !== undefined ? resolve(ctx.cwd, values['state-dir']) : join(resolveCacheDir(ctx.env), 'live', liveStateKey(root));
+  const index = new LiveRepoIndex({ root, bm25: spec.params as Bm25Options, stateDir, logger: ctx.logger });
+  // Built in the background: the server answers at once and says how far the index is.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const building = index.start(stop.signal).catch((e: unknown) => {
+    if (!stop.signal.aborted) ctx.logger.warn(`live index of ${root} failed: ${(e as Error).message}`);
+  });
+  const service = liveSearchService(index, specText);
+  try {
+    if (values.mcp === true) return await serveMcp(ctx, service);
+    return await serveHttp(ctx, service, host, values.port, token);
+  } finally {
+    // the server is done (Ctrl-C, or the MCP client closed stdin): an unfinished build stops
+    stop.abort();
+    ctx.signal.removeEventListener('abort', onAbort);
+    await building;
+    await index.close();
+  }
+}
+
 const command: Command = {
   summary: 'serve a corpus through a retriever (and reranker) as an HTTP search endpoint or an MCP stdio tool',
   usage: USAGE,
@@ -200,8 +258,11 @@ const command: Command = {
       port: opt.int(8765, 0),
       'token-env': opt.string(),
       mcp: opt.flag(),
+      repo: opt.string(),
+      'state-dir': opt.string(),
     });
-    if (values.data === undefined) throw new CorebError('USAGE', 'coreb serve needs --data DIR; see `coreb serve --help`');
+    if ((values.data === undefined) === (values.repo === undefined))
+      throw new CorebError('USAGE', 'coreb serve needs --data DIR or --repo PATH (one of them); see `coreb serve --help`');
     if (values.port > 65535) throw new CorebError('USAGE', `--port must be from 0 to 65535, got ${values.port}`);
     const host = values.host ?? '127.0.0.1';
     const tokenVar = values['token-env'] ?? 'COREB_SERVE_TOKEN';
@@ -213,7 +274,8 @@ const command: Command = {
         `--host ${host} serves beyond this machine: set a bearer token in COREB_SERVE_TOKEN (or --token-env VAR) so that only your clients can search`,
       );
     }
-    const dir = resolve(ctx.cwd, values.data);
+    if (values.repo !== undefined) return await serveLive(ctx, values, host, token);
+    const dir = resolve(ctx.cwd, values.data as string);
     const short = values.task;
     const layout = await detectDataLayout(dir);
     const data = await loadEvalData(dir, layout, layout === 'beir' ? {} : { tasks: [short] }, ctx.logger);
