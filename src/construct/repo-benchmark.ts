@@ -11,15 +11,7 @@ import { CorebError } from '../core/errors.js';
 import type { Logger } from '../core/progress.js';
 import { silentLogger } from '../core/progress.js';
 import { createCodeChunker, languageOfPath, type CodeChunk } from '../dataset/code-chunks.js';
-import {
-  isMissingObjectError,
-  openGitRepo,
-  type DiffHunk,
-  type FileDiff,
-  type GitCommit,
-  type GitEnv,
-  type GitRepo,
-} from '../dataset/git-repo.js';
+import { isMissingObjectError, openGitRepo, type DiffHunk, type FileDiff, type GitCommit, type GitEnv, type GitRepo } from '../dataset/git-repo.js';
 import { saveAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
 import { chunkId, GENERATED_FILES, MAX_FILE_BYTES, skipReason, VENDORED_DIRS } from '../dataset/source-files.js';
 

@@ -342,7 +342,9 @@ export class LiveRepoIndex {
     if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
-      this.working = this.working.then(() => this.persist()).catch((e: unknown) => this.logger.warn(`live index: not saved: ${(e as Error).message}`));
+      this.working = this.working
+        .then(() => this.persist())
+        .catch((e: unknown) => this.logger.warn(`live index: not saved: ${(e as Error).message}`));
     }, 2000);
   }
 
@@ -385,7 +387,8 @@ export class LiveRepoIndex {
       for (const [p, f] of Object.entries(state.files)) this.files.set(p, f);
       return true;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`live index: the saved index in ${dir} is unreadable (${(e as Error).message}); building it again`);
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.logger.warn(`live index: the saved index in ${dir} is unreadable (${(e as Error).message}); building it again`);
       this.files.clear();
       return false;
     }

@@ -5,7 +5,24 @@ import { createRng } from '../core/random.js';
 import { createBm25Index } from './bm25.js';
 import { LiveBm25Index } from './bm25-live.js';
 
-const WORDS = ['parse', 'render', 'items', 'strip', 'token', 'json', 'reader', 'writer', 'getValue', 'set_value', 'HTTPServer', 'the', 'a', 'of', 'x1', 'cache'];
+const WORDS = [
+  'parse',
+  'render',
+  'items',
+  'strip',
+  'token',
+  'json',
+  'reader',
+  'writer',
+  'getValue',
+  'set_value',
+  'HTTPServer',
+  'the',
+  'a',
+  'of',
+  'x1',
+  'cache',
+];
 
 function randomDoc(id: string, u: () => number): Doc {
   const n = 3 + (u() % 30);

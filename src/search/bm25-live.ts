@@ -82,7 +82,8 @@ export class LiveBm25Index {
 
   constructor(options: Bm25Options = {}) {
     this.options = resolveBm25Options(options);
-    if (this.options.feedbackDocs > 0) throw new CorebError('USAGE', 'a live bm25 index takes no RM3 feedback (feedbackDocs): use a built index for that');
+    if (this.options.feedbackDocs > 0)
+      throw new CorebError('USAGE', 'a live bm25 index takes no RM3 feedback (feedbackDocs): use a built index for that');
     this.tokenize = createTokenizer(this.options);
   }
 
@@ -191,7 +192,8 @@ export class LiveBm25Index {
   /** Takes `docs` and their index data (built or stored for these options) as the whole index. */
   setBase(docs: readonly Doc[], data: Bm25IndexData): void {
     if (data.postingTf === undefined) throw new CorebError('INTERNAL', 'a live bm25 base needs term frequencies');
-    if (data.docIds.length !== docs.length) throw new CorebError('INTERNAL', `bm25 base: ${data.docIds.length} indexed documents for ${docs.length} given`);
+    if (data.docIds.length !== docs.length)
+      throw new CorebError('INTERNAL', `bm25 base: ${data.docIds.length} indexed documents for ${docs.length} given`);
     this.base = data;
     this.baseDocs = [...docs];
     this.basePosition = new Map(docs.map((d, i) => [d.id, i]));

@@ -24,7 +24,10 @@ interface Hit {
 
 /** Starts `coreb serve --repo` and resolves with its port once it listens. */
 function startServer(tree: string, state: string): Promise<{ child: ChildProcess; port: number; stderr: () => string }> {
-  const child = spawn(process.execPath, [cliPath, 'serve', '--repo', tree, '--state-dir', state, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, 'serve', '--repo', tree, '--state-dir', state, '--port', '0'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   return new Promise((ok, fail) => {
     child.stderr?.on('data', (b: Buffer) => {
@@ -59,10 +62,14 @@ async function until(what: string, check: () => Promise<boolean>, ms = 10_000): 
 
 async function waitReady(port: number): Promise<Record<string, unknown>> {
   let index: Record<string, unknown> = {};
-  await until('the index is ready', async () => {
-    index = (await get(port, '/health')).body.index as Record<string, unknown>;
-    return index.state === 'ready';
-  }, 60_000);
+  await until(
+    'the index is ready',
+    async () => {
+      index = (await get(port, '/health')).body.index as Record<string, unknown>;
+      return index.state === 'ready';
+    },
+    60_000,
+  );
   return index;
 }
 
@@ -89,7 +96,10 @@ test('serve --repo: edits, new files, deletions, renames and a new folder are se
     assert.equal(first.files, 3);
     assert.deepEqual(paths(await search(s.port, 'parse_rows')).slice(0, 1), ['pkg/parse.py']);
     // An edit: a new word in an existing function.
-    writeFileSync(join(tree, 'pkg', 'render.py'), 'def render_table(rows):\n    # zebraquux alignment\n    return "\\n".join(",".join(r) for r in rows)\n');
+    writeFileSync(
+      join(tree, 'pkg', 'render.py'),
+      'def render_table(rows):\n    # zebraquux alignment\n    return "\\n".join(",".join(r) for r in rows)\n',
+    );
     const edit = await until('the edit', async () => paths(await search(s.port, 'zebraquux')).includes('pkg/render.py'));
     // A new file.
     writeFileSync(join(tree, 'pkg', 'flux.py'), 'def flux_capacitor(speed):\n    return speed * 88\n');
@@ -135,7 +145,10 @@ test('serve --repo --mcp: initialize is answered before the first build ends; a 
   const tree = join(tmp, 'big');
   cpSync(join(projectRoot, 'src'), join(tree, 'a'), { recursive: true });
   cpSync(join(projectRoot, 'src'), join(tree, 'b'), { recursive: true });
-  const child = spawn(process.execPath, [cliPath, 'serve', '--repo', tree, '--state-dir', join(tmp, 'big-state'), '--mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliPath, 'serve', '--repo', tree, '--state-dir', join(tmp, 'big-state'), '--mcp'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const events: string[] = [];
   let out = '';
   let err = '';
@@ -154,7 +167,12 @@ test('serve --repo --mcp: initialize is answered before the first build ends; a 
     if (/indexed: \d+ files/.test(b.toString())) events.push('indexed');
   });
   const send = (m: object) => child.stdin?.write(`${JSON.stringify(m)}\n`);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
   await until('initialize answered', async () => answers.some((a) => a.id === 1), 10_000);
   send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_code', arguments: { query: 'tokenize', k: 3 } } });
   await until('the early search answered', async () => answers.some((a) => a.id === 2), 10_000);

@@ -114,7 +114,8 @@ async function serveHttp(ctx: CommandContext, service: SearchService, host: stri
           { host, port: boundPort, ...(token !== undefined ? { token } : {}) },
         );
         if (refused !== undefined) return send(res, refused.status, { error: refused.message });
-        if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true, ...(service.status ? { index: service.status() } : {}) });
+        if (req.method === 'GET' && url.pathname === '/health')
+          return send(res, 200, { ok: true, ...(service.status ? { index: service.status() } : {}) });
         if (req.method === 'GET' && url.pathname === '/describe') return send(res, 200, service.describe());
         if (url.pathname === '/search' && (req.method === 'POST' || req.method === 'GET')) {
           const body = (
@@ -216,13 +217,15 @@ async function serveLive(
 ): Promise<number> {
   const root = resolve(ctx.cwd, values.repo as string);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new CorebError('NOT_FOUND', `--repo ${root}: no such folder`);
-  if (values.reranker !== undefined) throw new CorebError('USAGE', '--repo serves a live BM25 index; a reranker is not supported there yet (use --data on a built benchmark)');
+  if (values.reranker !== undefined)
+    throw new CorebError('USAGE', '--repo serves a live BM25 index; a reranker is not supported there yet (use --data on a built benchmark)');
   const specText = values.retriever ?? 'bm25';
   const spec = parseRetrieverSpec(specText);
   if (spec.kind !== 'bm25' || spec.bridge !== undefined || spec.filter !== undefined) {
     throw new CorebError('USAGE', `--repo serves a live BM25 index: --retriever must be bm25 (with any parameters), got \`${specText}\``);
   }
-  const stateDir = values['state-dir'] !== undefined ? resolve(ctx.cwd, values['state-dir']) : join(resolveCacheDir(ctx.env), 'live', liveStateKey(root));
+  const stateDir =
+    values['state-dir'] !== undefined ? resolve(ctx.cwd, values['state-dir']) : join(resolveCacheDir(ctx.env), 'live', liveStateKey(root));
   const index = new LiveRepoIndex({ root, bm25: spec.params as Bm25Options, stateDir, logger: ctx.logger });
   // Built in the background: the server answers at once and says how far the index is.
   const stop = new AbortController();
