@@ -8,7 +8,7 @@
  * size and time), so a restart loads it and re-reads only what changed while it was down.
  */
 import { createHash } from 'node:crypto';
-import { watch, type FSWatcher } from 'node:fs';
+import { watch, type Dirent, type FSWatcher, type Stats } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { Doc } from '../core/dataset.js';
@@ -222,7 +222,7 @@ export class LiveRepoIndex {
   private async scanAll(signal?: AbortSignal): Promise<number> {
     const found = new Map<string, { mtimeMs: number; size: number }>();
     const walk = async (dir: string): Promise<void> => {
-      let entries;
+      let entries: Dirent[];
       try {
         entries = await readdir(join(this.root, dir), { withFileTypes: true });
       } catch {
@@ -268,7 +268,7 @@ export class LiveRepoIndex {
   /** Looks at one marked path again: a file re-indexed or dropped, a folder walked, a folder gone dropped with its files. */
   private async refreshPath(path: string): Promise<number> {
     if (path === '') return this.scanAll();
-    let st;
+    let st: Stats;
     try {
       st = await lstat(join(this.root, path));
     } catch {
