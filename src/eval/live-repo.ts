@@ -9,8 +9,8 @@
  */
 import { createHash } from 'node:crypto';
 import { watch, type Dirent, type FSWatcher, type Stats } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { lstat, mkdir, readdir, readFile } from 'node:fs/promises';
+import { basename, join, resolve, sep } from 'node:path';
 import type { Doc } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/progress.js';
@@ -403,16 +403,6 @@ export class LiveRepoIndex {
     await this.working.catch(() => undefined);
     if (this.ready && this.options.stateDir !== undefined) await this.persist();
     this.closed = true;
-  }
-
-  /** Removes the state folder. */
-  static async forget(stateDir: string): Promise<void> {
-    await rm(stateDir, { recursive: true, force: true });
-  }
-
-  /** A path relative to the root, `/`-separated. */
-  relative(path: string): string {
-    return relative(this.root, resolve(this.root, path)).split(sep).join('/');
   }
 }
 

@@ -540,7 +540,10 @@ class FileView {
       if (r === undefined) continue;
       list.push(r);
       this.all.push(r);
-      if (q.subQueryType !== undefined) this.types.set(q.subQueryType, [...(this.types.get(q.subQueryType) ?? []), r]);
+      if (q.subQueryType === undefined) continue;
+      const typed = this.types.get(q.subQueryType);
+      if (typed === undefined) this.types.set(q.subQueryType, [r]);
+      else typed.push(r);
     }
   }
 

@@ -17,6 +17,8 @@ import {
   bm25Idf,
   bm25TermWeight,
   buildBm25IndexDataAsync,
+  forEachField,
+  queryTermWeight,
   resolveBm25Options,
   type Bm25IndexData,
   type Bm25Options,
@@ -30,23 +32,6 @@ interface DeltaDoc {
   terms: Int32Array;
   tf: Int32Array;
   length: number;
-}
-
-/** Weight of a query term that occurs `qtf` times in the query (as {@link Bm25Index} weighs it). */
-function queryTermWeight(qtf: number, mode: ResolvedBm25Options['queryTf'], k3: number): number {
-  if (mode === 'raw') return qtf;
-  if (mode === 'binary') return 1;
-  return (qtf * (k3 + 1)) / (k3 + qtf);
-}
-
-/** The texts BM25 reads of a document: its configured fields, in order (title, text, meta.KEY). */
-function fieldTexts(doc: Doc, fields: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const f of fields) {
-    const v = f === 'text' ? doc.text : f === 'title' ? doc.title : f.startsWith('meta.') ? doc.meta?.[f.slice(5)] : undefined;
-    if (typeof v === 'string' && v.length > 0) out.push(v);
-  }
-  return out;
 }
 
 /** Counters of a {@link LiveBm25Index}. */
@@ -118,7 +103,7 @@ export class LiveBm25Index {
     const terms: number[] = [];
     const tf: number[] = [];
     let length = 0;
-    for (const text of fieldTexts(doc, this.options.fields)) {
+    forEachField(doc, this.options.fields, (text) => {
       for (const term of this.tokenize(text)) {
         let t = this.vocabulary.get(term);
         if (t === undefined) {
@@ -135,7 +120,7 @@ export class LiveBm25Index {
           tf.push(1);
         } else tf[at]++;
       }
-    }
+    });
     return { terms, tf, length };
   }
 

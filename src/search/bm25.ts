@@ -207,15 +207,18 @@ export function bm25TermWeight(idf: number, tf: number, dl: number, avgdl: numbe
   return (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgdl));
 }
 
-/** Weight of a query term that occurs `qtf` times in the query. */
-function queryTermWeight(qtf: number, mode: QueryTfMode, k3: number): number {
+/** Weight of a query term that occurs `qtf` times in the query under the `queryTf` rule. */
+export function queryTermWeight(qtf: number, mode: QueryTfMode, k3: number): number {
   if (mode === 'raw') return qtf;
   if (mode === 'binary') return 1;
   return (qtf * (k3 + 1)) / (k3 + qtf);
 }
 
-/** Calls `visit` with each configured, non-empty string field of a document, in field order. */
-function forEachField(doc: Doc, fields: readonly string[], visit: (text: string) => void): void {
+/**
+ * Calls `visit` with each configured, non-empty string field of a document, in field order.
+ * @throws CorebError `USAGE` for a field that is not title, text or meta.KEY.
+ */
+export function forEachField(doc: Doc, fields: readonly string[], visit: (text: string) => void): void {
   for (const f of fields) {
     let v: unknown;
     if (f === 'text') v = doc.text;
