@@ -22,10 +22,13 @@ const smoke = process.argv.includes('--smoke');
  * unpacked when the check was added; 1,053 kB packed, 5.4 MB unpacked (814 files) an hour later, after
  * the rerank, report, build and train areas landed (0.4 MB of it the TypeScript sources and maps,
  * 0.2 MB the coreb-mini release tables). The budget leaves room for the areas still to come; what it
- * is for is catching a model, a dataset or a build directory that slipped into `files`.
+ * is for is catching a model, a dataset or a build directory that slipped into `files`. On 2026-12-05
+ * the code alone had grown to 2,128 kB packed, 9.6 MB unpacked (1,373 files: 2.1 MB compiled code,
+ * 2.5 MB sources, 2.0 MB maps, 0.8 MB declarations, 1.9 MB the sample), so the budget moved to 3 MiB
+ * packed and 14 MiB unpacked; a model or a release directory is still far over it.
  */
-const PACKED_BUDGET = 2 * 1024 * 1024;
-const UNPACKED_BUDGET = 10 * 1024 * 1024;
+const PACKED_BUDGET = 3 * 1024 * 1024;
+const UNPACKED_BUDGET = 14 * 1024 * 1024;
 
 /** Where shipped files may live: compiled code, its sources, the sample release, examples, docs. */
 const LAYOUT = [
