@@ -124,7 +124,8 @@ async function main(): Promise<void> {
   const ts = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
   for (let i = 0; i < EDITS; i++) {
     const f = ts[(i * 7919) % ts.length];
-    const word = `livebenchword${i}x`;
+    // letters only: the code-aware tokenizer splits at digits, and words sharing a prefix would find each other
+    const word = `livebench${Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
     const t0 = performance.now();
     writeFileSync(join(tree, f), `${readFileSync(join(tree, f), 'utf8')}\n// ${word}\n`);
     while (!(await finds(s.port, word, f))) await new Promise((r) => setTimeout(r, 5));

@@ -120,6 +120,16 @@ export function mapToSnapshot(line: number, hunks: readonly DiffHunk[]): number[
   return [line - delta];
 }
 
+/**
+ * True when line `line` of a later version of a file (the new side of `hunks`, the diff snapshot ->
+ * later) was written after the snapshot: inside a hunk that added or replaced lines. Such a line has
+ * no counterpart in the snapshot, and {@link mapToSnapshot} gives an approximation for it.
+ */
+export function changedSinceSnapshot(line: number, hunks: readonly DiffHunk[]): boolean {
+  for (const h of hunks) if (h.newCount > 0 && line >= h.newStart && line < h.newStart + h.newCount) return true;
+  return false;
+}
+
 /** The manifest of a repository benchmark. */
 export interface RepoManifest {
   format: 'coreb-repo-benchmark';
@@ -138,6 +148,12 @@ export interface RepoManifest {
     commits: number;
     queries: number;
     droppedCommits: Record<string, number>;
+    /**
+     * Commits kept, by how their labels were found: `exact` when every line the commit changed is
+     * in the snapshot as it was, `approximated` when some had been changed since the snapshot and
+     * were mapped back by {@link mapToSnapshot} (their queries carry `meta_labels: "approximated"`).
+     */
+    labels?: { exact: number; approximated: number };
   }>;
   filters: {
     maxFiles: number;
@@ -239,6 +255,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       commits: 0,
       queries: 0,
       droppedCommits: {},
+      labels: { exact: 0, approximated: 0 },
     };
     const skip = (r: string) => (entry.skippedFiles[r] = (entry.skippedFiles[r] ?? 0) + 1);
     const drop = (r: string) => (entry.droppedCommits[r] = (entry.droppedCommits[r] ?? 0) + 1);
@@ -344,6 +361,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       }
       const relevant = new Set<string>();
       const sameFile = new Set<string>();
+      let approximated = false;
       for (const d of touched) {
         const fromSnapshot = back.find((b) => b.newPath === d.oldPath);
         if (fromSnapshot !== undefined && fromSnapshot.oldPath === null) continue; // added after the snapshot
@@ -351,8 +369,14 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         const chunks = chunksOf.get(snapPath);
         if (chunks === undefined) continue;
         const lines = new Set<number>();
-        for (const l of touchedOldLines(d.hunks))
-          for (const s of fromSnapshot === undefined ? [l] : mapToSnapshot(l, fromSnapshot.hunks)) lines.add(s);
+        for (const l of touchedOldLines(d.hunks)) {
+          if (fromSnapshot === undefined) {
+            lines.add(l);
+            continue;
+          }
+          if (changedSinceSnapshot(l, fromSnapshot.hunks)) approximated = true;
+          for (const s of mapToSnapshot(l, fromSnapshot.hunks)) lines.add(s);
+        }
         for (const ch of chunks) {
           const id = chunkId(name, ch);
           let hit = false;
@@ -371,6 +395,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         meta_commit: c.sha,
         meta_date: c.date,
         meta_files: code.map((d) => d.newPath ?? d.oldPath),
+        ...(approximated ? { meta_labels: 'approximated' } : {}),
         ...(noise !== undefined ? { meta_noise: noise } : {}),
       };
       const qs: Array<{ _id: string; text: string; meta_query_type: string }> = [
@@ -403,8 +428,11 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         manifest.counts.qrels.sameFile += [...sameFile].filter((id) => !relevant.has(id)).length;
       }
       entry.queries += qs.length;
+      entry.labels![approximated ? 'approximated' : 'exact']++;
     }
-    logger.info(`${name}: ${entry.commits} commits in the window, ${entry.queries} queries; dropped ${JSON.stringify(entry.droppedCommits)}`);
+    logger.info(
+      `${name}: ${entry.commits} commits in the window, ${entry.queries} queries (labels: ${entry.labels!.exact} exact, ${entry.labels!.approximated} approximated); dropped ${JSON.stringify(entry.droppedCommits)}`,
+    );
     return entry;
   }
 }

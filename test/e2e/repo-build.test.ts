@@ -400,6 +400,17 @@ test('after a commit rewrites every line of a file (CRLF, a re-indent), a later 
   const inc = rel2('Fix inc: add two');
   assert.equal(inc.length, 1, `one relevant chunk, got ${inc.length}`);
   assert.match(corpus.get(inc[0]) ?? '', /def inc/);
+  // the re-indented lines the `inc` fix changes are not in the snapshot: its labels are mapped back,
+  // and the manifest and the query say so; the line-ending conversion does not count as a change
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { repositories: Array<{ labels: unknown }> };
+  assert.deepEqual(manifest.repositories[0].labels, { exact: 3, approximated: 1 });
+  const marked = readFileSync(join(out, 'queries.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { text: string; meta_labels?: string })
+    .filter((q) => q.meta_labels === 'approximated')
+    .map((q) => q.text);
+  assert.deepEqual(marked, ['Fix inc: add two']);
 });
 
 test('a commit whose objects are missing (a partial clone) is skipped and counted; names that are not UTF-8 are skipped and counted, never merged', () => {
