@@ -8,8 +8,8 @@
  */
 import { basename, join, resolve } from 'node:path';
 import { CorebError } from '../core/errors.js';
-import type { Logger } from '../core/progress.js';
-import { silentLogger } from '../core/progress.js';
+import type { Logger, Progress } from '../core/progress.js';
+import { silentLogger, silentProgress } from '../core/progress.js';
 import { createCodeChunker, languageOfPath, type CodeChunk } from '../dataset/code-chunks.js';
 import { isMissingObjectError, openGitRepo, type DiffHunk, type FileDiff, type GitCommit, type GitEnv, type GitRepo } from '../dataset/git-repo.js';
 import { saveAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
@@ -51,6 +51,8 @@ export interface RepoBuildOptions {
    */
   noise?: 'drop' | 'keep';
   logger?: Logger;
+  /** Progress of the two long steps of each repository: the snapshot's files read and chunked, the window's commits. */
+  progress?: Progress;
   signal?: AbortSignal;
 }
 
@@ -179,6 +181,7 @@ export interface RepoManifest {
  */
 export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<RepoManifest> {
   const logger = options.logger ?? silentLogger;
+  const progress = options.progress ?? silentProgress;
   const maxFiles = options.maxFiles ?? REPO_BUILD_DEFAULTS.maxFiles;
   const bodyQueries = options.bodyQueries ?? REPO_BUILD_DEFAULTS.bodyQueries;
   const noiseMode = options.noise ?? REPO_BUILD_DEFAULTS.noise;
@@ -260,14 +263,19 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     const skip = (r: string) => (entry.skippedFiles[r] = (entry.skippedFiles[r] ?? 0) + 1);
     const drop = (r: string) => (entry.droppedCommits[r] = (entry.droppedCommits[r] ?? 0) + 1);
     // The corpus: every text file of the snapshot that passes the rules, chunked.
-    const files = (await repo.listFiles(snapshot)).filter((f) => {
+    const listed = await repo.listFiles(snapshot);
+    const snapshotPaths = new Set(listed.map((f) => f.path));
+    const files = listed.filter((f) => {
       const r = skipReason(f);
       if (r !== undefined) skip(r);
       return r === undefined;
     });
+    const renamesAt = new Map<string, Map<string, string>>();
     const blobs = await repo.readBlobs(files.map((f) => f.blob));
     const chunksOf = new Map<string, CodeChunk[]>();
+    progress.start(`${name}: chunking the snapshot`, files.length);
     for (const f of files) {
+      progress.tick();
       const content = blobs.get(f.blob);
       if (content === undefined) {
         // not in the repository (a partial clone that never fetched it): counted, not guessed
@@ -302,11 +310,14 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         entry.chunks++;
       }
     }
+    progress.done();
     logger.info(`${name}: snapshot ${snapshot.slice(0, 12)}: ${entry.files} files, ${entry.chunks} chunks`);
     // The queries: commits of the window, each judged against the snapshot.
     const commits = await repo.commits(options.since, options.until);
     entry.commits = commits.length;
+    progress.start(`${name}: commits`, commits.length);
     for (const c of commits) {
+      progress.tick();
       if (options.signal?.aborted) throw new CorebError('INTERRUPTED', 'coreb repo build interrupted; nothing was written');
       const why = commitSkipReason(c);
       if (why !== undefined) {
@@ -347,7 +358,15 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       // Files renamed since the snapshot: both names in the pathspec, so git pairs them again.
       let back: FileDiff[] = [];
       try {
-        const renamed = touched.length === 0 ? new Map<string, string>() : await repo.renamedPaths(snapshot, parent);
+        // A path the snapshot has is itself in the snapshot: the whole-tree rename detection (one
+        // diff of the snapshot against the parent, slower as the window grows) is only asked when
+        // a touched file was not there under its name, and its answer is kept per parent.
+        const unknown = touched.some((d) => !snapshotPaths.has(d.oldPath as string));
+        let renamed = new Map<string, string>();
+        if (unknown) {
+          renamed = renamesAt.get(parent) ?? (await repo.renamedPaths(snapshot, parent));
+          renamesAt.set(parent, renamed);
+        }
         const paths = touched.flatMap((d) => [
           d.oldPath as string,
           ...(renamed.has(d.oldPath as string) ? [renamed.get(d.oldPath as string) as string] : []),

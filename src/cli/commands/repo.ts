@@ -10,6 +10,7 @@ import { buildRepoBenchmark, REPO_BUILD_DEFAULTS } from '../../construct/repo-be
 import { CorebError } from '../../core/errors.js';
 import { loadIssues } from '../../dataset/issue-titles.js';
 import { opt, parseOptions } from '../options.js';
+import { createProgressBar } from '../progress-bar.js';
 import type { Command } from '../command.js';
 
 const USAGE = `Usage: coreb repo build --repo PATH [--repo PATH ...] --since DATE [--until DATE] --out DIR [options]
@@ -110,6 +111,7 @@ const command: Command = {
       noise: values['keep-noise'] ? 'keep' : 'drop',
       ...(values.issues !== undefined ? { issues: await loadIssues(resolve(ctx.cwd, values.issues)) } : {}),
       logger: ctx.logger,
+      progress: createProgressBar(ctx.stderr, ctx.interactive),
       signal: ctx.signal,
       gitEnv: ctx.env,
     });
