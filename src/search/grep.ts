@@ -47,6 +47,64 @@ export function grepScore(haystack: string, patterns: readonly string[]): number
   return matched === 0 ? 0 : matched + 1 - 1 / (1 + hits);
 }
 
+const WORD = /[\p{L}\p{N}_]+/gu;
+const WORD_ONLY = /^[\p{L}\p{N}_]+$/u;
+
+/**
+ * The distinct words of the documents (runs of letters, digits and `_`) with the documents that
+ * hold each. A pattern made of word characters can only occur inside a word, so the documents
+ * holding it are those of the words that contain it: found by one scan of the vocabulary (a few
+ * MB) instead of every document's text.
+ */
+function wordIndex(texts: readonly string[]): { docsContaining(pattern: string): number[] | undefined } {
+  const postings = new Map<string, number[]>();
+  for (let d = 0; d < texts.length; d++) {
+    for (const m of texts[d].matchAll(WORD)) {
+      const list = postings.get(m[0]);
+      if (list === undefined) postings.set(m[0], [d]);
+      else if (list[list.length - 1] !== d) list.push(d);
+    }
+  }
+  const vocab = [...postings.keys()];
+  const lists = vocab.map((w) => postings.get(w) as number[]);
+  postings.clear();
+  const starts = new Float64Array(vocab.length);
+  let at = 0;
+  for (let i = 0; i < vocab.length; i++) {
+    starts[i] = at;
+    at += vocab[i].length + 1;
+  }
+  const all = vocab.join('\n');
+  const seen = new Int32Array(texts.length).fill(-1);
+  let stamp = -1;
+  return {
+    docsContaining(pattern) {
+      // a pattern with a character outside words (lower-casing can make one): every document
+      if (!WORD_ONLY.test(pattern)) return undefined;
+      const out: number[] = [];
+      const mark = ++stamp;
+      let w = 0;
+      for (let pos = all.indexOf(pattern); pos >= 0; ) {
+        let hi = vocab.length - 1;
+        while (w < hi) {
+          const mid = (w + hi + 1) >>> 1;
+          if (starts[mid] <= pos) w = mid;
+          else hi = mid - 1;
+        }
+        for (const d of lists[w])
+          if (seen[d] !== mark) {
+            seen[d] = mark;
+            out.push(d);
+          }
+        // the next word: a word holding the pattern twice is listed once
+        if (w + 1 >= vocab.length) break;
+        pos = all.indexOf(pattern, starts[w + 1]);
+      }
+      return out;
+    },
+  };
+}
+
 /** The `grep` retriever ({@link grepScore} over `title text`, lower-cased once at index time). */
 export function createGrepRetriever(options: GrepOptions = {}): Retriever {
   const minLength = options.minLength ?? 3;
@@ -62,6 +120,11 @@ export function createGrepRetriever(options: GrepOptions = {}): Retriever {
       const texts = docs.map((d) => (d.title ? `${d.title}\n${d.text}` : d.text).toLowerCase());
       const ids = docs.map((d) => d.id);
       const tieRanks = createTieRanks(ids);
+      const words = wordIndex(texts);
+      const matched = new Int32Array(docs.length);
+      const hits = new Float64Array(docs.length);
+      const touched: number[] = [];
+      const all = Array.from({ length: docs.length }, (_, d) => d);
       return {
         size: docs.length,
         async search(queries: readonly Query[], depth: number, opts: SearchOptions = {}): Promise<Map<string, RankedList>> {
@@ -72,12 +135,27 @@ export function createGrepRetriever(options: GrepOptions = {}): Retriever {
             const patterns = grepPatterns(q.text, minLength);
             const excluded = new Set(opts.exclude?.get(q.id) ?? []);
             const heap = new TopK(Math.min(depth, Math.max(1, docs.length)), tieRanks);
-            if (patterns.length > 0) {
-              for (let d = 0; d < texts.length; d++) {
-                const s = grepScore(texts[d], patterns);
-                if (s > 0 && !excluded.has(ids[d])) heap.push(d, s);
+            // Each pattern is counted only in the documents holding a word that contains it (every
+            // document for a pattern lower-casing gave a non-word character): the same matched
+            // patterns and occurrences as grepScore over every document.
+            for (const p of patterns) {
+              for (const d of words.docsContaining(p) ?? all) {
+                const text = texts[d];
+                let n = 0;
+                for (let at = text.indexOf(p); at >= 0; at = text.indexOf(p, at + p.length)) n++;
+                if (n === 0) continue;
+                if (matched[d] === 0) touched.push(d);
+                matched[d]++;
+                hits[d] += n;
               }
             }
+            for (const d of touched) {
+              const s = matched[d] + 1 - 1 / (1 + hits[d]);
+              if (!excluded.has(ids[d])) heap.push(d, s);
+              matched[d] = 0;
+              hits[d] = 0;
+            }
+            touched.length = 0;
             const outDocs = new Int32Array(heap.capacity);
             const outScores = new Float32Array(heap.capacity);
             const m = heap.drainInto(outDocs, outScores);
