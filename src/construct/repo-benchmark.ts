@@ -258,8 +258,9 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       commits: 0,
       queries: 0,
       droppedCommits: {},
-      labels: { exact: 0, approximated: 0 },
     };
+    const labels = { exact: 0, approximated: 0 };
+    entry.labels = labels;
     const skip = (r: string) => (entry.skippedFiles[r] = (entry.skippedFiles[r] ?? 0) + 1);
     const drop = (r: string) => (entry.droppedCommits[r] = (entry.droppedCommits[r] ?? 0) + 1);
     // The corpus: every text file of the snapshot that passes the rules, chunked.
@@ -270,7 +271,6 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       if (r !== undefined) skip(r);
       return r === undefined;
     });
-    const renamesAt = new Map<string, Map<string, string>>();
     const blobs = await repo.readBlobs(files.map((f) => f.blob));
     const chunksOf = new Map<string, CodeChunk[]>();
     progress.start(`${name}: chunking the snapshot`, files.length);
@@ -360,13 +360,10 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       try {
         // A path the snapshot has is itself in the snapshot: the whole-tree rename detection (one
         // diff of the snapshot against the parent, slower as the window grows) is only asked when
-        // a touched file was not there under its name, and its answer is kept per parent.
-        const unknown = touched.some((d) => !snapshotPaths.has(d.oldPath as string));
-        let renamed = new Map<string, string>();
-        if (unknown) {
-          renamed = renamesAt.get(parent) ?? (await repo.renamedPaths(snapshot, parent));
-          renamesAt.set(parent, renamed);
-        }
+        // a touched file was not there under its name.
+        const renamed = touched.some((d) => !snapshotPaths.has(d.oldPath as string))
+          ? await repo.renamedPaths(snapshot, parent)
+          : new Map<string, string>();
         const paths = touched.flatMap((d) => [
           d.oldPath as string,
           ...(renamed.has(d.oldPath as string) ? [renamed.get(d.oldPath as string) as string] : []),
@@ -447,10 +444,10 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         manifest.counts.qrels.sameFile += [...sameFile].filter((id) => !relevant.has(id)).length;
       }
       entry.queries += qs.length;
-      entry.labels![approximated ? 'approximated' : 'exact']++;
+      labels[approximated ? 'approximated' : 'exact']++;
     }
     logger.info(
-      `${name}: ${entry.commits} commits in the window, ${entry.queries} queries (labels: ${entry.labels!.exact} exact, ${entry.labels!.approximated} approximated); dropped ${JSON.stringify(entry.droppedCommits)}`,
+      `${name}: ${entry.commits} commits in the window, ${entry.queries} queries (labels: ${labels.exact} exact, ${labels.approximated} approximated); dropped ${JSON.stringify(entry.droppedCommits)}`,
     );
     return entry;
   }

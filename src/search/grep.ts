@@ -36,15 +36,25 @@ export function grepScore(haystack: string, patterns: readonly string[]): number
   let matched = 0;
   let hits = 0;
   for (const p of patterns) {
-    let at = haystack.indexOf(p);
-    if (at < 0) continue;
-    matched++;
-    while (at >= 0) {
-      hits++;
-      at = haystack.indexOf(p, at + p.length);
+    const n = occurrences(haystack, p);
+    if (n > 0) {
+      matched++;
+      hits += n;
     }
   }
-  return matched === 0 ? 0 : matched + 1 - 1 / (1 + hits);
+  return matched === 0 ? 0 : scoreOf(matched, hits);
+}
+
+/** Non-overlapping occurrences of `pattern` in `text`. */
+function occurrences(text: string, pattern: string): number {
+  let n = 0;
+  for (let at = text.indexOf(pattern); at >= 0; at = text.indexOf(pattern, at + pattern.length)) n++;
+  return n;
+}
+
+/** {@link grepScore}'s formula for `matched` patterns found `hits` times in all. */
+function scoreOf(matched: number, hits: number): number {
+  return matched + 1 - 1 / (1 + hits);
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -140,9 +150,7 @@ export function createGrepRetriever(options: GrepOptions = {}): Retriever {
             // patterns and occurrences as grepScore over every document.
             for (const p of patterns) {
               for (const d of words.docsContaining(p) ?? all) {
-                const text = texts[d];
-                let n = 0;
-                for (let at = text.indexOf(p); at >= 0; at = text.indexOf(p, at + p.length)) n++;
+                const n = occurrences(texts[d], p);
                 if (n === 0) continue;
                 if (matched[d] === 0) touched.push(d);
                 matched[d]++;
@@ -150,8 +158,7 @@ export function createGrepRetriever(options: GrepOptions = {}): Retriever {
               }
             }
             for (const d of touched) {
-              const s = matched[d] + 1 - 1 / (1 + hits[d]);
-              if (!excluded.has(ids[d])) heap.push(d, s);
+              if (!excluded.has(ids[d])) heap.push(d, scoreOf(matched[d], hits[d]));
               matched[d] = 0;
               hits[d] = 0;
             }
