@@ -50,6 +50,15 @@ export interface RepoBuildOptions {
    * manifest as `noise-<rule>`; `keep` keeps them, their queries marked `meta_noise`.
    */
   noise?: 'drop' | 'keep';
+  /**
+   * What each query is searched and labelled against. `snapshot` (default): one corpus, the
+   * repository before `since`; lines a commit changes are mapped back to it (approximated when they
+   * were rewritten since). `parent`: the repository at each query's parent commit, as SWE-bench-style
+   * benchmarks search it: the snapshot's chunks plus a new version of every chunk changed later, each
+   * valid over a range of states (`meta_valid_from`, `meta_valid_until`: the sequence numbers of the
+   * parents, the snapshot 0), every query naming its own (`meta_base`, `meta_base_seq`); labels exact.
+   */
+  corpusAt?: 'snapshot' | 'parent';
   logger?: Logger;
   /** Progress of the two long steps of each repository: the snapshot's files read and chunked, the window's commits. */
   progress?: Progress;
@@ -57,7 +66,7 @@ export interface RepoBuildOptions {
 }
 
 /** Defaults of {@link RepoBuildOptions}. */
-export const REPO_BUILD_DEFAULTS = { maxFiles: 10, bodyQueries: true, noise: 'drop' } as const;
+export const REPO_BUILD_DEFAULTS = { maxFiles: 10, bodyQueries: true, noise: 'drop', corpusAt: 'snapshot' } as const;
 
 /** Why a commit gives no query, or undefined when it does (before looking at the snapshot). */
 export function commitSkipReason(c: GitCommit): string | undefined {
@@ -140,6 +149,11 @@ export interface RepoManifest {
   window: { since: string; until: string | null };
   contamination: string;
   layout: 'beir';
+  /**
+   * What queries are searched against (see {@link RepoBuildOptions.corpusAt}); absent in manifests
+   * written before the option (`snapshot`).
+   */
+  corpusAt?: 'snapshot' | 'parent';
   repositories: Array<{
     name: string;
     path: string;
@@ -156,6 +170,10 @@ export interface RepoManifest {
      * were mapped back by {@link mapToSnapshot} (their queries carry `meta_labels: "approximated"`).
      */
     labels?: { exact: number; approximated: number };
+    /** `corpusAt: parent`: the states the corpus went through (the snapshot and each distinct parent applied, in order). */
+    states?: number;
+    /** `corpusAt: parent`: chunks added after the snapshot (new versions of changed code). */
+    versions?: number;
   }>;
   filters: {
     maxFiles: number;
@@ -185,6 +203,8 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
   const maxFiles = options.maxFiles ?? REPO_BUILD_DEFAULTS.maxFiles;
   const bodyQueries = options.bodyQueries ?? REPO_BUILD_DEFAULTS.bodyQueries;
   const noiseMode = options.noise ?? REPO_BUILD_DEFAULTS.noise;
+  const corpusAt = options.corpusAt ?? REPO_BUILD_DEFAULTS.corpusAt;
+  const perCommit = corpusAt === 'parent';
   const chunker = createCodeChunker();
   const docs: Array<Record<string, unknown>> = [];
   const queries: Array<Record<string, unknown>> = [];
@@ -194,8 +214,11 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     version: 1,
     createdAt: new Date().toISOString(),
     window: { since: options.since, until: options.until ?? null },
-    contamination: `queries are commits made on or after ${options.since}; the corpus is each repository as it was before that date. A model whose training data ends before ${options.since} cannot have seen the queries or their answers (it may have seen the corpus).`,
+    contamination: perCommit
+      ? `queries are commits made on or after ${options.since}; each is searched in its repository as it was at the commit's parent (the repository before that date, then every later version of the code up to the parent). A model whose training data ends before ${options.since} cannot have seen the queries or their answers (it may have seen the code as it was before that date).`
+      : `queries are commits made on or after ${options.since}; the corpus is each repository as it was before that date. A model whose training data ends before ${options.since} cannot have seen the queries or their answers (it may have seen the corpus).`,
     layout: 'beir',
+    corpusAt,
     repositories: [],
     filters: {
       maxFiles,
@@ -272,7 +295,8 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       return r === undefined;
     });
     const blobs = await repo.readBlobs(files.map((f) => f.blob));
-    const chunksOf = new Map<string, CodeChunk[]>();
+    const corpus = new VersionedCorpus(name, chunker, docs, perCommit);
+    corpus.startAt(snapshot);
     progress.start(`${name}: chunking the snapshot`, files.length);
     for (const f of files) {
       progress.tick();
@@ -287,34 +311,27 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         skip(r);
         continue;
       }
-      const chunks = await chunker.chunk(f.path, content.toString('utf8'));
-      if (chunks.length === 0) {
+      if (!(await corpus.setFile(f.path, content))) {
         skip('empty');
         continue;
       }
-      chunksOf.set(f.path, chunks);
       entry.files++;
-      for (const c of chunks) {
-        docs.push({
-          _id: chunkId(name, c),
-          title: c.path,
-          text: c.text,
-          meta_repo: name,
-          meta_path: c.path,
-          meta_start_line: c.startLine,
-          meta_end_line: c.endLine,
-          meta_symbol: c.symbol,
-          meta_kind: c.kind,
-          meta_language: c.language,
-        });
-        entry.chunks++;
-      }
     }
+    entry.chunks = docs.filter((d) => d.meta_repo === name).length;
     progress.done();
     logger.info(`${name}: snapshot ${snapshot.slice(0, 12)}: ${entry.files} files, ${entry.chunks} chunks`);
-    // The queries: commits of the window, each judged against the snapshot.
+    // The queries: commits of the window, each judged against the snapshot (or its parent). First
+    // what each commit changed (no corpus needed), then the labels of those kept.
     const commits = await repo.commits(options.since, options.until);
     entry.commits = commits.length;
+    interface Candidate {
+      c: GitCommit;
+      subject: string;
+      noise: string | undefined;
+      code: FileDiff[];
+      judged?: { relevant: Set<string>; sameFile: Set<string>; approximated: boolean; seq: number };
+    }
+    const candidates: Candidate[] = [];
     progress.start(`${name}: commits`, commits.length);
     for (const c of commits) {
       progress.tick();
@@ -334,10 +351,9 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         drop(`noise-${noise}`);
         continue;
       }
-      const parent = c.parents[0];
       let changes: FileDiff[];
       try {
-        changes = (await repo.diff(parent, c.sha)).filter((d) => !d.binary);
+        changes = (await repo.diff(c.parents[0], c.sha)).filter((d) => !d.binary);
       } catch (e) {
         // an object of this commit is not in the repository (a partial or damaged clone): skipped and counted
         if (!isMissingObjectError(e)) throw e;
@@ -353,56 +369,34 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         drop('too-many-files');
         continue;
       }
-      // Lines of the parent each change touches, mapped back to the snapshot (renames followed).
-      const touched = code.filter((d) => d.oldPath !== null);
-      // Files renamed since the snapshot: both names in the pathspec, so git pairs them again.
-      let back: FileDiff[] = [];
+      candidates.push({ c, subject, noise, code });
+    }
+    progress.done();
+    // Against each parent, commits are judged along the history's branches (each parent close to the
+    // last), so the corpus moves by one commit's change at a time, not back and forth between branches.
+    const order = perCommit ? branchOrder(commits, candidates, (x) => x.c) : candidates;
+    progress.start(`${name}: labels${perCommit ? ' (the corpus moved to each parent)' : ''}`, order.length);
+    for (const cand of order) {
+      progress.tick();
+      if (options.signal?.aborted) throw new CorebError('INTERRUPTED', 'coreb repo build interrupted; nothing was written');
+      // The files of the parent the commit changes (a file it adds has no chunk to find).
+      const touched = cand.code.filter((d) => d.oldPath !== null);
       try {
-        // A path the snapshot has is itself in the snapshot: the whole-tree rename detection (one
-        // diff of the snapshot against the parent, slower as the window grows) is only asked when
-        // a touched file was not there under its name.
-        const renamed = touched.some((d) => !snapshotPaths.has(d.oldPath as string))
-          ? await repo.renamedPaths(snapshot, parent)
-          : new Map<string, string>();
-        const paths = touched.flatMap((d) => [
-          d.oldPath as string,
-          ...(renamed.has(d.oldPath as string) ? [renamed.get(d.oldPath as string) as string] : []),
-        ]);
-        // line endings and trailing spaces changed since the snapshot are not changes of the code
-        if (touched.length > 0) back = await repo.diff(snapshot, parent, paths, { ignoreLineEnds: true });
+        const parent = cand.c.parents[0];
+        const j = perCommit ? await judgeAtParent(corpus, touched, parent) : await judgeAtSnapshot(corpus, touched, parent);
+        cand.judged = { ...j, seq: corpus.seq };
       } catch (e) {
         if (!isMissingObjectError(e)) throw e;
         drop('missing-objects');
-        continue;
       }
-      const relevant = new Set<string>();
-      const sameFile = new Set<string>();
-      let approximated = false;
-      for (const d of touched) {
-        const fromSnapshot = back.find((b) => b.newPath === d.oldPath);
-        if (fromSnapshot !== undefined && fromSnapshot.oldPath === null) continue; // added after the snapshot
-        const snapPath = fromSnapshot?.oldPath ?? (d.oldPath as string);
-        const chunks = chunksOf.get(snapPath);
-        if (chunks === undefined) continue;
-        const lines = new Set<number>();
-        for (const l of touchedOldLines(d.hunks)) {
-          if (fromSnapshot === undefined) {
-            lines.add(l);
-            continue;
-          }
-          if (changedSinceSnapshot(l, fromSnapshot.hunks)) approximated = true;
-          for (const s of mapToSnapshot(l, fromSnapshot.hunks)) lines.add(s);
-        }
-        for (const ch of chunks) {
-          const id = chunkId(name, ch);
-          let hit = false;
-          for (let l = ch.startLine; l <= ch.endLine && !hit; l++) hit = lines.has(l);
-          if (hit) relevant.add(id);
-          else sameFile.add(id);
-        }
-      }
+    }
+    progress.done();
+    // The queries, in the window's order.
+    for (const { c, subject, noise, code, judged } of candidates) {
+      if (judged === undefined) continue;
+      const { relevant, sameFile, approximated } = judged;
       if (relevant.size === 0) {
-        drop('no-snapshot-chunk');
+        drop(perCommit ? 'no-parent-chunk' : 'no-snapshot-chunk');
         continue;
       }
       const base = `${name}-${c.sha.slice(0, 12)}`;
@@ -411,6 +405,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
         meta_commit: c.sha,
         meta_date: c.date,
         meta_files: code.map((d) => d.newPath ?? d.oldPath),
+        ...(perCommit ? { meta_base: c.parents[0], meta_base_seq: judged.seq } : {}),
         ...(approximated ? { meta_labels: 'approximated' } : {}),
         ...(noise !== undefined ? { meta_noise: noise } : {}),
       };
@@ -446,9 +441,207 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       entry.queries += qs.length;
       labels[approximated ? 'approximated' : 'exact']++;
     }
+    if (perCommit) {
+      entry.states = corpus.seq + 1;
+      entry.versions = docs.filter((d) => d.meta_repo === name).length - entry.chunks;
+    }
     logger.info(
-      `${name}: ${entry.commits} commits in the window, ${entry.queries} queries (labels: ${labels.exact} exact, ${labels.approximated} approximated); dropped ${JSON.stringify(entry.droppedCommits)}`,
+      `${name}: ${entry.commits} commits in the window, ${entry.queries} queries (labels: ${labels.exact} exact, ${labels.approximated} approximated${perCommit ? `; ${entry.states} corpus states, ${entry.versions} chunk versions after the snapshot` : ''}); dropped ${JSON.stringify(entry.droppedCommits)}`,
     );
     return entry;
+
+    /**
+     * The labels of a commit against the snapshot: the lines it touches in its parent, mapped back
+     * to the snapshot through the diff snapshot -> parent (renames followed).
+     */
+    async function judgeAtSnapshot(corpus: VersionedCorpus, touched: readonly FileDiff[], parent: string) {
+      // Files renamed since the snapshot: both names in the pathspec, so git pairs them again. A
+      // path the snapshot has is itself in the snapshot: the whole-tree rename detection (one diff
+      // of the snapshot against the parent, slower as the window grows) is only asked when a touched
+      // file was not there under its name.
+      const renamed = touched.some((d) => !snapshotPaths.has(d.oldPath as string))
+        ? await repo.renamedPaths(snapshot as string, parent)
+        : new Map<string, string>();
+      const paths = touched.flatMap((d) => [
+        d.oldPath as string,
+        ...(renamed.has(d.oldPath as string) ? [renamed.get(d.oldPath as string) as string] : []),
+      ]);
+      // line endings and trailing spaces changed since the snapshot are not changes of the code
+      const back = touched.length > 0 ? await repo.diff(snapshot as string, parent, paths, { ignoreLineEnds: true }) : [];
+      const out = { relevant: new Set<string>(), sameFile: new Set<string>(), approximated: false };
+      for (const d of touched) {
+        const fromSnapshot = back.find((b) => b.newPath === d.oldPath);
+        if (fromSnapshot !== undefined && fromSnapshot.oldPath === null) continue; // added after the snapshot
+        const lines = new Set<number>();
+        for (const l of touchedOldLines(d.hunks)) {
+          if (fromSnapshot === undefined) {
+            lines.add(l);
+            continue;
+          }
+          if (changedSinceSnapshot(l, fromSnapshot.hunks)) out.approximated = true;
+          for (const s of mapToSnapshot(l, fromSnapshot.hunks)) lines.add(s);
+        }
+        corpus.judge(fromSnapshot?.oldPath ?? (d.oldPath as string), lines, out);
+      }
+      return out;
+    }
+
+    /** The labels of a commit against its parent: the corpus moved to the parent first, the lines it touches read as they are. */
+    async function judgeAtParent(corpus: VersionedCorpus, touched: readonly FileDiff[], parent: string) {
+      await corpus.moveTo(parent, repo);
+      const out = { relevant: new Set<string>(), sameFile: new Set<string>(), approximated: false };
+      for (const d of touched) corpus.judge(d.oldPath as string, new Set(touchedOldLines(d.hunks)), out);
+      return out;
+    }
+  }
+}
+
+/**
+ * `items` (commits of `window`, oldest first) in the order of a depth-first walk of the window's
+ * first-parent tree: a commit, then its children (oldest first), each branch to its end before the
+ * next, so that one item's parent is most often the last item's commit.
+ */
+export function branchOrder<T>(window: readonly GitCommit[], items: readonly T[], commitOf: (item: T) => GitCommit): T[] {
+  const inWindow = new Set(window.map((c) => c.sha));
+  const children = new Map<string, GitCommit[]>();
+  const roots: GitCommit[] = [];
+  for (const c of window) {
+    const p = c.parents[0];
+    if (p === undefined || !inWindow.has(p)) roots.push(c);
+    else {
+      const l = children.get(p);
+      if (l === undefined) children.set(p, [c]);
+      else l.push(c);
+    }
+  }
+  const rank = new Map<string, number>();
+  const stack = [...roots].reverse();
+  while (stack.length > 0) {
+    const c = stack.pop() as GitCommit;
+    rank.set(c.sha, rank.size);
+    const kids = children.get(c.sha) ?? [];
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+  return [...items].sort((a, b) => (rank.get(commitOf(a).sha) ?? 0) - (rank.get(commitOf(b).sha) ?? 0));
+}
+
+/** A chunk of the corpus as it stands and the document written for it. */
+interface LiveChunk {
+  chunk: CodeChunk;
+  /** Its document's id: the chunk's {@link chunkId} where it first appeared, `@<commit12>` appended when an earlier version had that id. */
+  id: string;
+  doc: Record<string, unknown>;
+}
+
+/**
+ * One repository's corpus as it stands at the current state, and the documents written for it.
+ * In the snapshot mode it holds the snapshot. In the parent mode ({@link RepoBuildOptions.corpusAt})
+ * {@link moveTo} applies the changes between the current state and a commit: a changed file is
+ * chunked again; a chunk whose text the file still holds stays the same document (lines added above
+ * it only move it: its id and `meta_*_line` fields stay those of the state it first appeared in,
+ * the labels read its current lines), every other chunk ends its document's validity
+ * (`meta_valid_until`) and a new document starts (`meta_valid_from`, its id `chunkId@<commit12>`
+ * when the plain id was taken by an earlier version).
+ */
+class VersionedCorpus {
+  /** Sequence number of the current state (0: the snapshot). */
+  seq = 0;
+  private at: string | undefined;
+  private readonly files = new Map<string, LiveChunk[]>();
+  private readonly used = new Set<string>();
+
+  constructor(
+    private readonly repoName: string,
+    private readonly chunker: ReturnType<typeof createCodeChunker>,
+    private readonly docs: Array<Record<string, unknown>>,
+    private readonly versioned: boolean,
+  ) {}
+
+  /** Chunks `content` as the file at `path` in the current state (nothing when it yields no chunk); false when it yields none. */
+  async setFile(path: string, content: Buffer): Promise<boolean> {
+    const chunks = await this.chunker.chunk(path, content.toString('utf8'));
+    this.replace(path, chunks);
+    return chunks.length > 0;
+  }
+
+  /** Adds `relevant` (chunks holding one of `lines`) and `sameFile` (the file's other chunks) of `path`'s current chunks. */
+  judge(path: string, lines: ReadonlySet<number>, out: { relevant: Set<string>; sameFile: Set<string> }): void {
+    for (const { chunk, id } of this.files.get(path) ?? []) {
+      let hit = false;
+      for (let l = chunk.startLine; l <= chunk.endLine && !hit; l++) hit = lines.has(l);
+      (hit ? out.relevant : out.sameFile).add(id);
+    }
+  }
+
+  /**
+   * Moves the corpus to `commit`'s tree: every file that differs from the current state's is read
+   * and chunked again (or removed), under the snapshot's file rules.
+   */
+  async moveTo(commit: string, repo: GitRepo): Promise<void> {
+    if (this.at === undefined) throw new CorebError('INTERNAL', 'VersionedCorpus.moveTo before the snapshot was set (startAt)');
+    if (commit === this.at) return;
+    const changed = await repo.changedFiles(this.at, commit);
+    const kept = changed.filter((f) => !f.deleted && skipReason({ ...f, size: 0 }) === undefined);
+    const blobs = await repo.readBlobs(kept.map((f) => f.blob));
+    this.seq++;
+    this.at = commit;
+    for (const f of changed) {
+      const content = f.deleted ? undefined : blobs.get(f.blob);
+      const gitFile = { ...f, size: content?.length ?? 0 };
+      if (content === undefined || skipReason(gitFile, content) !== undefined) {
+        this.replace(f.path, []);
+        continue;
+      }
+      this.replace(f.path, await this.chunker.chunk(f.path, content.toString('utf8')));
+    }
+  }
+
+  /** The state the corpus stands at (the snapshot's commit, before any {@link moveTo}). */
+  startAt(commit: string): void {
+    this.at = commit;
+  }
+
+  private replace(path: string, chunks: readonly CodeChunk[]): void {
+    // The file's chunks by text, in order (a text may repeat in a file).
+    const before = new Map<string, LiveChunk[]>();
+    for (const c of this.files.get(path) ?? []) {
+      const l = before.get(c.chunk.text);
+      if (l === undefined) before.set(c.chunk.text, [c]);
+      else l.push(c);
+    }
+    const now: LiveChunk[] = [];
+    for (const chunk of chunks) {
+      const plain = chunkId(this.repoName, chunk);
+      const same = before.get(chunk.text)?.shift();
+      if (same !== undefined) {
+        // the same code, perhaps moved by lines added or removed above it: the same document
+        now.push({ ...same, chunk });
+        continue;
+      }
+      let id = plain;
+      if (this.used.has(id)) {
+        id = `${plain}@${(this.at ?? '').slice(0, 12)}`;
+        for (let k = 2; this.used.has(id); k++) id = `${plain}@${(this.at ?? '').slice(0, 12)}.${k}`;
+      }
+      this.used.add(id);
+      const doc: Record<string, unknown> = {
+        _id: id,
+        title: chunk.path,
+        text: chunk.text,
+        meta_repo: this.repoName,
+        meta_path: chunk.path,
+        meta_start_line: chunk.startLine,
+        meta_end_line: chunk.endLine,
+        meta_symbol: chunk.symbol,
+        meta_kind: chunk.kind,
+        meta_language: chunk.language,
+      };
+      if (this.versioned) doc.meta_valid_from = this.seq;
+      this.docs.push(doc);
+      now.push({ chunk, id, doc });
+    }
+    for (const gone of before.values()) for (const c of gone) c.doc.meta_valid_until = this.seq;
+    if (now.length > 0) this.files.set(path, now);
+    else this.files.delete(path);
   }
 }

@@ -83,6 +83,19 @@ export interface FileDiff {
   hunks: DiffHunk[];
 }
 
+/** A file whose tree entry differs between two commits (see {@link GitRepo.changedFiles}). */
+export interface ChangedFile {
+  path: string;
+  /** True when `to` has no file at the path. */
+  deleted: boolean;
+  /** Git file mode at `to` (at `from` when deleted). */
+  mode: string;
+  /** Blob id at `to` (at `from` when deleted). */
+  blob: string;
+  /** As {@link GitFile.nonUtf8Name}. */
+  nonUtf8Name?: boolean;
+}
+
 /** A repository to read. */
 export interface GitRepo {
   readonly dir: string;
@@ -101,6 +114,11 @@ export interface GitRepo {
   diff(from: string, to: string, paths?: readonly string[], options?: { ignoreLineEnds?: boolean }): Promise<FileDiff[]>;
   /** Files renamed between `from` and `to` (`-M`): path in `to` -> path in `from`. */
   renamedPaths(from: string, to: string): Promise<Map<string, string>>;
+  /**
+   * Files that differ between two commits' trees, renames not followed (a rename is a deletion and
+   * an addition): each with its state at `to` (`deleted` when gone; mode and blob then of `from`).
+   */
+  changedFiles(from: string, to: string): Promise<ChangedFile[]>;
   /** Removes the shadow repository coreb reads through (the repository itself is never written). */
   close(): void;
 }
@@ -392,6 +410,38 @@ export async function openGitRepo(path: string, options: { env?: GitEnv } = {}):
           if (status.startsWith('R')) out.set(parts[i + 2], parts[i + 1]);
           i += 3;
         } else i += 2;
+      }
+      return out;
+    },
+    async changedFiles(from, to) {
+      const raw = await new Promise<Buffer>((resolveBytes, reject) => {
+        execFile(
+          'git',
+          ['--git-dir', dir, ...SAFE_GIT_CONFIG, 'diff-tree', '-r', '-z', '--no-renames', from, to],
+          { maxBuffer: 1 << 30, encoding: 'buffer', env: safeGitEnv(baseEnv) },
+          (err, stdout, stderr) =>
+            err === null
+              ? resolveBytes(stdout)
+              : reject(
+                  new CorebError('IO', `git diff-tree failed in ${path}: ${stderr.toString().trim() || err.message}`, { file: path, cause: err }),
+                ),
+        );
+      });
+      // records `:oldmode newmode oldblob newblob status\0path\0`
+      const out: ChangedFile[] = [];
+      let at = 0;
+      while (at < raw.length) {
+        const headEnd = raw.indexOf(0, at);
+        if (headEnd < 0) break;
+        const head = raw.subarray(at, headEnd).toString('latin1');
+        const pathEnd = raw.indexOf(0, headEnd + 1);
+        const name = decodeGitPath(raw.subarray(headEnd + 1, pathEnd < 0 ? raw.length : pathEnd));
+        at = pathEnd < 0 ? raw.length : pathEnd + 1;
+        const [oldMode, newMode, oldBlob, newBlob, status] = head.replace(/^:/, '').split(' ');
+        const deleted = status === 'D';
+        const f: ChangedFile = { path: name.path, deleted, mode: deleted ? oldMode : newMode, blob: deleted ? oldBlob : newBlob };
+        if (name.nonUtf8) f.nonUtf8Name = true;
+        out.push(f);
       }
       return out;
     },

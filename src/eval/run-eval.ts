@@ -56,6 +56,8 @@ import { protocolMeasures, resolveProtocol, resolveExtraMeasures, type ScoringPr
 import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from './audit/label-proxies.js';
 import { parseRetrieverSpec, retrieverLabel, type RetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
+import type { Bm25Options } from '../search/bm25.js';
+import { corpusStates, replayBm25, searchVisible, type CorpusStates } from './corpus-states.js';
 import {
   createRerankerFromSpec,
   diffCounters,
@@ -65,6 +67,20 @@ import {
   RERANK_DEFAULT_DEPTH,
   type SpecReranker,
 } from './rerank-stage.js';
+
+const statesMemo = new WeakMap<RetrievalTask, CorpusStates | null>();
+
+/** The task's {@link corpusStates}, worked out once per task. */
+function statesOf(task: RetrievalTask): CorpusStates | undefined {
+  let s = statesMemo.get(task);
+  if (s === undefined) statesMemo.set(task, (s = corpusStates(task) ?? null));
+  return s ?? undefined;
+}
+
+/** True when a spec is plain BM25 that {@link replayBm25} computes at each state (no bridge, no RM3, no filter). */
+function replayable(spec: RetrieverSpec): spec is Extract<RetrieverSpec, { kind: 'bm25' }> {
+  return spec.kind === 'bm25' && spec.bridge === undefined && spec.filter === undefined && !(Number(spec.params.feedbackDocs ?? 0) > 0);
+}
 
 /** True when `dir` holds the manifest of a `coreb repo build` benchmark. */
 async function isRepoBenchmark(dir: string): Promise<boolean> {
@@ -991,6 +1007,16 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         for (const w of warnings) logger.warn(`${label}: ${w}`);
       }
       const slug = uniqueSlug(label);
+      // How each task of a corpus with states (`repo build --corpus-at parent`) was searched.
+      const searchedInStates: Record<string, { states: number; versions: number; search: 'replay' | 'filter' }> = {};
+      const noteStates = (task: string, st: CorpusStates, how: 'replay' | 'filter') => {
+        searchedInStates[task] = { states: st.lastState + 1, versions: st.versions, search: how };
+        logger.info(
+          how === 'replay'
+            ? `${label} ${task}: each query searched in its own state of the corpus (${st.lastState + 1} states; bm25 replayed state by state, its statistics those of the state)`
+            : `${label} ${task}: each query's list cut to its own state of the corpus (${st.lastState + 1} states, ${st.versions} later versions); exact for scores that do not depend on the rest of the corpus, the statistics of every version together otherwise (rank fusion, a bm25 the replay does not take)`,
+        );
+      };
       const indexes = new Map<string, RetrieverIndex>();
       let largeCorpus = false;
       const timings = { indexMs: 0, searchMs: 0, evaluateMs: 0, totalMs: 0 };
@@ -1002,6 +1028,21 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
         let index = indexes.get(key);
         const taskName = (TASKS as readonly string[]).includes(name) ? (name as TaskName) : undefined;
         const taskProgress = prefixProgress(progress, `${label} ${(TASK_SHORT_NAME as Record<string, string>)[name] ?? name}`);
+        const exclude = excludes.get(name)!;
+        const anchored = protocol.anchorExclusion && name === 'code2code';
+        const states = statesOf(task);
+        if (states !== undefined && replayable(spec)) {
+          // BM25 at each query's own state: no index of every version is needed
+          const ts = performance.now();
+          const lists = await replayBm25(task.corpus, states, task.queries, spec.params as Bm25Options, searchDepth, {
+            exclude,
+            progress: taskProgress,
+            ...(signal ? { signal } : {}),
+          });
+          timings.searchMs += performance.now() - ts;
+          noteStates(name, states, 'replay');
+          return { name, task, corpusKey: key, anchored, exclude, lists, ...(taskName !== undefined ? { taskName } : {}) };
+        }
         if (index === undefined) {
           const ti = performance.now();
           index = await retriever.index(task.corpus, {
@@ -1018,15 +1059,19 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
           timings.indexMs += performance.now() - ti;
           indexes.set(key, index);
         }
-        const exclude = excludes.get(name)!;
-        const anchored = protocol.anchorExclusion && name === 'code2code';
         const ts = performance.now();
-        const lists = await index.search(task.queries, searchDepth, {
+        const searchOptions = {
           ...(taskName ? { task: taskName } : {}),
           exclude,
           progress: taskProgress,
           ...(signal ? { signal } : {}),
-        });
+        };
+        let lists: Map<string, RankedList>;
+        if (states === undefined) lists = await index.search(task.queries, searchDepth, searchOptions);
+        else {
+          lists = await searchVisible(index, task.corpus, states, task.queries, searchDepth, searchOptions);
+          noteStates(name, states, 'filter');
+        }
         timings.searchMs += performance.now() - ts;
         checkAborted(signal);
         return { name, task, corpusKey: key, anchored, exclude, lists, ...(taskName !== undefined ? { taskName } : {}) };
@@ -1054,7 +1099,14 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       timings.totalMs = performance.now() - tr;
       const withPerQuery = options.perQuery ?? true;
       const firstRow = assembleRow(
-        { name: label, specText: spec.text, description: retriever.describe(), tasks: first.tasks, perQuery: first.perQuery, timings },
+        {
+          name: label,
+          specText: spec.text,
+          description: Object.keys(searchedInStates).length > 0 ? { ...retriever.describe(), corpusStates: searchedInStates } : retriever.describe(),
+          tasks: first.tasks,
+          perQuery: first.perQuery,
+          timings,
+        },
         scoring,
         withPerQuery,
       );

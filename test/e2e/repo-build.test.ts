@@ -4,14 +4,14 @@
  * docs-only commits) and on this repository's own history; every qrel is checked against git.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { mapToSnapshot, touchedOldLines } from '../../src/construct/repo-benchmark.js';
 import { parseGitDiff } from '../../src/dataset/git-repo.js';
-import { runCli } from '../support/cli.js';
+import { cliPath, runCli } from '../support/cli.js';
 import { projectRoot } from '../support/shared.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-repo-build-'));
@@ -68,7 +68,15 @@ const CALC = [
   '',
 ].join('\n');
 
+let calcRepo: { dir: string; shas: Record<string, string> } | undefined;
+
+/** The calculator repository (made once, shared by the tests that read it). */
 function makeRepo(): { dir: string; shas: Record<string, string> } {
+  calcRepo ??= makeCalcRepo();
+  return calcRepo;
+}
+
+function makeCalcRepo(): { dir: string; shas: Record<string, string> } {
   const dir = join(tmp, 'calc');
   initRepo(dir);
   const shas: Record<string, string> = {};
@@ -344,7 +352,11 @@ test('repo build refuses an empty window and a non-empty --out instead of exitin
   assert.equal(readFileSync(join(used, 'notes.txt'), 'utf8'), 'mine\n');
 });
 
-test('after a commit rewrites every line of a file (CRLF, a re-indent), a later one-line fix is relevant to its own chunk only', () => {
+let rewriteRepo: string | undefined;
+
+/** A repository whose files are rewritten in the window (CRLF, a re-indent) before one-line fixes (made once). */
+function makeRewriteRepo(): string {
+  if (rewriteRepo !== undefined) return rewriteRepo;
   const dir = join(tmp, 'rewrite');
   initRepo(dir);
   git(dir, ['config', 'core.autocrlf', 'false']);
@@ -370,6 +382,12 @@ test('after a commit rewrites every line of a file (CRLF, a re-indent), a later 
   const v2 = v1.replace(/^( {4})+/gm, (m) => ' '.repeat(m.length / 2));
   commit(dir, '2024-02-04T10:00:00Z', 'Re-indent other.py', { 'other.py': v2 });
   commit(dir, '2024-02-05T10:00:00Z', 'Fix inc: add two', { 'other.py': v2.replace('x + 1', 'x + 2') });
+  rewriteRepo = dir;
+  return dir;
+}
+
+test('after a commit rewrites every line of a file (CRLF, a re-indent), a later one-line fix is relevant to its own chunk only', () => {
+  const dir = makeRewriteRepo();
   const out = join(tmp, 'rewrite-out');
   const r = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--until', '2024-03-01', '--out', out]);
   assert.equal(r.status, 0, r.stderr);
@@ -510,4 +528,214 @@ test('queries are cleaned (trailers, URLs), noise commits dropped and counted (o
   assert.equal(extra.status, 0, extra.stderr);
   const fileTable = extra.stdout.slice(extra.stdout.indexOf('File level ('));
   assert.match(fileTable.split('\n')[1], /acc@1 .*hit@10 +ndcg@100 +queries/);
+});
+
+/** The benchmark's rows read back: docs, queries (by id) and qrels. */
+function readBench(out: string) {
+  type Row = Doc & { meta_valid_from?: number; meta_valid_until?: number; meta_kind: string };
+  const docs = jsonl<Row>(join(out, 'corpus.jsonl'));
+  const queries = jsonl<{ _id: string; text: string; meta_base: string; meta_base_seq: number; meta_labels?: string }>(join(out, 'queries.jsonl'));
+  const qrels = readFileSync(join(out, 'qrels', 'test.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'))
+    .map(([q, d, s]) => [q, d, Number(s)] as [string, string, number]);
+  return { docs, queries, qrels };
+}
+
+let parentBench: string | undefined;
+
+/** The calculator repository built with --corpus-at parent (once). */
+function buildParentBench(): string {
+  if (parentBench !== undefined) return parentBench;
+  const out = join(tmp, 'bench-parent');
+  const r = runCli([
+    'repo',
+    'build',
+    '--repo',
+    makeRepo().dir,
+    '--since',
+    '2024-02-01',
+    '--until',
+    '2024-03-01',
+    '--out',
+    out,
+    '--corpus-at',
+    'parent',
+  ]);
+  assert.equal(r.status, 0, r.stderr);
+  parentBench = out;
+  return out;
+}
+
+test('--corpus-at parent: every query searched and labelled against its own parent; each judged chunk is the parent text, valid at that state', () => {
+  const { dir, shas } = makeRepo();
+  const out = buildParentBench();
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
+    corpusAt: string;
+    repositories: Array<{ droppedCommits: Record<string, number>; labels: unknown; states: number; versions: number; chunks: number }>;
+  };
+  assert.equal(manifest.corpusAt, 'parent');
+  const repo = manifest.repositories[0];
+  // the rename alone touches no line; the rest as in the snapshot build, and every label exact
+  assert.deepEqual(repo.droppedCommits, { 'no-parent-chunk': 1, merge: 1, revert: 1, bot: 1, 'no-code-files': 1 });
+  assert.deepEqual(repo.labels, { exact: 5, approximated: 0 });
+  // states: the snapshot (sub's parent), then the parents of the rename, upper, doc and mul; the side branch shares mul's parent
+  assert.equal(repo.states, 5);
+  const { docs, queries, qrels } = readBench(out);
+  assert.equal(docs.length, repo.chunks + repo.versions);
+  const byId = new Map(docs.map((d) => [d._id, d]));
+  assert.equal(byId.size, docs.length, 'document ids are unique');
+  const qById = new Map(queries.map((q) => [q._id, q]));
+  for (const [qid, did] of qrels) {
+    const q = qById.get(qid)!;
+    const d = byId.get(did)!;
+    const from = d.meta_valid_from ?? 0;
+    const until = d.meta_valid_until ?? Number.POSITIVE_INFINITY;
+    assert.ok(from <= q.meta_base_seq && q.meta_base_seq < until, `${did} is valid at ${qid}'s state ${q.meta_base_seq} ([${from}, ${until}))`);
+    assert.ok(
+      git(dir, ['show', `${q.meta_base}:${d.meta_path}`]).includes(d.text),
+      `${did}'s text is in ${d.meta_path} at ${q.meta_base.slice(0, 8)}`,
+    );
+  }
+  const positives = (sha: string) =>
+    qrels
+      .filter(([q, , rel]) => q === `calc-${sha.slice(0, 12)}-subject` && rel === 2)
+      .map(([, d]) => `${byId.get(d)!.meta_path}:${byId.get(d)!.meta_symbol || 'window'}`)
+      .sort();
+  assert.deepEqual(positives(shas.upper), ['util/text.py:upper'], 'found under its name at the parent, no rename to follow');
+  assert.deepEqual(positives(shas.mul), ['calc.py:mul']);
+  assert.deepEqual(positives(shas.side), ['util/text.py:title']);
+  // mul moved 3 lines down at its parent (the docstring) but its text is unchanged: the same document as the snapshot's
+  const mul = qrels.find(([q, , rel]) => q === `calc-${shas.mul.slice(0, 12)}-subject` && rel === 2)![1];
+  assert.equal(byId.get(mul)!.meta_valid_from ?? 0, 0);
+  // the docstring made a new version of calc.py's first window, valid from the doc commit's child state on
+  assert.ok(
+    docs.some((d) => (d.meta_valid_from ?? 0) > 0 && d._id.includes('@')),
+    'a later version whose place an earlier version held is named id@commit',
+  );
+});
+
+test('--corpus-at parent: a line rewritten after the snapshot is labelled where it is at the parent (no approximation)', () => {
+  const dir = makeRewriteRepo();
+  const out = join(tmp, 'rewrite-parent');
+  const r = runCli(['repo', 'build', '--repo', dir, '--since', '2024-02-01', '--until', '2024-03-01', '--out', out, '--corpus-at', 'parent']);
+  assert.equal(r.status, 0, r.stderr);
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { repositories: Array<{ labels: unknown }> };
+  assert.deepEqual(manifest.repositories[0].labels, { exact: 4, approximated: 0 });
+  const { docs, queries, qrels } = readBench(out);
+  const q = queries.find((x) => x.text === 'Fix inc: add two')!;
+  assert.equal(q.meta_labels, undefined);
+  const rel2 = qrels.filter(([qid, , rel]) => qid === q._id && rel === 2).map(([, d]) => docs.find((x) => x._id === d)!);
+  assert.equal(rel2.length, 1);
+  // the parent's re-indented text (two spaces), not the snapshot's
+  assert.match(rel2[0].text, /^def inc\(xs\):\n {2}"""inc of a list\."""/);
+  const parentText = git(dir, ['show', `${q.meta_base}:other.py`]);
+  assert.ok(parentText.includes(rel2[0].text));
+});
+
+test('coreb eval on a --corpus-at parent benchmark: each query ranked in its own state, as an index built at that state ranks it (bm25 replayed, grep cut)', () => {
+  const out = buildParentBench();
+  const { docs, queries, qrels } = readBench(out);
+  const evalOut = join(tmp, 'bench-parent-eval');
+  const e = runCli([
+    'eval',
+    '--data',
+    out,
+    '--retriever',
+    'bm25',
+    '--retriever',
+    'grep',
+    '--runs',
+    'plain',
+    '--out',
+    evalOut,
+    '--quiet',
+    '--format',
+    'json',
+  ]);
+  assert.equal(e.status, 0, e.stderr);
+  const rows = (JSON.parse(e.stdout) as { retrievers: Array<{ name: string; description: { corpusStates?: Record<string, { search: string }> } }> })
+    .retrievers;
+  assert.deepEqual(
+    rows.map((x) => Object.values(x.description.corpusStates ?? {}).map((s) => s.search)),
+    [['replay'], ['filter']],
+  );
+  const runOf = (folder: string, retriever: string): Map<string, string[]> => {
+    const runs = join(folder, 'runs');
+    const file = readdirSync(runs).find((f) => f.startsWith(`${retriever}.`) && f.endsWith('.trec'))!;
+    const m = new Map<string, string[]>();
+    for (const line of readFileSync(join(runs, file), 'utf8').trim().split('\n')) {
+      const [qid, , doc, rank, score] = line.split(' ');
+      m.set(qid, [...(m.get(qid) ?? []), `${doc} ${rank} ${score}`]);
+    }
+    return m;
+  };
+  const combined = { bm25: runOf(evalOut, 'bm25'), grep: runOf(evalOut, 'grep') };
+  // The reference: one plain benchmark per state, its corpus the documents valid there.
+  const seqs = [...new Set(queries.map((q) => q.meta_base_seq))];
+  assert.ok(seqs.length >= 3);
+  for (const seq of seqs) {
+    const sub = join(tmp, `bench-parent-state-${seq}`);
+    mkdirSync(join(sub, 'qrels'), { recursive: true });
+    const visible = docs.filter((d) => (d.meta_valid_from ?? 0) <= seq && seq < (d.meta_valid_until ?? Number.POSITIVE_INFINITY));
+    const plain = visible.map(({ meta_valid_from, meta_valid_until, ...rest }) => JSON.stringify(rest));
+    writeFileSync(join(sub, 'corpus.jsonl'), `${plain.join('\n')}\n`);
+    const qs = queries.filter((q) => q.meta_base_seq === seq);
+    writeFileSync(join(sub, 'queries.jsonl'), `${qs.map((q) => JSON.stringify({ _id: q._id, text: q.text })).join('\n')}\n`);
+    const ids = new Set(qs.map((q) => q._id));
+    writeFileSync(
+      join(sub, 'qrels', 'test.tsv'),
+      `query-id\tcorpus-id\tscore\n${qrels
+        .filter(([q]) => ids.has(q))
+        .map((x) => x.join('\t'))
+        .join('\n')}\n`,
+    );
+    const ref = runCli([
+      'eval',
+      '--data',
+      sub,
+      '--retriever',
+      'bm25',
+      '--retriever',
+      'grep',
+      '--runs',
+      'plain',
+      '--out',
+      join(sub, 'eval'),
+      '--quiet',
+    ]);
+    assert.equal(ref.status, 0, ref.stderr);
+    for (const retriever of ['bm25', 'grep'] as const) {
+      const want = runOf(join(sub, 'eval'), retriever);
+      for (const q of qs) assert.deepEqual(combined[retriever].get(q._id), want.get(q._id), `${retriever} ${q._id} at state ${seq}`);
+    }
+  }
+});
+
+test('coreb serve on a --corpus-at parent benchmark serves its last state only', async () => {
+  const out = buildParentBench();
+  const { docs } = readBench(out);
+  const last = new Set(docs.filter((d) => d.meta_valid_until === undefined).map((d) => d._id));
+  assert.ok(last.size < docs.length, 'the benchmark holds earlier versions');
+  const child = spawn(process.execPath, [cliPath, 'serve', '--data', out, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let err = '';
+    const url = await new Promise<string>((ok, fail) => {
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
+        if (m !== null) ok(m[1]);
+      });
+      child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${err}`)));
+    });
+    assert.match(err, /serving its last state, \d+ of \d+ chunks/);
+    const r = await fetch(`${url}/search`, { method: 'POST', body: JSON.stringify({ query: 'def calc mul sub add upper title docstring', k: 50 }) });
+    const { hits } = (await r.json()) as { hits: Array<{ id: string }> };
+    assert.ok(hits.length > 0);
+    for (const h of hits) assert.ok(last.has(h.id), `${h.id} is of the last state`);
+  } finally {
+    child.kill('SIGKILL');
+  }
 });

@@ -40,6 +40,14 @@ Options:
                    manifest.json).
   --overwrite      Replace those four files in a --out DIR that already holds files.
   --max-files N    Drop commits touching more code files (default ${REPO_BUILD_DEFAULTS.maxFiles}).
+  --corpus-at snapshot|parent
+                   What each query is searched and labelled against (default snapshot):
+                     snapshot  one corpus, the repository before --since; a changed line
+                               rewritten since is mapped back (labels marked approximated)
+                     parent    the repository at each query's parent commit (SWE-bench's
+                               base commit): the snapshot plus every later version of a
+                               changed chunk, each valid over a range of states; labels exact;
+                               coreb eval searches each query in its own state
   --no-body        Subject queries only.
   --keep-noise     Keep noise commits (version bumps, "Polishing", lint, format, typo), their
                    queries marked meta_noise, instead of dropping them.
@@ -65,6 +73,7 @@ const command: Command = {
       'max-files': opt.int(REPO_BUILD_DEFAULTS.maxFiles, 1),
       'no-body': opt.flag(),
       'keep-noise': opt.flag(),
+      'corpus-at': opt.choice(['snapshot', 'parent'] as const, REPO_BUILD_DEFAULTS.corpusAt),
       issues: opt.string(),
       overwrite: opt.flag(),
     });
@@ -109,6 +118,7 @@ const command: Command = {
       maxFiles: values['max-files'],
       bodyQueries: !values['no-body'],
       noise: values['keep-noise'] ? 'keep' : 'drop',
+      corpusAt: values['corpus-at'],
       ...(values.issues !== undefined ? { issues: await loadIssues(resolve(ctx.cwd, values.issues)) } : {}),
       logger: ctx.logger,
       progress: createProgressBar(ctx.stderr, ctx.interactive),

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { TASK_SHORT, type TaskName } from '../../core/dataset.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
 import { checkRequest, isLoopbackHost } from '../../core/request-guard.js';
+import { corpusStates } from '../../eval/corpus-states.js';
 import { detectDataLayout, loadEvalData } from '../../eval/run-eval.js';
 import { createMcpHandler, JSONRPC_ERRORS, MCP_MAX_K } from '../../eval/mcp-server.js';
 import { createSearchService, type SearchService } from '../../eval/search-service.js';
@@ -283,8 +284,15 @@ const command: Command = {
     const layout = await detectDataLayout(dir);
     const data = await loadEvalData(dir, layout, layout === 'beir' ? {} : { tasks: [short] }, ctx.logger);
     const task = [...data.tasks.values()][0];
+    // A corpus with states (`repo build --corpus-at parent`) is served as it stands last.
+    const states = corpusStates(task);
+    const corpus = states === undefined ? task.corpus : task.corpus.filter((_, i) => !Number.isFinite(states.spans[i].until));
+    if (states !== undefined)
+      ctx.logger.info(
+        `${dir}: a corpus of ${states.lastState + 1} states (--corpus-at parent): serving its last state, ${corpus.length} of ${task.corpus.length} chunks`,
+      );
     const service = await createSearchService({
-      corpus: task.corpus,
+      corpus,
       retriever: values.retriever ?? 'bm25',
       ...(values.reranker !== undefined ? { reranker: values.reranker } : {}),
       rerankDepth: values['rerank-depth'],
