@@ -64,6 +64,9 @@ export class LiveBm25Index {
   private readonly delta = new Map<string, DeltaDoc>();
   /** Term id -> delta documents holding it. */
   private deltaPostings = new Map<number, Set<DeltaDoc>>();
+  // Search scratch: a base document's sum and whether it has one (reused query after query).
+  private acc = new Float64Array(0);
+  private seen = new Uint8Array(0);
 
   constructor(options: Bm25Options = {}) {
     this.options = resolveBm25Options(options);
@@ -213,9 +216,18 @@ export class LiveBm25Index {
     }
     const n = this.size;
     const avgdl = n > 0 && this.totalLength > 0 ? this.totalLength / n : 1;
-    const baseAcc = new Map<number, number>();
-    const deltaAcc = new Map<DeltaDoc, number>();
     const base = this.base;
+    // Base sums in a reused array (documents touched listed), in the order the terms come: the
+    // same additions, so the same doubles, as one map per query.
+    const nBase = this.baseDocs.length;
+    if (this.acc.length < nBase) {
+      this.acc = new Float64Array(nBase);
+      this.seen = new Uint8Array(nBase);
+    }
+    const acc = this.acc;
+    const seen = this.seen;
+    const touched: number[] = [];
+    const deltaAcc = new Map<DeltaDoc, number>();
     for (const [t, c] of qtf) {
       const df = this.df[t];
       if (df <= 0) continue;
@@ -227,7 +239,11 @@ export class LiveBm25Index {
           const d = base.postingDocs[p];
           if (this.removed[d] === 1) continue;
           const pw = Math.fround(bm25TermWeight(idf, tfs[p], base.docLengths[d], avgdl, k1, b));
-          baseAcc.set(d, (baseAcc.get(d) ?? 0) + w * pw);
+          if (seen[d] === 0) {
+            seen[d] = 1;
+            touched.push(d);
+            acc[d] = w * pw;
+          } else acc[d] += w * pw;
         }
       }
       for (const d of this.deltaPostings.get(t) ?? []) {
@@ -236,12 +252,19 @@ export class LiveBm25Index {
         deltaAcc.set(d, (deltaAcc.get(d) ?? 0) + w * pw);
       }
     }
-    const hits: Array<{ id: string; score: number }> = [];
-    for (const [d, s] of baseAcc) {
+    let hits: Array<{ id: string; score: number }> = [];
+    for (const d of touched) {
+      seen[d] = 0;
       const id = this.baseDocs[d].id;
-      if (exclude?.has(id) !== true) hits.push({ id, score: Math.fround(s) });
+      if (exclude?.has(id) !== true) hits.push({ id, score: Math.fround(acc[d]) });
     }
     for (const [d, s] of deltaAcc) if (exclude?.has(d.doc.id) !== true) hits.push({ id: d.doc.id, score: Math.fround(s) });
+    if (hits.length > depth) {
+      // only what can reach the top `depth` is sorted: the depth-th best score and every tie of it
+      const scores = Float32Array.from(hits, (h) => h.score).sort();
+      const bar = scores[scores.length - depth];
+      hits = hits.filter((h) => h.score >= bar);
+    }
     hits.sort((x, y) => y.score - x.score || compareCodePoints(y.id, x.id));
     const top = hits.slice(0, depth);
     return { docIds: top.map((h) => h.id), scores: Float32Array.from(top.map((h) => h.score)) };
