@@ -20,8 +20,8 @@ import { chunkId, skipReason, VENDORED_DIRS } from '../dataset/source-files.js';
 import type { Bm25Options } from '../search/bm25.js';
 import { decodeBm25IndexData, encodeBm25IndexData } from '../search/bm25-store.js';
 import { LiveBm25Index } from '../search/bm25-live.js';
-import { chunkLocation } from './file-level.js';
-import type { SearchHit, SearchService } from './search-service.js';
+import { answerSearch } from './search-request.js';
+import type { SearchService } from './search-service.js';
 
 /** Folders never walked besides {@link VENDORED_DIRS}: any whose name starts with a dot, and Python's caches. */
 const SKIPPED_DIR = (name: string): boolean => name.startsWith('.') || name === '__pycache__' || (VENDORED_DIRS as readonly string[]).includes(name);
@@ -216,6 +216,11 @@ export class LiveRepoIndex {
     } else await this.working;
     const list = this.bm25.search(query, k);
     return { docs: list.docIds.map((id) => this.bm25.get(id) as Doc), scores: list.scores as Float32Array };
+  }
+
+  /** The live documents (chunks) of the index as it stands. */
+  documents(): Iterable<Doc> {
+    return this.bm25.documents();
   }
 
   /** Walks the tree; (re-)indexes every file that is new or whose size or time changed, removes those gone. Returns the files changed. */
@@ -414,14 +419,20 @@ export function liveSearchService(index: LiveRepoIndex, spec: string): SearchSer
   return {
     describe: () => ({ retriever: { kind: 'bm25', spec, live: true, options: index.status() }, root: index.root, docs: index.status().chunks }),
     status: () => ({ ...index.status() }),
-    async search(query, k) {
-      if (typeof query !== 'string' || query.trim() === '') throw new CorebError('USAGE', 'the query must be a non-empty string');
-      if (!Number.isInteger(k) || k < 1 || k > 1000) throw new CorebError('USAGE', `k must be an integer from 1 to 1000, got ${k}`);
-      const { docs, scores } = await index.search(query, k);
-      return docs.map((d, i): SearchHit => {
-        const { repo: _repo, ...where } = chunkLocation(d);
-        return { rank: i + 1, id: d.id, score: scores[i], ...where, text: d.text };
-      });
+    search(query, k, request, signal) {
+      return answerSearch(
+        {
+          get size() {
+            return index.status().chunks;
+          },
+          documents: () => index.documents(),
+          rank: (text: string, depth: number) => index.search(text, depth),
+        },
+        query,
+        k,
+        request,
+        signal,
+      );
     },
     close() {
       void index.close();

@@ -6,7 +6,8 @@
  * answered. Protocol versions are negotiated as the MCP specification says (the client's when coreb
  * speaks it, else coreb's newest).
  */
-import type { SearchHit, SearchService } from './search-service.js';
+import type { SearchRequest } from './search-request.js';
+import type { FileHit, SearchHit, SearchService } from './search-service.js';
 
 /** MCP protocol versions this server speaks, newest first. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'] as const;
@@ -23,17 +24,46 @@ export const JSONRPC_ERRORS = {
 /** Largest `k` of `search_code`. */
 export const MCP_MAX_K = 100;
 
+/** One hit in the tool's structured result. */
+const HIT_SCHEMA = {
+  type: 'object',
+  properties: {
+    rank: { type: 'integer' },
+    id: { type: 'string' },
+    score: { type: 'number' },
+    path: { type: 'string' },
+    startLine: { type: 'integer' },
+    endLine: { type: 'integer' },
+    symbol: { type: 'string' },
+    language: { type: 'string' },
+    text: { type: 'string' },
+  },
+  required: ['rank', 'id', 'score', 'text'],
+} as const;
+
 /** The tool, as `tools/list` describes it (with the shape of its structured result). */
 export const SEARCH_CODE_TOOL = {
   name: 'search_code',
   title: 'Search code',
   description:
-    'Search the code base for the chunks (functions, methods, classes, windows) that answer a query; returns path, lines, symbol and score of each, best first.',
+    'Search the code base for the chunks (functions, methods, classes, windows) that answer a query; returns path, lines, symbol and score of each, best first. "symbol:NAME" looks a function, method or class up by name (symbol:parse, symbol:Parser.parse; words after it rank the matches). Optionally only under some paths or in some languages, or grouped by file.',
   inputSchema: {
     type: 'object',
     properties: {
-      query: { type: 'string', minLength: 1, description: 'what to look for, in words or code' },
-      k: { type: 'integer', minimum: 1, maximum: MCP_MAX_K, default: 10, description: 'how many chunks to return' },
+      query: { type: 'string', minLength: 1, description: 'what to look for, in words or code; or symbol:NAME [words]' },
+      k: { type: 'integer', minimum: 1, maximum: MCP_MAX_K, default: 10, description: 'how many chunks (or files, with groupByFile) to return' },
+      paths: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        description: 'only files matching one of these patterns: src/ (a folder), src/**/*.py, *.go (a name in any folder), ? one character',
+      },
+      languages: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        description: 'only chunks in one of these languages (python, go, java, ...)',
+      },
+      groupByFile: { type: 'boolean', default: false, description: 'return k files, each with its best chunks, instead of k chunks' },
+      perFile: { type: 'integer', minimum: 1, maximum: 100, default: 3, description: 'with groupByFile: chunks listed per file' },
     },
     required: ['query'],
     additionalProperties: false,
@@ -41,26 +71,23 @@ export const SEARCH_CODE_TOOL = {
   outputSchema: {
     type: 'object',
     properties: {
-      hits: {
+      hits: { type: 'array', items: HIT_SCHEMA },
+      files: {
         type: 'array',
         items: {
           type: 'object',
           properties: {
             rank: { type: 'integer' },
-            id: { type: 'string' },
-            score: { type: 'number' },
             path: { type: 'string' },
-            startLine: { type: 'integer' },
-            endLine: { type: 'integer' },
-            symbol: { type: 'string' },
+            score: { type: 'number' },
             language: { type: 'string' },
-            text: { type: 'string' },
+            hits: { type: 'array', items: HIT_SCHEMA },
           },
-          required: ['rank', 'id', 'score', 'text'],
+          required: ['rank', 'path', 'score', 'hits'],
         },
       },
     },
-    required: ['hits'],
+    description: 'hits (k chunks), or files (k files, each with its chunks) when groupByFile is true',
   },
 } as const;
 
@@ -91,6 +118,12 @@ class RpcFailure extends Error {
   }
 }
 
+/** Files as the tool's text content: `rank. path (score)`, then each of its chunks as {@link renderHits} writes them, indented. */
+export function renderFiles(files: readonly FileHit[]): string {
+  if (files.length === 0) return 'no results';
+  return files.map((f) => `${f.rank}. ${f.path} (score ${f.score.toFixed(4)})\n${renderHits(f.hits).replace(/^/gm, '   ')}`).join('\n\n');
+}
+
 /** The hits as the tool's text content: `rank. path:start-end symbol (score)` and the chunk. */
 export function renderHits(hits: readonly SearchHit[]): string {
   if (hits.length === 0) return 'no results';
@@ -102,14 +135,38 @@ export function renderHits(hits: readonly SearchHit[]): string {
     .join('\n\n');
 }
 
-/** The `search_code` arguments: `query` a non-empty string, `k` a whole number 1..100 (default 10), nothing else. */
-function searchArguments(args: unknown): { query: string; k: number } {
+const SEARCH_ARGUMENTS = ['query', 'k', 'paths', 'languages', 'groupByFile', 'perFile'];
+
+/**
+ * The `search_code` arguments: `query` a non-empty string, `k` a whole number 1..100 (default 10),
+ * `paths` and `languages` lists of strings, `groupByFile` a boolean, `perFile` 1..100; nothing else.
+ */
+function searchArguments(args: unknown): { query: string; k: number; request: SearchRequest } {
   if (args === undefined) throw new RpcFailure(JSONRPC_ERRORS.invalidParams, 'search_code needs arguments {query, k}');
   if (args === null || typeof args !== 'object' || Array.isArray(args))
     throw new RpcFailure(JSONRPC_ERRORS.invalidParams, 'arguments must be an object {query, k}');
   const a = args as Record<string, unknown>;
-  const extra = Object.keys(a).filter((k) => k !== 'query' && k !== 'k');
-  if (extra.length > 0) throw new RpcFailure(JSONRPC_ERRORS.invalidParams, `unknown argument ${extra.join(', ')}; search_code takes query and k`);
+  const extra = Object.keys(a).filter((k) => !SEARCH_ARGUMENTS.includes(k));
+  if (extra.length > 0)
+    throw new RpcFailure(JSONRPC_ERRORS.invalidParams, `unknown argument ${extra.join(', ')}; search_code takes ${SEARCH_ARGUMENTS.join(', ')}`);
+  const request: SearchRequest = {};
+  for (const field of ['paths', 'languages'] as const) {
+    const v = a[field];
+    if (v === undefined) continue;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === ''))
+      throw new RpcFailure(JSONRPC_ERRORS.invalidParams, `${field} must be a list of non-empty strings, got ${JSON.stringify(v)}`);
+    request[field] = v as string[];
+  }
+  if (a.groupByFile !== undefined) {
+    if (typeof a.groupByFile !== 'boolean')
+      throw new RpcFailure(JSONRPC_ERRORS.invalidParams, `groupByFile must be true or false, got ${JSON.stringify(a.groupByFile)}`);
+    request.groupByFile = a.groupByFile;
+  }
+  if (a.perFile !== undefined) {
+    if (typeof a.perFile !== 'number' || !Number.isInteger(a.perFile) || a.perFile < 1 || a.perFile > 100)
+      throw new RpcFailure(JSONRPC_ERRORS.invalidParams, `perFile must be a whole number from 1 to 100, got ${JSON.stringify(a.perFile)}`);
+    request.perFile = a.perFile;
+  }
   if (typeof a.query !== 'string' || a.query.trim() === '') {
     throw new RpcFailure(JSONRPC_ERRORS.invalidParams, `query must be a non-empty string, got ${JSON.stringify(a.query) ?? 'nothing'}`);
   }
@@ -117,7 +174,7 @@ function searchArguments(args: unknown): { query: string; k: number } {
   if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > MCP_MAX_K) {
     throw new RpcFailure(JSONRPC_ERRORS.invalidParams, `k must be a whole number from 1 to ${MCP_MAX_K}, got ${JSON.stringify(a.k)}`);
   }
-  return { query: a.query, k };
+  return { query: a.query, k, request };
 }
 
 /**
@@ -147,10 +204,11 @@ export function createMcpHandler(service: SearchService, info: McpServerInfo): M
       case 'tools/call': {
         if (p.name !== SEARCH_CODE_TOOL.name)
           throw new RpcFailure(JSONRPC_ERRORS.invalidParams, `unknown tool ${JSON.stringify(p.name)}; the tool is ${SEARCH_CODE_TOOL.name}`);
-        const { query, k } = searchArguments(p.arguments);
+        const { query, k, request } = searchArguments(p.arguments);
         try {
-          const hits = await service.search(query, k);
-          return { content: [{ type: 'text', text: renderHits(hits) }], structuredContent: { hits }, isError: false };
+          const answer = await service.search(query, k, request);
+          const text = 'files' in answer ? renderFiles(answer.files) : renderHits(answer.hits);
+          return { content: [{ type: 'text', text }], structuredContent: answer, isError: false };
         } catch (e) {
           return { content: [{ type: 'text', text: (e as Error).message }], isError: true };
         }

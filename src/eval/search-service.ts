@@ -5,27 +5,14 @@
  * server; the answers are the ones `coreb eval` scores for the same specs.
  */
 import type { Doc, Query, TaskName } from '../core/dataset.js';
-import { CorebError } from '../core/errors.js';
 import type { Logger } from '../core/progress.js';
 import type { RetrieverIndex } from '../core/retrieval.js';
 import { createRetriever } from './create-retriever.js';
-import { chunkLocation } from './file-level.js';
 import { createRerankerFromSpec, rerankLists, type SpecReranker } from './rerank-stage.js';
 import { parseRetrieverSpec } from './retriever-spec.js';
+import { answerSearch, type SearchAnswer, type SearchRequest } from './search-request.js';
 
-/** One search hit. */
-export interface SearchHit {
-  rank: number;
-  id: string;
-  score: number;
-  /** `meta_path` of a repository chunk (else undefined). */
-  path?: string;
-  startLine?: number;
-  endLine?: number;
-  symbol?: string;
-  language?: string;
-  text: string;
-}
+export type { FileHit, SearchAnswer, SearchHit, SearchRequest } from './search-request.js';
 
 /** A corpus served by one pipeline. */
 export interface SearchService {
@@ -33,8 +20,11 @@ export interface SearchService {
   describe(): Record<string, unknown>;
   /** What a live index is doing (building, ready, updates); absent for a corpus indexed once. */
   status?(): { state: string; [key: string]: unknown };
-  /** The top `k` (1 to 1000) hits of `query`, best first. */
-  search(query: string, k: number, signal?: AbortSignal): Promise<SearchHit[]>;
+  /**
+   * The top `k` (1 to 1000) hits of `query`, best first, or `k` files with `groupByFile`; `request`
+   * filters by path and language (see {@link SearchRequest}); a `symbol:NAME` query looks a symbol up.
+   */
+  search(query: string, k: number, request?: SearchRequest, signal?: AbortSignal): Promise<SearchAnswer>;
   close(): void;
 }
 
@@ -84,32 +74,39 @@ export async function createSearchService(o: SearchServiceOptions): Promise<Sear
       docs: o.corpus.length,
       task,
     }),
-    async search(text, k, signal) {
-      if (typeof text !== 'string' || text.trim() === '') throw new CorebError('USAGE', 'the query must be a non-empty string');
-      if (!Number.isInteger(k) || k < 1 || k > 1000) throw new CorebError('USAGE', `k must be an integer from 1 to 1000, got ${k}`);
-      const q: Query = { id: `q${++n}`, text, task };
-      const first = (
-        await index.search([q], Math.max(k, reranker !== undefined ? depth : 0), { task, ...(signal !== undefined ? { signal } : {}) })
-      ).get(q.id);
-      let list = first ?? { docIds: [], scores: new Float32Array(0) };
-      if (reranker !== undefined && list.docIds.length > 0) {
-        const out = await rerankLists({
-          reranker,
-          queries: [q],
-          docs,
-          lists: new Map([[q.id, list]]),
-          depth,
-          fusion: { kind: 'none' },
-          task,
-          ...(signal !== undefined ? { signal } : {}),
-        });
-        list = out.get(q.id) ?? list;
-      }
-      return list.docIds.slice(0, k).map((id, i) => {
-        const d = docs.get(id) as Doc;
-        const { repo: _repo, ...where } = chunkLocation(d);
-        return { rank: i + 1, id, score: list.scores[i], ...where, text: d.text };
-      });
+    search(text, k, request, signal) {
+      return answerSearch(
+        {
+          size: o.corpus.length,
+          documents: () => o.corpus,
+          async rank(query, want, sig) {
+            const q: Query = { id: `q${++n}`, text: query, task };
+            const first = (
+              await index.search([q], Math.max(want, reranker !== undefined ? depth : 0), { task, ...(sig !== undefined ? { signal: sig } : {}) })
+            ).get(q.id);
+            let list = first ?? { docIds: [], scores: new Float32Array(0) };
+            if (reranker !== undefined && list.docIds.length > 0) {
+              const out = await rerankLists({
+                reranker,
+                queries: [q],
+                docs,
+                lists: new Map([[q.id, list]]),
+                depth,
+                fusion: { kind: 'none' },
+                task,
+                ...(sig !== undefined ? { signal: sig } : {}),
+              });
+              list = out.get(q.id) ?? list;
+            }
+            const ids = list.docIds.slice(0, want);
+            return { docs: ids.map((id) => docs.get(id) as Doc), scores: list.scores };
+          },
+        },
+        text,
+        k,
+        request,
+        signal,
+      );
     },
     close() {
       for (const c of closers) c();

@@ -100,6 +100,12 @@ export class LiveBm25Index {
     return p !== undefined && this.removed[p] === 0 ? this.baseDocs[p] : undefined;
   }
 
+  /** The live documents: the base's not removed, then the delta's. */
+  *documents(): Generator<Doc> {
+    for (let p = 0; p < this.baseDocs.length; p++) if (this.removed[p] === 0) yield this.baseDocs[p];
+    for (const d of this.delta.values()) yield d.doc;
+  }
+
   /** Distinct term ids and frequencies of a document's fields, in first-occurrence order (terms interned). */
   private termsOf(doc: Doc, intern: boolean): { terms: number[]; tf: number[]; length: number } {
     const index = new Map<number, number>();

@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { mapToSnapshot, touchedOldLines } from '../../src/construct/repo-benchmark.js';
 import { parseGitDiff } from '../../src/dataset/git-repo.js';
-import { cliPath, runCli } from '../support/cli.js';
+import { cliPath, runCli, runCliAsync } from '../support/cli.js';
+import { startLoopbackServer } from '../support/loopback-server.js';
 import { projectRoot } from '../support/shared.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-repo-build-'));
@@ -737,5 +738,135 @@ test('coreb serve on a --corpus-at parent benchmark serves its last state only',
     for (const h of hits) assert.ok(last.has(h.id), `${h.id} is of the last state`);
   } finally {
     child.kill('SIGKILL');
+  }
+});
+
+/** Starts `coreb serve` with `args` (HTTP on a free port) and resolves with its URL, stderr so far and process. */
+async function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ url: string; child: ReturnType<typeof spawn>; err: () => string }> {
+  const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let err = '';
+  const url = await new Promise<string>((ok, fail) => {
+    child.stderr?.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
+      if (m !== null) ok(m[1]);
+    });
+    child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${err}`)));
+  });
+  return { url, child, err: () => err };
+}
+
+type Hit = { id: string; path: string; symbol?: string; language: string };
+
+test('serve a repository benchmark: path and language filters, results grouped by file, symbol: queries (HTTP GET and POST, MCP)', async () => {
+  const out = buildParentBench();
+  const { url, child } = await startServe(['--data', out]);
+  try {
+    const post = async (body: Record<string, unknown>) => {
+      const r = await fetch(`${url}/search`, { method: 'POST', body: JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+    };
+    const all = (await post({ query: 'upper title strip sub add mul', k: 20 })).body.hits as Hit[];
+    assert.ok(new Set(all.map((h) => h.path.split('/')[0])).size > 1, 'hits from several folders');
+    // only under util/: the same order as the unfiltered ranking, restricted
+    const util = (await post({ query: 'upper title strip sub add mul', k: 20, paths: ['util/'] })).body.hits as Hit[];
+    assert.ok(util.length > 0 && util.every((h) => h.path.startsWith('util/')));
+    assert.deepEqual(
+      util.map((h) => h.id),
+      all.filter((h) => h.path.startsWith('util/')).map((h) => h.id),
+    );
+    const md = (await (await fetch(`${url}/search?q=calc&k=5&path=*.md`)).json()) as { hits: Hit[] };
+    assert.ok(md.hits.length > 0 && md.hits.every((h) => h.path.endsWith('.md')));
+    const py = (await post({ query: 'calc', k: 50, languages: ['Python'] })).body.hits as Hit[];
+    assert.ok(py.length > 0 && py.every((h) => h.language === 'python'));
+    // grouped: files at their best chunk's place
+    const grouped = (await (await fetch(`${url}/search?q=upper%20title%20sub&k=2&group=file&perFile=2`)).json()) as {
+      files: Array<{ rank: number; path: string; hits: Hit[] }>;
+    };
+    assert.deepEqual(
+      grouped.files.map((f) => f.rank),
+      [1, 2],
+    );
+    assert.equal(new Set(grouped.files.map((f) => f.path)).size, 2);
+    assert.ok(grouped.files.every((f) => f.hits.length >= 1 && f.hits.length <= 2 && f.hits.every((h) => h.path === f.path)));
+    // symbol: the chunk defining `upper`, first
+    const sym = (await post({ query: 'symbol:upper', k: 3 })).body.hits as Hit[];
+    assert.equal(sym[0].symbol, 'upper');
+    assert.equal(sym[0].path, 'util/text.py');
+    const bad = await post({ query: 'x', k: 3, paths: 'util/' });
+    assert.equal(bad.status, 400);
+    assert.match(String(bad.body.error), /paths must be a list of non-empty strings/);
+  } finally {
+    child.kill('SIGKILL');
+  }
+  // the MCP tool takes the same arguments
+  const mcp = spawn(process.execPath, [cliPath, 'serve', '--data', out, '--mcp'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let text = '';
+  mcp.stdout.on('data', (d: Buffer) => (text += d.toString()));
+  const send = (m: unknown) => mcp.stdin.write(`${JSON.stringify(m)}\n`);
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
+  send({
+    jsonrpc: '2.0',
+    id: 2,
+    method: 'tools/call',
+    params: { name: 'search_code', arguments: { query: 'symbol:title', k: 1, groupByFile: true, languages: ['python'] } },
+  });
+  send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_code', arguments: { query: 'x', groupByFile: 'yes' } } });
+  mcp.stdin.end();
+  assert.equal(await new Promise<number | null>((ok) => mcp.on('exit', ok)), 0);
+  const msgs = text
+    .trim()
+    .split('\n')
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          id: number;
+          result?: { structuredContent: { files: Array<{ path: string; hits: Hit[] }> }; content: Array<{ text: string }> };
+          error?: { code: number; message: string };
+        },
+    );
+  const files = msgs[1].result?.structuredContent.files ?? [];
+  assert.deepEqual(
+    files.map((f) => [f.path, f.hits[0].symbol]),
+    [['util/text.py', 'title']],
+  );
+  assert.match(msgs[1].result?.content[0].text ?? '', /^1\. util\/text\.py \(score/);
+  assert.equal(msgs[2].error?.code, -32602);
+  assert.match(msgs[2].error?.message ?? '', /groupByFile must be true or false/);
+});
+
+test('hybrid retrieval on a repository: rrf of bm25 and a dense embedder (a loopback OpenAI-compatible server), scored and served', async () => {
+  const server = await startLoopbackServer({ format: 'openai', dim: 16 });
+  try {
+    const out = buildParentBench();
+    const spec = `rrf:bm25,dense:openai:emb?baseUrl=${server.baseUrl}&apiKeyEnv=REPO_E2E_KEY`;
+    const env = { ...process.env, REPO_E2E_KEY: 'k', COREB_CACHE_DIR: join(tmp, 'cache') };
+    // asynchronous: the embedding server answers from this process
+    const e = await runCliAsync(['eval', '--data', out, '--retriever', spec, '--format', 'json', '--quiet', '--no-per-query'], { env });
+    assert.equal(e.status, 0, e.stderr);
+    const row = (
+      JSON.parse(e.stdout) as { retrievers: Array<{ overall: { queries: number }; fileLevel?: unknown; description: Record<string, unknown> }> }
+    ).retrievers[0];
+    assert.ok(row.overall.queries > 0);
+    assert.ok(row.fileLevel !== undefined, 'file-level figures for the hybrid row');
+    assert.ok(server.embedded() > 0, 'the embedder was called');
+    const { url, child } = await startServe(['--data', out, '--retriever', spec], env);
+    try {
+      const r = (await (await fetch(`${url}/search?q=upper&k=3&lang=python`)).json()) as { hits: Array<{ language: string }> };
+      assert.equal(r.hits.length, 3);
+      assert.ok(r.hits.every((h) => h.language === 'python'));
+    } finally {
+      child.kill('SIGKILL');
+    }
+  } finally {
+    await server.close();
   }
 });

@@ -11,7 +11,7 @@ import { checkRequest, isLoopbackHost } from '../../core/request-guard.js';
 import { corpusStates } from '../../eval/corpus-states.js';
 import { detectDataLayout, loadEvalData } from '../../eval/run-eval.js';
 import { createMcpHandler, JSONRPC_ERRORS, MCP_MAX_K } from '../../eval/mcp-server.js';
-import { createSearchService, type SearchService } from '../../eval/search-service.js';
+import { createSearchService, type SearchRequest, type SearchService } from '../../eval/search-service.js';
 import { opt, parseOptions } from '../options.js';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +33,15 @@ CoREB release's code corpus (--task c2t: its statements).
                   (or GET /search?q=...&k=10) -> {"hits": [{rank, id, score, path, startLine,
                   endLine, symbol, language, text}]}; errors are 400 {"error"}
   --mcp           an MCP server on stdin/stdout (JSON-RPC 2.0, one message per line) with the tool
-                  search_code {query, k} -> the hits as text and as structured content
+                  search_code {query, k, ...} -> the hits as text and as structured content
+  A search may also ask (POST fields, GET parameters, search_code arguments):
+    paths: ["src/", "**/*.py", "*_test.go"]   only files matching one (GET: path=, repeatable)
+    languages: ["python", "go"]               only chunks in one (GET: lang=, repeatable)
+    groupByFile: true, perFile: 3             k files, each with its best chunks -> {"files":
+                                              [{rank, path, score, language, hits}]} (GET: group=file)
+    query "symbol:NAME [words]"               chunks whose symbol is NAME (Class.method, or its last
+                                              part; then ignoring case; then containing it), the
+                                              words ranking the matches
 
 Live (--repo PATH): a working tree indexed as \`coreb repo build\` chunks a snapshot, kept fresh:
 edited, added, deleted and renamed files (and folders) are re-chunked and re-indexed moments after
@@ -79,6 +87,34 @@ export function parseQuery(q: unknown): string {
   return q;
 }
 
+/**
+ * The filters and grouping of a search request: from a POST body (`paths`, `languages` lists,
+ * `groupByFile`, `perFile`) or GET parameters (`path` and `lang`, each repeatable, `group=file`, `perFile`).
+ */
+export function parseSearchRequest(body: Record<string, unknown>): SearchRequest {
+  const out: SearchRequest = {};
+  for (const field of ['paths', 'languages'] as const) {
+    const v = body[field];
+    if (v === undefined || v === null) continue;
+    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x === ''))
+      throw new CorebError('USAGE', `${field} must be a list of non-empty strings, got ${JSON.stringify(v)}`);
+    if (v.length > 0) out[field] = v as string[];
+  }
+  const g = body.groupByFile;
+  if (g !== undefined && g !== null) {
+    if (typeof g !== 'boolean') throw new CorebError('USAGE', `groupByFile must be true or false, got ${JSON.stringify(g)}`);
+    out.groupByFile = g;
+  }
+  const pf = body.perFile;
+  if (pf !== undefined && pf !== null) {
+    const n = typeof pf === 'number' ? pf : typeof pf === 'string' && /^\d+$/.test(pf) ? Number(pf) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > 100)
+      throw new CorebError('USAGE', `perFile must be a whole number from 1 to 100, got ${JSON.stringify(pf)}`);
+    out.perFile = n;
+  }
+  return out;
+}
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -119,14 +155,25 @@ async function serveHttp(ctx: CommandContext, service: SearchService, host: stri
           return send(res, 200, { ok: true, ...(service.status ? { index: service.status() } : {}) });
         if (req.method === 'GET' && url.pathname === '/describe') return send(res, 200, service.describe());
         if (url.pathname === '/search' && (req.method === 'POST' || req.method === 'GET')) {
+          const p = url.searchParams;
           const body = (
-            req.method === 'POST' ? await readJson(req) : { query: url.searchParams.get('q'), k: url.searchParams.get('k') ?? undefined }
-          ) as { query?: unknown; k?: unknown };
+            req.method === 'POST'
+              ? await readJson(req)
+              : {
+                  query: p.get('q'),
+                  k: p.get('k') ?? undefined,
+                  paths: p.getAll('path'),
+                  languages: p.getAll('lang'),
+                  groupByFile: p.get('group') === null ? undefined : p.get('group') === 'file' ? true : p.get('group'),
+                  perFile: p.get('perFile') ?? undefined,
+                }
+          ) as Record<string, unknown>;
           const query = parseQuery(body.query);
           const k = parseK(body.k);
+          const request = parseSearchRequest(body);
           const state = service.status?.().state;
           if (state !== undefined && state !== 'ready') return send(res, 503, { error: 'the index is still being built', index: service.status?.() });
-          return send(res, 200, { hits: await service.search(query, k) });
+          return send(res, 200, await service.search(query, k, request));
         }
         send(res, 404, { error: `no route ${req.method} ${url.pathname}; try POST /search {"query", "k"}` });
       } catch (e) {
