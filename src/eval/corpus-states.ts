@@ -157,6 +157,7 @@ export async function replayBm25(
   progress.start('searching each query in its own state (bm25 replayed)', queries.length);
   for (const [repo, qs] of byRepo) {
     const index = new LiveBm25Index(params);
+    index.beginStaging();
     const added = new Map<number, Doc[]>();
     const removed = new Map<number, string[]>();
     const at0: QueryState = { repo, seq: 0 };

@@ -122,6 +122,8 @@ export class LiveRepoIndex {
     if (this.options.watch ?? true) this.startWatching();
     let from: 'loaded' | 'built' = 'built';
     if (this.options.stateDir !== undefined && (await this.load())) from = 'loaded';
+    // a first build indexes every chunk at once when the walk is done
+    if (from === 'built') this.bm25.beginStaging();
     this.status_.state = 'indexing';
     const changed = await this.scanAll(signal);
     if (from === 'built' || changed > 0) await this.bm25.compact(signal);

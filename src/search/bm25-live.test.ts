@@ -78,3 +78,28 @@ test('a live bm25 index scores exactly as a fresh index over its documents, thro
   await assertSameAsFresh(live, docs, 'compacted again');
   assert.equal(live.remove('absent'), false);
 });
+
+test('staged documents (a first build) are held, replaced and removed by id, and indexed by the next compaction exactly', async () => {
+  const u = createRng(5);
+  const live = new LiveBm25Index();
+  live.beginStaging();
+  const docs = new Map<string, Doc>();
+  for (let i = 0; i < 150; i++) {
+    const d = randomDoc(`d${i % 120}`, u);
+    docs.set(d.id, d);
+    live.add(d);
+  }
+  assert.equal(live.remove('d3'), true);
+  docs.delete('d3');
+  assert.equal(live.size, docs.size);
+  assert.equal(live.get('d7'), docs.get('d7'));
+  assert.equal(live.search(docs.get('d7')!.text, 5).docIds.length, 0, 'staged documents are not searched');
+  await live.compact();
+  assert.deepEqual(live.stats(), { documents: docs.size, base: docs.size, removed: 0, delta: 0 });
+  await assertSameAsFresh(live, docs, 'staged, then compacted');
+  // staging ends with the compaction: later adds are searched at once
+  const d = randomDoc('late', u);
+  docs.set(d.id, d);
+  live.add(d);
+  await assertSameAsFresh(live, docs, 'an add after the staging');
+});

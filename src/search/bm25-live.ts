@@ -64,6 +64,12 @@ export class LiveBm25Index {
   private readonly delta = new Map<string, DeltaDoc>();
   /** Term id -> delta documents holding it. */
   private deltaPostings = new Map<number, Set<DeltaDoc>>();
+  /**
+   * Documents added while staging ({@link beginStaging}): held as they are, indexed by the next
+   * {@link compact} all at once (a first build of a million chunks through the delta would keep a
+   * set entry per posting).
+   */
+  private staged: Map<string, Doc> | undefined;
   // Search scratch: a base document's sum and whether it has one (reused query after query).
   private acc = new Float64Array(0);
   private seen = new Uint8Array(0);
@@ -75,9 +81,17 @@ export class LiveBm25Index {
     this.tokenize = createTokenizer(this.options);
   }
 
-  /** Live documents. */
+  /** Live documents (staged ones included). */
   get size(): number {
-    return this.baseDocs.length - this.removedCount + this.delta.size;
+    return this.baseDocs.length - this.removedCount + this.delta.size + (this.staged?.size ?? 0);
+  }
+
+  /**
+   * From now until the next {@link compact}, {@link add} only holds documents (searches do not see
+   * them); the compaction indexes them with the rest at once. For a first build.
+   */
+  beginStaging(): void {
+    this.staged ??= new Map();
   }
 
   /** Counters (see {@link LiveBm25Stats}). */
@@ -87,7 +101,7 @@ export class LiveBm25Index {
 
   /** True when a live document has this id. */
   has(id: string): boolean {
-    if (this.delta.has(id)) return true;
+    if (this.delta.has(id) || this.staged?.has(id) === true) return true;
     const p = this.basePosition.get(id);
     return p !== undefined && this.removed[p] === 0;
   }
@@ -96,6 +110,8 @@ export class LiveBm25Index {
   get(id: string): Doc | undefined {
     const d = this.delta.get(id);
     if (d !== undefined) return d.doc;
+    const st = this.staged?.get(id);
+    if (st !== undefined) return st;
     const p = this.basePosition.get(id);
     return p !== undefined && this.removed[p] === 0 ? this.baseDocs[p] : undefined;
   }
@@ -104,6 +120,7 @@ export class LiveBm25Index {
   *documents(): Generator<Doc> {
     for (let p = 0; p < this.baseDocs.length; p++) if (this.removed[p] === 0) yield this.baseDocs[p];
     for (const d of this.delta.values()) yield d.doc;
+    yield* this.staged?.values() ?? [];
   }
 
   /** Distinct term ids and frequencies of a document's fields, in first-occurrence order (terms interned). */
@@ -136,6 +153,10 @@ export class LiveBm25Index {
   /** Adds a document, replacing a live one with the same id. */
   add(doc: Doc): void {
     this.remove(doc.id);
+    if (this.staged !== undefined) {
+      this.staged.set(doc.id, doc);
+      return;
+    }
     const { terms, tf, length } = this.termsOf(doc, true);
     const d: DeltaDoc = { doc, terms: Int32Array.from(terms), tf: Int32Array.from(tf), length };
     this.delta.set(doc.id, d);
@@ -150,6 +171,7 @@ export class LiveBm25Index {
 
   /** Removes the live document with this id; false when there is none. */
   remove(id: string): boolean {
+    if (this.staged?.delete(id) === true) return true;
     const d = this.delta.get(id);
     if (d !== undefined) {
       this.delta.delete(id);
@@ -179,7 +201,9 @@ export class LiveBm25Index {
     const docs: Doc[] = [];
     for (let p = 0; p < this.baseDocs.length; p++) if (this.removed[p] === 0) docs.push(this.baseDocs[p]);
     for (const d of this.delta.values()) docs.push(d.doc);
+    for (const d of this.staged?.values() ?? []) docs.push(d);
     const data = await buildBm25IndexDataAsync(docs, this.options, signal !== undefined ? { signal } : {});
+    this.staged = undefined;
     this.setBase(docs, data);
   }
 
