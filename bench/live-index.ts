@@ -23,7 +23,7 @@ file (write -> first search that finds it) and the restart from the saved index.
   options: [
     { name: 'files', value: 'N', help: 'files in the tree (default 10000; copies of src/)' },
     { name: 'edits', value: 'N', help: 'single-file edits timed (default 20)' },
-    { name: 'from-git', value: 'REPO,REPO', help: 'copy these git repositories\' trees at HEAD (git archive) instead of src/' },
+    { name: 'from-git', value: 'REPO,REPO', help: "copy these git repositories' trees at HEAD (git archive) instead of src/" },
     { name: 'dir', value: 'DIR', help: 'work folder (default: a temp dir, removed)' },
   ],
 });
@@ -39,7 +39,15 @@ function extractSources(repos: readonly string[]): string {
   const dir = join(work, 'sources');
   rmSync(dir, { recursive: true, force: true });
   for (const [i, repo] of repos.entries()) {
-    const to = join(dir, `${i}-${repo.split('/').filter((x) => x !== '' && x !== 'repo' && x !== '.git').pop() ?? 'repo'}`);
+    const to = join(
+      dir,
+      `${i}-${
+        repo
+          .split('/')
+          .filter((x) => x !== '' && x !== 'repo' && x !== '.git')
+          .pop() ?? 'repo'
+      }`,
+    );
     mkdirSync(to, { recursive: true });
     const gitDir = existsSync(join(repo, '.git')) ? join(repo, '.git') : repo;
     execFileSync('sh', ['-c', 'git --git-dir "$1" archive HEAD | tar -x -C "$2"', 'sh', gitDir, to], { stdio: 'inherit' });

@@ -14,9 +14,10 @@ import { basename, join, resolve, sep } from 'node:path';
 import type { Doc } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/progress.js';
-import { saveAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
+import { saveAtomic, saveChunksAtomic, saveLinesAtomic } from '../dataset/atomic-write.js';
 import { createCodeChunker, type CodeChunker } from '../dataset/code-chunks.js';
 import { chunkId, skipReason, VENDORED_DIRS } from '../dataset/source-files.js';
+import { forEachLine } from '../dataset/text-file.js';
 import type { Bm25Options } from '../search/bm25.js';
 import { decodeBm25IndexData, encodeBm25IndexData } from '../search/bm25-store.js';
 import { LiveBm25Index } from '../search/bm25-live.js';
@@ -88,6 +89,9 @@ export class LiveRepoIndex {
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private persistTimer: NodeJS.Timeout | undefined;
+  private persisting: Promise<void> | undefined;
+  private persistAgain = false;
+  private closing = false;
   private working: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
   private readonly status_: LiveRepoStatus;
@@ -349,10 +353,32 @@ export class LiveRepoIndex {
     if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
     this.persistTimer = setTimeout(() => {
       this.persistTimer = undefined;
-      this.working = this.working
-        .then(() => this.persist())
-        .catch((e: unknown) => this.logger.warn(`live index: not saved: ${(e as Error).message}`));
+      void this.persistInBackground();
     }, 2000);
+  }
+
+  /**
+   * Saves the index beside the updates and searches (the compaction lets them run, see
+   * LiveBm25Index.compact); one save at a time, and one more after it when changes came meanwhile.
+   */
+  private persistInBackground(): Promise<void> {
+    if (this.persisting !== undefined) {
+      this.persistAgain = true;
+      return this.persisting;
+    }
+    this.persisting = this.persist()
+      .then((saved) => {
+        if (!saved) this.persistAgain = true;
+      })
+      .catch((e: unknown) => this.logger.warn(`live index: not saved: ${(e as Error).message}`))
+      .finally(() => {
+        this.persisting = undefined;
+        if (this.persistAgain && !this.closing) {
+          this.persistAgain = false;
+          this.schedulePersist();
+        }
+      });
+    return this.persisting;
   }
 
   /** The options that decide the index's content: a state written under others is rebuilt, not loaded. */
@@ -360,22 +386,29 @@ export class LiveRepoIndex {
     return JSON.stringify({ version: STATE_VERSION, root: this.root, name: this.name, bm25: this.bm25.options });
   }
 
-  /** Writes the index to the state folder (compacted first): `state.json`, `docs.jsonl`, `bm25.bin`. */
-  async persist(): Promise<void> {
+  /**
+   * Writes the index to the state folder (compacted first): `state.json`, `docs.jsonl`, `bm25.bin`.
+   * False (nothing written) when files changed while it compacted: the next save takes them.
+   */
+  async persist(): Promise<boolean> {
     const dir = this.options.stateDir;
-    if (dir === undefined) return;
+    if (dir === undefined) return true;
     if (this.bm25.snapshot() === undefined) await this.bm25.compact();
     const snap = this.bm25.snapshot();
-    if (snap === undefined) return;
+    if (snap === undefined) return false;
+    // the files as they are now match the snapshot; later updates touch neither its arrays nor this copy
+    const files = Object.fromEntries(this.files);
     await mkdir(dir, { recursive: true });
     const key = this.fingerprint();
-    await saveLinesAtomic(
-      join(dir, 'docs.jsonl'),
-      snap.docs.map((d) => JSON.stringify(d)),
-    );
-    await saveAtomic(join(dir, 'bm25.bin'), Buffer.concat(encodeBm25IndexData(snap.data, key)));
+    // a line at a time: a million chunks' JSON is more than one string may hold
+    const lines = function* (): Generator<string> {
+      for (const d of snap.docs) yield JSON.stringify(d);
+    };
+    await saveLinesAtomic(join(dir, 'docs.jsonl'), lines());
+    await saveChunksAtomic(join(dir, 'bm25.bin'), encodeBm25IndexData(snap.data, key));
     // Written last: a state.json names only files already complete.
-    await saveAtomic(join(dir, 'state.json'), `${JSON.stringify({ fingerprint: key, files: Object.fromEntries(this.files) })}\n`);
+    await saveAtomic(join(dir, 'state.json'), `${JSON.stringify({ fingerprint: key, files })}\n`);
+    return true;
   }
 
   /** Reads the state folder; false (nothing taken) when it is missing, from other options or unreadable. */
@@ -385,10 +418,10 @@ export class LiveRepoIndex {
     try {
       const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as { fingerprint: string; files: Record<string, FileEntry> };
       if (state.fingerprint !== this.fingerprint()) return false;
-      const docs = (await readFile(join(dir, 'docs.jsonl'), 'utf8'))
-        .split('\n')
-        .filter((l) => l !== '')
-        .map((l) => JSON.parse(l) as Doc);
+      const docs: Doc[] = [];
+      await forEachLine(join(dir, 'docs.jsonl'), (l) => {
+        if (l !== '') docs.push(JSON.parse(l) as Doc);
+      });
       const data = decodeBm25IndexData(await readFile(join(dir, 'bm25.bin')), state.fingerprint);
       this.bm25.setBase(docs, data);
       for (const [p, f] of Object.entries(state.files)) this.files.set(p, f);
@@ -407,7 +440,9 @@ export class LiveRepoIndex {
     this.watcher?.close();
     if (this.timer !== undefined) clearTimeout(this.timer);
     if (this.persistTimer !== undefined) clearTimeout(this.persistTimer);
+    this.closing = true;
     await this.working.catch(() => undefined);
+    await this.persisting;
     if (this.ready && this.options.stateDir !== undefined) await this.persist();
     this.closed = true;
   }

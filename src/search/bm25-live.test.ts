@@ -103,3 +103,32 @@ test('staged documents (a first build) are held, replaced and removed by id, and
   live.add(d);
   await assertSameAsFresh(live, docs, 'an add after the staging');
 });
+
+test('adds and removals while a compaction builds apply at once and survive it (searches exact throughout)', async () => {
+  const u = createRng(9);
+  const live = new LiveBm25Index();
+  const docs = new Map<string, Doc>();
+  for (let i = 0; i < 300; i++) {
+    const d = randomDoc(`d${i}`, u);
+    docs.set(d.id, d);
+    live.add(d);
+  }
+  await live.compact();
+  const running = live.compact();
+  for (let step = 0; step < 40; step++) {
+    const id = `d${u() % 320}`;
+    if (u() % 2 === 0 && docs.has(id)) {
+      live.remove(id);
+      docs.delete(id);
+    } else {
+      const d = randomDoc(id, u);
+      docs.set(id, d);
+      live.add(d);
+    }
+  }
+  assert.equal(live.compact(), running, 'a second call waits for the running compaction');
+  await assertSameAsFresh(live, docs, 'while compacting');
+  await running;
+  assert.equal(live.size, docs.size);
+  await assertSameAsFresh(live, docs, 'after the compaction, the changes replayed');
+});

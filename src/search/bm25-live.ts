@@ -70,6 +70,9 @@ export class LiveBm25Index {
    * set entry per posting).
    */
   private staged: Map<string, Doc> | undefined;
+  /** The compaction running, and the adds (`doc`) and removals made since it took its documents. */
+  private compacting: Promise<void> | undefined;
+  private journal: Array<{ id: string; doc?: Doc }> | undefined;
   // Search scratch: a base document's sum and whether it has one (reused query after query).
   private acc = new Float64Array(0);
   private seen = new Uint8Array(0);
@@ -153,6 +156,7 @@ export class LiveBm25Index {
   /** Adds a document, replacing a live one with the same id. */
   add(doc: Doc): void {
     this.remove(doc.id);
+    this.journal?.push({ id: doc.id, doc });
     if (this.staged !== undefined) {
       this.staged.set(doc.id, doc);
       return;
@@ -171,6 +175,7 @@ export class LiveBm25Index {
 
   /** Removes the live document with this id; false when there is none. */
   remove(id: string): boolean {
+    this.journal?.push({ id });
     if (this.staged?.delete(id) === true) return true;
     const d = this.delta.get(id);
     if (d !== undefined) {
@@ -195,16 +200,33 @@ export class LiveBm25Index {
 
   /**
    * Rebuilds the base from the live documents (the delta and the removals folded in), giving the
-   * event loop a turn every 50 ms. Searches give the same results before and after.
+   * event loop a turn every 50 ms. Searches give the same results before, during and after; adds
+   * and removals made while it builds apply at once and are replayed over the new base. A call
+   * while one runs waits for it.
    */
-  async compact(signal?: AbortSignal): Promise<void> {
-    const docs: Doc[] = [];
-    for (let p = 0; p < this.baseDocs.length; p++) if (this.removed[p] === 0) docs.push(this.baseDocs[p]);
-    for (const d of this.delta.values()) docs.push(d.doc);
-    for (const d of this.staged?.values() ?? []) docs.push(d);
-    const data = await buildBm25IndexDataAsync(docs, this.options, signal !== undefined ? { signal } : {});
-    this.staged = undefined;
-    this.setBase(docs, data);
+  compact(signal?: AbortSignal): Promise<void> {
+    this.compacting ??= (async () => {
+      try {
+        const docs: Doc[] = [];
+        for (let p = 0; p < this.baseDocs.length; p++) if (this.removed[p] === 0) docs.push(this.baseDocs[p]);
+        for (const d of this.delta.values()) docs.push(d.doc);
+        for (const d of this.staged?.values() ?? []) docs.push(d);
+        this.journal = [];
+        const data = await buildBm25IndexDataAsync(docs, this.options, signal !== undefined ? { signal } : {});
+        const ops = this.journal;
+        this.journal = undefined;
+        this.staged = undefined;
+        this.setBase(docs, data);
+        for (const op of ops) {
+          if (op.doc !== undefined) this.add(op.doc);
+          else this.remove(op.id);
+        }
+      } finally {
+        this.journal = undefined;
+        this.compacting = undefined;
+      }
+    })();
+    return this.compacting;
   }
 
   /** Takes `docs` and their index data (built or stored for these options) as the whole index. */
