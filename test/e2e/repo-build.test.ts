@@ -13,6 +13,7 @@ import { mapToSnapshot, touchedOldLines } from '../../src/construct/repo-benchma
 import { parseGitDiff } from '../../src/dataset/git-repo.js';
 import { cliPath, runCli, runCliAsync } from '../support/cli.js';
 import { startLoopbackServer } from '../support/loopback-server.js';
+import { startServe } from '../support/serve.js';
 import { projectRoot } from '../support/shared.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-repo-build-'));
@@ -640,22 +641,9 @@ test('coreb eval on a --corpus-at parent benchmark: each query ranked in its own
   const out = buildParentBench();
   const { docs, queries, qrels } = readBench(out);
   const evalOut = join(tmp, 'bench-parent-eval');
-  const e = runCli([
-    'eval',
-    '--data',
-    out,
-    '--retriever',
-    'bm25',
-    '--retriever',
-    'grep',
-    '--runs',
-    'plain',
-    '--out',
-    evalOut,
-    '--quiet',
-    '--format',
-    'json',
-  ]);
+  const evalBoth = (data: string, to: string, ...extra: string[]) =>
+    runCli(['eval', '--data', data, '--retriever', 'bm25', '--retriever', 'grep', '--runs', 'plain', '--out', to, '--quiet', ...extra]);
+  const e = evalBoth(out, evalOut, '--format', 'json');
   assert.equal(e.status, 0, e.stderr);
   const rows = (JSON.parse(e.stdout) as { retrievers: Array<{ name: string; description: { corpusStates?: Record<string, { search: string }> } }> })
     .retrievers;
@@ -693,20 +681,7 @@ test('coreb eval on a --corpus-at parent benchmark: each query ranked in its own
         .map((x) => x.join('\t'))
         .join('\n')}\n`,
     );
-    const ref = runCli([
-      'eval',
-      '--data',
-      sub,
-      '--retriever',
-      'bm25',
-      '--retriever',
-      'grep',
-      '--runs',
-      'plain',
-      '--out',
-      join(sub, 'eval'),
-      '--quiet',
-    ]);
+    const ref = evalBoth(sub, join(sub, 'eval'));
     assert.equal(ref.status, 0, ref.stderr);
     for (const retriever of ['bm25', 'grep'] as const) {
       const want = runOf(join(sub, 'eval'), retriever);
@@ -720,18 +695,9 @@ test('coreb serve on a --corpus-at parent benchmark serves its last state only',
   const { docs } = readBench(out);
   const last = new Set(docs.filter((d) => d.meta_valid_until === undefined).map((d) => d._id));
   assert.ok(last.size < docs.length, 'the benchmark holds earlier versions');
-  const child = spawn(process.execPath, [cliPath, 'serve', '--data', out, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { url, child, err } = await startServe(['--data', out]);
   try {
-    let err = '';
-    const url = await new Promise<string>((ok, fail) => {
-      child.stderr.on('data', (d: Buffer) => {
-        err += d.toString();
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
-        if (m !== null) ok(m[1]);
-      });
-      child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${err}`)));
-    });
-    assert.match(err, /serving its last state, \d+ of \d+ chunks/);
+    assert.match(err(), /serving its last state, \d+ of \d+ chunks/);
     const r = await fetch(`${url}/search`, { method: 'POST', body: JSON.stringify({ query: 'def calc mul sub add upper title docstring', k: 50 }) });
     const { hits } = (await r.json()) as { hits: Array<{ id: string }> };
     assert.ok(hits.length > 0);
@@ -740,24 +706,6 @@ test('coreb serve on a --corpus-at parent benchmark serves its last state only',
     child.kill('SIGKILL');
   }
 });
-
-/** Starts `coreb serve` with `args` (HTTP on a free port) and resolves with its URL, stderr so far and process. */
-async function startServe(
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ url: string; child: ReturnType<typeof spawn>; err: () => string }> {
-  const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  let err = '';
-  const url = await new Promise<string>((ok, fail) => {
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(err);
-      if (m !== null) ok(m[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${err}`)));
-  });
-  return { url, child, err: () => err };
-}
 
 type Hit = { id: string; path: string; symbol?: string; language: string };
 

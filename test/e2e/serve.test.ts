@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { loadRelease, releaseTasks } from '../../src/dataset/index.js';
 import { cliPath, runCli } from '../support/cli.js';
+import { startServe as startServeWith } from '../support/serve.js';
 import { projectRoot } from '../support/shared.js';
 
 const MINI = join(projectRoot, 'data', 'coreb-mini', 'release');
@@ -223,22 +224,9 @@ test('MCP: the official SDK client lists and calls search_code, structured conte
   }
 });
 
-/** Starts `coreb serve` with `args` and resolves with its URL and process once it listens. */
-async function startServe(
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ url: string; port: number; child: ReturnType<typeof spawn> }> {
-  const child = spawn(process.execPath, [cliPath, 'serve', '--data', MINI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
-  const url = await new Promise<string>((ok, fail) => {
-    let err = '';
-    child.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/[^\s]+:\d+)/.exec(err);
-      if (m !== null) ok(m[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${err}`)));
-  });
-  return { url, port: Number(/:(\d+)$/.exec(url)?.[1]), child };
+/** `coreb serve` over the sample release with `args`. */
+function startServe(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return startServeWith(['--data', MINI, ...args], env);
 }
 
 /** One raw HTTP/1.1 exchange on 127.0.0.1:`port` (Host and Origin as given); the status and body. */
