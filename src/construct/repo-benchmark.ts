@@ -8,6 +8,7 @@
  */
 import { basename, join, resolve } from 'node:path';
 import { CorebError } from '../core/errors.js';
+import { EventLoopTurns } from '../core/event-loop-turns.js';
 import type { Logger, Progress } from '../core/progress.js';
 import { silentLogger, silentProgress } from '../core/progress.js';
 import { createCodeChunker, languageOfPath, type CodeChunk } from '../dataset/code-chunks.js';
@@ -206,6 +207,9 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
   const corpusAt = options.corpusAt ?? REPO_BUILD_DEFAULTS.corpusAt;
   const perCommit = corpusAt === 'parent';
   const chunker = createCodeChunker();
+  // Ctrl-C stops the build within a turn of the event loop (every 50 ms of work); nothing is written before the end.
+  const turns = new EventLoopTurns(options.signal);
+  const stopped = () => 'coreb repo build interrupted; nothing was written';
   const docs: Array<Record<string, unknown>> = [];
   const queries: Array<Record<string, unknown>> = [];
   const qrels: string[] = ['query-id\tcorpus-id\tscore'];
@@ -300,6 +304,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     progress.start(`${name}: chunking the snapshot`, files.length);
     for (const f of files) {
       progress.tick();
+      if (turns.due()) await turns.take(stopped);
       const content = blobs.get(f.blob);
       if (content === undefined) {
         // not in the repository (a partial clone that never fetched it): counted, not guessed
@@ -335,7 +340,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     progress.start(`${name}: commits`, commits.length);
     for (const c of commits) {
       progress.tick();
-      if (options.signal?.aborted) throw new CorebError('INTERRUPTED', 'coreb repo build interrupted; nothing was written');
+      if (turns.due()) await turns.take(stopped);
       const why = commitSkipReason(c);
       if (why !== undefined) {
         drop(why);
@@ -378,7 +383,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
     progress.start(`${name}: labels${perCommit ? ' (the corpus moved to each parent)' : ''}`, order.length);
     for (const cand of order) {
       progress.tick();
-      if (options.signal?.aborted) throw new CorebError('INTERRUPTED', 'coreb repo build interrupted; nothing was written');
+      if (turns.due()) await turns.take(stopped);
       // The files of the parent the commit changes (a file it adds has no chunk to find).
       const touched = cand.code.filter((d) => d.oldPath !== null);
       try {

@@ -142,7 +142,7 @@ function walk(dir: string, out: string[]): string[] {
  * Every entry of a store, in path order (an absent store has none).
  * @throws CorebError naming the file, for an entry that is not a results file.
  */
-export async function listEntries(dir: string, progress: Progress = silentProgress): Promise<StoreEntry[]> {
+export async function listEntries(dir: string, progress: Progress = silentProgress, signal?: AbortSignal): Promise<StoreEntry[]> {
   if (!existsSync(dir)) return [];
   const files = walk(dir, [])
     .map((f) => relative(dir, f).split(sep).join('/'))
@@ -151,6 +151,7 @@ export async function listEntries(dir: string, progress: Progress = silentProgre
   const out: StoreEntry[] = [];
   progress.start(`reading ${dir}`, files.length);
   for (const p of files) {
+    signal?.throwIfAborted();
     out.push(await readEntry(dir, p));
     progress.tick();
   }
@@ -181,11 +182,11 @@ export function removeEntries(dir: string, paths: readonly string[]): void {
  * (every entry).
  * @throws CorebError `NOT_FOUND` for a path that is none of them.
  */
-export async function loadResultsInput(path: string, progress: Progress = silentProgress): Promise<LoadedResults[]> {
+export async function loadResultsInput(path: string, progress: Progress = silentProgress, signal?: AbortSignal): Promise<LoadedResults[]> {
   if (!existsSync(path)) throw new CorebError('NOT_FOUND', 'no such results file, folder or store', { file: path });
   if (!statSync(path).isDirectory()) return [await loadEvalResults(path)];
   if (existsSync(join(path, 'results.json'))) return [await loadEvalResults(join(path, 'results.json'))];
-  const entries = await listEntries(path, progress);
+  const entries = await listEntries(path, progress, signal);
   if (entries.length === 0) {
     throw new CorebError('NOT_FOUND', 'the folder has no results.json and no results-store entry (coreb eval --out DIR or --results DIR)', {
       file: path,

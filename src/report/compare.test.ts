@@ -60,8 +60,8 @@ const base = retriever('base', (i) => noise[i] * 0.8);
 const better = retriever('better', (i, t) => Math.min(1, noise[i] * 0.8 + (t === 'text2code' ? 0.1 : 0) + (i % 3 === 0 ? -0.02 : 0.01)));
 const same = retriever('same', (i) => noise[i] * 0.8 + (i % 2 === 0 ? 0.01 : -0.01));
 
-test('compare: one entry per retriever x scope x test, Holm within each test, deltas from the pairs', () => {
-  const r = compareResults(results([base, better, same]), { permutations: 2000, bootstrapSamples: 2000 });
+test('compare: one entry per retriever x scope x test, Holm within each test, deltas from the pairs', async () => {
+  const r = await compareResults(results([base, better, same]), { permutations: 2000, bootstrapSamples: 2000 });
   assert.equal(r.baseline, 'base');
   assert.equal(r.measure, 'ndcg@10');
   assert.equal(r.comparisons.length, 2 * 3 * 3);
@@ -84,18 +84,18 @@ test('compare: one entry per retriever x scope x test, Holm within each test, de
   assert.match(renderCompareTable(r), /better\s+text2code\s+t-test\s+40\s+\+0\.\d{4}/);
 });
 
-test('compare: bad baseline, measure and missing per-query values are clear errors', () => {
-  assert.throws(
+test('compare: bad baseline, measure and missing per-query values are clear errors', async () => {
+  await assert.rejects(
     () => compareResults(results([base, better]), { baseline: 'nope' }),
     (e: unknown) => e instanceof CorebError && e.code === 'USAGE' && /nope.*retrievers: base, better/.test(e.message),
   );
-  assert.throws(() => compareResults(results([base, better]), { measure: 'map@7' }), /measures: ndcg@10/);
-  assert.throws(() => compareResults(results([base, retriever('x', () => 0, false)])), /no per-query values.*--no-per-query/);
-  assert.throws(() => compareResults(results([base])), /at least two/);
+  await assert.rejects(() => compareResults(results([base, better]), { measure: 'map@7' }), /measures: ndcg@10/);
+  await assert.rejects(() => compareResults(results([base, retriever('x', () => 0, false)])), /no per-query values.*--no-per-query/);
+  await assert.rejects(() => compareResults(results([base])), /at least two/);
 });
 
-test('significantWins: ranx-style marks only for significant, higher means', () => {
-  const wins = significantWins([base, better, same], { measure: 'ndcg@10', scope: 'text2code', permutations: 2000 });
+test('significantWins: ranx-style marks only for significant, higher means', async () => {
+  const wins = await significantWins([base, better, same], { measure: 'ndcg@10', scope: 'text2code', permutations: 2000 });
   assert.deepEqual([...wins.get('better')!].sort(), ['base', 'same']);
   assert.deepEqual([...wins.get('base')!], []);
   assert.deepEqual([...wins.get('same')!], []);

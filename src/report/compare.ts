@@ -5,12 +5,14 @@
  */
 import { didYouMean } from '../core/suggest.js';
 import { CorebError } from '../core/errors.js';
+import type { EventLoopTurns } from '../core/event-loop-turns.js';
 import type { EvalResults, RetrieverResult } from '../core/eval-results.js';
 import { latexEscape, renderTable } from '../core/table.js';
 import {
   holmAdjust,
   pairedBootstrap,
   pairedBootstrapMany,
+  pairedBootstrapManyAsync,
   pairedTTest,
   randomizationPValue,
   randomizationTest,
@@ -40,6 +42,8 @@ export interface CompareResultsOptions {
   bootstrapSamples?: number;
   /** Confidence level of the t and bootstrap intervals. Default 0.95. */
   confidence?: number;
+  /** Turns of the event loop between steps, and the signal that stops the tests there (Ctrl-C). Default: none. */
+  turns?: EventLoopTurns;
 }
 
 /** One test of one retriever against the baseline in one scope. */
@@ -220,7 +224,7 @@ export function runPairedTest(
   test: CompareTest,
   a: Float64Array,
   b: Float64Array,
-  o: Required<Omit<CompareResultsOptions, 'baseline' | 'measure' | 'tests'>>,
+  o: Required<Omit<CompareResultsOptions, 'baseline' | 'measure' | 'tests' | 'turns'>>,
 ): PairedTestResult {
   if (test === 't-test') return pairedTTest(a, b, o.confidence);
   if (test === 'randomization') return randomizationTest(a, b, { permutations: o.permutations, seed: o.seed });
@@ -252,7 +256,9 @@ function resolveSettings(options: CompareResultsOptions): CompareReport['setting
  * Holm's adjustment runs per test over all (retriever, scope) comparisons made with it.
  * @throws CorebError `USAGE` for an unknown baseline or measure, `VALIDATION` without per-query values.
  */
-export function compareResults(results: EvalResults, options: CompareResultsOptions = {}): CompareReport {
+export async function compareResults(results: EvalResults, options: CompareResultsOptions = {}): Promise<CompareReport> {
+  const turns = options.turns;
+  const stopped = (what: string) => () => `coreb compare stopped during ${what}`;
   const byName = retrieverByName(results);
   const baselineName = options.baseline ?? results.retrievers[0].name;
   const baseline = byName.get(baselineName);
@@ -279,16 +285,27 @@ export function compareResults(results: EvalResults, options: CompareResultsOpti
       const eligible = results.retrievers.filter((r) => r !== baseline && populationMismatch(r, baseline, scope) === undefined);
       if (eligible.length === 0) continue;
       const pvs = eligible.map((r) => pairValues(r, baseline, measure, scope));
-      const tested = pairedBootstrapMany(
-        pvs.map((pv) => pv.a),
-        pvs[0].b,
-        { samples: s.bootstrapSamples, seed: s.seed, confidence: s.confidence },
-      );
+      const bootOptions = { samples: s.bootstrapSamples, seed: s.seed, confidence: s.confidence };
+      const tested =
+        turns === undefined
+          ? pairedBootstrapMany(
+              pvs.map((pv) => pv.a),
+              pvs[0].b,
+              bootOptions,
+            )
+          : await pairedBootstrapManyAsync(
+              pvs.map((pv) => pv.a),
+              pvs[0].b,
+              bootOptions,
+              turns,
+            );
       boot.set(scope, new Map(eligible.map((r, i) => [r, tested[i]])));
+      if (turns?.due()) await turns.take(stopped(`the bootstrap (${scope})`));
     }
   }
   for (const r of results.retrievers) {
     if (r === baseline) continue;
+    if (turns?.due()) await turns.take(stopped(`the tests of ${r.name}`));
     for (const scope of scopes) {
       const mismatch = populationMismatch(r, baseline, scope);
       if (mismatch !== undefined) {
@@ -345,6 +362,8 @@ export interface WinsOptions {
   permutations?: number;
   /** Called after each row's pairs: pairs done, pairs in all. */
   onProgress?: (done: number, total: number) => void;
+  /** Turns of the event loop between rows, and the signal that stops the tests there (Ctrl-C). Default: none. */
+  turns?: EventLoopTurns;
 }
 
 /**
@@ -353,7 +372,7 @@ export interface WinsOptions {
  * values are left out (empty set), and so is every pair scored on different queries in the scope
  * (see {@link populationMismatch}). Default test: randomization with 10,000 flips, seed 42.
  */
-export function significantWins(retrievers: readonly RetrieverResult[], options: WinsOptions): Map<string, Set<string>> {
+export async function significantWins(retrievers: readonly RetrieverResult[], options: WinsOptions): Promise<Map<string, Set<string>>> {
   const test = options.test ?? 'randomization';
   const s = resolveSettings(options);
   const alpha = options.alpha ?? 0.05;
@@ -376,6 +395,7 @@ export function significantWins(retrievers: readonly RetrieverResult[], options:
         t = runPairedTest(test, pv.a, pv.b, s);
       }
       pairs.push({ a: usable[i].name, b: usable[j].name, delta: t.delta, p: t.pValue });
+      if (options.turns?.due()) await options.turns.take(() => `significance tests stopped after ${done} of ${total} pairs`);
     }
     options.onProgress?.(done, total);
   }

@@ -4,6 +4,7 @@
  * query-type heat tables, hard-negative diagnostics, Recall@k, reranking deltas, cross-release
  * stability and provenance — plus every chart as .svg and .png.
  */
+import { EventLoopTurns } from '../core/event-loop-turns.js';
 import { join } from 'node:path';
 import type { DatasetStats, EvalResults, GroupResult, RetrieverResult } from '../core/eval-results.js';
 import { CorebError } from '../core/errors.js';
@@ -37,6 +38,8 @@ export interface HtmlReportOptions {
   now?: string;
   /** Contamination studies to show (`contamination.json` of a build or results folder, with its path). Default none. */
   contamination?: ReadonlyArray<{ file: string; summary: ContaminationSummary }>;
+  /** Stops the report (Ctrl-C) between its steps and within its significance tests. */
+  signal?: AbortSignal;
   logger?: Logger;
 }
 
@@ -167,7 +170,11 @@ function byRetriever(g: ReleaseGroup, field = 'retriever'): Record<'color' | 'xO
 }
 
 /** Builds the leaderboard with ranx-style superscripts (letters of the rows a score significantly beats). */
-function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions, 'alpha' | 'permutations' | 'seed'>>, gi: number): Section {
+async function leaderboardSection(
+  g: ReleaseGroup,
+  o: Required<Pick<HtmlReportOptions, 'alpha' | 'permutations' | 'seed'>> & { turns: EventLoopTurns },
+  gi: number,
+): Promise<Section> {
   const tasks = taskNames(g);
   const { sorted, unranked, byTaskMean } = leaderboardRows(g);
   const letters = new Map(sorted.map((r, i) => [r.name, rowLetter(i)]));
@@ -175,7 +182,17 @@ function leaderboardSection(g: ReleaseGroup, o: Required<Pick<HtmlReportOptions,
   const withPerQuery = sorted.filter((r) => r.perQuery !== undefined);
   if (withPerQuery.length >= 2) {
     for (const scope of ['overall', ...tasks]) {
-      marks.set(scope, significantWins(withPerQuery, { measure: 'ndcg@10', scope, alpha: o.alpha, permutations: o.permutations, seed: o.seed }));
+      marks.set(
+        scope,
+        await significantWins(withPerQuery, {
+          measure: 'ndcg@10',
+          scope,
+          alpha: o.alpha,
+          permutations: o.permutations,
+          seed: o.seed,
+          turns: o.turns,
+        }),
+      );
     }
   }
   const sup = (name: string, scope: string) => {
@@ -782,6 +799,7 @@ export async function renderHtmlReport(
   const studies = options.contamination ?? [];
   if (files.length === 0 && studies.length === 0) throw new CorebError('USAGE', 'coreb report needs at least one results file or contamination.json');
   const o = { alpha: options.alpha ?? 0.05, permutations: options.permutations ?? 10000, seed: options.seed ?? 42 };
+  const turns = new EventLoopTurns(options.signal);
   // Every section lists a group's rows in its leaderboard's order.
   const groups = groupResults(files).map((g) => ({ ...g, retrievers: leaderboardRows(g).sorted }));
   const colours = retrieverColours(groups);
@@ -808,7 +826,8 @@ export async function renderHtmlReport(
     });
   }
   for (const [gi, g] of groups.entries()) {
-    const lb = leaderboardSection(g, o, gi);
+    if (turns.due()) await turns.take(() => `coreb report stopped at ${g.label}`);
+    const lb = await leaderboardSection(g, { ...o, turns }, gi);
     section({ ...lb, html: lb.html + (await render(tasksChart(g, gi))) });
     const ds = datasetSection(g, gi);
     if (ds !== null) section(ds);

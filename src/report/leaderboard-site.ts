@@ -14,7 +14,7 @@ import { escapeXml as esc, renderChartSvg, type ChartSpec } from './charts.js';
 import { formatScore } from './grid.js';
 import {
   boardName,
-  buildLeaderboard,
+  buildLeaderboards,
   crossReleaseViews,
   leaderboardGroups,
   marksOf,
@@ -434,7 +434,7 @@ function modelPage(
 export async function writeLeaderboardSite(files: readonly LoadedResults[], options: SiteOptions): Promise<SiteOutput> {
   // The groups come in buildLeaderboards' order, so given boards line up with them.
   const groups = leaderboardGroups(files);
-  const boards = options.boards ?? groups.map((g) => buildLeaderboard(g, options));
+  const boards = options.boards ?? (await buildLeaderboards(files, options));
   const title = options.title ?? 'CoREB leaderboard';
   const pages = new Map<string, string>();
   const boardFile = (b: Leaderboard) =>

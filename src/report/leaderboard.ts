@@ -9,6 +9,7 @@ import { FAMILY_MEASURE, type ImportedRow, type RetrieverResult, type TaskFamily
 import type { LoadedResults } from '../dataset/results-file.js';
 import { rowModelMeta } from '../providers/presets.js';
 import { significantWins } from './compare.js';
+import { EventLoopTurns } from '../core/event-loop-turns.js';
 import { silentProgress, type Progress } from '../core/progress.js';
 import { latexEscape, renderTable, type TableFormat } from '../core/table.js';
 import { formatScore, rowLetter } from './grid.js';
@@ -32,6 +33,8 @@ export interface LeaderboardOptions {
   modelMeta?: GivenModelMeta;
   /** Progress of the significance tests (pairs of rows, per board and scope). Default silent. */
   progress?: Progress;
+  /** Stops the significance tests (Ctrl-C): the event loop gets a turn every 50 ms of them. */
+  signal?: AbortSignal;
 }
 
 /** One row of a leaderboard. */
@@ -95,7 +98,7 @@ function aggregateOf(r: RetrieverResult, measure: string, by: 'overall' | 'taskM
 }
 
 /** One leaderboard of a group of results (see {@link buildLeaderboards}). */
-export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = {}): Leaderboard {
+export async function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = {}): Promise<Leaderboard> {
   const measure = options.measure ?? FAMILY_MEASURE[g.family];
   const alpha = options.alpha ?? 0.05;
   const permutations = options.permutations ?? 10000;
@@ -111,6 +114,7 @@ export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = 
   const wins = new Map<string, Map<string, Set<string>>>();
   if (tested.length >= 2) {
     const progress = options.progress ?? silentProgress;
+    const turns = new EventLoopTurns(options.signal);
     const scopes = ['overall', ...tasks];
     const pairs = (tested.length * (tested.length - 1)) / 2;
     progress.start(`significance tests, ${g.files[0]?.results.dataset.split ?? 'board'}`, scopes.length * pairs);
@@ -120,7 +124,7 @@ export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = 
         progress.tick(done - last);
         last = done;
       };
-      wins.set(scope, significantWins(tested, { measure, scope, alpha, permutations, seed, onProgress }));
+      wins.set(scope, await significantWins(tested, { measure, scope, alpha, permutations, seed, onProgress, turns }));
     }
     progress.done();
   }
@@ -190,8 +194,10 @@ export function buildLeaderboard(g: ReleaseGroup, options: LeaderboardOptions = 
  * in several files counts once, an imported row with a scored twin too), ordered by protocol, then
  * release date.
  */
-export function buildLeaderboards(files: readonly LoadedResults[], options: LeaderboardOptions = {}): Leaderboard[] {
-  return leaderboardGroups(files).map((g) => buildLeaderboard(g, options));
+export async function buildLeaderboards(files: readonly LoadedResults[], options: LeaderboardOptions = {}): Promise<Leaderboard[]> {
+  const out: Leaderboard[] = [];
+  for (const g of leaderboardGroups(files)) out.push(await buildLeaderboard(g, options));
+  return out;
 }
 
 /** The groups of {@link buildLeaderboards}, in its order (protocol of first appearance, then release date). */

@@ -5,6 +5,7 @@
  * Holm–Bonferroni adjustment. Pure and deterministic given a seed.
  */
 
+import type { EventLoopTurns } from '../core/event-loop-turns.js';
 import { createRng } from '../core/random.js';
 
 /** The seeded PRNG the tests here use (defined in core, shared with mining). */
@@ -313,12 +314,41 @@ export function pairedBootstrapMany(
   control: ArrayLike<number>,
   options: { samples?: number; seed?: number; confidence?: number } = {},
 ): PairedTestResult[] {
+  const run = bootstrapRun(treatments, control, options);
+  for (let b = 0; b < run.samples; b++) run.resample(b);
+  return run.finish();
+}
+
+/**
+ * {@link pairedBootstrapMany} with a turn of the event loop every 50 ms of resampling (`turns`),
+ * so Ctrl-C stops it there; the same results.
+ */
+export async function pairedBootstrapManyAsync(
+  treatments: ReadonlyArray<ArrayLike<number>>,
+  control: ArrayLike<number>,
+  options: { samples?: number; seed?: number; confidence?: number },
+  turns: EventLoopTurns,
+): Promise<PairedTestResult[]> {
+  const run = bootstrapRun(treatments, control, options);
+  for (let b = 0; b < run.samples; b++) {
+    run.resample(b);
+    if ((b & 63) === 63 && turns.due()) await turns.take(() => `the bootstrap stopped after ${b + 1} of ${run.samples} resamples`);
+  }
+  return run.finish();
+}
+
+/** The state of a paired bootstrap of several treatments: one resample at a time, then the results. */
+function bootstrapRun(
+  treatments: ReadonlyArray<ArrayLike<number>>,
+  control: ArrayLike<number>,
+  options: { samples?: number; seed?: number; confidence?: number },
+): { samples: number; resample(b: number): void; finish(): PairedTestResult[] } {
   const k = treatments.length;
   const diffs = treatments.map((t) => differences(t, control));
   const n = control.length;
-  const samples = options.samples ?? 10000;
   const confidence = options.confidence ?? 0.95;
-  if (n === 0) return diffs.map(() => ({ delta: 0, ci: null, pValue: 1 }));
+  if (n === 0) return { samples: 0, resample() {}, finish: () => diffs.map(() => ({ delta: 0, ci: null, pValue: 1 })) };
+  const samples = options.samples ?? 10000;
   const rng = createRng(options.seed ?? 42);
   const m = diffs.map((d) => mean(d));
   const threshold = m.map((x) => Math.abs(x) * (1 - 1e-12));
@@ -334,7 +364,7 @@ export function pairedBootstrapMany(
     means[t][b] = mb;
     if (Math.abs(mb - m[t]) >= threshold[t]) hits[t]++;
   };
-  for (let b = 0; b < samples; b++) {
+  const resample = (b: number): void => {
     for (let i = 0; i < n; i++) counts[Math.floor((rng() / 4294967296) * n)]++;
     let q = 0;
     for (let i = 0; i < n; i++) {
@@ -372,16 +402,18 @@ export function pairedBootstrapMany(
       for (let r = 0; r < q; r++) sum += times[r] * d[drawn[r]];
       record(j, b, sum);
     }
-  }
+  };
   const alpha = 1 - confidence;
-  return diffs.map((_, j) => {
-    means[j].sort();
-    return {
-      delta: m[j],
-      ci: [quantileSorted(means[j], alpha / 2), quantileSorted(means[j], 1 - alpha / 2)],
-      pValue: (hits[j] + 1) / (samples + 1),
-    };
-  });
+  const finish = (): PairedTestResult[] =>
+    diffs.map((_, j) => {
+      means[j].sort();
+      return {
+        delta: m[j],
+        ci: [quantileSorted(means[j], alpha / 2), quantileSorted(means[j], 1 - alpha / 2)],
+        pValue: (hits[j] + 1) / (samples + 1),
+      };
+    });
+  return { samples, resample, finish };
 }
 
 /**

@@ -4,7 +4,6 @@
  */
 import { tableLines } from '../../core/table.js';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { ChatModel } from '../../core/chat.js';
@@ -27,6 +26,7 @@ import { loadBuildConfig, settingList, type BuildFileConfig } from '../../constr
 import type { Command, CommandContext } from '../command.js';
 import { readJudgeOption } from '../judge-option.js';
 import { createProgressBar } from '../progress-bar.js';
+import { corebVersion } from '../version.js';
 
 const USAGE = `coreb build --problems FILE --out DIR --rewriter SPEC --solver SPEC [options]
 
@@ -122,15 +122,6 @@ function toolVersions(languages: readonly ExecLanguage[]): Record<string, string
     if (line !== undefined) out[t] = line.trim();
   }
   return out;
-}
-
-function coreVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** `--from`, `--to`, `--exclude-release` (or `from`, `to`, `excludeReleases` in build.json). */
@@ -350,8 +341,8 @@ const command: Command = {
       }
       options.judge = judgeChoice.create;
       options.toolVersions = judgeChoice.local
-        ? { coreb: coreVersion(), ...toolVersions(languages) }
-        : { coreb: coreVersion(), judge: judgeChoice.spec.kind, judgeUrl: judgeChoice.spec.url ?? '' };
+        ? { coreb: corebVersion(), ...toolVersions(languages) }
+        : { coreb: corebVersion(), judge: judgeChoice.spec.kind, judgeUrl: judgeChoice.spec.url ?? '' };
     }
     let r: Awaited<ReturnType<typeof runBuild>>;
     try {
@@ -383,7 +374,7 @@ const command: Command = {
       if (values.previous !== undefined) {
         const drift = await compareReleases(resolve(ctx.cwd, values.previous), outDir, {
           ...(values['previous-split'] !== undefined ? { previousSplit: values['previous-split'] } : {}),
-          corebVersion: coreVersion(),
+          corebVersion: corebVersion(),
           signal: ctx.signal,
           logger: ctx.logger,
         });

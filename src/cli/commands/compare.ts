@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
+import { EventLoopTurns } from '../../core/event-loop-turns.js';
 import { loadResultsInput } from '../../dataset/results-store.js';
 import {
   COMPARE_TESTS,
@@ -74,7 +75,7 @@ const command: Command = {
     const { format, test } = values;
     const loaded: LoadedResults[] = [];
     const progress = createProgressBar(ctx.stderr, ctx.interactive, { delayMs: 2000 });
-    for (const p of positionals) loaded.push(...(await loadResultsInput(resolve(ctx.cwd, p), progress)));
+    for (const p of positionals) loaded.push(...(await loadResultsInput(resolve(ctx.cwd, p), progress, ctx.signal)));
     // One results file (or eval folder) keeps its rows' order; a store's is its file names'.
     const ordered = loaded.length === positionals.length;
     let groups = groupResults(loaded);
@@ -101,22 +102,20 @@ const command: Command = {
       permutations: values.permutations,
       bootstrapSamples: values.bootstrap,
     };
-    const out = groups.map((g) => {
+    const turns = new EventLoopTurns(ctx.signal);
+    const out: Array<{ dataset: string; protocol: string; label: string; reports: CompareReport[] }> = [];
+    for (const g of groups) {
       let baseline = values.baseline;
       if (baseline === undefined) {
         const picked = defaultBaseline(g.retrievers, measures[0], ordered);
         baseline = picked.name;
         if (format !== 'json') ctx.stderr.write(`${g.label}: baseline ${picked.name} (${picked.why}; --baseline NAME picks another)\n`);
       }
-      return {
-        dataset: g.split,
-        protocol: g.protocol,
-        label: g.label,
-        reports: measures.map(
-          (measure): CompareReport => compareResults({ ...g.results, retrievers: g.retrievers }, { baseline, measure, ...settings }),
-        ),
-      };
-    });
+      const reports: CompareReport[] = [];
+      for (const measure of measures)
+        reports.push(await compareResults({ ...g.results, retrievers: g.retrievers }, { baseline, measure, ...settings, turns }));
+      out.push({ dataset: g.split, protocol: g.protocol, label: g.label, reports });
+    }
     const single = out.length === 1 && out[0].reports.length === 1;
     if (format === 'json') {
       ctx.stdout.write(`${JSON.stringify(single ? out[0].reports[0] : { groups: out.map(({ label: _l, ...g }) => g) }, null, 2)}\n`);

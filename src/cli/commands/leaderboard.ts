@@ -73,8 +73,9 @@ const command: Command = {
     const files: LoadedResults[] = [];
     // Progress lines appear only for a step that takes over 2 s (a big store).
     const progress = createProgressBar(ctx.stderr, ctx.interactive, { delayMs: 2000 });
-    for (const p of positionals) files.push(...(await loadResultsInput(resolve(ctx.cwd, p), progress)));
+    for (const p of positionals) files.push(...(await loadResultsInput(resolve(ctx.cwd, p), progress, ctx.signal)));
     const options = {
+      signal: ctx.signal,
       alpha: values.alpha,
       permutations: values.permutations,
       seed: values.seed,
@@ -84,7 +85,7 @@ const command: Command = {
         ? { modelMeta: await readModelMetaOption(ctx.cwd, values['model-meta'], (m) => ctx.logger.warn(m)) }
         : {}),
     };
-    const boards = buildLeaderboards(files, options);
+    const boards = await buildLeaderboards(files, options);
     const missing = boards.filter((b) => b.rows.every((r) => r.taskMean === null && r.overall === null));
     if (missing.length > 0 && missing.length === boards.length) {
       throw new CorebError(

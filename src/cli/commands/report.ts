@@ -81,7 +81,7 @@ const command: Command = {
         // a contamination.json (coreb contamination).
         const hasStudy = await addStudy(path);
         try {
-          files.push(...(await loadResultsInput(path, progress)));
+          files.push(...(await loadResultsInput(path, progress, ctx.signal)));
         } catch (e) {
           if (!isCorebError(e, 'NOT_FOUND')) throw e;
           if (!hasStudy) {
@@ -108,6 +108,7 @@ const command: Command = {
       ...(values.title !== undefined ? { title: values.title } : {}),
       contamination: studies,
       logger: ctx.logger,
+      signal: ctx.signal,
     });
     ctx.logger.info(`wrote ${out.indexFile} and ${out.charts.length} chart(s) in ${resolve(outDir, 'charts')}`);
     return 0;
