@@ -59,7 +59,7 @@ function interrupt(
   };
   child.stderr.on('data', (d: Buffer) => {
     stderr += d.toString();
-    if (ready !== undefined && ready.test(stderr)) send();
+    if (ready?.test(stderr)) send();
   });
   child.stdout.resume();
   const timer = setTimeout(send, afterMs);
