@@ -18,7 +18,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'coreb-report-interrupt-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const big = join(tmp, 'big.json');
 
-/** A results file of 40 rows on the sample's 840 queries: the sample's BM25 row, its per-query values moved by a seeded amount per row. */
+/** A results file of 20 rows on the sample's 840 queries: the sample's BM25 row, its per-query values moved by a seeded amount per row. */
 before(() => {
   const out = join(tmp, 'template');
   const e = runCli(['eval', '--retriever', 'bm25', '--out', out, '--quiet', '--runs', 'none']);
@@ -31,7 +31,7 @@ before(() => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed / 2147483648;
   };
-  results.retrievers = Array.from({ length: 40 }, (_, m) => {
+  results.retrievers = Array.from({ length: 20 }, (_, m) => {
     const r = structuredClone(row);
     r.name = `model-${m}`;
     r.spec = `bm25?name=model-${m}`;
@@ -77,13 +77,14 @@ function filesUnder(dir: string): string[] {
 }
 
 for (const [name, args, ready] of [
-  ['leaderboard', ['leaderboard', big, '--permutations', '400000'], /significance tests/],
-  ['leaderboard --site', ['leaderboard', big, '--permutations', '400000', '--site', join(tmp, 'site')], /significance tests/],
-  ['compare', ['compare', big, '--bootstrap', '200000', '--permutations', '400000'], undefined],
-  ['report', ['report', big, '--permutations', '400000', '--out', join(tmp, 'report'), '--no-png'], undefined],
+  ['leaderboard', ['leaderboard', big, '--permutations', '800000'], undefined],
+  ['leaderboard --site', ['leaderboard', big, '--permutations', '800000', '--site', join(tmp, 'site')], undefined],
+  ['compare', ['compare', big, '--bootstrap', '400000', '--permutations', '800000'], undefined],
+  ['report', ['report', big, '--permutations', '800000', '--out', join(tmp, 'report'), '--no-png'], undefined],
 ] as const) {
   test(`coreb ${name}: SIGINT mid-work stops it within 2 s, exit 130, no half-written file`, async (t) => {
-    const r = await interrupt([...args], ready, 1500);
+    // a second in: the file is read (13 MB) and the tests have begun
+    const r = await interrupt([...args], ready, 1000);
     t.diagnostic(`exit ${r.exitMs.toFixed(0)} ms after SIGINT`);
     assert.ok(r.sent, `the command ended before the interrupt: ${r.stderr}`);
     assert.equal(r.code, 130, r.stderr);
@@ -112,9 +113,10 @@ test('coreb repo build --corpus-at parent: SIGINT mid-work stops it within 2 s, 
   }
   if (since === '') return;
   const out = join(tmp, 'repo-bench');
+  // interrupted as it chunks the snapshot
   const r = await interrupt(
     ['repo', 'build', '--repo', projectRoot, '--since', since, '--out', out, '--corpus-at', 'parent', '--max-files', '40'],
-    /labels/,
+    /chunking the snapshot/,
     3000,
   );
   t.diagnostic(`exit ${r.exitMs.toFixed(0)} ms after SIGINT`);
