@@ -395,6 +395,42 @@ test('kill -9 mid-build, then a rerun: no answered call repeated, identical tabl
   assert.deepEqual(tables(out2), first);
 });
 
+test('Ctrl-C mid-build: exit 130 within 2 s, no table written, and the rerun repeats no answered call', async () => {
+  const out3 = join(tmp, 'interrupted');
+  const oa0 = openai.answered.length;
+  const an0 = anthropic.answered.length;
+  const at = openai.calls.length + Math.floor(callsInFullBuild * 0.5);
+  const child = spawn(process.execPath, [cliPath, ...args(out3)], { env: envFor(out3), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  let sentAt = 0;
+  killing = (n) => {
+    if (n < at) return false;
+    if (sentAt === 0) {
+      sentAt = performance.now();
+      child.kill('SIGINT');
+    }
+    return true;
+  };
+  const status = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+  const exitMs = performance.now() - sentAt;
+  killing = undefined;
+  assert.ok(sentAt > 0, 'interrupted mid-build');
+  assert.equal(status, 130, stderr);
+  assert.match(stderr, /SIGINT received, stopping cleanly/);
+  assert.ok(exitMs < 2000, `exited ${exitMs.toFixed(0)} ms after SIGINT`);
+  for (const f of [...RELEASE_TABLES.map((t) => `${t}.jsonl`), 'problems.jsonl']) assert.equal(existsSync(join(out3, f)), false, `no ${f} written`);
+  const run1 = [...openai.answered.slice(oa0), ...anthropic.answered.slice(an0)];
+  const oa1 = openai.answered.length;
+  const an1 = anthropic.answered.length;
+  const r = await runCliAsync(args(out3), { env: envFor(out3) });
+  assert.equal(r.status, 6, r.stderr);
+  const seen = new Set(run1.filter((c) => !isBroken(c)).map((c) => `${c.format}:${c.raw}`));
+  for (const c of [...openai.answered.slice(oa1), ...anthropic.answered.slice(an1)])
+    assert.ok(!seen.has(`${c.format}:${c.raw}`), `call repeated after the interrupt: ${c.stage} ${c.item}`);
+  assert.deepEqual(tables(out3), first);
+});
+
 test('--config build.json with --dry-run prints the plan and sends nothing; the CLI wins over the file', async () => {
   const n = openai.calls.length + anthropic.calls.length;
   const cfg = join(tmp, 'build.json');
