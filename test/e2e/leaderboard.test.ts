@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { chromiumAvailable, openInChromium } from '../support/browser.js';
+import { chromiumAvailable, startChromium } from '../support/browser.js';
 import { runCli } from '../support/cli.js';
 import { writeGrownRelease } from '../support/grown-release.js';
 import { tempDir } from '../support/judge.js';
@@ -283,10 +283,13 @@ test('leaderboard --site: every page renders in headless Chromium without consol
   ];
   const { leaderboards } = boards();
   assert.equal(readdirSync(join(site, 'boards')).length, leaderboards.length);
+  // one browser, a tab per page
+  const browser = await startChromium();
+  t.after(() => browser.close());
   for (const p of pages) {
     const html = readFileSync(join(site, p), 'utf8');
     assert.doesNotMatch(html, /<script/i, `${p}: no script`);
-    const opened = await openInChromium(join(site, p));
+    const opened = await browser.open(join(site, p));
     try {
       assert.deepEqual(opened.errors, [], p);
       // Every link of the page leads to a page of the site.

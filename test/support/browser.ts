@@ -26,6 +26,55 @@ export interface OpenedPage {
   close(): Promise<void>;
 }
 
+/** One headless Chromium for many pages: each {@link BrowserSession.open} is a new tab with its own error list. */
+export interface BrowserSession {
+  open(file: string): Promise<OpenedPage>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one headless Chromium (a fresh profile) whose tabs open local pages: a test that checks
+ * many pages pays for one browser start, not one per page.
+ */
+export async function startChromium(viewport = { width: 1280, height: 900 }): Promise<BrowserSession> {
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'coreb-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, headless: true, viewport, args: CHROMIUM_ARGS });
+  return {
+    async open(file) {
+      const page = await context.newPage();
+      const errors = watchErrors(page);
+      await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+      return { page, errors, close: () => page.close() };
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Collects a page's console errors, page errors and failed requests. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${String(e)}`));
+  page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()}`));
+  return errors;
+}
+
 /** Opens `file` (a local HTML file) in a fresh headless Chromium profile. */
 export async function openInChromium(file: string, viewport = { width: 1280, height: 900 }): Promise<OpenedPage> {
   return openUrlInChromium(pathToFileURL(file).href, viewport);
@@ -39,23 +88,10 @@ export async function openUrlInChromium(url: string, viewport = { width: 1280, h
     executablePath: chromiumPath,
     headless: true,
     viewport,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => errors.push(`pageerror: ${String(e)}`));
-  page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()}`));
+  const errors = watchErrors(page);
   await page.goto(url, { waitUntil: 'load' });
   return {
     page,
