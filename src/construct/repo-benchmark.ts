@@ -299,8 +299,7 @@ export async function buildRepoBenchmark(options: RepoBuildOptions): Promise<Rep
       return r === undefined;
     });
     const blobs = await repo.readBlobs(files.map((f) => f.blob));
-    const corpus = new VersionedCorpus(name, chunker, docs, perCommit);
-    corpus.startAt(snapshot);
+    const corpus = new VersionedCorpus(name, chunker, docs, perCommit, snapshot);
     progress.start(`${name}: chunking the snapshot`, files.length);
     for (const f of files) {
       progress.tick();
@@ -551,7 +550,6 @@ interface LiveChunk {
 class VersionedCorpus {
   /** Sequence number of the current state (0: the snapshot). */
   seq = 0;
-  private at: string | undefined;
   private readonly files = new Map<string, LiveChunk[]>();
   private readonly used = new Set<string>();
 
@@ -560,6 +558,8 @@ class VersionedCorpus {
     private readonly chunker: ReturnType<typeof createCodeChunker>,
     private readonly docs: Array<Record<string, unknown>>,
     private readonly versioned: boolean,
+    /** The commit the corpus stands at: the snapshot's, then each {@link moveTo}'s. */
+    private at: string,
   ) {}
 
   /** Chunks `content` as the file at `path` in the current state (nothing when it yields no chunk); false when it yields none. */
@@ -583,7 +583,6 @@ class VersionedCorpus {
    * and chunked again (or removed), under the snapshot's file rules.
    */
   async moveTo(commit: string, repo: GitRepo): Promise<void> {
-    if (this.at === undefined) throw new CorebError('INTERNAL', 'VersionedCorpus.moveTo before the snapshot was set (startAt)');
     if (commit === this.at) return;
     const changed = await repo.changedFiles(this.at, commit);
     const kept = changed.filter((f) => !f.deleted && skipReason({ ...f, size: 0 }) === undefined);
@@ -599,11 +598,6 @@ class VersionedCorpus {
       }
       this.replace(f.path, await this.chunker.chunk(f.path, content.toString('utf8')));
     }
-  }
-
-  /** The state the corpus stands at (the snapshot's commit, before any {@link moveTo}). */
-  startAt(commit: string): void {
-    this.at = commit;
   }
 
   private replace(path: string, chunks: readonly CodeChunk[]): void {
@@ -625,8 +619,8 @@ class VersionedCorpus {
       }
       let id = plain;
       if (this.used.has(id)) {
-        id = `${plain}@${(this.at ?? '').slice(0, 12)}`;
-        for (let k = 2; this.used.has(id); k++) id = `${plain}@${(this.at ?? '').slice(0, 12)}.${k}`;
+        id = `${plain}@${this.at.slice(0, 12)}`;
+        for (let k = 2; this.used.has(id); k++) id = `${plain}@${this.at.slice(0, 12)}.${k}`;
       }
       this.used.add(id);
       const doc: Record<string, unknown> = {

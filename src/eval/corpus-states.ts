@@ -144,7 +144,6 @@ export async function replayBm25(
   depth: number,
   options: ReplayOptions = {},
 ): Promise<Map<string, RankedList>> {
-  new LiveBm25Index(params); // refuses what it does not take before any work
   const progress = options.progress ?? silentProgress;
   const out = new Map<string, RankedList>();
   const byRepo = new Map<string | undefined, Query[]>();

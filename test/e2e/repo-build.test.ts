@@ -147,17 +147,22 @@ const jsonl = <T>(f: string): T[] =>
     .map((l) => JSON.parse(l) as T);
 
 /** Every qrel checked against git: a rel-2 chunk's text is the snapshot's at its path and lines, and its path is a file the commit changed (or that file before a rename, in the commit or since the snapshot). */
-function checkAgainstGit(repo: string, out: string): { qrels: Array<[string, string, number]>; docs: Map<string, Doc> } {
-  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { repositories: Array<{ snapshot: string }> };
-  const snapshot = manifest.repositories[0].snapshot;
-  const docs = new Map(jsonl<Doc>(join(out, 'corpus.jsonl')).map((d) => [d._id, d]));
-  const queries = new Map(jsonl<{ _id: string; meta_commit: string }>(join(out, 'queries.jsonl')).map((q) => [q._id, q]));
-  const qrels = readFileSync(join(out, 'qrels', 'test.tsv'), 'utf8')
+/** A benchmark's graded qrels as (query, document, label) rows. */
+function readQrels(out: string): Array<[string, string, number]> {
+  return readFileSync(join(out, 'qrels', 'test.tsv'), 'utf8')
     .trim()
     .split('\n')
     .slice(1)
     .map((l) => l.split('\t'))
     .map(([q, d, s]) => [q, d, Number(s)] as [string, string, number]);
+}
+
+function checkAgainstGit(repo: string, out: string): { qrels: Array<[string, string, number]>; docs: Map<string, Doc> } {
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as { repositories: Array<{ snapshot: string }> };
+  const snapshot = manifest.repositories[0].snapshot;
+  const docs = new Map(jsonl<Doc>(join(out, 'corpus.jsonl')).map((d) => [d._id, d]));
+  const queries = new Map(jsonl<{ _id: string; meta_commit: string }>(join(out, 'queries.jsonl')).map((q) => [q._id, q]));
+  const qrels = readQrels(out);
   const files = new Map<string, string[]>();
   for (const [qid, did, rel] of qrels) {
     const doc = docs.get(did);
@@ -537,12 +542,7 @@ function readBench(out: string) {
   type Row = Doc & { meta_valid_from?: number; meta_valid_until?: number; meta_kind: string };
   const docs = jsonl<Row>(join(out, 'corpus.jsonl'));
   const queries = jsonl<{ _id: string; text: string; meta_base: string; meta_base_seq: number; meta_labels?: string }>(join(out, 'queries.jsonl'));
-  const qrels = readFileSync(join(out, 'qrels', 'test.tsv'), 'utf8')
-    .trim()
-    .split('\n')
-    .slice(1)
-    .map((l) => l.split('\t'))
-    .map(([q, d, s]) => [q, d, Number(s)] as [string, string, number]);
+  const qrels = readQrels(out);
   return { docs, queries, qrels };
 }
 
