@@ -29,7 +29,39 @@ export interface TableSchema {
 
 /** `snake_case` / `kebab-case` -> `camelCase` (`source_problem_id` -> `sourceProblemId`, `_id` -> `id`). */
 export function camelCase(wire: string): string {
-  return wire.replace(/^[_-]+/, '').replace(/[_-]+([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
+  let name = CAMEL.get(wire);
+  if (name === undefined) {
+    name = wire.replace(/^[_-]+/, '').replace(/[_-]+([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
+    // Column names repeat on every row; a file with a column per row must not grow this without end.
+    if (CAMEL.size > 4096) CAMEL.clear();
+    CAMEL.set(wire, name);
+  }
+  return name;
+}
+const CAMEL = new Map<string, string>();
+
+/** A schema's names worked out once (camelCased, flattened meta columns, the known sets). */
+interface SchemaNames {
+  fields: string[];
+  meta: string[];
+  flat: string[];
+  known: Set<string>;
+  metaKnown: Set<string>;
+}
+const SCHEMA_NAMES = new WeakMap<TableSchema, SchemaNames>();
+function schemaNames(schema: TableSchema): SchemaNames {
+  let n = SCHEMA_NAMES.get(schema);
+  if (n === undefined) {
+    n = {
+      fields: schema.fields.map((f) => camelCase(f.wire)),
+      meta: schema.meta.map((f) => camelCase(f.wire)),
+      flat: schema.meta.map((f) => `meta_${f.wire}`),
+      known: new Set(['meta', ...schema.fields.map((f) => f.wire), ...schema.meta.map((f) => `meta_${f.wire}`)]),
+      metaKnown: new Set(schema.meta.map((f) => f.wire)),
+    };
+    SCHEMA_NAMES.set(schema, n);
+  }
+  return n;
 }
 
 const NULL_STRINGS = new Set(['None', 'none', 'null', 'NULL', 'nan', 'NaN', '']);
@@ -195,14 +227,15 @@ export function coerceRow(raw: Record<string, unknown>, schema: TableSchema, c: 
   const record: Record<string, unknown> = {};
   const meta: Record<string, unknown> = {};
   const extra: Record<string, unknown> = {};
-  const known = new Set<string>(['meta']);
-  for (const spec of schema.fields) {
-    known.add(spec.wire);
+  const names = schemaNames(schema);
+  const { known, metaKnown } = names;
+  for (let i = 0; i < schema.fields.length; i++) {
+    const spec = schema.fields[i];
     const v = coerceValue(raw[spec.wire], spec, spec.wire, c);
     if (v === INVALID) {
       if (spec.required) ok = false;
-    } else if (v !== undefined) record[camelCase(spec.wire)] = v;
-    else if (spec.wire in raw) record[camelCase(spec.wire)] = null;
+    } else if (v !== undefined) record[names.fields[i]] = v;
+    else if (spec.wire in raw) record[names.fields[i]] = null;
   }
   let nested: Record<string, unknown> = {};
   const rawMeta = raw.meta;
@@ -220,19 +253,17 @@ export function coerceRow(raw: Record<string, unknown>, schema: TableSchema, c: 
     if (typeof rawMeta === 'object' && !Array.isArray(rawMeta)) nested = rawMeta as Record<string, unknown>;
     else c.error('wrong-type', 'meta', `is ${describe(rawMeta)}; expected an object`);
   }
-  const metaKnown = new Set<string>();
-  for (const spec of schema.meta) {
-    metaKnown.add(spec.wire);
-    const flatName = `meta_${spec.wire}`;
-    known.add(flatName);
+  for (let i = 0; i < schema.meta.length; i++) {
+    const spec = schema.meta[i];
+    const flatName = names.flat[i];
     const hasFlat = flatName in raw;
     const hasNested = spec.wire in nested;
     const useFlat = hasFlat && (raw[flatName] !== null || !hasNested);
     const v = coerceValue(useFlat ? raw[flatName] : nested[spec.wire], spec, useFlat ? flatName : `meta.${spec.wire}`, c);
     if (v === INVALID) {
       if (spec.required) ok = false;
-    } else if (v !== undefined) meta[camelCase(spec.wire)] = v;
-    else if (hasFlat || hasNested) meta[camelCase(spec.wire)] = null;
+    } else if (v !== undefined) meta[names.meta[i]] = v;
+    else if (hasFlat || hasNested) meta[names.meta[i]] = null;
   }
   for (const [k, v] of Object.entries(nested)) {
     if (metaKnown.has(k)) continue;
