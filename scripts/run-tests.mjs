@@ -66,6 +66,9 @@ const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...file
     TMPDIR: testTmp,
     // A cache of the run's own (tests that count requests give each build one of its own), never the user's ~/.cache/coreb.
     COREB_CACHE_DIR: join(testTmp, 'coreb-cache'),
+    // One judge cache for the run (the tests' own judges and the CLIs they start): the precompiled
+    // header, the run helper and the Go build cache are built once, not once per kind of caller.
+    COREB_JUDGE_CACHE: join(testTmp, 'coreb-judge'),
     COREB_TEST_PROBE_DIR: probeDir,
     NODE_OPTIONS: [process.env.NODE_OPTIONS, probe].filter(Boolean).join(' '),
   },
