@@ -24,7 +24,7 @@
  * @example Evaluate BM25 on a CoREB release, as `coreb eval` does
  * ```ts
  * import { runEval, renderResults } from 'coreb';
- * const { results } = await runEval({ data: 'release_v2602', retrievers: ['bm25'], corebVersion: '0.1.0' });
+ * const { results } = await runEval({ data: 'release_v2602', retrievers: ['bm25'] });
  * console.log(renderResults(results));
  * ```
  *

@@ -7,7 +7,7 @@ import { CorebError, EXIT_CODES, exitStatusHelp, isCorebError } from '../core/er
 import type { CommandContext } from './command.js';
 import { COMMANDS } from './commands.js';
 import { didYouMean } from '../core/suggest.js';
-import { corebVersion } from './version.js';
+import { corebVersion } from '../core/version.js';
 import { HEAVY_COMMANDS, hugePagesEnv, reexecWithHugePages, restoreUserTunables } from './huge-pages.js';
 
 async function help(out: NodeJS.WritableStream): Promise<void> {

@@ -4,6 +4,7 @@
  * `mteb`, marked imported: task means only, no per-query values, so they stand in the mteb
  * leaderboard beside the rows coreb scored and take part in no significance test.
  */
+import { corebVersion } from '../core/version.js';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
@@ -62,8 +63,8 @@ export interface MtebImportOptions {
    * revision MTEB never pinned is then left out, with a warning, unless this is given.
    */
   split?: string;
-  /** coreb's version, written into the results. */
-  corebVersion: string;
+  /** coreb's version, written into the results. Default: this package's. */
+  corebVersion?: string;
 }
 
 /** Reads JSON as Python writes it (`NaN`, `Infinity` literals become null). */
@@ -289,7 +290,7 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
       .digest('hex');
     const results: EvalResults = {
       schema: EVAL_RESULTS_SCHEMA,
-      coreb: { version: options.corebVersion },
+      coreb: { version: options.corebVersion ?? corebVersion() },
       createdAt: new Date().toISOString(),
       dataset: {
         kind: 'coreb-release',

@@ -34,7 +34,8 @@ export interface CompareReleasesOptions {
   bands?: Partial<DriftBands>;
   /** Run BM25 on both releases (the slowest part: a few seconds on a 2,600-query release). Default true. */
   bm25?: boolean;
-  corebVersion: string;
+  /** coreb's version, written into the BM25 results. Default: this package's. */
+  corebVersion?: string;
   signal?: AbortSignal;
   logger?: Logger;
 }
@@ -85,7 +86,7 @@ async function figures(loaded: Release, options: CompareReleasesOptions, dir: st
       retrievers: ['bm25'],
       perQuery: false,
       datasetStats: false,
-      corebVersion: options.corebVersion,
+      ...(options.corebVersion !== undefined ? { corebVersion: options.corebVersion } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       // The release's warnings were printed when it was checked above.
       logger: silentLogger,
@@ -198,7 +199,7 @@ function verifiedRows(a: VerifiedByModelLanguage, b: VerifiedByModelLanguage, ab
  * score is not counted).
  * @example
  * ```ts
- * const drift = await compareReleases('release_v2602', 'release_v2603', { corebVersion: '0.1.0' });
+ * const drift = await compareReleases('release_v2602', 'release_v2603', {});
  * console.log(renderDriftReport(drift));
  * ```
  */

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCorebError } from '../core/errors.js';
-import { compileSubtaskGlob, resolveTasks, slugify, trecRunLines } from './run-eval.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileSubtaskGlob, resolveTasks, runEval, slugify, trecRunLines } from './run-eval.js';
 
 test('--subtasks globs: * is any run, ? one character, commas separate, other characters are literal', () => {
   const keep = compileSubtaskGlob('t2c_search_*, c2c_cross_lan?,c2t.match');
@@ -42,4 +45,12 @@ test('TREC run lines: 1-based ranks, queries without a list skipped', () => {
     ),
   ];
   assert.deepEqual(lines, ['q1 Q0 d2 1 2.5 tag', 'q1 Q0 d1 2 1 tag']);
+});
+
+test('a library caller need not pass corebVersion: the results carry this package’s version', async () => {
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const { results } = await runEval({ data: join(root, 'data', 'coreb-mini', 'release'), tasks: ['c2c'], datasetStats: false });
+  assert.equal(results.coreb.version, pkg.version);
+  assert.equal(results.retrievers[0].name, 'bm25');
 });

@@ -5,6 +5,7 @@
  */
 import { collectGarbage, releaseGarbage } from '../core/memory.js';
 import { counted } from '../core/words.js';
+import { corebVersion } from '../core/version.js';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import {
@@ -169,8 +170,8 @@ export interface EvalOptions {
   perQuery?: boolean;
   /** Directory relative retriever files are resolved against. Default: the process's cwd. */
   baseDir?: string;
-  /** coreb's version, written into the results. */
-  corebVersion: string;
+  /** coreb's version, written into the results. Default: this package's (`corebVersion()`). */
+  corebVersion?: string;
   /** Environment for `dense:` providers (API keys by name). Default: empty. */
   env?: Record<string, string | undefined>;
   /** Embedding cache directory for `dense:` providers. */
@@ -185,8 +186,11 @@ export interface EvalOptions {
   datasetStats?: boolean;
   /** Where those statistics are cached by dataset sha256 (`<dir>/datasets/<sha256>.stats.json`); default: not cached. */
   statsCacheDir?: string;
+  /** Stops the run when aborted (exit between queries and files; nothing half-written). Default: none. */
   signal?: AbortSignal;
+  /** Told the phases and counts as the run goes (a progress bar). Default: silent. */
   progress?: Progress;
+  /** Warnings and information lines (what was left out, what was read). Default: silent. */
   logger?: Logger;
   /**
    * Measures reported beside the protocol's own (`ndcg@100`, `recall@1000`, any one measure at one
@@ -821,7 +825,6 @@ async function scoreRow(
  *   data: 'path/to/release_v2602',
  *   retrievers: ['bm25', 'run:my-model.trec'],
  *   outDir: 'results',
- *   corebVersion: '0.1.0',
  * });
  * console.log(renderResults(results, { format: 'markdown' }));
  * ```
@@ -1204,7 +1207,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
   }
   const results: EvalResults = {
     schema: EVAL_RESULTS_SCHEMA,
-    coreb: { version: options.corebVersion },
+    coreb: { version: options.corebVersion ?? corebVersion() },
     createdAt: new Date().toISOString(),
     dataset: identity,
     protocol,

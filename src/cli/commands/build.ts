@@ -26,7 +26,7 @@ import { loadBuildConfig, settingList, type BuildFileConfig } from '../../constr
 import type { Command, CommandContext } from '../command.js';
 import { readJudgeOption } from '../judge-option.js';
 import { createProgressBar } from '../progress-bar.js';
-import { corebVersion } from '../version.js';
+import { corebVersion } from '../../core/version.js';
 
 const USAGE = `coreb build --problems FILE --out DIR --rewriter SPEC --solver SPEC [options]
 

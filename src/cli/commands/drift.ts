@@ -8,7 +8,7 @@ import { compareReleases, DEFAULT_DRIFT_BANDS } from '../../eval/release-drift.j
 import { renderDriftReport } from '../../report/render-drift.js';
 import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
-import { corebVersion } from '../version.js';
+import { corebVersion } from '../../core/version.js';
 
 const b = DEFAULT_DRIFT_BANDS;
 const USAGE = `Usage: coreb drift PREVIOUS CURRENT [options]

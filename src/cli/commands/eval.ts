@@ -17,7 +17,7 @@ import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 import { readModelMetaOption } from '../model-meta-option.js';
 import { createProgressBar } from '../progress-bar.js';
-import { corebVersion } from '../version.js';
+import { corebVersion } from '../../core/version.js';
 
 /** The package root (three levels above dist/src/cli/commands). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -19,7 +19,7 @@ import { disjointnessWarning, loadProblemSet, mineRerankRecords } from '../../tr
 import { opt, parseOptions } from '../options.js';
 import type { Command } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
-import { corebVersion } from '../version.js';
+import { corebVersion } from '../../core/version.js';
 
 const USAGE = `Usage: coreb mine --data DIR (--run FILE | --retriever SPEC) --out FILE [options]
        coreb mine --from RECORDS --export FORMAT --out FILE [options]

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { entryPath, hasEntry, listEntries, readEntry, removeEntries, writeEntry } from '../../dataset/results-store.js';
 import { readMtebResults } from '../../eval/mteb-import.js';
-import { corebVersion } from '../version.js';
+import { corebVersion } from '../../core/version.js';
 import { opt, parseOptions } from '../options.js';
 import type { Command, CommandContext } from '../command.js';
 

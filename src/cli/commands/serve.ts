@@ -20,7 +20,7 @@ import { LiveRepoIndex, liveSearchService, liveStateKey } from '../../eval/live-
 import { parseRetrieverSpec } from '../../eval/retriever-spec.js';
 import type { Bm25Options } from '../../search/bm25.js';
 import type { Command, CommandContext } from '../command.js';
-import { corebVersion } from '../version.js';
+import { corebVersion } from '../../core/version.js';
 
 const USAGE = `Usage: coreb serve --data DIR --retriever SPEC [--reranker SPEC] [options]
        coreb serve --repo PATH [--retriever 'bm25?...'] [options]

@@ -9,7 +9,7 @@ import { checkSoup, SOUP_METHODS, soupAdapters, type SoupCheckReport } from '../
 import { opt, parseOptions } from '../options.js';
 import type { Command } from '../command.js';
 import { createProgressBar } from '../progress-bar.js';
-import { corebVersion } from '../version.js';
+import { corebVersion } from '../../core/version.js';
 
 const USAGE = `Usage: coreb soup ADAPTER_DIR ADAPTER_DIR [...] --out DIR [--method linear|cat] [--weights W,W,...]
        coreb soup ADAPTER_DIR ADAPTER_DIR [...] --check [--out DIR ...] [--sample N]

@@ -1,4 +1,4 @@
-/** coreb's own version, read once from the package's package.json (three levels above dist/src/cli). */
+/** coreb's own version, read once from the package's package.json (three levels above dist/src/core). */
 import { readFileSync } from 'node:fs';
 
 let cached: string | undefined;
