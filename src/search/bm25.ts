@@ -81,40 +81,10 @@ export const BM25_OPTION_TYPES = {
 } as const satisfies Record<keyof Bm25Options, 'number' | 'boolean' | 'string' | 'list'>;
 
 /**
- * Defaults, tuned on CoREB release_v2602 only with `bench/search-bm25-tune.ts` (protocol:
- * relevance level 2, strict nDCG, code-to-code anchor excluded, c2t_match negatives excluded,
- * overall = query-weighted mean over t2c + c2t + c2c; 2,398 queries).
- *
- * Grid (coordinate ascent, one axis at a time around the current best): stop list {none, english,
- * code, english+code}; S-stemming {off, on}; minLength {1, 2, 3}; whole identifiers {off, on};
- * identifier splitting {off, on}; numbers {off, on}; fields {text, text + abbreviated text};
- * queryTf {raw, binary, saturate with k3 in {0.5, 1, 2, 4, 8, 16, 20}}; k1 in {0.6, 0.9, 1.2,
- * 1.5, 2, 2.5, 3, 4, 6, 8, 12, 20} x b in {0.3, 0.5, 0.75, 0.9, 0.95, 1}.
- * Overall nDCG@10 / Recall@10 / MAP@10 (reference third-party code-aware BM25: 0.3256 / 0.4647 /
- * 0.2707):
- * - classic start (k1 1.2, b 0.75, english+code stops, minLength 2, numbers, k3 1): 0.3467 / 0.4864 / 0.2915
- * - minLength 1 (keeps one-letter names such as `n`, `k`, `s` that statements and code share): 0.4295
- * - + abbreviated text indexed with the full text (c2t canonical queries target it): +0.025 c2t nDCG
- * - splitting identifiers matters most (off: -0.10 overall); whole identifiers add +0.013 at
- *   k1 1.2 and cost 0.006 at the chosen point (kept: they are what code-to-code shares exactly)
- * - code stop list alone beats english+code (0.5319 vs 0.5255 at k1 6): English stop words
- *   include one-letter variable names (`a`, `i`) that code shares with statements
- * - numbers off: +0.006; S-stemming on: +0.004 to +0.006
- * - larger k1 with full length normalisation (b = 1) keeps improving up to a plateau at k1 8-20
- *   (0.5399 at k1 8, 0.5421 at 12, 0.5417 at 20, all with k3 4); k3 4 beats 1, 8 and 16.
- * - RM3 pseudo-relevance feedback (5 docs, 20 terms, lambda 0.3): overall 0.5460 (+0.006): t2c
- *   +0.030 and c2c +0.019, but c2t -0.022 (feedback pulls up the LLM-written near-miss texts of
- *   the same problem); 3 or 10 docs, 50 terms, lambda 0.5 were no better. Off by default: the
- *   gain is small, task-dependent, and costs a second pass.
- * - query-side bigrams joined into compound identifiers ("favorite sequence" -> favoritesequence)
- *   were tried and lost 0.007 overall; not offered.
- * Chosen: k1 8, b 1, saturate k3 4, code stop list, minLength 1, no numbers, S-stemming, split
- * identifiers + whole. The tuning indexed title + text + meta.abbreviatedText (overall 0.5399 /
- * 0.7068 / 0.4727; t2c 0.3068, c2t 0.7702, c2c 0.6963 nDCG@10), but that field is a label proxy
- * (on original texts only, see {@link Bm25Options.fields}), so the default indexes title + text
- * only: overall 0.5188 / 0.6902 / 0.4503 (c2t 0.7227) under the tuning protocol above; under the
- * published protocol (negatives as 0) overall nDCG@10 0.4777, task mean 0.5362 (t2c 0.3068,
- * c2t 0.6055, c2c 0.6963).
+ * Defaults, tuned on CoREB release_v2602 only with `bench/search-bm25-tune.ts` (in-sample there):
+ * k1 8, b 1, query term frequency saturated with k3 4, fields title + text. The tokeniser's own
+ * defaults (code stop list, minLength 1, no numbers, S-stemming, split identifiers + whole) come
+ * from the same search. The grid, every step and the numbers: docs/eval.md, "BM25 defaults".
  */
 export const BM25_DEFAULTS = {
   k1: 8,
