@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Doc } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
-import type { Bm25IndexData, ResolvedBm25Options } from './bm25.js';
+import type { Bm25IndexData, ResolvedBm25Options } from './bm25-types.js';
 import { EventLoopTurns, runSteps, runStepsAsync } from './common.js';
 
 /**

@@ -9,19 +9,12 @@ import type { IndexOptions, RankedList, Retriever, RetrieverDescription, Retriev
 import { Bm25ForwardList, type ForwardListOptions } from './bm25-forward.js';
 import { type Bm25IndexStore, bm25IndexKey, decodeBm25IndexDataAsync, encodeBm25IndexData } from './bm25-store.js';
 import { checkAborted, EventLoopTurns, rankDocIds, resolveExcluded, runSteps, runStepsAsync, validateDepth } from './common.js';
-import type { ResolvedTokenizerOptions, TokenizerOptions } from './tokenize.js';
+import type { TokenizerOptions } from './tokenize.js';
 import { createTokenizer, resolveTokenizerOptions, STOP_LISTS, TermInterner } from './tokenize.js';
 import { TopK } from './top-k.js';
+import { type Bm25IndexData, QUERY_TF_MODES, type QueryTfMode, type ResolvedBm25Options } from './bm25-types.js';
 
-/**
- * How a term repeated in the query counts.
- * - `raw`: weight = query term frequency (Lucene: every occurrence is one more clause).
- * - `binary`: weight 1 (each distinct term once).
- * - `saturate`: Robertson's k3 saturation, weight = qtf (k3 + 1) / (k3 + qtf).
- */
-export const QUERY_TF_MODES = ['raw', 'binary', 'saturate'] as const;
-/** A query term-frequency mode. */
-export type QueryTfMode = (typeof QUERY_TF_MODES)[number];
+export { QUERY_TF_MODES, type Bm25IndexData, type QueryTfMode, type ResolvedBm25Options };
 
 /** Options of {@link createBm25Retriever} / {@link createBm25Index}. */
 export interface Bm25Options extends TokenizerOptions {
@@ -113,18 +106,6 @@ export const BM25_PRESETS = {
 /** A BM25 preset name. */
 export type Bm25PresetName = keyof typeof BM25_PRESETS;
 
-/** Fully resolved BM25 parameters. */
-export interface ResolvedBm25Options extends ResolvedTokenizerOptions {
-  k1: number;
-  b: number;
-  queryTf: QueryTfMode;
-  k3: number;
-  fields: readonly string[];
-  feedbackDocs: number;
-  feedbackTerms: number;
-  feedbackWeight: number;
-}
-
 /** Fills BM25 defaults and checks ranges (throws `USAGE`). */
 export function resolveBm25Options(options: Bm25Options = {}): ResolvedBm25Options {
   const r: ResolvedBm25Options = {
@@ -208,26 +189,6 @@ function ensure<T extends Int32Array | Uint16Array>(a: T, need: number, used: nu
   out.set(a.subarray(0, used));
   if (fill !== 0) out.fill(fill, used);
   return out;
-}
-
-/** The parts of an index that are computed from the corpus (what an on-disk index stores). */
-export interface Bm25IndexData {
-  docIds: readonly string[];
-  /** Terms by id. */
-  terms: readonly string[];
-  /** term -> id, the inverse of `terms` (optional: built from `terms` when missing). */
-  vocabulary?: ReadonlyMap<string, number>;
-  documentFrequency: Int32Array;
-  docLengths: Int32Array;
-  termStart: Int32Array;
-  postingDocs: Int32Array;
-  /**
-   * Term frequency of each posting: 16-bit when every frequency is below 65,536 (2 bytes per
-   * posting; what the build and the on-disk index produce then), else 32-bit. Absent from data
-   * built with `searchOnly` (the BM25 weights were computed in its place): such data can be
-   * searched, but not stored or expanded with RM3.
-   */
-  postingTf?: Uint16Array | Int32Array;
 }
 
 /** How {@link buildBm25IndexDataAsync} runs and what it keeps. */
