@@ -22,7 +22,7 @@ import { removeCppStrayMainCalls } from '../sandbox/official-harness.js';
 import { createBm25Index, type Bm25Index } from '../search/bm25.js';
 import { createJudge, parseJudgeSpec } from '../sandbox/judge-spec.js';
 import type { NormalisationName } from '../sandbox/normalise.js';
-import type { SpecReranker } from './rerank-stage.js';
+import type { SpecReranker } from './spec-reranker.js';
 
 /** Settings of an `exec` reranker spec (`exec?timeoutMs=2000&judge=local&screen=true`). */
 export interface ExecRerankerSettings {

@@ -5,7 +5,7 @@
  * (`1/(k + r_rerank) + alpha/(k + r_first)`). Also: the reranker factory with the score cache,
  * and the deltas a reranked result reports against its first stage.
  */
-import { createCachedReranker, openRerankStore, type RerankCacheCounters } from '../cache/cached-reranker.js';
+import { createCachedReranker, openRerankStore } from '../cache/cached-reranker.js';
 import { resolveCacheDir } from '../cache/cache-dir.js';
 import type { Doc, Query, TaskName } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
@@ -16,6 +16,9 @@ import type { RankedList } from '../core/retrieval.js';
 import { createReranker } from '../providers/rerank/registry.js';
 import { parseRerankerSpec } from '../providers/rerank/config.js';
 import { rankTrec } from './rank.js';
+import type { SpecReranker } from './spec-reranker.js';
+
+export type { SpecReranker };
 
 /** How reranker and first stage combine: the reranker alone, or reciprocal-rank fusion of both. */
 export type RerankFusion = { kind: 'none' } | { kind: 'rrf'; k: number; alpha: number };
@@ -140,18 +143,6 @@ export interface RerankerFactoryOptions {
   /** Cache root; default from `env` (see resolveCacheDir). `false` disables the score cache. */
   cacheDir?: string | false;
   logger?: Logger;
-}
-
-/** A reranker from {@link createRerankerFromSpec}: cached, with counters and a close. */
-export interface SpecReranker extends Reranker {
-  /** Cache counters (zeros when the cache is disabled). */
-  counters(): RerankCacheCounters;
-  /** What the reranker did and cost beyond scoring pairs (the exec reranker's runs); goes into a reranked result's `rerank.execution`. */
-  report?(): Record<string, unknown>;
-  /** Rerankers that read the release's statements beyond the candidates (the exec reranker's borrowed samples) take the statement corpus here. */
-  useStatements?(docs: readonly Doc[]): void;
-  /** Flushes and closes the score store. */
-  close(): void;
 }
 
 /**
