@@ -16,7 +16,7 @@ import type { LcbProblem } from '../../dataset/lcb.js';
 import type { ShapeRoles } from '../release-shape.js';
 import { ContractError } from './contracts.js';
 import { renderTemplate, type PromptName, type PromptSet } from './prompts.js';
-import type { BuildWork, BuildStageModule, BuildStage, BuildModels, BuildOptions, StageUsage, BuildFailure, BuildResult, WireTest } from './types.js';
+import type { BuildWork, BuildStage, BuildModels, BuildOptions, StageUsage, BuildFailure, BuildResult, WireTest } from './types.js';
 
 /** The corpus `model` label of a chat model: its model name's last path segment (`Qwen/Qwen2.5-7B` -> `Qwen2.5-7B`). */
 export function modelLabel(model: ChatModel): string {
@@ -338,4 +338,14 @@ export function need<K extends keyof BuildWork>(work: BuildWork, key: K, stage: 
   const v = work[key];
   if (v === undefined) throw new CorebError('INTERNAL', `stage ${stage} needs ${String(key)}, which no earlier stage produced`);
   return v as NonNullable<BuildWork[K]>;
+}
+
+/**
+ * One stage of the build: `run` computes its output from the work so far and adds it; `resume`
+ * adds the output an earlier run left in `work/` (when the stage is not run this time).
+ */
+export interface BuildStageModule {
+  readonly name: BuildStage;
+  run(ctx: Ctx, work: BuildWork): Promise<void>;
+  resume(ctx: Ctx, work: BuildWork): Promise<void>;
 }

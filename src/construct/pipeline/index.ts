@@ -14,7 +14,7 @@ export {
   type BuildOptions,
   type BuildResult,
   type BuildStage,
-  type BuildStageModule,
   type BuildWork,
   type StageUsage,
 } from './types.js';
+export type { BuildStageModule } from './context.js';

@@ -13,9 +13,7 @@ import type { AuthoredProblem } from '../mini-authored.js';
 import type { PlannedRelease } from '../mini-release.js';
 import type { ReleaseShape, ShapeRoles } from '../release-shape.js';
 import type { PromptSet } from './prompts.js';
-import type { SearchQueryKind } from './stages/queries.js';
 import type { DroppedProblem, ExcludedProblems } from '../problem-selection.js';
-import type { Ctx } from './context.js';
 import type { ReviewState } from '../review/decisions.js';
 
 /** The stages, in order. `tests` adapts the test cases a rewrite changed (part of rewriting). */
@@ -271,12 +269,5 @@ export interface AssembledRelease {
   roles: ShapeRoles;
 }
 
-/**
- * One stage of the build: `run` computes its output from the work so far and adds it; `resume`
- * adds the output an earlier run left in `work/` (when the stage is not run this time).
- */
-export interface BuildStageModule {
-  readonly name: BuildStage;
-  run(ctx: Ctx, work: BuildWork): Promise<void>;
-  resume(ctx: Ctx, work: BuildWork): Promise<void>;
-}
+/** A search-query type (the prompts' wording per type: `SEARCH_QUERY_KINDS` in stages/queries.ts). */
+export type SearchQueryKind = 'title_search' | 'description_search' | 'algorithm_search';

@@ -5,8 +5,8 @@ import { CorebError } from '../../../core/errors.js';
 import type { Program, TestCase } from '../../../core/execution.js';
 import { openJsonFileStore, VERDICT_CACHE_LAYOUT } from '../../../cache/json-file-store.js';
 import { judgeKey, runJudging, type JudgeRecord } from '../../../sandbox/judge-run.js';
-import type { BuildWork, BuildStageModule, SolveRow } from '../types.js';
-import { need, type Ctx } from '../context.js';
+import type { BuildWork, SolveRow } from '../types.js';
+import { need, type BuildStageModule, type Ctx } from '../context.js';
 import { programId, programsOf } from './solve.js';
 
 async function stageExecute(ctx: Ctx, solutions: SolveRow[], testsOf: Map<string, TestCase[]>): Promise<Map<string, JudgeRecord>> {

@@ -3,7 +3,8 @@
  * the {@link BuildWork} so far and adds its own output), in the order {@link BUILD_STAGES} runs them.
  * `load` is not in the table: it produces the work every other stage starts from.
  */
-import type { BuildStage, BuildStageModule } from '../types.js';
+import type { BuildStage } from '../types.js';
+import type { BuildStageModule } from '../context.js';
 import { abbreviate } from './abbreviate.js';
 import { execute } from './execute.js';
 import { negatives } from './negatives.js';

@@ -11,10 +11,10 @@ import { HARD_NEGATIVE_STRATEGIES, outcomeKey, type AuthoredProblem, type Soluti
 import { planMiniRelease } from '../../mini-release.js';
 import { resolveReleaseShape } from '../../release-shape.js';
 import { applyReviewInPlace, loadReviewState, reviewStatus } from '../../review/decisions.js';
-import type { BuildWork, BuildStageModule } from '../types.js';
+import type { BuildWork } from '../types.js';
 import { searchQueriesOf } from './queries.js';
 import { programId } from './solve.js';
-import { need, fullText, shapeRoles, type Ctx } from '../context.js';
+import { need, fullText, shapeRoles, type BuildStageModule, type Ctx } from '../context.js';
 
 /** Plans the release from the work so far. */
 async function assemble(ctx: Ctx, work: BuildWork): Promise<void> {

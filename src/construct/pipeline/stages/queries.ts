@@ -6,7 +6,7 @@ import type { AuthoredProblem } from '../../mini-authored.js';
 import { parseSearchQueriesReply, searchVariantKey } from '../contracts.js';
 import { renderMessages } from '../prompts.js';
 import { similarProblems, similarProblemsByEmbedding } from '../similar.js';
-import type { RewriteRow, QueriesRow } from '../types.js';
+import type { RewriteRow, QueriesRow, SearchQueryKind } from '../types.js';
 import { LANGUAGE_INFO } from '../types.js';
 import { ask, poolStage, modelStage, need, type Ctx } from '../context.js';
 
@@ -19,10 +19,9 @@ export const SEARCH_QUERY_KINDS = {
   title_search: 'the core problem names and key concepts unique to the target problem',
   description_search: 'the requirements and functionality specific to the target problem',
   algorithm_search: "the algorithms, data structures and optimisation techniques specific to the target problem's solution",
-} as const;
+} as const satisfies Record<SearchQueryKind, string>;
 
-/** A search-query type. */
-export type SearchQueryKind = keyof typeof SEARCH_QUERY_KINDS;
+export type { SearchQueryKind };
 
 /** The released `sub_query_type` of each type, as in the official release (title searches are filed as `algorithm_search`). */
 export const SEARCH_SUB_QUERY_TYPE: Readonly<Record<SearchQueryKind, string>> = {
