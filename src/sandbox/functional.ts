@@ -13,7 +13,9 @@
  * `class Solution`) is not run.
  */
 import { judgeLanguage } from './languages/index.js';
-import { escapeRegExp, stripCComments } from './languages/language.js';
+import { escapeRegExp, stripCComments, type FunctionalSource } from './languages/language.js';
+
+export type { FunctionalSource };
 
 /** A functional problem the judge cannot run for a program, decided before building it. */
 export interface FunctionalRefusal {
@@ -21,20 +23,6 @@ export interface FunctionalRefusal {
   verdict: 'compile_error' | 'sandbox_error';
   /** One sentence naming the method, language and what is missing or unsupported. */
   reason: string;
-}
-
-/** A program with its functional driver: the main file, extra files beside it, and notes. */
-export interface FunctionalSource {
-  /** Main source file name; undefined keeps the language's default. */
-  fileName?: string;
-  /** Main source text. */
-  text: string;
-  /** Other files of the program (written beside the main file; Go builds them all). */
-  extraFiles: Array<{ name: string; text: string }>;
-  /** Java: the class to run. */
-  mainClass?: string;
-  /** What was added, for the result's `normalisations`. */
-  note: string;
 }
 
 /** LeetCode's linked structures and interactive helpers: no JSON encoding the driver could guess. */

@@ -8,36 +8,12 @@
  * else is "fixed": code that does not compile is a `compile_error`.
  */
 import type { TestKind } from '../core/execution.js';
-import type { FunctionalSource } from './functional.js';
+import type { FunctionalSource, PreparedSource } from './languages/language.js';
+
+export type { PreparedSource };
 import { judgeLanguage } from './languages/index.js';
 import { createFdProof, type SealedProgram, type TestProof } from './languages/sealing.js';
 import { OFFICIAL_CXX_FLAGS, officialSource } from './official-harness.js';
-
-/** A source file ready to build. */
-export interface PreparedSource {
-  /** File name inside the work dir (e.g. `main.cpp`, `Main.java`). */
-  fileName: string;
-  /** File contents. */
-  text: string;
-  /** Java: the class to run. */
-  mainClass?: string;
-  /** Changes made, in words, for the result's `normalisations`. */
-  normalisations: string[];
-  /** Other files written beside `fileName` (functional drivers in Go and Ruby); Go builds them all. */
-  extraFiles?: Array<{ name: string; text: string }>;
-  /** C++: the g++ flags to build with instead of the judge's (the official harness's); no precompiled header then. */
-  cxxFlags?: readonly string[];
-  /**
-   * `program` tests sealed with a descriptor proof: the descriptor the test's end reads the run's
-   * proof file on (the local judge gives it there, sandbox.ts `ProcessSpec.secret`) and where in the
-   * file the token is (languages/sealing.ts `createProofFile`).
-   */
-  proofFd?: { fd: number; offset: number };
-  /** `program` tests sealed with a literal proof: the token the test's end prints. */
-  proofToken?: string;
-  /** What the candidate's code does that a forged pass would do (the language's `suspicions`), in words. */
-  suspicions?: string[];
-}
 
 /**
  * Which source changes the judge makes: `coreb` (default: only those listed in this file's header)

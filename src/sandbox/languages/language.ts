@@ -7,8 +7,6 @@
  * is one new module and one row in the table of index.ts.
  */
 import type { TestKind } from '../../core/execution.js';
-import type { FunctionalSource } from '../functional.js';
-import type { PreparedSource } from '../normalise.js';
 import type { Mount, SandboxConfig } from '../sandbox.js';
 import type { SealedProgram, TestProof } from './sealing.js';
 import { requireTool, type RunLimits, type ToolRef } from './tools.js';
@@ -195,4 +193,44 @@ export function escapeRegExp(s: string): string {
 /** `code` with C-style comments (block and line) blanked, for languages whose declarations are looked up by pattern. */
 export function stripCComments(code: string): string {
   return code.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\/\/[^\n]*/g, ' ');
+}
+
+/** A program with its functional driver: the main file, extra files beside it, and notes. */
+export interface FunctionalSource {
+  /** Main source file name; undefined keeps the language's default. */
+  fileName?: string;
+  /** Main source text. */
+  text: string;
+  /** Other files of the program (written beside the main file; Go builds them all). */
+  extraFiles: Array<{ name: string; text: string }>;
+  /** Java: the class to run. */
+  mainClass?: string;
+  /** What was added, for the result's `normalisations`. */
+  note: string;
+}
+
+/** A source file ready to build. */
+export interface PreparedSource {
+  /** File name inside the work dir (e.g. `main.cpp`, `Main.java`). */
+  fileName: string;
+  /** File contents. */
+  text: string;
+  /** Java: the class to run. */
+  mainClass?: string;
+  /** Changes made, in words, for the result's `normalisations`. */
+  normalisations: string[];
+  /** Other files written beside `fileName` (functional drivers in Go and Ruby); Go builds them all. */
+  extraFiles?: Array<{ name: string; text: string }>;
+  /** C++: the g++ flags to build with instead of the judge's (the official harness's); no precompiled header then. */
+  cxxFlags?: readonly string[];
+  /**
+   * `program` tests sealed with a descriptor proof: the descriptor the test's end reads the run's
+   * proof file on (the local judge gives it there, sandbox.ts `ProcessSpec.secret`) and where in the
+   * file the token is (languages/sealing.ts `createProofFile`).
+   */
+  proofFd?: { fd: number; offset: number };
+  /** `program` tests sealed with a literal proof: the token the test's end prints. */
+  proofToken?: string;
+  /** What the candidate's code does that a forged pass would do (the language's `suspicions`), in words. */
+  suspicions?: string[];
 }
