@@ -63,3 +63,40 @@ test('layer check: across areas an import names the file, not the area barrel (s
   assert.match(bad.out, /metrics\/m\.ts:1: `metrics` imports the barrel of `core` \(\.\.\/core\/index\.js\); across areas import the file/);
   assert.match(bad.out, /violation\(s\) of the rules in DESIGN\.md/);
 });
+
+test('layer check fails on an import cycle, a type-only one included, and names one circle', () => {
+  const ok = check({
+    'search/types.ts': 'export interface Data { n: number }\n',
+    'search/index-a.ts': "import type { Data } from './types.js';\nimport { save } from './store.js';\nexport const d: Data = { n: save() };\n",
+    'search/store.ts': "import type { Data } from './types.js';\nexport const save = (x?: Data) => x?.n ?? 1;\n",
+  });
+  assert.equal(ok.status, 0, ok.out);
+  const bad = check({
+    'search/index-a.ts': "import { save } from './store.js';\nexport interface Data { n: number }\nexport const d = save();\n",
+    'search/store.ts': "import type { Data } from './index-a.js';\nexport const save = (x?: Data) => x?.n ?? 1;\n",
+  });
+  assert.equal(bad.status, 1);
+  assert.match(bad.out, /import cycle \(2 modules\): search\/index-a\.ts -> search\/store\.ts -> search\/index-a\.ts/);
+  // Across folders and three modules long.
+  const three = check({
+    'sandbox/a.ts': "import './b/b.js';\n",
+    'sandbox/b/b.ts': "import './c.js';\n",
+    'sandbox/b/c.ts': "import type { X } from '../a.js';\nexport type Y = X;\n",
+  });
+  assert.equal(three.status, 1);
+  assert.match(three.out, /import cycle \(3 modules\): sandbox\/a\.ts -> sandbox\/b\/b\.ts -> sandbox\/b\/c\.ts -> sandbox\/a\.ts/);
+});
+
+test('layer check: core and metrics are pure, no node: import outside the listed files', () => {
+  const bad = check({
+    'core/a.ts': "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n",
+    'metrics/m.ts': "import { createHash } from 'node:crypto';\nexport const m = createHash;\n",
+    'dataset/d.ts': "import { readFileSync } from 'node:fs';\nexport const d = readFileSync;\n",
+  });
+  assert.equal(bad.status, 1);
+  assert.match(bad.out, /core\/a\.ts:1: `core` is pure .* imports node:fs/);
+  assert.match(bad.out, /metrics\/m\.ts:1: `metrics` is pure .* imports node:crypto/);
+  assert.doesNotMatch(bad.out, /dataset\/d\.ts/, 'adapters may do I/O');
+  const listed = check({ 'core/version.ts': "import { readFileSync } from 'node:fs';\nexport const v = readFileSync;\n" });
+  assert.equal(listed.status, 0, listed.out);
+});
