@@ -9,10 +9,10 @@ import type { EmbedRole, Embedder, EmbeddingMatrix } from '../core/embedding.js'
 import { CorebError } from '../core/errors.js';
 import { silentLogger, silentProgress, type Logger, type Progress } from '../core/progress.js';
 import { denseEncoder } from './create-retriever.js';
-import { detectDataLayout, loadEvalData, type EvalOptions } from './run-eval.js';
+import { detectDataLayout, type EvalDataOptions, loadEvalData } from './eval-data.js';
 
 /** Options of {@link embedDataset}. */
-export interface EmbedDatasetOptions extends Pick<EvalOptions, 'split' | 'tasks' | 'subtasks'> {
+export interface EmbedDatasetOptions extends Pick<EvalDataOptions, 'split' | 'tasks' | 'subtasks'> {
   /**
    * What a text of a role becomes in a task (its template and input type, `embedInputKey` of the
    * resolved spec). When given, two tasks that share a corpus must embed its documents alike (an

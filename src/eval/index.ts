@@ -10,6 +10,7 @@ export * from './run-retriever.js';
 export * from './create-retriever.js';
 export * from './dense-embedder.js';
 export * from './run-eval.js';
+export * from './eval-data.js';
 export * from './audit/audit.js';
 export * from './release-drift.js';
 export * from './audit/label-proxies.js';

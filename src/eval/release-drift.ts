@@ -13,7 +13,8 @@ import { loadCl100kCounter, releaseTokenStats, verifiedByModelLanguage } from '.
 import { loadRelease } from '../dataset/release.js';
 import { subtaskFamily, subtaskFamilyName } from '../dataset/release-schema.js';
 import { releaseIssues } from './dataset-issues.js';
-import { failOnErrors, runEval } from './run-eval.js';
+import { failOnErrors } from './eval-data.js';
+import { runEval } from './run-eval.js';
 
 /** The default {@link DriftBands}. */
 export const DEFAULT_DRIFT_BANDS: Readonly<DriftBands> = {

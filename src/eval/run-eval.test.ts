@@ -4,7 +4,8 @@ import { isCorebError } from '../core/errors.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileSubtaskGlob, resolveTasks, runEval, slugify, trecRunLines } from './run-eval.js';
+import { compileSubtaskGlob, resolveTasks } from './eval-data.js';
+import { runEval, slugify, trecRunLines } from './run-eval.js';
 
 test('--subtasks globs: * is any run, ? one character, commas separate, other characters are literal', () => {
   const keep = compileSubtaskGlob('t2c_search_*, c2c_cross_lan?,c2t.match');

@@ -12,7 +12,7 @@ import { loadRelease } from '../../dataset/release.js';
 import { loadRerankRecords, saveRerankRecords } from '../../dataset/rerank-records.js';
 import { releaseTasks } from '../../dataset/release-tasks.js';
 import { saveAtomic, saveLinesAtomic } from '../../dataset/atomic-write.js';
-import { resolveTasks } from '../../eval/run-eval.js';
+import { resolveTasks } from '../../eval/eval-data.js';
 import { retrieveTasks } from '../../eval/retrieve-tasks.js';
 import { checkExportable, EXPORT_FORMATS, EXPORT_TEMPLATES, exportLines, resolveYesNoLayout, type ExportFormat } from '../../train/export.js';
 import { disjointnessWarning, loadProblemSet, mineRerankRecords } from '../../train/mine.js';

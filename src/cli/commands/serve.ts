@@ -9,7 +9,7 @@ import { TASK_SHORT, type TaskName } from '../../core/dataset.js';
 import { CorebError, isCorebError } from '../../core/errors.js';
 import { checkRequest, isLoopbackHost } from '../../core/request-guard.js';
 import { corpusStates } from '../../eval/corpus-states.js';
-import { detectDataLayout, loadEvalData } from '../../eval/run-eval.js';
+import { detectDataLayout, loadEvalData } from '../../eval/eval-data.js';
 import { createMcpHandler, JSONRPC_ERRORS, MCP_MAX_K } from '../../eval/mcp-server.js';
 import { createSearchService, type SearchRequest, type SearchService } from '../../eval/search-service.js';
 import { opt, parseOptions } from '../options.js';

@@ -21,7 +21,7 @@ import { detectorAgrees, loadLanguageDetector, type LanguageDetector } from './l
 import { findExactDuplicates, findNearDuplicates, type NearDuplicateOptions } from './near-duplicates.js';
 import { crossReleaseDuplicates, duplicateQueryTexts, labelVerdicts, type ReleaseSide } from './label-findings.js';
 import { resolveProtocol } from '../protocol.js';
-import { detectDataLayout, failOnErrors } from '../run-eval.js';
+import { detectDataLayout, failOnErrors } from '../eval-data.js';
 import { scoreTask } from '../score.js';
 
 /** Options of {@link runAudit}. */
