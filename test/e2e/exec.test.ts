@@ -178,49 +178,53 @@ function processesWith(marker: string): number {
   return n;
 }
 
-test('SIGTERM stops coreb exec cleanly (exit 130, no sandbox left running), finished programs kept', { skip }, async () => {
-  const f = fixtures();
-  const marker = `7${process.pid}${Date.now() % 100000}`;
-  const progs = [
-    { id: 'fast', problem_id: 'abc900_a', language: 'python', code: 'a, b = map(int, input().split())\nprint(a + b)\n' },
-    ...Array.from({ length: 4 }, (_, i) => ({
-      id: `slow${i}`,
-      problem_id: 'abc900_a',
-      language: 'python',
-      code: `import os\nos.execv('/usr/bin/sleep', ['sleep', '${marker}${i}'])\n`,
-    })),
-  ];
-  writeFileSync(f.candidates, progs.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  const args = [cliPath, 'exec', '--problems', f.problems, '--candidates', f.candidates, '--out', f.out, '--jobs', '2', '--timeout-ms', '60000'];
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-  const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
-  const deadline = Date.now() + 20000;
-  const fastDone = (): boolean => {
-    try {
-      return readFileSync(f.out, 'utf8').includes('"id":"fast"');
-    } catch {
-      return false;
-    }
-  };
-  while ((processesWith(marker) === 0 || !fastDone()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(processesWith(marker) > 0, 'slow programs never started');
-  child.kill('SIGTERM');
-  const code = await exited;
-  assert.equal(code, 130, stderr);
-  assert.match(stderr, /interrupted|re-run/);
-  await new Promise((r) => setTimeout(r, 300));
-  assert.equal(processesWith(marker), 0, 'sandboxed programs survived the interrupted judge');
-  const lines = readFileSync(f.out, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '');
-  for (const l of lines) assert.equal((JSON.parse(l) as { verdict: string }).verdict === 'sandbox_error', false);
-  assert.ok(
-    lines.some((l) => (JSON.parse(l) as { id: string }).id === 'fast'),
-    'finished programs are kept',
-  );
-});
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  test(`${signal} stops coreb exec within 2 s (exit 130, no sandbox left running), finished programs kept`, { skip }, async () => {
+    const f = fixtures();
+    const marker = `7${process.pid}${Date.now() % 100000}`;
+    const progs = [
+      { id: 'fast', problem_id: 'abc900_a', language: 'python', code: 'a, b = map(int, input().split())\nprint(a + b)\n' },
+      ...Array.from({ length: 4 }, (_, i) => ({
+        id: `slow${i}`,
+        problem_id: 'abc900_a',
+        language: 'python',
+        code: `import os\nos.execv('/usr/bin/sleep', ['sleep', '${marker}${i}'])\n`,
+      })),
+    ];
+    writeFileSync(f.candidates, progs.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const args = [cliPath, 'exec', '--problems', f.problems, '--candidates', f.candidates, '--out', f.out, '--jobs', '2', '--timeout-ms', '60000'];
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+    const deadline = Date.now() + 20000;
+    const fastDone = (): boolean => {
+      try {
+        return readFileSync(f.out, 'utf8').includes('"id":"fast"');
+      } catch {
+        return false;
+      }
+    };
+    while ((processesWith(marker) === 0 || !fastDone()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(processesWith(marker) > 0, 'slow programs never started');
+    const sentAt = performance.now();
+    child.kill(signal);
+    const code = await exited;
+    const exitMs = performance.now() - sentAt;
+    assert.equal(code, 130, stderr);
+    assert.ok(exitMs < 2000, `exited ${Math.round(exitMs)} ms after ${signal}`);
+    assert.match(stderr, /interrupted|re-run/);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(processesWith(marker), 0, 'sandboxed programs survived the interrupted judge');
+    const lines = readFileSync(f.out, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    for (const l of lines) assert.equal((JSON.parse(l) as { verdict: string }).verdict === 'sandbox_error', false);
+    assert.ok(
+      lines.some((l) => (JSON.parse(l) as { id: string }).id === 'fast'),
+      'finished programs are kept',
+    );
+  });
 
 test('coreb exec --explain-limits names the tree-limit mechanism of this machine', () => {
   const r = runCli(['exec', '--explain-limits']);
