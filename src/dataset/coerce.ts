@@ -29,16 +29,8 @@ export interface TableSchema {
 
 /** `snake_case` / `kebab-case` -> `camelCase` (`source_problem_id` -> `sourceProblemId`, `_id` -> `id`). */
 export function camelCase(wire: string): string {
-  let name = CAMEL.get(wire);
-  if (name === undefined) {
-    name = wire.replace(/^[_-]+/, '').replace(/[_-]+([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
-    // Column names repeat on every row; a file with a column per row must not grow this without end.
-    if (CAMEL.size > 4096) CAMEL.clear();
-    CAMEL.set(wire, name);
-  }
-  return name;
+  return wire.replace(/^[_-]+/, '').replace(/[_-]+([a-zA-Z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
-const CAMEL = new Map<string, string>();
 
 /** A schema's names worked out once (camelCased, flattened meta columns, the known sets). */
 interface SchemaNames {

@@ -6,7 +6,7 @@ import type { RerankCacheCounters } from '../cache/cached-reranker.js';
 import type { Doc } from '../core/dataset.js';
 import type { Reranker } from '../core/rerank.js';
 
-/** A reranker from {@link createRerankerFromSpec}: cached, with counters and a close. */
+/** A reranker made by `createRerankerFromSpec` (rerank-stage.ts): cached, with counters and a close. */
 export interface SpecReranker extends Reranker {
   /** Cache counters (zeros when the cache is disabled). */
   counters(): RerankCacheCounters;
