@@ -16,15 +16,22 @@ import { beirIssues, releaseIssues } from './dataset-issues.js';
 
 /** What {@link loadEvalData} needs to know (a part of `EvalOptions`). */
 export interface EvalDataOptions {
-  /** Split to read (a parquet release's split directory or a BEIR qrels split). Default: the loaders'. */
+  /**
+   * Split to read: a parquet release's split directory (e.g. `release_v2603`) or a BEIR qrels split
+   * (`qrels/<split>.tsv`). Default: the loaders' (the only split there is; BEIR `test`).
+   */
   split?: string;
-  /** Tasks, short or long names. Default: all three. Release only. */
+  /** Tasks to evaluate, short (`t2c`) or long (`text2code`) names. Default: all three. Release only. */
   tasks?: readonly string[];
-  /** Comma-separated subtask globs. Default: all. Release only. */
+  /** Comma-separated subtask globs (`*` and `?`), e.g. `t2c_search_*,c2c_*`. Default: all. Release only. */
   subtasks?: string | null;
   /** Stops loading when aborted. */
   signal?: AbortSignal;
-  /** BEIR: where corpus texts are kept (see `LoadBeirOptions.texts`). Default `auto`. */
+  /**
+   * BEIR directories: where the corpus texts are kept while the run goes on (see
+   * `LoadBeirOptions.texts`): `auto` (default) leaves them in a plain `corpus.jsonl` of 256 MiB or
+   * more and reads each text again when a retriever, reranker or report asks for it.
+   */
   corpusTexts?: 'memory' | 'file' | 'auto';
 }
 

@@ -42,7 +42,7 @@ import { describeLabelProxy, findTaskLabelProxies, type TaskLabelProxy } from '.
 import { parseRetrieverSpec, retrieverLabel, type RetrieverSpec } from './retriever-spec.js';
 import { meanMeasure, scoreTask } from './score.js';
 import { releaseTasks } from '../dataset/release-tasks.js';
-import { detectDataLayout, loadEvalData } from './eval-data.js';
+import { detectDataLayout, type EvalDataOptions, loadEvalData } from './eval-data.js';
 import type { Bm25Options } from '../search/bm25.js';
 import { corpusStates, replayBm25, searchVisible, type CorpusStates } from './corpus-states.js';
 import {
@@ -93,26 +93,11 @@ export interface ResultsStoreOptions {
   force?: boolean;
 }
 
-export interface EvalOptions {
+export interface EvalOptions extends EvalDataOptions {
   /** A CoREB release directory (JSONL or parquet) or a BEIR directory (`corpus.jsonl`, ...). */
   data: string;
-  /**
-   * Split to read: a parquet release's split directory (e.g. `release_v2603`) or a BEIR qrels split
-   * (`qrels/<split>.tsv`). Default: the loaders' (the only split there is; BEIR `test`).
-   */
-  split?: string;
-  /**
-   * BEIR directories: where the corpus texts are kept while the run goes on (see
-   * `LoadBeirOptions.texts`): `auto` (default) leaves them in a plain `corpus.jsonl` of 256 MiB or
-   * more and reads each text again when a retriever, reranker or report asks for it.
-   */
-  corpusTexts?: 'memory' | 'file' | 'auto';
   /** Retriever specs (see {@link parseRetrieverSpec}). Default `['bm25']`. */
   retrievers?: readonly string[];
-  /** Tasks to evaluate, short (`t2c`) or long (`text2code`) names. Default: all three. Release only. */
-  tasks?: readonly string[];
-  /** Comma-separated subtask globs (`*` and `?`), e.g. `t2c_search_*,c2c_*`. Default: all. Release only. */
-  subtasks?: string | null;
   /** Documents kept per query (>= 1). Default 1000. */
   depth?: number;
   /**
