@@ -24,13 +24,13 @@
  *   [--check-fixtures [--force]] [--measures all_trec] [--dir DIR (kept, files reused)]
  */
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createUniform } from '../src/core/random.js';
 import { readBenchArgs } from './args.js';
-import { checkTrecEvalFixtures, trecEvalBinary } from './support/trec-eval.js';
+import { checkTrecEvalFixtures, type Timing, timed, trecEvalBinary } from './support/trec-eval.js';
 
 const args = readBenchArgs({
   script: 'metrics-scale',
@@ -86,21 +86,6 @@ async function generate(run: string, qrels: string, queries: number): Promise<vo
     qw.write(qchunk);
   }
   await Promise.all([new Promise<void>((r) => w.end(() => r())), new Promise<void>((r) => qw.end(() => r()))]);
-}
-
-interface Timing {
-  cpu: number;
-  wall: number;
-  rssMb: number;
-}
-
-/** Runs `sh -c cmd` under /usr/bin/time; stdout to `out` (unless `cmd` writes it itself). */
-function timed(cmd: string, out: string, dir: string, writesOut = false): Timing {
-  const tf = join(dir, 'time.txt');
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', tf, 'sh', '-c', writesOut ? cmd : `${cmd} > "${out}"`], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`failed (${r.status}): ${cmd}\n${r.stderr}`);
-  const [e, u, s, m] = readFileSync(tf, 'utf8').trim().split('\n').pop()!.split(/\s+/).map(Number);
-  return { cpu: u + s, wall: e, rssMb: m / 1024 };
 }
 
 /** Whether coreb's output equals trec_eval's byte for byte (relstring lines included); compared as streams, not in memory. */

@@ -20,7 +20,7 @@ import { IdTable, parseTrecQrels, parseTrecRun } from '../src/dataset/index.js';
 import { evaluateColumns, parseMeasures, renderTrec } from '../src/metrics/index.js';
 import { createUniform } from '../src/core/random.js';
 import { readBenchArgs } from './args.js';
-import { checkTrecEvalFixtures, trecEvalBinary } from './support/trec-eval.js';
+import { checkTrecEvalFixtures, timed, trecEvalBinary } from './support/trec-eval.js';
 
 const args = readBenchArgs({
   script: 'metrics-speed',
@@ -93,15 +93,6 @@ function generate(dir: string, queries: number): { qrels: string; run: string } 
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** CPU and wall seconds of one shell command under /usr/bin/time, its stdout going to `out`. */
-function timed(cmd: string, out: string, dir: string): { cpu: number; wall: number } {
-  const tf = join(dir, 'time.txt');
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', '-o', tf, 'sh', '-c', `${cmd} > "${out}"`], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`failed (${r.status}): ${cmd}\n${r.stderr}`);
-  const [e, u, s] = readFileSync(tf, 'utf8').trim().split('\n').pop()!.split(/\s+/).map(Number);
-  return { cpu: u + s, wall: e };
-}
 
 const keep = args.get('dir');
 const dir = keep ?? mkdtempSync(join(tmpdir(), 'coreb-metrics-speed-'));

@@ -1,12 +1,29 @@
 /**
  * The trec_eval 9.0.8 reference of the metrics benches: a given binary, one built with `make` (the
  * Makefile's own flags) from a given source tree, or from the v9.0.8 tarball fetched from GitHub;
- * and a check of a binary against the te9.0.8 outputs in `../shared/fixtures/trec`.
+ * a check of a binary against the te9.0.8 outputs in `../shared/fixtures/trec`; and the `/usr/bin/time`
+ * timing both sides of a comparison use.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** CPU seconds (user + system), wall seconds and peak RSS of one timed command. */
+export interface Timing {
+  cpu: number;
+  wall: number;
+  rssMb: number;
+}
+
+/** Runs `sh -c cmd` under /usr/bin/time; stdout to `out` (unless `cmd` writes it itself). */
+export function timed(cmd: string, out: string, dir: string, writesOut = false): Timing {
+  const tf = join(dir, 'time.txt');
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', '-o', tf, 'sh', '-c', writesOut ? cmd : `${cmd} > "${out}"`], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`failed (${r.status}): ${cmd}\n${r.stderr}`);
+  const [e, u, s, m] = readFileSync(tf, 'utf8').trim().split('\n').pop()!.split(/\s+/).map(Number);
+  return { cpu: u + s, wall: e, rssMb: m / 1024 };
+}
 
 /** The v9.0.8 tag's source tarball. */
 export const TREC_EVAL_TARBALL = 'https://github.com/usnistgov/trec_eval/archive/refs/tags/v9.0.8.tar.gz';
