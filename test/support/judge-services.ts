@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -47,6 +48,31 @@ const GO_CACHE = join(tmpdir(), 'coreb-loopback-gocache');
  * answers does not change: the compiler's result and files are those of the first build.
  */
 const BUILD_CACHE = join(tmpdir(), 'coreb-loopback-builds');
+
+const PCH_DIRS = new Map<string, Promise<string>>();
+/**
+ * The precompiled `<bits/stdc++.h>` for `flags`, built once per test run (in the run's judge cache), in a
+ * worker thread: the build takes a second or two, and the programs the service is timing meanwhile run
+ * in this process's event loop.
+ */
+function loopbackPch(flags: string[]): Promise<string> {
+  const key = flags.join(' ');
+  let dir = PCH_DIRS.get(key);
+  if (dir === undefined) {
+    const cache = process.env.COREB_JUDGE_CACHE ?? join(tmpdir(), 'coreb-loopback-pch');
+    mkdirSync(cache, { recursive: true });
+    const code = `const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.module).then((m) => parentPort.postMessage(m.buildPch(workerData.cache, 'g++', workerData.flags)));`;
+    const module = new URL('../../src/sandbox/index.js', import.meta.url).href;
+    dir = new Promise<string>((resolve, reject) => {
+      const w = new Worker(code, { eval: true, workerData: { module, cache, flags } });
+      w.once('message', resolve);
+      w.once('error', reject);
+    });
+    PCH_DIRS.set(key, dir);
+  }
+  return dir;
+}
 
 async function cachedBuild(
   argv: string[],
@@ -124,13 +150,11 @@ export async function executePlain(req: ExecRequest): Promise<{ compile?: StageR
     // SandboxFusion limits the compiler too, and every language's run
     const built = (argv: string[]): string[] => (req.addressSpaceOnly === true ? limited(argv) : argv);
     if (req.language === 'cpp') {
-      compile = await cachedBuild(
-        built(['g++', ...(req.cxxFlags ?? ['-O2', '-std=c++17']), '-o', 'prog', main]),
-        dir,
-        req.files,
-        req.compileTimeoutMs,
-        env,
-      );
+      const flags = req.cxxFlags ?? ['-O2', '-std=c++17'];
+      // The test run's own shortcut, not the service's: <bits/stdc++.h> precompiled once per run and
+      // flags (g++ reads it only where it matches, so every build's result is the header's own).
+      const pch = /#\s*include\s*<bits\/stdc\+\+\.h>/.test(req.files[0].text) ? ['-I', await loopbackPch(flags)] : [];
+      compile = await cachedBuild(built(['g++', ...flags, ...pch, '-o', 'prog', main]), dir, req.files, req.compileTimeoutMs, env);
       run = limited(['./prog']);
     } else if (req.language === 'java') {
       compile = await cachedBuild(

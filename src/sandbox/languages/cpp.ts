@@ -259,14 +259,19 @@ ${CPP_RAW_SYSCALLS}
 }
 
 /**
- * Builds the precompiled `<bits/stdc++.h>` (with {@link CXX_FLAGS}) into `cacheDir/pch-<hash>/bits/` once
- * and returns that directory; programs compiled with `-I<dir>` then pick it up for
- * `#include <bits/stdc++.h>` (~0.2 s instead of ~0.9 s per compile).
+ * Builds the precompiled `<bits/stdc++.h>` (with `compileFlags`, default {@link CXX_FLAGS}) into
+ * `cacheDir/pch-<hash>/bits/` once per compiler and flags (macros aside), and returns that directory;
+ * programs compiled with `-I<dir>` and the same flags then pick it up for `#include <bits/stdc++.h>` (~0.2 s instead of
+ * ~0.9 s per compile; g++ falls back to the header itself where the flags differ).
  */
-export function buildPch(cacheDir: string, gxx: string): string {
+export function buildPch(cacheDir: string, gxx: string, compileFlags: readonly string[] = CXX_FLAGS): string {
+  // Macros from the command line are left out: the header reads none of them, and g++ takes a header
+  // built without a macro for a compile that defines it (not the other way round), so one build serves
+  // compiles with and without -DONLINE_JUDGE.
+  const flags = compileFlags.filter((f) => !f.startsWith('-D'));
   const version = spawnSync(gxx, ['-dumpfullversion'], { encoding: 'utf8' }).stdout.trim();
   const key = createHash('sha256')
-    .update(`${gxx} ${version} ${CXX_FLAGS.join(' ')}`)
+    .update(`${gxx} ${version} ${flags.join(' ')}`)
     .digest('hex')
     .slice(0, 12);
   const dir = join(cacheDir, `pch-${key}`);
@@ -275,7 +280,7 @@ export function buildPch(cacheDir: string, gxx: string): string {
   mkdirSync(join(tmp, 'bits'), { recursive: true });
   const header = join(tmp, 'bits', 'stdc++.h');
   writeFileSync(header, '#include_next <bits/stdc++.h>\n');
-  const r = spawnSync(gxx, [...CXX_FLAGS, '-w', '-x', 'c++-header', header, '-o', header + '.gch'], { encoding: 'utf8' });
+  const r = spawnSync(gxx, [...flags, '-w', '-x', 'c++-header', header, '-o', header + '.gch'], { encoding: 'utf8' });
   if (r.status !== 0) {
     rmSync(tmp, { recursive: true, force: true });
     throw new CorebError('TOOLCHAIN', `cannot build the C++ precompiled header with ${gxx}: ${r.stderr || r.error?.message}`);
