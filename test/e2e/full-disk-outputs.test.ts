@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { projectRoot } from '../support/shared.js';
+import { commit, initRepo } from '../support/git-repo.js';
 
 /** Every file under `dir` with its content (the state a failed rewrite must leave alone). */
 function snapshot(dir: string, prefix = ''): Record<string, string> {
@@ -27,6 +27,21 @@ function snapshot(dir: string, prefix = ''): Record<string, string> {
 
 test('a full disk: each command says what it could not write (exit 3, one line) and leaves the earlier outputs whole', (t) => {
   if (process.getuid?.() !== 0) return t.skip('needs root to mount a small tmpfs');
+  // A small repository of the test's own (this project's history would cost seconds of chunking
+  // for nothing the assertions need): a bug fixed in the window, so the build has a query to write.
+  const source = mkdtempSync(join(tmpdir(), 'coreb-full-outputs-repo-'));
+  const repoDir = join(source, 'calc');
+  initRepo(repoDir);
+  commit(repoDir, '2024-01-01T10:00:00Z', 'Initial calculator', { 'calc.py': 'def add(a, b):\n    return a - b\n\n\ndef neg(a):\n    return -a\n' });
+  commit(
+    repoDir,
+    '2024-02-02T10:00:00Z',
+    'Fix addition',
+    { 'calc.py': 'def add(a, b):\n    return a + b\n\n\ndef neg(a):\n    return -a\n' },
+    undefined,
+    'add subtracted. Fixes #1.',
+  );
+  t.after(() => rmSync(source, { recursive: true, force: true }));
   const disk = mkdtempSync(join(tmpdir(), 'coreb-full-outputs-'));
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=48m', 'tmpfs', disk], { stdio: 'pipe' });
@@ -41,14 +56,12 @@ test('a full disk: each command says what it could not write (exit 3, one line) 
     const report = join(disk, 'report');
     const repo = join(disk, 'repo');
     // a window over the newest commits of this repository's own history
-    const dates = execFileSync('git', ['-C', projectRoot, 'log', '--format=%cI', '-n', '40'], { encoding: 'utf8' }).trim().split('\n');
-    const since = dates[dates.length - 1];
     const runs: Array<[string, string[]]> = [
-      ['eval --out', ['eval', '--quiet', '--out', evalOut, '--overwrite']],
-      ['eval --results', ['eval', '--quiet', '--results', store, '--retriever', 'bm25']],
+      ['eval --out', ['eval', '--quiet', '--tasks', 't2c', '--out', evalOut, '--overwrite']],
+      ['eval --results', ['eval', '--quiet', '--tasks', 't2c', '--results', store, '--retriever', 'bm25']],
       ['leaderboard --site', ['leaderboard', evalOut, '--site', site]],
       ['report --out', ['report', evalOut, '--out', report]],
-      ['repo build --out', ['repo', 'build', '--repo', projectRoot, '--since', since, '--max-files', '40', '--out', repo, '--overwrite']],
+      ['repo build --out', ['repo', 'build', '--repo', repoDir, '--since', '2024-02-01', '--out', repo, '--overwrite']],
     ];
     // the good outputs, while there is room
     for (const [name, args] of runs) {
@@ -65,7 +78,9 @@ test('a full disk: each command says what it could not write (exit 3, one line) 
     assert.ok(statSync(join(disk, 'filler')).size > 0);
     // the store gets a new entry (another retriever); the others rewrite their outputs
     const again: Array<[string, string[]]> = runs.map(([name, args]) =>
-      name === 'eval --results' ? [name, ['eval', '--quiet', '--results', store, '--retriever', 'bm25?k1=0.9&b=0.4']] : [name, args],
+      name === 'eval --results'
+        ? [name, ['eval', '--quiet', '--tasks', 't2c', '--results', store, '--retriever', 'bm25?k1=0.9&b=0.4']]
+        : [name, args],
     );
     for (const [name, args] of again) {
       const r = runCli(args);

@@ -7,51 +7,18 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { mapToSnapshot, touchedOldLines } from '../../src/construct/repo-benchmark.js';
 import { parseGitDiff } from '../../src/dataset/git-repo.js';
 import { cliPath, runCli, runCliAsync } from '../support/cli.js';
+import { commit, git, initRepo } from '../support/git-repo.js';
 import { startLoopbackServer } from '../support/loopback-server.js';
 import { startServe } from '../support/serve.js';
 import { projectRoot } from '../support/shared.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'coreb-repo-build-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
-
-function git(dir: string, args: string[], env: Record<string, string> = {}): string {
-  return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
-}
-
-/** A new repository at `dir` (branch main, a committer of its own). */
-function initRepo(dir: string): void {
-  mkdirSync(dir);
-  git(dir, ['init', '-q', '-b', 'main']);
-  git(dir, ['config', 'user.email', 'dev@example.com']);
-  git(dir, ['config', 'user.name', 'Dev']);
-}
-
-/** A commit at `date` by `author` writing `files` (null deletes). */
-function commit(
-  dir: string,
-  date: string,
-  subject: string,
-  files: Record<string, string | null>,
-  author = 'Dev <dev@example.com>',
-  body = '',
-): string {
-  for (const [p, text] of Object.entries(files)) {
-    if (text === null) git(dir, ['rm', '-q', p]);
-    else {
-      mkdirSync(dirname(join(dir, p)), { recursive: true });
-      writeFileSync(join(dir, p), text);
-      git(dir, ['add', p]);
-    }
-  }
-  const env = { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  git(dir, ['commit', '-q', '--allow-empty', `--author=${author}`, '-m', subject, ...(body ? ['-m', body] : [])], env);
-  return git(dir, ['rev-parse', 'HEAD']).trim();
-}
 
 const CALC = [
   'import math',
