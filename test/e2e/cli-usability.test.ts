@@ -26,7 +26,7 @@ test('a mistyped option or command gets a "did you mean"', () => {
 test('eval --quiet writes no progress or informational lines (warnings only) to stderr', () => {
   const out = mkdtempSync(join(tmpdir(), 'coreb-quiet-'));
   try {
-    const r = runCli(['eval', '--quiet', '--out', join(out, 'res')]);
+    const r = runCli(['eval', '--quiet', '--tasks', 't2c', '--out', join(out, 'res')]);
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stderr.split('\n').filter((l) => l !== '');
     assert.deepEqual(
@@ -34,7 +34,7 @@ test('eval --quiet writes no progress or informational lines (warnings only) to 
       [],
       r.stderr,
     );
-    const loud = runCli(['eval', '--out', join(out, 'res2')]);
+    const loud = runCli(['eval', '--tasks', 't2c', '--out', join(out, 'res2')]);
     assert.match(loud.stderr, /wrote .*results\.json/, 'without --quiet the informational line is there');
     assert.match(r.stdout, /bm25/);
   } finally {
@@ -77,7 +77,7 @@ test('--format: the same names in every command (table, markdown, latex, json; t
   const text = runCli(['validate', mini, '--format', 'text']);
   assert.equal(text.status, 0, text.stderr);
   assert.equal(text.stdout, runCli(['validate', mini, '--format', 'table']).stdout);
-  const latex = runCli(['eval', '--format', 'latex', '--quiet']);
+  const latex = runCli(['eval', '--tasks', 't2c', '--format', 'latex', '--quiet']);
   assert.equal(latex.status, 0, latex.stderr);
   assert.match(latex.stdout, /^% coreb eval/);
   assert.match(latex.stdout, /\\begin\{tabular\}/);

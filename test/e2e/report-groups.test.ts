@@ -27,7 +27,7 @@ const text = (html: string) =>
 test('report: a coreb-protocol and an mteb-protocol results file of the same BM25 give two leaderboards, never one', () => {
   const dir = tempDir('coreb-e2e-report-groups-');
   for (const p of ['coreb', 'mteb']) {
-    const r = runCli(['eval', '--protocol', p, '--out', join(dir, p), '--runs', 'none', '--quiet']);
+    const r = runCli(['eval', '--protocol', p, '--tasks', 't2c', '--out', join(dir, p), '--runs', 'none', '--quiet']);
     assert.equal(r.status, 0, r.stderr);
   }
   // A BOM at the start of a results file (Windows editors write one) is read.
@@ -166,7 +166,7 @@ test('report: the cross-release view orders releases by date, compares their sha
 
 test('eval and report: the paper per-language view (§B.6, non-search subtasks) beside the pooled one, and the release token and verified tables', () => {
   const dir = tempDir('coreb-e2e-report-views-');
-  const ev = runCli(['eval', '--out', join(dir, 'e'), '--runs', 'none'], { env: { ...process.env, COREB_CACHE_DIR: join(dir, 'cache') } });
+  const ev = runCli(['eval', '--tasks', 't2c', '--out', join(dir, 'e'), '--runs', 'none'], { env: { ...process.env, COREB_CACHE_DIR: join(dir, 'cache') } });
   assert.equal(ev.status, 0, ev.stderr);
   const results = JSON.parse(readFileSync(join(dir, 'e', 'results.json'), 'utf8'));
   const bm25 = results.retrievers[0];
@@ -189,7 +189,7 @@ test('eval and report: the paper per-language view (§B.6, non-search subtasks) 
 
 test('report: the same BM25 row in three files (a results file, a copy, its results-store entry) is one row, with a note saying so', () => {
   const dir = tempDir('coreb-e2e-report-dupes-');
-  const r = runCli(['eval', '--out', join(dir, 'run'), '--runs', 'none', '--quiet', '--results', join(dir, 'store')], {
+  const r = runCli(['eval', '--tasks', 't2c', '--out', join(dir, 'run'), '--runs', 'none', '--quiet', '--results', join(dir, 'store')], {
     env: { ...process.env, COREB_CACHE_DIR: join(dir, 'cache') },
   });
   assert.equal(r.status, 0, r.stderr);
