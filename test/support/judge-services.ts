@@ -56,13 +56,14 @@ const PCH_DIRS = new Map<string, Promise<string>>();
  * in this process's event loop.
  */
 function loopbackPch(flags: string[]): Promise<string> {
+  // The compiler named as the local judge names it (its path): one header for both where flags match.
   const key = flags.join(' ');
   let dir = PCH_DIRS.get(key);
   if (dir === undefined) {
     const cache = process.env.COREB_JUDGE_CACHE ?? join(tmpdir(), 'coreb-loopback-pch');
     mkdirSync(cache, { recursive: true });
     const code = `const { parentPort, workerData } = require('node:worker_threads');
-import(workerData.module).then((m) => parentPort.postMessage(m.buildPch(workerData.cache, 'g++', workerData.flags)));`;
+import(workerData.module).then((m) => parentPort.postMessage(m.buildPch(workerData.cache, m.requireTool('gxx', 'C++'), workerData.flags)));`;
     const module = new URL('../../src/sandbox/index.js', import.meta.url).href;
     dir = new Promise<string>((resolve, reject) => {
       const w = new Worker(code, { eval: true, workerData: { module, cache, flags } });
