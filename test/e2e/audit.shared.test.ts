@@ -63,7 +63,8 @@ test('coreb audit on CoREB v202602 agrees with counts taken straight from the JS
   assert.equal(f.programs, strayRows.length);
   assert.equal(f.labelledPassing, strayRows.filter((c) => c.meta_passed === true).length);
   assert.deepEqual([f.programs, f.labelledPassing], [113, 38]);
-  const text = runCli(['audit', dir, '--quiet']);
+  // The text rendering of the same finding (the language detector, 40 s here, is left out: it is checked above).
+  const text = runCli(['audit', dir, '--no-language-check', '--quiet']);
   assert.match(text.stdout, /cpp-stray-main-call: 113 cpp program\(s\) hold the pattern; 38 are labelled passing/);
   assert.match(text.stdout, /coreb exec --normalise official/);
 });
