@@ -35,8 +35,10 @@ test('v202602: BM25 >> exec raises text-to-code and code-to-text nDCG@10; the se
     'eval',
     '--data',
     data,
+    // one subtask per task (about 2,500 pairs, 2-3 min here); canonical statements state no samples,
+    // so text-to-code borrows them (measured: t2c 0.443 -> 0.489, c2t 0.755 -> 0.807)
     '--subtasks',
-    't2c_full_retro_python,t2c_canonical_retro_python,c2t_full_retro_python',
+    't2c_canonical_retro_python,c2t_full_retro_python',
     '--retriever',
     'bm25',
     '--reranker',

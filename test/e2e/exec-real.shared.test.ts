@@ -71,7 +71,9 @@ test('AtCoder programs vs LiveCodeBench public tests: agreement per language', {
  */
 const HUMANEVAL_NONDETERMINISTIC: ReadonlySet<string> = new Set(['Go/95']);
 
-test('HumanEval-X in all four languages: every canonical solution passes its test program, no broken one does (a third of the tasks; all with COREB_EXEC_FULL=1)', { skip }, async (t) => {
+test('HumanEval-X in all four languages: every canonical solution passes its test program, no broken one does (a third of the tasks; all with COREB_EXEC_FULL=1)', {
+  skip,
+}, async (t) => {
   const judge = await createTestJudge({ timeLimitMs: 6000 });
   assert.ok(typeof judge !== 'string', String(judge));
   const wrong: string[] = [];

@@ -166,7 +166,9 @@ test('report: the cross-release view orders releases by date, compares their sha
 
 test('eval and report: the paper per-language view (§B.6, non-search subtasks) beside the pooled one, and the release token and verified tables', () => {
   const dir = tempDir('coreb-e2e-report-views-');
-  const ev = runCli(['eval', '--tasks', 't2c', '--out', join(dir, 'e'), '--runs', 'none'], { env: { ...process.env, COREB_CACHE_DIR: join(dir, 'cache') } });
+  const ev = runCli(['eval', '--tasks', 't2c', '--out', join(dir, 'e'), '--runs', 'none'], {
+    env: { ...process.env, COREB_CACHE_DIR: join(dir, 'cache') },
+  });
   assert.equal(ev.status, 0, ev.stderr);
   const results = JSON.parse(readFileSync(join(dir, 'e', 'results.json'), 'utf8'));
   const bm25 = results.retrievers[0];
