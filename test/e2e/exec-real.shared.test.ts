@@ -71,6 +71,9 @@ test('AtCoder programs vs LiveCodeBench public tests: agreement per language', {
  */
 const HUMANEVAL_NONDETERMINISTIC: ReadonlySet<string> = new Set(['Go/95']);
 
+/** HumanEval-X tasks whose C++ needs a library beside the standard one (Debian's libboost-dev, libssl-dev). */
+const NEEDS_LIBRARY: ReadonlySet<string> = new Set(['CPP/22', 'CPP/137', 'CPP/162']);
+
 test('HumanEval-X in all four languages: every canonical solution passes its test program, no broken one does (a third of the tasks; all with COREB_EXEC_FULL=1)', {
   skip,
 }, async (t) => {
@@ -81,8 +84,10 @@ test('HumanEval-X in all four languages: every canonical solution passes its tes
   for (const language of ['python', 'cpp', 'java', 'go'] as const) {
     const file = sharedPath('data', 'humaneval-x', `humaneval_${language}.jsonl.gz`);
     for (const broken of [false, true]) {
-      // every third task of 164 in CI (55 per language and variant); all with COREB_EXEC_FULL=1
-      const items = sample(loadHumanEvalX(file, language, broken), 3);
+      // every third task of 164 in CI (55 per language and variant), and the tasks that need a library
+      // (Boost: CPP/22, CPP/137; OpenSSL's -lcrypto: CPP/162); all with COREB_EXEC_FULL=1
+      const all = loadHumanEvalX(file, language, broken);
+      const items = full ? all : all.filter((x, i) => i % 3 === 0 || NEEDS_LIBRARY.has(x.program.id));
       const results = await Promise.all(items.map(({ program, tests }) => judge.judge(program, tests)));
       const counts = new Map<string, number>();
       for (const r of results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
@@ -101,7 +106,7 @@ test('HumanEval-X in all four languages: every canonical solution passes its tes
 test('codescope Codeforces programs (python, cpp) pass every test', { skip }, async (t) => {
   const judge = await createTestJudge({ timeLimitMs: 6000 });
   assert.ok(typeof judge !== 'string', String(judge));
-  const items = sample(loadCodescope(sharedPath('data', 'codescope', 'code_optimization_data.jsonl')), 4);
+  const items = sample(loadCodescope(sharedPath('data', 'codescope', 'code_optimization_data.jsonl')), 6);
   const results = await Promise.all(items.map(({ program, tests }) => judge.judge(program, tests)));
   const tests = results.reduce((s, r) => s + r.testsTotal, 0);
   t.diagnostic(`${items.length} programs, ${tests} tests`);

@@ -140,11 +140,11 @@ test('stdout on a full disk: metrics, eval, validate, leaderboard and results ls
     const out = tempDir('coreb-e2e-stdout-');
     const evalOut = join(out, 'eval');
     const store = join(out, 'store');
-    const e = runCli(['eval', '--quiet', '--out', evalOut, '--results', store]);
+    const e = runCli(['eval', '--quiet', '--tasks', 't2c', '--out', evalOut, '--results', store]);
     assert.equal(e.status, 0, e.stderr);
     const commands: Array<[string, string[]]> = [
       ['metrics', ['metrics', '--qrels', join(root, 'data', 'examples', 'qrels.txt'), '--run', join(root, 'data', 'examples', 'run.txt')]],
-      ['eval', ['eval', '--quiet']],
+      ['eval', ['eval', '--quiet', '--tasks', 't2c']],
       ['validate', ['validate', join(root, 'data', 'coreb-mini', 'release')]],
       ['leaderboard', ['leaderboard', evalOut]],
       ['results ls', ['results', 'ls', store]],
