@@ -55,7 +55,6 @@ test('a full disk: each command says what it could not write (exit 3, one line) 
     const site = join(disk, 'site');
     const report = join(disk, 'report');
     const repo = join(disk, 'repo');
-    // a window over the newest commits of this repository's own history
     const runs: Array<[string, string[]]> = [
       ['eval --out', ['eval', '--quiet', '--tasks', 't2c', '--out', evalOut, '--overwrite']],
       ['eval --results', ['eval', '--quiet', '--tasks', 't2c', '--results', store, '--retriever', 'bm25']],

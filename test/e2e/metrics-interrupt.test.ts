@@ -18,14 +18,20 @@ process.on('exit', () => rmSync(root, { recursive: true, force: true }));
 // ~130 MB: 4,000 queries x 1,000 docs, several seconds of parsing on this machine.
 const run = join(root, 'run.txt');
 const block = Array.from({ length: 1000 }, (_, i) => ` Q0 doc${i * 7919} ${i + 1} ${(1000 - i) / 1000} run\n`);
-const qids = Array.from({ length: 4000 }, (_, q) => `q${q}`);
-// Written a query (or a rank) at a time, each piece made by native joins: the file costs well under
-// a second to write, not several seconds of string building in this process.
-{
-  const fd = openSync(run, 'w');
-  for (const q of qids) writeSync(fd, `${q}${block.join(q)}`);
+const qids = (n: number): string[] => Array.from({ length: n }, (_, q) => `q${q}`);
+
+/**
+ * Writes every query of `ids` with the ranked `lines` to `file`, grouped by query or interleaved (rank
+ * by rank: q0 d0, q1 d0, ...). A query (or a rank) at a time, each piece made by native joins: the big
+ * run costs well under a second to write, not several seconds of string building in this process.
+ */
+function writeRun(file: string, ids: readonly string[], lines: readonly string[], order: 'grouped' | 'interleaved'): void {
+  const fd = openSync(file, 'w');
+  if (order === 'grouped') for (const q of ids) writeSync(fd, `${q}${lines.join(q)}`);
+  else for (const line of lines) writeSync(fd, `${ids.join(line)}${line}`);
   closeSync(fd);
 }
+writeRun(run, qids(4000), block, 'grouped');
 
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   test(`${sig} stops coreb metrics reading a big run within a second (exit 130, no output)`, async () => {
@@ -63,11 +69,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 // The same lines interleaved (q0 d0, q1 d0, ..., q0 d1, ...): not grouped by query, so the CLI splits
 // the run into temporary partitions before evaluating them.
 const interleaved = join(root, 'interleaved.txt');
-{
-  const fd = openSync(interleaved, 'w');
-  for (const line of block) writeSync(fd, `${qids.join(line)}${line}`);
-  closeSync(fd);
-}
+writeRun(interleaved, qids(4000), block, 'interleaved');
 
 test('SIGINT stops coreb metrics -o FILE on an ungrouped run while it is partitioned: no output file, no temporary files', async () => {
   const tmp = join(root, 'tmp-sigint');
@@ -111,8 +113,8 @@ test('coreb metrics -o FILE on the ungrouped run writes what the grouped run pri
   const small = block.slice(0, 200);
   const smallRun = join(root, 'small-run.txt');
   const smallInterleaved = join(root, 'small-interleaved.txt');
-  writeFileSync(smallRun, Array.from({ length: 300 }, (_, q) => small.map((l) => `q${q}${l}`).join('')).join(''));
-  writeFileSync(smallInterleaved, small.flatMap((l) => Array.from({ length: 300 }, (_, q) => `q${q}${l}`)).join(''));
+  writeRun(smallRun, qids(300), small, 'grouped');
+  writeRun(smallInterleaved, qids(300), small, 'interleaved');
   const qrels = join(root, 'qrels-same.txt');
   writeFileSync(qrels, 'q1 0 doc0 1\nq2 0 doc7919 1\nq299 0 doc15838 2\nq299 0 doc9999 1\n');
   const out = join(root, 'same.txt');

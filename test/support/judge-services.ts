@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { testCacheDir } from './judge.js';
 
 /** One stage's outcome. */
 export interface StageResult {
@@ -51,22 +52,21 @@ const BUILD_CACHE = join(tmpdir(), 'coreb-loopback-builds');
 
 const PCH_DIRS = new Map<string, Promise<string>>();
 /**
- * The precompiled `<bits/stdc++.h>` for `flags`, built once per test run (in the run's judge cache), in a
+ * The precompiled `<bits/stdc++.h>` for `flags`, built once per test run (in the run's judge cache, beside the local judge's), in a
  * worker thread: the build takes a second or two, and the programs the service is timing meanwhile run
  * in this process's event loop.
  */
 function loopbackPch(flags: string[]): Promise<string> {
-  // The compiler named as the local judge names it (its path): one header for both where flags match.
   const key = flags.join(' ');
   let dir = PCH_DIRS.get(key);
   if (dir === undefined) {
-    const cache = process.env.COREB_JUDGE_CACHE ?? join(tmpdir(), 'coreb-loopback-pch');
-    mkdirSync(cache, { recursive: true });
+    mkdirSync(testCacheDir, { recursive: true });
+    // g++ named by its path, as the local judge names it: one header for both where the flags match
     const code = `const { parentPort, workerData } = require('node:worker_threads');
 import(workerData.module).then((m) => parentPort.postMessage(m.buildPch(workerData.cache, m.requireTool('gxx', 'C++'), workerData.flags)));`;
     const module = new URL('../../src/sandbox/index.js', import.meta.url).href;
     dir = new Promise<string>((resolve, reject) => {
-      const w = new Worker(code, { eval: true, workerData: { module, cache, flags } });
+      const w = new Worker(code, { eval: true, workerData: { module, cache: testCacheDir, flags } });
       w.once('message', resolve);
       w.once('error', reject);
     });
