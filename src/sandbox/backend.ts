@@ -18,6 +18,10 @@ export interface JudgeStats {
   peakProcesses?: number;
   /** Of `compiles`, those done by a warm compiler process (the local judge's Java servers). */
   warmCompiles?: number;
+  /** Builds served from the local judge's kept builds (`keepBuildsMb`) instead of compiling. */
+  buildsReused?: number;
+  /** Of the local judge's processes, those started by its process helper (the judge's process was big: process-host.ts). */
+  hostedRuns?: number;
 }
 
 /** Per-call options of {@link JudgeBackend.judge}. */

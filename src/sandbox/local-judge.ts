@@ -14,6 +14,7 @@ import {
   type Program,
   type ProgramResult,
   type TestCase,
+  type ExecutionResult,
   type TestResult,
   type Verdict,
 } from '../core/execution.js';
@@ -27,9 +28,11 @@ import { OFFICIAL_CXX_FLAGS, OFFICIAL_HARNESS } from './official-harness.js';
 import { createSlotPool, type SlotPool } from '../core/bounded-work.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeLimits, type TreeMechanism } from './process-tree.js';
 import { buildRunHelper } from './run-helper.js';
+import { buildKey, createBuildCache, type BuildCache } from './build-cache.js';
 import { createProofFile, SEALING_VERSION } from './languages/sealing.js';
 import { CXX_FLAGS } from './languages/cpp.js';
-import { runProcess, type Mount, type ProcessLimits, type SandboxConfig, type TreeRun } from './sandbox.js';
+import { runProcess, type Mount, type ProcessLimits, type ProcessSpec, type SandboxConfig, type TreeRun } from './sandbox.js';
+import { runHosted, shouldHostRuns } from './process-host.js';
 import { classifyRun, createProgramResult } from './verdict.js';
 
 /** Options of {@link createLocalJudge}. */
@@ -81,6 +84,13 @@ export interface LocalJudgeOptions {
    */
   warmJavac?: boolean;
   /**
+   * Built programs kept for reuse by later calls, MiB (0: each call builds and removes its program).
+   * A call judging a program already built (same prepared source, language and flags) runs it without
+   * compiling; the least recently used builds are removed past this size. Default 0; the exec
+   * reranker keeps 1024 (it runs each candidate on many statements' samples).
+   */
+  keepBuildsMb?: number;
+  /**
    * Source changes (normalise.ts): `coreb` (default) or `official`, the official CoREB harness's
    * (official-harness.ts), to re-judge a release the way its labels were made. Recorded in `describe()`.
    */
@@ -97,6 +107,8 @@ interface Build {
   compileMs: number;
   output?: string;
   prepared: PreparedSource;
+  /** The compile was stopped by a limit or the sandbox failed: the outcome says nothing lasting about the program. */
+  transient?: boolean;
 }
 
 /** How every test of one build runs: resolved once per build, not per test. */
@@ -122,6 +134,11 @@ interface JudgeRuntime {
   makeDir(prefix: string): string;
   stateOf(language: string): LanguageState | undefined;
   treeRun(limits: TreeLimits): TreeRun | undefined;
+  /**
+   * Runs one sandboxed process under `tree` limits (when the judge has tree accounting): from the
+   * process helper when this process is big (process-host.ts), else here.
+   */
+  exec(spec: Omit<ProcessSpec, 'tree'>, tree: TreeLimits): Promise<ExecutionResult>;
   /** Where a run sees the program directory. */
   progDir(dir: string): string;
   tree: TreeAccounting | undefined;
@@ -134,11 +151,13 @@ interface JudgeRuntime {
   compileMemoryMb: number;
   /** Host directory where each run's proof token is written and unlinked at once (sandbox.ts `secret`). */
   secretDir: string;
+  /** Builds kept across calls (`keepBuildsMb` > 0). */
+  builds: BuildCache<Build> | undefined;
 }
 
 /** Writes `prepared` into a fresh program dir and compiles it (a language run from source is checked only); a failed compile is the build's verdict. */
 async function buildProgram(rt: JudgeRuntime, language: string, prepared: PreparedSource, signal?: AbortSignal): Promise<Build> {
-  const { sandbox, config, pool, stats, counted, makeDir, stateOf, treeRun, compileTimeoutMs, compileMemoryMb } = rt;
+  const { sandbox, pool, stats, counted, makeDir, stateOf, compileTimeoutMs, compileMemoryMb } = rt;
   const dir = makeDir('p-');
   writeFileSync(join(dir, prepared.fileName), prepared.text, { mode: 0o644 });
   for (const f of prepared.extraFiles ?? []) {
@@ -174,41 +193,78 @@ async function buildProgram(rt: JudgeRuntime, language: string, prepared: Prepar
       stats.compiles++;
       result.compileMs = warm.wallMs;
       if (warm.timedOut) {
+        result.transient = true;
         result.verdict = 'compile_error';
         result.output = `compilation killed after ${compileTimeoutMs} ms\n`;
       } else if (warm.exitCode !== 0) {
         result.verdict = 'compile_error';
         result.output = warm.output.slice(0, 4000);
       }
+      if (signal?.aborted === true) result.transient = true;
       return result;
     }
   }
   const r = await pool.run(async () => {
     stats.compiles++;
-    const t = treeRun({ memoryMb: compileMemoryMb, pids: 512, cpuMs: compileTimeoutMs });
-    try {
-      return await counted(() =>
-        runProcess(config, { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal, tree: t }),
-      );
-    } finally {
-      t?.group.close();
-    }
+    return counted(() =>
+      rt.exec(
+        { argv, env, stdin: '', mounts, workDir: dir, limits: compileLimits(compileTimeoutMs), signal },
+        { memoryMb: compileMemoryMb, pids: 512, cpuMs: compileTimeoutMs },
+      ),
+    );
   });
   result.compileMs = Math.round(r.wallMs);
   if (r.treeLimit !== undefined) {
+    result.transient = true;
     result.verdict = 'compile_error';
     result.output =
       (r.treeLimit === 'memory'
         ? `compilation stopped: the compiler passed its memory cap of ${compileMemoryMb} MiB\n`
         : `compilation stopped: the compiler passed its CPU-time cap of ${compileTimeoutMs} ms\n`) + (r.stderr + r.stdout).slice(0, 4000);
   } else if (r.exitCode === null || (!r.timedOut && r.cpuMs < 0)) {
+    result.transient = true;
     result.verdict = 'sandbox_error';
     result.output = r.stderr.slice(0, 4000);
   } else if (r.exitCode !== 0 || r.timedOut) {
+    result.transient = r.timedOut;
     result.verdict = 'compile_error';
     result.output = (r.timedOut ? `compilation killed after ${compileTimeoutMs} ms\n` : '') + (r.stderr + r.stdout).slice(0, 4000);
   }
+  if (signal?.aborted === true) result.transient = true;
   return result;
+}
+
+/**
+ * The build of `prepared`: made now and removed when the call is done, or, with a build cache,
+ * the kept one (no compile: `compileMs` 0) or one made now and kept for later calls.
+ */
+async function buildOnce(
+  rt: JudgeRuntime,
+  language: string,
+  prepared: PreparedSource,
+  signal: AbortSignal | undefined,
+  done: Array<() => void>,
+): Promise<Build> {
+  if (rt.builds === undefined) {
+    const b = await buildProgram(rt, language, prepared, signal);
+    done.push(() => rmSync(b.dir, { recursive: true, force: true }));
+    return b;
+  }
+  const key = buildKey([
+    language,
+    prepared.fileName,
+    prepared.text,
+    prepared.extraFiles ?? [],
+    prepared.cxxFlags ?? null,
+    prepared.mainClass ?? null,
+  ]);
+  const got = await rt.builds.acquire(
+    key,
+    () => buildProgram(rt, language, prepared, signal),
+    (b) => b.transient !== true,
+  );
+  done.push(got.release);
+  return got.made ? got.build : { ...got.build, compileMs: 0 };
 }
 
 /** The command and limits every test of a built program runs with. */
@@ -219,7 +275,7 @@ function planRuns(rt: JudgeRuntime, language: string, b: Build): RunPlan {
 
 /** Runs one test of a built program in a fresh sandbox from the pool and turns the outcome into a verdict. */
 async function runTest(rt: JudgeRuntime, plan: RunPlan, test: TestCase, signal?: AbortSignal): Promise<TestResult> {
-  const { sandbox, config, pool, stats, counted, makeDir, treeRun, tree, wallTimeFactor, comparator, tolerance } = rt;
+  const { sandbox, pool, stats, counted, makeDir, tree, wallTimeFactor, comparator, tolerance } = rt;
   const { build: b, limits } = plan;
   const runDir = sandbox ? undefined : makeDir('r-');
   const env: Record<string, string> = {
@@ -253,10 +309,9 @@ async function runTest(rt: JudgeRuntime, plan: RunPlan, test: TestCase, signal?:
   try {
     const r = await pool.run(async () => {
       stats.runs++;
-      const t = treeRun({ memoryMb: treeMemoryMb, pids: limits.processes, cpuMs: limits.timeLimitMs });
-      try {
-        return await counted(() =>
-          runProcess(config, {
+      return counted(() =>
+        rt.exec(
+          {
             argv: plan.argv,
             env,
             stdin: test.kind === 'program' ? '' : test.input,
@@ -264,13 +319,11 @@ async function runTest(rt: JudgeRuntime, plan: RunPlan, test: TestCase, signal?:
             workDir: runDir,
             limits: plimits,
             signal,
-            tree: t,
             ...(proof !== undefined && proofFd !== undefined ? { secret: { text: proof.file, fd: proofFd.fd, dir: rt.secretDir } } : {}),
-          }),
-        );
-      } finally {
-        t?.group.close();
-      }
+          },
+          { memoryMb: treeMemoryMb, pids: limits.processes, cpuMs: limits.timeLimitMs },
+        ),
+      );
     });
     return classifyRun(r, test, {
       limits,
@@ -294,7 +347,8 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
   const { signal } = call;
   const normalisations = new Set<string>();
   const suspicions = new Set<string>();
-  const builds: Build[] = [];
+  /** What to do with each build when the call is done: remove it, or hand it back to the build cache. */
+  const done: Array<() => void> = [];
   const results: TestResult[] = [];
   let compileMs = 0;
   let compileOutput: string | undefined;
@@ -311,8 +365,7 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
       const prepared = prepareSource(program.language, program.code, kind, tests[0]?.funcName ?? '', { normalise });
       prepared.normalisations.forEach((n) => normalisations.add(n));
       if (failedBuild === undefined) {
-        const b = await buildProgram(rt, program.language, prepared, signal);
-        builds.push(b);
+        const b = await buildOnce(rt, program.language, prepared, signal, done);
         compileMs = b.compileMs;
         if (b.verdict !== undefined) {
           failedBuild = b.verdict;
@@ -336,7 +389,7 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
         prepared.normalisations.forEach((n) => normalisations.add(n));
         prepared.suspicions?.forEach((n) => suspicions.add(n));
         const b = await buildProgram(rt, program.language, prepared, signal);
-        builds.push(b);
+        done.push(() => rmSync(b.dir, { recursive: true, force: true }));
         compileMs += b.compileMs;
         if (b.verdict !== undefined) {
           failedBuild = b.verdict;
@@ -349,7 +402,7 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
       }
     }
   } finally {
-    for (const b of builds) rmSync(b.dir, { recursive: true, force: true });
+    for (const d of done) d();
   }
   return createProgramResult(program, {
     testsTotal: tests.length,
@@ -487,6 +540,20 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
   /** Where a run sees the program directory. */
   const progDir = (dir: string): string => (sandbox ? '/prog' : dir);
 
+  const exec = async (spec: Omit<ProcessSpec, 'tree'>, limits: TreeLimits): Promise<ExecutionResult> => {
+    if (shouldHostRuns()) {
+      stats.hostedRuns = (stats.hostedRuns ?? 0) + 1;
+      const { signal, ...rest } = spec;
+      return runHosted({ config, spec: rest, ...(tree !== undefined ? { tree: { mechanism: tree.mechanism, limits } } : {}) }, signal);
+    }
+    const t = treeRun(limits);
+    try {
+      return await runProcess(config, { ...spec, ...(t !== undefined ? { tree: t } : {}) });
+    } finally {
+      t?.group.close();
+    }
+  };
+
   const rt: JudgeRuntime = {
     sandbox,
     config,
@@ -497,6 +564,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     makeDir,
     stateOf,
     treeRun,
+    exec,
     progDir,
     tree,
     comparator,
@@ -507,6 +575,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     compileTimeoutMs,
     compileMemoryMb,
     secretDir: workRoot,
+    builds: (options.keepBuildsMb ?? 0) > 0 ? createBuildCache<Build>((options.keepBuildsMb ?? 0) * 1024 * 1024) : undefined,
   };
 
   return {
@@ -528,9 +597,15 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       compileMemoryMb,
     }),
     judge: (program, tests, call) => judgeProgram(rt, program, tests, call),
-    stats: () => Object.assign({ ...stats }, ...[...states.values()].map((st) => st?.stats?.() ?? {})),
+    stats: () =>
+      Object.assign(
+        { ...stats },
+        ...[...states.values()].map((st) => st?.stats?.() ?? {}),
+        rt.builds !== undefined ? { buildsReused: rt.builds.stats().hits } : {},
+      ),
     async close() {
-      // work dirs are removed after each program; the cache (helper, PCH, Go cache) is kept for reuse
+      // work dirs and kept builds are removed; the cache (helper, PCH, Go cache) is kept for reuse
+      rt.builds?.clear();
       for (const st of states.values()) st?.close?.();
       tree?.close();
     },

@@ -179,7 +179,8 @@ export function createCommandLine(config: SandboxConfig, spec: ProcessSpec): str
 }
 
 /** The outcome of a run that never started, with `stderr` saying why. */
-function notStarted(stderr: string): ExecutionResult {
+/** The result of a process that never started (`exitCode` null), with `stderr` saying why. */
+export function notStarted(stderr: string): ExecutionResult {
   return { exitCode: null, stdout: '', stderr, stdoutTruncated: false, timedOut: false, wallMs: 0, cpuMs: -1, memoryKb: -1 };
 }
 

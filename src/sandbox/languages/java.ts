@@ -58,6 +58,8 @@ export function javaRunFlags(memoryLimitMb: number): string[] {
     '-XX:MaxMetaspaceSize=128m',
     '-XX:ActiveProcessorCount=1',
     '-Xshare:auto',
+    // no hsperfdata file (jstat's counters): ~10 ms less per start
+    '-XX:-UsePerfData',
   ];
 }
 

@@ -1,6 +1,7 @@
 // The commands each language module gives the judge (no process is started; tools must be installed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { findTool, type ToolName } from './tools.js';
 import { javaRunFlags } from './java.js';
 import type { PreparedSource } from '../normalise.js';
@@ -27,16 +28,29 @@ function context(sandbox: boolean): BuildContext {
 }
 const prepared = (fileName: string, mainClass?: string): PreparedSource => ({ fileName, text: '', normalisations: [], mainClass });
 
-test('python and ruby run from source: no compile command, the interpreter on the file', { skip: missing(['python3', 'ruby']) }, async () => {
-  for (const [lang, tool] of [
-    ['python', 'python3'],
-    ['ruby', 'ruby'],
-  ] as const) {
+test('python and ruby run from source: no compile command, the interpreter on the file (ruby without RubyGems, its bundled gems on the load path)', {
+  skip: missing(['python3', 'ruby']),
+}, async () => {
+  for (const lang of ['python', 'ruby'] as const) {
     const ctx = context(true);
     assert.equal(await LANGUAGES[lang].compileArgv(ctx), undefined);
     assert.deepEqual(ctx.mounts, []);
-    assert.deepEqual(LANGUAGES[lang].runArgv('/prog', prepared('main.py'), DEFAULT_LIMITS[lang]), [findTool(tool), '/prog/main.py']);
   }
+  assert.deepEqual(LANGUAGES.python.runArgv('/prog', prepared('main.py'), DEFAULT_LIMITS.python), [findTool('python3'), '/prog/main.py']);
+  const rb = LANGUAGES.ruby.runArgv('/prog', prepared('main.rb'), DEFAULT_LIMITS.ruby);
+  assert.deepEqual(rb.slice(0, 2), [findTool('ruby'), '--disable-gems']);
+  assert.equal(rb[rb.length - 1], '/prog/main.rb');
+  const paths = rb.slice(2, -1).filter((_, i) => i % 2 === 1);
+  assert.ok(rb.slice(2, -1).every((a, i) => (i % 2 === 0 ? a === '-I' : a.startsWith('/usr/'))));
+  // `prime` left the standard library for a bundled gem in Ruby 3.1: a program requiring it loads it without RubyGems
+  const r = spawnSync(
+    rb[0],
+    [...rb.slice(1, -1), '-e', 'require "prime"; require "json"; require "set"; print Prime.first(4).sum, defined?(Gem).inspect'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(r.stdout, '17nil', `${r.stderr} (load path: ${paths.join(' ')})`);
 });
 
 test('cpp compiles with the judge flags against the precompiled header, mounted in the sandbox', { skip: missing(['gxx']) }, async () => {
