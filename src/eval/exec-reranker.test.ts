@@ -242,7 +242,8 @@ const skip = toolchainSkipReason(['python', 'cpp', 'java', 'go', 'ruby']);
 test('the real judge: stdin samples in five languages (a C++ program ending in a stray main(); included), LeetCode examples through the functional driver, code-to-text', {
   skip,
 }, async () => {
-  const judge = await createTestJudge({ timeLimitMs: 2000 });
+  // kept builds, as createExecRerankerFromSpec gives its judge
+  const judge = await createTestJudge({ timeLimitMs: 2000, keepBuildsMb: 64 });
   if (typeof judge === 'string') return;
   const reranker = createExecReranker({ judge });
   try {
@@ -270,6 +271,20 @@ test('the real judge: stdin samples in five languages (a C++ program ending in a
       task: 'text2code',
     });
     assert.deepEqual(t2c.get('q')?.docIds, ['cpp-sum', 'java-sum', 'go-sum', 'rb-sum', 'py-sum', 'py-product']);
+    // another statement's samples for the same programs: nothing is compiled again
+    const compiled = judge.stats().compiles;
+    const product = await rerankLists({
+      reranker,
+      queries: [{ id: 'p', text: PRODUCT_STATEMENT }],
+      docs: docMap,
+      lists: new Map([['p', lists(docs.map((d) => d.id))]]),
+      depth: 10,
+      fusion: { kind: 'none' },
+      task: 'text2code',
+    });
+    assert.equal(product.get('p')?.docIds[0], 'py-product');
+    assert.equal(judge.stats().compiles, compiled, 'the C++, Java and Go builds were kept');
+    assert.ok((judge.stats().buildsReused ?? 0) >= 3, JSON.stringify(judge.stats()));
 
     const leet =
       'Return the sum of nums minus k.\n\n**Example 1:**\n\nInput: nums = [1,2,3], k = 1\nOutput: 5\n\n**Example 2:**\n\nInput: nums = [4], k = 4\nOutput: 0\n';

@@ -23,7 +23,16 @@ interface Row {
   name: string;
   tasks: Record<string, { metrics: Record<string, number> }>;
   warnings?: string[];
-  rerank?: { execution?: { runs: { requested: number; cached: number; executed: number }; cpuSeconds: number; borrowed: Record<string, number> } };
+  rerank?: {
+    execution?: {
+      runs: { requested: number; cached: number; executed: number };
+      cpuSeconds: number;
+      borrowed: Record<string, number>;
+      judgeCalls: number;
+      compiles: number;
+      buildsReused: number;
+    };
+  };
 }
 const rows = (dir: string): Row[] => (JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { retrievers: Row[] }).retrievers;
 const ndcg = (r: Row, task: string) => r.tasks[task].metrics['ndcg@10'];
@@ -35,7 +44,7 @@ test('v202602: BM25 >> exec raises text-to-code and code-to-text nDCG@10; the se
     'eval',
     '--data',
     data,
-    // one subtask per task (about 2,500 pairs, 2-3 min here); canonical statements state no samples,
+    // one subtask per task (about 2,500 pairs, about 2 min here); canonical statements state no samples,
     // so text-to-code borrows them (measured: t2c 0.443 -> 0.489, c2t 0.755 -> 0.807)
     '--subtasks',
     't2c_canonical_retro_python,c2t_full_retro_python',
@@ -59,6 +68,9 @@ test('v202602: BM25 >> exec raises text-to-code and code-to-text nDCG@10; the se
   assert.ok(ndcg(exec, 'code2text') > ndcg(bm25, 'code2text') + 0.03, `c2t ${ndcg(bm25, 'code2text')} -> ${ndcg(exec, 'code2text')}`);
   const ran = exec.rerank?.execution;
   assert.ok(ran !== undefined && ran.runs.executed > 100 && ran.cpuSeconds > 0, JSON.stringify(ran));
+  // builds are kept: the screening's second round and code-to-text's query programs (corpus programs
+  // text-to-code already built) compile nothing
+  assert.ok(ran.buildsReused > 100, `${ran.buildsReused} builds reused, ${ran.compiles} compiles, ${ran.judgeCalls} judge calls`);
   assert.ok(ran.borrowed.text2code > 0, 'canonical queries state no samples: they borrow their statement');
 
   const second = await runCliAsync(args(join(tmp, 'exec2')), { env });
