@@ -338,7 +338,16 @@ export interface EvalResults {
   /** Metric labels in display order. */
   measures: string[];
   /** How it was run; `measures`: the measures asked for beside the protocol's own (`--measures`), absent when none. */
-  options: { depth: number; tasks: string[]; subtasks: string | null; rerankDepth?: number; rerankers?: string[]; measures?: string[] };
+  options: {
+    depth: number;
+    tasks: string[];
+    subtasks: string | null;
+    rerankDepth?: number;
+    rerankers?: string[];
+    measures?: string[];
+    /** Documents per query in the run files written (see `EvalOptions.runDepth`; code-to-code one more, ties kept), or `all`. */
+    runDepth?: number | 'all';
+  };
   retrievers: RetrieverResult[];
   /**
    * Retrievers that failed (a provider down, a file missing): absent when every one finished. The

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileSubtaskGlob, resolveTasks } from './eval-data.js';
-import { runEval, slugify, trecRunLines } from './run-eval.js';
+import { protocolMeasures } from './protocol.js';
+import { runEval, runFileDepth, slugify, trecRunLines } from './run-eval.js';
 
 test('--subtasks globs: * is any run, ? one character, commas separate, other characters are literal', () => {
   const keep = compileSubtaskGlob('t2c_search_*, c2c_cross_lan?,c2t.match');
@@ -46,6 +47,19 @@ test('TREC run lines: 1-based ranks, queries without a list skipped', () => {
     ),
   ];
   assert.deepEqual(lines, ['q1 Q0 d2 1 2.5 tag', 'q1 Q0 d1 2 1 tag']);
+});
+
+test('run files at a depth keep the documents tied with the last one; the depth is what the measures reported read', () => {
+  const lists = new Map([['q', { docIds: ['a', 'b', 'c', 'd', 'e'], scores: Float32Array.of(5, 4, 3, 3, 1) }]]);
+  const at = (d?: number) => [...trecRunLines([{ id: 'q', text: '' }], lists, 't', d)].map((l) => l.split(' ')[2]);
+  assert.deepEqual(at(2), ['a', 'b']);
+  assert.deepEqual(at(3), ['a', 'b', 'c', 'd'], 'd ties c at the cut: kept, so a re-sort of the file cannot change the top 3');
+  assert.deepEqual(at(10), ['a', 'b', 'c', 'd', 'e']);
+  assert.deepEqual(at(), ['a', 'b', 'c', 'd', 'e']);
+  assert.equal(runFileDepth(protocolMeasures({ name: 'coreb' })), 100);
+  assert.equal(runFileDepth(protocolMeasures({ name: 'mteb' })), 1000);
+  assert.equal(runFileDepth(protocolMeasures({ name: 'coreb', extraMeasures: ['recall@1000'] })), 1000);
+  assert.equal(runFileDepth(protocolMeasures({ name: 'coreb', extraMeasures: ['map'] })), undefined, 'uncut AP reads every document');
 });
 
 test('a library caller need not pass corebVersion: the results carry this package’s version', async () => {

@@ -44,6 +44,7 @@ import { meanMeasure, scoreTask } from './score.js';
 import { releaseTasks } from '../dataset/release-tasks.js';
 import { detectDataLayout, type EvalDataOptions, loadEvalData } from './eval-data.js';
 import type { Bm25Options } from '../search/bm25.js';
+import { measureReadDepth, parseMeasures } from '../metrics/measures.js';
 import { corpusStates, replayBm25, searchVisible, type CorpusStates } from './corpus-states.js';
 import {
   createRerankerFromSpec,
@@ -137,6 +138,14 @@ export interface EvalOptions extends EvalDataOptions {
    * trec_eval read them), `none` not at all (results.json and the leaderboard only).
    */
   runs?: RunFileFormat;
+  /**
+   * Documents per query in run files: a number, or `all` (every document retrieved, to `depth`).
+   * Default: as deep as the measures reported read (the coreb and beir protocols: 100, mteb: 1000;
+   * `--measures recall@1000` or an uncut measure such as `map`: all), plus the documents tied with
+   * the last one written and, for code-to-code, one more (the anchor left out when scoring), so
+   * `coreb metrics` and `run:` on the file give the reported values exactly.
+   */
+  runDepth?: number | 'all';
   /** Keep per-query values in the results. Default true. */
   perQuery?: boolean;
   /** Directory relative retriever files are resolved against. Default: the process's cwd. */
@@ -285,13 +294,30 @@ export function slugify(spec: string): string {
   return (s || 'retriever').slice(0, 80);
 }
 
-/** TREC run lines (`qid Q0 docid rank score tag`) of ranked lists, in query order. */
-export function* trecRunLines(queries: readonly Query[], lists: ReadonlyMap<string, RankedList>, tag: string): Generator<string> {
+/**
+ * TREC run lines (`qid Q0 docid rank score tag`) of ranked lists, in query order; with `depth`, each
+ * list's first `depth` documents and those tied in score with the last of them.
+ */
+export function* trecRunLines(queries: readonly Query[], lists: ReadonlyMap<string, RankedList>, tag: string, depth?: number): Generator<string> {
   for (const q of queries) {
     const l = lists.get(q.id);
     if (l === undefined) continue;
-    for (let i = 0; i < l.docIds.length; i++) yield `${q.id} Q0 ${l.docIds[i]} ${i + 1} ${l.scores[i]} ${tag}`;
+    let n = l.docIds.length;
+    if (depth !== undefined && depth < n) {
+      const last = l.scores[depth - 1];
+      n = depth;
+      while (n < l.docIds.length && l.scores[n] === last) n++;
+    }
+    for (let i = 0; i < n; i++) yield `${q.id} Q0 ${l.docIds[i]} ${i + 1} ${l.scores[i]} ${tag}`;
   }
+}
+
+/**
+ * The documents per query a run file needs for `measures` to read the values reported: their read
+ * depth ({@link measureReadDepth}), or undefined (every document) when one reads the whole list.
+ */
+export function runFileDepth(measures: readonly string[]): number | undefined {
+  return measureReadDepth(parseMeasures(measures));
 }
 
 /** One task's first stage: the lists searched (to the larger of depth and rerank depth) and what was excluded. */
@@ -568,6 +594,8 @@ interface RowScoring {
   graded: boolean;
   outDir?: string;
   runFormat: RunFileFormat;
+  /** Documents per query in run files (code-to-code one more); undefined: all. */
+  runDepth: number | undefined;
   /** Files written under `outDir`, relative (`runs/...`); each run file is added. */
   written: Set<string>;
   logger: Logger;
@@ -602,7 +630,9 @@ async function scoreRow(
     let runFile: string | undefined;
     if (outDir !== undefined && runFormat !== 'none') {
       runFile = `runs/${slug}.${st.name}.trec${runFormat === 'gz' ? '.gz' : ''}`;
-      await saveLinesAtomic(join(outDir, runFile), trecRunLines(st.task.queries, lists, slug), signal);
+      // an anchored task's scorer leaves the anchor out: one document more keeps the depth scored
+      const d = ctx.runDepth === undefined ? undefined : ctx.runDepth + (st.anchored ? 1 : 0);
+      await saveLinesAtomic(join(outDir, runFile), trecRunLines(st.task.queries, lists, slug, d), signal);
       written.add(runFile);
     }
     const scored = scoreTask({
@@ -749,11 +779,16 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
     if (m === undefined) docMaps.set(key, (m = new Map(task.corpus.map((d) => [d.id, d]))));
     return m;
   };
+  const runDepth = options.runDepth ?? runFileDepth(protocolMeasures(scoring));
+  if (runDepth !== 'all' && runDepth !== undefined && (!Number.isInteger(runDepth) || runDepth < 1)) {
+    throw new CorebError('USAGE', `run depth must be an integer >= 1 or all, got ${runDepth}`);
+  }
   const rowScoring: RowScoring = {
     scoring,
     graded: layout === 'coreb-release',
     ...(outDir !== undefined ? { outDir } : {}),
     runFormat,
+    runDepth: runDepth === 'all' ? undefined : runDepth,
     written,
     logger,
     ...(signal !== undefined ? { signal } : {}),
@@ -1043,6 +1078,7 @@ export async function runEval(options: EvalOptions): Promise<EvalOutput> {
       tasks: [...data.tasks.keys()],
       subtasks: options.subtasks ?? null,
       ...(extraMeasures.length > 0 ? { measures: extraMeasures } : {}),
+      ...(outDir !== undefined && runFormat !== 'none' ? { runDepth: rowScoring.runDepth ?? 'all' } : {}),
       ...(rerankSpecs.length > 0 ? { rerankDepth: options.rerankDepth ?? RERANK_DEFAULT_DEPTH, rerankers: [...rerankSpecs] } : {}),
     },
     retrievers: retrieverResults,

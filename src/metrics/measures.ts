@@ -382,3 +382,35 @@ export function measureLabel(key: string): string {
   }
   return key;
 }
+
+/** Families whose integer parameters are rank cutoffs: they read a list no deeper than their largest one. */
+const CUTOFF_FAMILIES: ReadonlySet<MeasureFamilyName> = new Set([
+  'P',
+  'recall',
+  'ndcg_cut',
+  'map_cut',
+  'relative_P',
+  'success',
+  'acc',
+  'recip_rank_cut',
+  'mrr_beir',
+  'relstring',
+]);
+/** Families that read no ranked list (the run tag, query counts, relevant documents in the qrels). */
+const LISTLESS_FAMILIES: ReadonlySet<MeasureFamilyName> = new Set(['runid', 'num_q', 'num_rel']);
+
+/**
+ * How deep into each ranked list `specs` read: the largest cutoff of the cutoff measures (`ndcg@10`,
+ * `recall@100`, …), or undefined when one of them reads the whole list (`map`, `ndcg`, `num_ret`,
+ * `bpref`, …). A list cut to this depth gives every one of them the same value.
+ */
+export function measureReadDepth(specs: readonly MeasureSpec[]): number | undefined {
+  let depth = 0;
+  for (const s of specs) {
+    if (LISTLESS_FAMILIES.has(s.family)) continue;
+    if (!CUTOFF_FAMILIES.has(s.family)) return undefined;
+    const params = s.params.length > 0 ? s.params : MEASURE_FAMILIES[s.family].defaults;
+    depth = Math.max(depth, ...params);
+  }
+  return depth;
+}

@@ -75,12 +75,38 @@ test('coreb eval with no options reproduces the published protocol on release_v2
   assert.equal(bm25.tasks.code2text.excludedQueries, 0);
   assert.equal(bm25.tasks.code2text.queries, 1270);
   assert.equal(bm25.overall.queries, 1165 + 1270 + 169);
+  // run files at the measures' depth (100; code-to-code one more for the anchor; ties with the last kept)
+  assert.equal((res as unknown as { options: { runDepth: number } }).options.runDepth, 100);
   for (const task of ['text2code', 'code2text', 'code2code']) {
-    const lines = readFileSync(join(out, 'runs', `bm25.${task}.trec`), 'utf8')
+    const perQuery = new Map<string, number>();
+    for (const line of readFileSync(join(out, 'runs', `bm25.${task}.trec`), 'utf8')
       .trim()
-      .split('\n');
-    assert.ok(lines.length >= (res.dataset.counts as Record<string, { queries: number }>)[task].queries * 100, `${task} run has full-depth lists`);
+      .split('\n')) {
+      const q = line.slice(0, line.indexOf(' '));
+      perQuery.set(q, (perQuery.get(q) ?? 0) + 1);
+    }
+    const counts = [...perQuery.values()];
+    const full = task === 'code2code' ? 101 : 100;
+    assert.ok(counts.filter((n) => n >= full).length >= 0.9 * counts.length, `${task}: most queries have ${full} documents in the run file`);
   }
+  // and the run file gives back exactly the values reported
+  const again = runCli([
+    'eval',
+    '--data',
+    release,
+    '--tasks',
+    't2c',
+    '--retriever',
+    `run:${join(out, 'runs', 'bm25.text2code.trec')}`,
+    '--format',
+    'json',
+    '--no-per-query',
+    '--quiet',
+  ]);
+  assert.equal(again.status, 0, again.stderr);
+  const reread = (JSON.parse(again.stdout) as { retrievers: Array<{ tasks: Record<string, { metrics: Record<string, number> }> }> }).retrievers[0]
+    .tasks.text2code.metrics;
+  for (const k of ['ndcg@10', 'recall@100', 'map@100', 'mrr@10']) assert.equal(reread[k], res.retrievers[0].tasks.text2code.metrics[k], k);
   const m = bm25.overall.metrics;
   const t = bm25.tasks;
   const mean = (k: string) => (t.text2code.metrics[k] + t.code2text.metrics[k] + t.code2code.metrics[k]) / 3;

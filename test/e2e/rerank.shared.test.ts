@@ -32,6 +32,8 @@ test('v202602: BM25 >> known yes/no answers equals the independent reordering; d
       rerankers: [spec],
       rerankDepth: 128,
       outDir: out,
+      // the oracle re-sorts each first-stage run's top 128 itself: every document retrieved is written
+      runDepth: 'all',
       cacheDir: join(tmp, 'cache'),
       corebVersion: 'test',
       perQuery: false,

@@ -121,15 +121,22 @@ Options:
   --out DIR               Write runs/<retriever>.<task>.trec.gz, results.json, leaderboard.md. DIR
                           must be new or empty (earlier results are never replaced silently);
                           temporary files left by a killed run are removed first.
-  --runs gz|plain|none    Run files with --out, at --depth documents per query (v202602, one
+  --runs gz|plain|none    Run files with --out, at --run-depth documents per query (v202602, one
                           BM25 at depth 1000: 2,604 queries, three files):
-                            gz (default)  .trec.gz, gzip level 1: 34 MB, 5.2x less; the whole
-                                          eval took 9.4 s instead of 6.9 s (medians of 2);
+                            gz (default)  .trec.gz, gzip level 1: 34 MB, 5.2x less (all 1000);
+                                          at the default run depth the eval takes 1.2x the
+                                          CPU of one without --out (bench/eval-out);
                                           run:, coreb metrics and compare read it; trec_eval
                                           does not (gzip -dc FILE > FILE.trec first)
                             plain         .trec: 177 MB (four BM25 variants: ~700 MB)
                             none          no run files (results.json and leaderboard.md only;
                                           export mteb then has no nAUCs)
+  --run-depth N|all       Documents per query in the run files. Default: as deep as the measures
+                          reported read (coreb and beir: 100; mteb: 1000; --measures recall@1000
+                          or an uncut one such as map: all), the documents tied with the last one
+                          and, for code-to-code, one more (the anchor), so coreb metrics and run:
+                          on a file give the reported values exactly; all: every document
+                          retrieved (--depth), for measures deeper than those reported
   --measures LIST         Measures beside the protocol's own, comma-separated: any one measure at
                           one cutoff \`coreb metrics\` knows (ndcg@100, recall@1000, p@5, map,
                           ndcg_cut_100); recorded in results.json, columns of the leaderboard
@@ -179,6 +186,16 @@ const command: Command = {
       out: opt.string(),
       overwrite: opt.flag(),
       runs: opt.choice(RUN_FILE_FORMATS, 'gz'),
+      'run-depth': {
+        type: 'string',
+        parse(raw, name) {
+          const v = typeof raw === 'string' ? raw.trim() : undefined;
+          if (v === undefined) return undefined;
+          if (v === 'all') return 'all' as const;
+          if (!/^\d+$/.test(v) || Number(v) < 1) throw new CorebError('USAGE', `--${name} must be an integer >= 1 or all, got \`${v}\``);
+          return Number(v);
+        },
+      },
       format: opt.format(['table', 'markdown', 'latex', 'json'] as const, 'table'),
       'subtask-tables': opt.flag(),
       'no-per-query': opt.flag(),
@@ -241,6 +258,7 @@ const command: Command = {
         ...(protocol !== undefined ? { protocol } : {}),
         ...(negatives !== undefined ? { c2tMatchNegatives: negatives } : {}),
         ...(outDir !== undefined ? { outDir, overwrite: values.overwrite, runs } : {}),
+        ...(values['run-depth'] !== undefined ? { runDepth: values['run-depth'] } : {}),
         ...(storeDir !== undefined ? { resultsStore: { dir: storeDir, force: values.force } } : {}),
         ...(values.measures.length > 0 ? { measures: values.measures } : {}),
         ...(modelMeta !== undefined ? { modelMeta } : {}),
