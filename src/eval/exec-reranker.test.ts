@@ -260,29 +260,23 @@ test('the real judge: stdin samples in five languages (a C++ program ending in a
       code('rb-sum', 'ruby', 'a, b = gets.split.map(&:to_i)\nputs a + b'),
       code('py-sum', 'python', 'print(sum(map(int, input().split())))'),
     ];
-    const docMap = new Map(docs.map((d) => [d.id, d]));
-    const t2c = await rerankLists({
-      reranker,
-      queries: [{ id: 'q', text: SUM_STATEMENT }],
-      docs: docMap,
-      lists: new Map([['q', lists(docs.map((d) => d.id))]]),
-      depth: 10,
-      fusion: { kind: 'none' },
-      task: 'text2code',
-    });
-    assert.deepEqual(t2c.get('q')?.docIds, ['cpp-sum', 'java-sum', 'go-sum', 'rb-sum', 'py-sum', 'py-product']);
+    /** The text-to-code order of `candidates` for a statement, in their given first-stage order. */
+    const rerankT2c = async (statement: string, candidates: Doc[]) =>
+      (
+        await rerankLists({
+          reranker,
+          queries: [{ id: 'q', text: statement }],
+          docs: new Map(candidates.map((d) => [d.id, d])),
+          lists: new Map([['q', lists(candidates.map((d) => d.id))]]),
+          depth: 10,
+          fusion: { kind: 'none' },
+          task: 'text2code',
+        })
+      ).get('q')?.docIds;
+    assert.deepEqual(await rerankT2c(SUM_STATEMENT, docs), ['cpp-sum', 'java-sum', 'go-sum', 'rb-sum', 'py-sum', 'py-product']);
     // another statement's samples for the same programs: nothing is compiled again
     const compiled = judge.stats().compiles;
-    const product = await rerankLists({
-      reranker,
-      queries: [{ id: 'p', text: PRODUCT_STATEMENT }],
-      docs: docMap,
-      lists: new Map([['p', lists(docs.map((d) => d.id))]]),
-      depth: 10,
-      fusion: { kind: 'none' },
-      task: 'text2code',
-    });
-    assert.equal(product.get('p')?.docIds[0], 'py-product');
+    assert.equal((await rerankT2c(PRODUCT_STATEMENT, docs))?.[0], 'py-product');
     assert.equal(judge.stats().compiles, compiled, 'the C++, Java and Go builds were kept');
     assert.ok((judge.stats().buildsReused ?? 0) >= 3, JSON.stringify(judge.stats()));
 
@@ -310,17 +304,7 @@ test('the real judge: stdin samples in five languages (a C++ program ending in a
         'class Solution {\npublic:\n    int f(vector<int>& nums, int k) { int s = 0; for (int v : nums) s += v; return s - k; }\n};\nint main() { return 1; }',
       ),
     ];
-    const callMap = new Map(calls.map((d) => [d.id, d]));
-    const byCall = await rerankLists({
-      reranker,
-      queries: [{ id: 'l', text: leet }],
-      docs: callMap,
-      lists: new Map([['l', lists(calls.map((d) => d.id))]]),
-      depth: 10,
-      fusion: { kind: 'none' },
-      task: 'text2code',
-    });
-    assert.deepEqual(byCall.get('l')?.docIds, ['go-right', 'py-right', 'cpp-right', 'py-wrong']);
+    assert.deepEqual(await rerankT2c(leet, calls), ['go-right', 'py-right', 'cpp-right', 'py-wrong']);
 
     const texts: Doc[] = [
       { id: 'no-samples', text: 'Add two numbers.' },

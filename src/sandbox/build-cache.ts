@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** A build the cache holds: its directory and what the compile said. */
+/** A build the cache holds: at least its directory. */
 export interface CachedBuild {
   /** Host directory with the source and build output. */
   dir: string;
@@ -22,9 +22,7 @@ interface Entry<B extends CachedBuild> {
   users: number;
   bytes: number;
   lastUse: number;
-  /** Settled and worth keeping. */
-  kept: boolean;
-  /** The build, once settled and kept. */
+  /** The build, once settled and worth keeping (then counted in the cache's bytes). */
   value?: B;
 }
 
@@ -32,8 +30,6 @@ interface Entry<B extends CachedBuild> {
 export interface BuildCacheStats {
   /** Builds served from the cache (no compile). */
   hits: number;
-  /** Builds made. */
-  builds: number;
   /** Builds removed to stay under the budget. */
   evicted: number;
   /** Bytes held now. */
@@ -74,20 +70,20 @@ export function dirBytes(dir: string): number {
  */
 export function createBuildCache<B extends CachedBuild>(maxBytes: number): BuildCache<B> {
   const entries = new Map<string, Entry<B>>();
-  const stats: BuildCacheStats = { hits: 0, builds: 0, evicted: 0, bytes: 0 };
+  const stats: BuildCacheStats = { hits: 0, evicted: 0, bytes: 0 };
   let clock = 0;
   let closed = false;
 
   /** Removes an idle entry; only kept (so settled) entries are idle in the map. */
   const remove = (key: string, e: Entry<B>): void => {
     entries.delete(key);
-    if (!e.kept || e.value === undefined) return;
+    if (e.value === undefined) return;
     stats.bytes -= e.bytes;
     rmSync(e.value.dir, { recursive: true, force: true });
   };
   const evict = (): void => {
     if (stats.bytes <= maxBytes) return;
-    const idle = [...entries].filter(([, e]) => e.kept && e.users === 0).sort((a, b) => a[1].lastUse - b[1].lastUse);
+    const idle = [...entries].filter(([, e]) => e.value !== undefined && e.users === 0).sort((a, b) => a[1].lastUse - b[1].lastUse);
     for (const [key, e] of idle) {
       if (stats.bytes <= maxBytes) break;
       remove(key, e);
@@ -101,8 +97,7 @@ export function createBuildCache<B extends CachedBuild>(maxBytes: number): Build
       const made = e === undefined;
       if (e !== undefined) stats.hits++;
       else {
-        stats.builds++;
-        const entry: Entry<B> = { build: make(), users: 0, bytes: 0, lastUse: ++clock, kept: false };
+        const entry: Entry<B> = { build: make(), users: 0, bytes: 0, lastUse: ++clock };
         e = entry;
         entries.set(key, entry);
         entry.build.then(
@@ -113,7 +108,6 @@ export function createBuildCache<B extends CachedBuild>(maxBytes: number): Build
               entries.delete(key);
               return;
             }
-            entry.kept = true;
             entry.value = b;
             entry.bytes = dirBytes(b.dir);
             stats.bytes += entry.bytes;
@@ -156,7 +150,7 @@ export function createBuildCache<B extends CachedBuild>(maxBytes: number): Build
         else {
           // in use (or still building): its last user removes it
           entries.delete(key);
-          if (e.kept) stats.bytes -= e.bytes;
+          if (e.value !== undefined) stats.bytes -= e.bytes;
         }
       }
     },

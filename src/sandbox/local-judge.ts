@@ -31,7 +31,7 @@ import { buildRunHelper } from './run-helper.js';
 import { buildKey, createBuildCache, type BuildCache } from './build-cache.js';
 import { createProofFile, SEALING_VERSION } from './languages/sealing.js';
 import { CXX_FLAGS } from './languages/cpp.js';
-import { runProcess, type Mount, type ProcessLimits, type ProcessSpec, type SandboxConfig, type TreeRun } from './sandbox.js';
+import { runProcess, runProcessInTree, type Mount, type ProcessLimits, type ProcessSpec, type SandboxConfig } from './sandbox.js';
 import { runHosted, shouldHostRuns } from './process-host.js';
 import { classifyRun, createProgramResult } from './verdict.js';
 
@@ -133,7 +133,6 @@ interface JudgeRuntime {
   limitsFor(language: string): RunLimits;
   makeDir(prefix: string): string;
   stateOf(language: string): LanguageState | undefined;
-  treeRun(limits: TreeLimits): TreeRun | undefined;
   /**
    * Runs one sandboxed process under `tree` limits (when the judge has tree accounting): from the
    * process helper when this process is big (process-host.ts), else here.
@@ -234,6 +233,19 @@ async function buildProgram(rt: JudgeRuntime, language: string, prepared: Prepar
   return result;
 }
 
+/** The build of `prepared`, made now and removed when the call is done. */
+async function buildForCall(
+  rt: JudgeRuntime,
+  language: string,
+  prepared: PreparedSource,
+  signal: AbortSignal | undefined,
+  done: Array<() => void>,
+): Promise<Build> {
+  const b = await buildProgram(rt, language, prepared, signal);
+  done.push(() => rmSync(b.dir, { recursive: true, force: true }));
+  return b;
+}
+
 /**
  * The build of `prepared`: made now and removed when the call is done, or, with a build cache,
  * the kept one (no compile: `compileMs` 0) or one made now and kept for later calls.
@@ -245,11 +257,7 @@ async function buildOnce(
   signal: AbortSignal | undefined,
   done: Array<() => void>,
 ): Promise<Build> {
-  if (rt.builds === undefined) {
-    const b = await buildProgram(rt, language, prepared, signal);
-    done.push(() => rmSync(b.dir, { recursive: true, force: true }));
-    return b;
-  }
+  if (rt.builds === undefined) return buildForCall(rt, language, prepared, signal, done);
   const key = buildKey([
     language,
     prepared.fileName,
@@ -388,8 +396,7 @@ async function judgeProgram(rt: JudgeRuntime, program: Program, tests: readonly 
         const prepared = prepareSource(program.language, program.code, 'program', t.input, { normalise });
         prepared.normalisations.forEach((n) => normalisations.add(n));
         prepared.suspicions?.forEach((n) => suspicions.add(n));
-        const b = await buildProgram(rt, program.language, prepared, signal);
-        done.push(() => rmSync(b.dir, { recursive: true, force: true }));
+        const b = await buildForCall(rt, program.language, prepared, signal, done);
         compileMs += b.compileMs;
         if (b.verdict !== undefined) {
           failedBuild = b.verdict;
@@ -533,10 +540,6 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     return states.get(language);
   };
 
-  /** The tree accounting of one process, or undefined without tree limits. */
-  const treeRun = (limits: TreeLimits): TreeRun | undefined =>
-    tree === undefined ? undefined : { group: tree.createGroup(limits), cpuLimitMs: limits.cpuMs, memoryLimitKb: limits.memoryMb * 1024 };
-
   /** Where a run sees the program directory. */
   const progDir = (dir: string): string => (sandbox ? '/prog' : dir);
 
@@ -546,12 +549,7 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       const { signal, ...rest } = spec;
       return runHosted({ config, spec: rest, ...(tree !== undefined ? { tree: { mechanism: tree.mechanism, limits } } : {}) }, signal);
     }
-    const t = treeRun(limits);
-    try {
-      return await runProcess(config, { ...spec, ...(t !== undefined ? { tree: t } : {}) });
-    } finally {
-      t?.group.close();
-    }
+    return runProcessInTree(config, spec, tree === undefined ? undefined : { accounting: tree, limits });
   };
 
   const rt: JudgeRuntime = {
@@ -563,7 +561,6 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
     limitsFor,
     makeDir,
     stateOf,
-    treeRun,
     exec,
     progDir,
     tree,

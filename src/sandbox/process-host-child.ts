@@ -5,7 +5,7 @@
  */
 import type { HostReply, HostRequest } from './process-host.js';
 import { detectTreeAccounting, type TreeAccounting, type TreeMechanism } from './process-tree.js';
-import { notStarted, runProcess, type TreeRun } from './sandbox.js';
+import { notStarted, runProcessInTree } from './sandbox.js';
 
 const accounting = new Map<TreeMechanism, TreeAccounting | undefined>();
 const running = new Map<number, AbortController>();
@@ -24,23 +24,13 @@ process.on('message', (m: HostRequest) => {
   const controller = new AbortController();
   running.set(id, controller);
   const acc = run.tree === undefined ? undefined : treeOf(run.tree.mechanism);
-  const tree: TreeRun | undefined =
-    run.tree === undefined || acc === undefined
-      ? undefined
-      : {
-          group: acc.createGroup(run.tree.limits),
-          cpuLimitMs: run.tree.limits.cpuMs,
-          memoryLimitKb: run.tree.limits.memoryMb * 1024,
-          ...(run.tree.pollMs !== undefined ? { pollMs: run.tree.pollMs } : {}),
-        };
-  void runProcess(run.config, { ...run.spec, signal: controller.signal, ...(tree !== undefined ? { tree } : {}) })
+  const tree = acc === undefined || run.tree === undefined ? undefined : { accounting: acc, limits: run.tree.limits };
+  void runProcessInTree(run.config, { ...run.spec, signal: controller.signal }, tree)
     .then((result) => {
-      tree?.group.close();
       running.delete(id);
       process.send?.({ id, result } satisfies HostReply);
     })
     .catch((e: unknown) => {
-      tree?.group.close();
       running.delete(id);
       process.send?.({ id, result: notStarted(`coreb: the process helper failed: ${String(e)}\n`) } satisfies HostReply);
     });

@@ -23,7 +23,7 @@ export interface HostedRun {
   config: SandboxConfig;
   spec: Omit<ProcessSpec, 'signal' | 'tree'>;
   /** Tree accounting of the run: the mechanism the judge chose and the run's limits. */
-  tree?: { mechanism: TreeMechanism; limits: TreeLimits; pollMs?: number };
+  tree?: { mechanism: TreeMechanism; limits: TreeLimits };
 }
 
 /** Messages to the helper. */

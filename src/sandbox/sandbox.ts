@@ -9,7 +9,7 @@ import { closeSync, existsSync, openSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path';
 import { constants } from 'node:os';
 import type { ExecutionResult } from '../core/execution.js';
-import type { TreeGroup } from './process-tree.js';
+import type { TreeAccounting, TreeGroup, TreeLimits } from './process-tree.js';
 
 /** Resource limits of one sandboxed process. */
 export interface ProcessLimits {
@@ -357,4 +357,23 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
     });
     child.on('close', finish);
   });
+}
+
+/**
+ * Runs `spec` with its whole process tree held to `tree.limits` by `tree.accounting` (a group made
+ * for the run and closed after it), or as {@link runProcess} alone without `tree`.
+ */
+export async function runProcessInTree(
+  config: SandboxConfig,
+  spec: Omit<ProcessSpec, 'tree'>,
+  tree: { accounting: TreeAccounting; limits: TreeLimits } | undefined,
+): Promise<ExecutionResult> {
+  if (tree === undefined) return runProcess(config, spec);
+  const { accounting, limits } = tree;
+  const run: TreeRun = { group: accounting.createGroup(limits), cpuLimitMs: limits.cpuMs, memoryLimitKb: limits.memoryMb * 1024 };
+  try {
+    return await runProcess(config, { ...spec, tree: run });
+  } finally {
+    run.group.close();
+  }
 }
