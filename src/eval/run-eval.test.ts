@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileSubtaskGlob, resolveTasks } from './eval-data.js';
 import { protocolMeasures } from './protocol.js';
-import { runEval, runFileDepth, slugify, trecRunLines } from './run-eval.js';
+import { runEval } from './run-eval.js';
+import { runFileDepth, slugify, trecRunLines } from './run-files.js';
 
 test('--subtasks globs: * is any run, ? one character, commas separate, other characters are literal', () => {
   const keep = compileSubtaskGlob('t2c_search_*, c2c_cross_lan?,c2t.match');
