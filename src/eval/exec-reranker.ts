@@ -19,7 +19,7 @@ import type { RerankOptions, RerankPair } from '../core/rerank.js';
 import { parseStatementSamples, type StatementSample } from '../dataset/statement-samples.js';
 import type { JudgeBackend } from '../sandbox/backend.js';
 import { findCallTarget } from '../sandbox/call-target.js';
-import { removeCppStrayMainCalls } from '../sandbox/official-harness.js';
+import { findJudgeLanguage } from '../sandbox/languages/index.js';
 import { createBm25Index, type Bm25Index } from '../search/bm25.js';
 import { createJudge, parseJudgeSpec } from '../sandbox/judge-spec.js';
 import type { NormalisationName } from '../sandbox/normalise.js';
@@ -247,25 +247,71 @@ function testsFor(language: ExecLanguage, code: string, samples: readonly Statem
  * unless `borrow=all`.
  */
 export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
-  const settings = ctx.settings ?? EXEC_RERANKER_DEFAULTS;
-  const logger = ctx.logger ?? silentLogger;
-  const judge = ctx.judge;
-  const { jobs: _jobs, ...judgeKey } = judge.describe();
-  const settingsKey = sha([judgeKey]);
-  const report = emptyReport();
-  const counters = { requested: 0, hits: 0, duplicates: 0, sent: 0 };
-  const samplesOf = new Map<string, StatementSample[]>();
-  const samples = (text: string): StatementSample[] => {
-    let s = samplesOf.get(text);
-    if (s === undefined) {
-      s = parseStatementSamples(text);
-      samplesOf.set(text, s);
-    }
-    return s;
+  const rt = newRuntime(ctx);
+  const { judge } = rt;
+  return {
+    id: 'exec',
+    identity: () => execIdentity(rt),
+    describe: () => ({ ...execIdentity(rt), judge: judge.describe() }),
+    instruction: () => '',
+    score: (pairs, options) => scoreExec(rt, pairs, options),
+    counters: () => ({ ...rt.counters }),
+    report: () => ({ ...structuredClone(rt.report), compiles: judge.stats().compiles, buildsReused: judge.stats().buildsReused ?? 0 }),
+    useStatements(docs) {
+      if (rt.statements?.docs !== docs) rt.statements = { docs, byId: new Map(docs.map((d) => [d.id, d])) };
+    },
+    close() {
+      rt.journal?.close();
+      rt.logger.info(
+        `exec reranker: ${rt.report.runs.executed} sample runs executed, ${rt.report.runs.cached} read from the run journal, ${judge.stats().compiles} compiles`,
+      );
+      void judge.close();
+    },
   };
-  const identity = (): Record<string, unknown> => ({
+}
+
+/** The exec reranker's one runtime value: its judge, settings and journal, what it has counted, and what it keeps between calls. */
+interface ExecRuntime {
+  judge: JudgeBackend;
+  /** The judge's description without its job count (what identifies a verdict). */
+  judgeKey: Record<string, unknown>;
+  /** The judge's job count, if it has one (calls in flight are twice that). */
+  judgeJobs: unknown;
+  /** The journal keys' settings part. */
+  settingsKey: string;
+  settings: ExecRerankerSettings;
+  journal?: RunJournal;
+  logger: Logger;
+  report: ExecRerankReport;
+  counters: { requested: number; hits: number; duplicates: number; sent: number };
+  /** Statement samples by text, parsed once. */
+  samplesOf: Map<string, StatementSample[]>;
+  /** The statement corpus for borrowed samples, indexed by BM25 on first use. */
+  statements?: { docs: readonly Doc[]; byId: Map<string, Doc>; index?: Bm25Index };
+}
+
+function newRuntime(ctx: ExecRerankerContext): ExecRuntime {
+  const { jobs, ...judgeKey } = ctx.judge.describe();
+  return {
+    judge: ctx.judge,
+    judgeKey,
+    judgeJobs: jobs,
+    settingsKey: sha([judgeKey]),
+    settings: ctx.settings ?? EXEC_RERANKER_DEFAULTS,
+    ...(ctx.journal !== undefined ? { journal: ctx.journal } : {}),
+    logger: ctx.logger ?? silentLogger,
+    report: emptyReport(),
+    counters: { requested: 0, hits: 0, duplicates: 0, sent: 0 },
+    samplesOf: new Map(),
+  };
+}
+
+/** What identifies the reranker's scores (its cache and results key): judge, limits, source changes, screening, borrowing, the formula. */
+function execIdentity(rt: ExecRuntime): Record<string, unknown> {
+  const { settings } = rt;
+  return {
     provider: 'exec',
-    judge: judgeKey,
+    judge: rt.judgeKey,
     timeoutMs: settings.timeoutMs,
     memoryMb: settings.memoryMb,
     normalise: settings.normalise,
@@ -288,281 +334,340 @@ export function createExecReranker(ctx: ExecRerankerContext): ExecReranker {
       'AtCoder/LiveCodeBench "Sample Input N / Sample Output N" (stdin, token comparison) and LeetCode "Input: a = .. / Output: .." (the method whose parameters match, called through the functional driver, JSON comparison)',
     prepared: 'cpp: top-level `main();` statements removed (they do not compile)',
     reads: 'query and document texts and languages only (no qrels, verdicts or meta fields)',
-  });
-
-  async function score(pairs: readonly RerankPair[], options: RerankOptions = {}): Promise<Float64Array> {
-    const task: TaskName | undefined = options.task;
-    const scores = new Float64Array(pairs.length);
-    counters.requested += pairs.length;
-    // Queries are consecutive runs of pairs; the first-stage term orders ties.
-    const groups: Array<{ start: number; end: number; query: Query }> = [];
-    for (let i = 0; i < pairs.length; i++) {
-      const rec = pairs[i].records;
-      if (rec === undefined)
-        throw new CorebError(
-          'USAGE',
-          'the exec reranker needs the query and document records of each pair (rerank through coreb eval or coreb rerank)',
-        );
-      const g = groups[groups.length - 1];
-      if (g !== undefined && g.query.id === rec.query.id) g.end = i + 1;
-      else groups.push({ start: i, end: i + 1, query: rec.query });
-    }
-    const jobs: Job[] = [];
-    const variants = new Map<string, Variant>();
-    const variantOf = (language: ExecLanguage, code: string, kind: string, funcName: string | undefined): Variant => {
-      // A top-level `main();` does not compile (113 v202602 C++ programs end with one).
-      const prepared = language === 'cpp' ? removeCppStrayMainCalls(code) : code;
-      const key = sha([language, prepared, kind, funcName ?? '']);
-      let v = variants.get(key);
-      if (v === undefined) {
-        v = { key, program: { id: `exec-${key.slice(0, 12)}`, problemId: 'statement-samples', language, code: prepared } };
-        variants.set(key, v);
-      }
-      return v;
-    };
-    // Candidate programs of one query run on `s` (text-to-code, and code-to-code with borrowed samples).
-    const programJobs = (g: { start: number; end: number }, s: readonly StatementSample[]): void => {
-      for (let i = g.start; i < g.end; i++) {
-        const doc = (pairs[i].records as NonNullable<RerankPair['records']>).doc;
-        const language = doc.language;
-        const t = isExecLanguage(language) ? testsFor(language, doc.text, s) : undefined;
-        if (!isExecLanguage(language) || t === undefined || t.tests.length === 0) {
-          report.unrunnable++;
-          continue;
-        }
-        jobs.push({ pair: i, variant: variantOf(language, doc.text, t.tests[0].kind, t.funcName), tests: t.tests, reproduced: 0, stopped: false });
-      }
-    };
-    const anchors =
-      task === 'code2code' && settings.borrow === 'all' ? await borrowForAnchors(groups, variantOf, options) : new Map<string, StatementSample[]>();
-    for (const g of groups) {
-      const k = g.end - g.start;
-      for (let i = g.start; i < g.end; i++) scores[i] = (0.001 * (k - (i - g.start))) / (k + 1);
-      const name = task ?? 'unknown';
-      report.queries[name] = (report.queries[name] ?? 0) + 1;
-      if (task === 'code2code' || task === undefined) {
-        const borrowed = anchors.get(g.query.id);
-        if (borrowed === undefined) {
-          report.passedThrough.code2code++;
-          counters.hits += k;
-          continue;
-        }
-        report.borrowed.code2code++;
-        report.executedQueries++;
-        programJobs(g, borrowed);
-        continue;
-      }
-      if (task === 'text2code') {
-        let s = samples(g.query.text);
-        if (s.length === 0 && settings.borrow !== 'none') {
-          s = await borrowForText(g.query.text);
-          if (s.length > 0) report.borrowed.text2code++;
-        }
-        if (s.length === 0) {
-          report.passedThrough.noSamples++;
-          counters.hits += k;
-          continue;
-        }
-        report.executedQueries++;
-        programJobs(g, s);
-        continue;
-      }
-      // code2text: the query program on each candidate statement's samples.
-      const language = g.query.language;
-      if (!isExecLanguage(language)) {
-        report.passedThrough.noRunnableLanguage++;
-        counters.hits += k;
-        continue;
-      }
-      report.executedQueries++;
-      for (let i = g.start; i < g.end; i++) {
-        const doc = (pairs[i].records as NonNullable<RerankPair['records']>).doc;
-        const s = samples(doc.text);
-        const t = s.length === 0 ? undefined : testsFor(language, g.query.text, s);
-        if (t === undefined || t.tests.length === 0) {
-          report.unrunnable++;
-          continue;
-        }
-        jobs.push({
-          pair: i,
-          variant: variantOf(language, g.query.text, t.tests[0].kind, t.funcName),
-          tests: t.tests,
-          reproduced: 0,
-          stopped: false,
-        });
-      }
-    }
-    report.pairs += jobs.length;
-    await runJobs(jobs, options);
-    for (const j of jobs) {
-      scores[j.pair] += j.reproduced / j.tests.length;
-      if (j.reproduced === j.tests.length) report.allReproduced++;
-    }
-    return scores;
-  }
-
-  /** The statement corpus for borrowed samples, indexed by BM25 on first use. */
-  let statements: { docs: readonly Doc[]; byId: Map<string, Doc>; index?: Bm25Index } | undefined;
-
-  /** Statements ranked for `text` by BM25 (the default retriever), best first, at most `n`. */
-  async function rankStatements(text: string, n: number): Promise<Doc[]> {
-    if (statements === undefined || statements.docs.length === 0) return [];
-    statements.index ??= createBm25Index(statements.docs);
-    const { byId } = statements;
-    const list = (await statements.index.search([{ id: 'q', text }], n)).get('q');
-    return (list?.docIds ?? []).map((id) => byId.get(id) as Doc);
-  }
-
-  /**
-   * Samples for a text query that states none: those of the best-ranked of the top
-   * {@link BORROW_STATEMENTS} statements (BM25 over the statement corpus) that has samples.
-   */
-  async function borrowForText(text: string): Promise<StatementSample[]> {
-    for (const d of await rankStatements(text, BORROW_STATEMENTS)) {
-      const s = samples(d.text);
-      if (s.length > 0) return s;
-    }
-    return [];
-  }
-
-  /**
-   * Samples for code-to-code anchors: each anchor runs on the samples of the top
-   * {@link BORROW_ANCHOR_STATEMENTS} statements BM25 ranks for its code; the best-ranked statement
-   * whose samples it reproduces every one of lends them. Anchors with none are passed through.
-   */
-  async function borrowForAnchors(
-    groups: ReadonlyArray<{ query: Query }>,
-    variantOf: (language: ExecLanguage, code: string, kind: string, funcName: string | undefined) => Variant,
-    options: RerankOptions,
-  ): Promise<Map<string, StatementSample[]>> {
-    const probes: Job[] = [];
-    const owner: Array<{ query: string; rank: number; samples: StatementSample[] }> = [];
-    for (const g of groups) {
-      const language = g.query.language;
-      if (!isExecLanguage(language)) continue;
-      const ranked = await rankStatements(g.query.text, BORROW_ANCHOR_STATEMENTS);
-      ranked.forEach((d, rank) => {
-        const s = samples(d.text);
-        const t = s.length === 0 ? undefined : testsFor(language, g.query.text, s);
-        if (t === undefined || t.tests.length === 0) return;
-        owner.push({ query: g.query.id, rank, samples: s });
-        probes.push({
-          pair: owner.length - 1,
-          variant: variantOf(language, g.query.text, t.tests[0].kind, t.funcName),
-          tests: t.tests,
-          reproduced: 0,
-          stopped: false,
-        });
-      });
-    }
-    await runJobs(probes, options);
-    const out = new Map<string, { rank: number; samples: StatementSample[] }>();
-    for (const j of probes) {
-      if (j.reproduced !== j.tests.length) continue;
-      const o = owner[j.pair];
-      const best = out.get(o.query);
-      if (best === undefined || o.rank < best.rank) out.set(o.query, o);
-    }
-    return new Map([...out].map(([q, o]) => [q, o.samples]));
-  }
-
-  const runKey = (v: Variant, t: TestCase): string => sha([settingsKey, v.key, t.input, t.outputs]);
-
-  /** Runs the jobs' samples in screening rounds: round r runs sample r of every job still going. */
-  async function runJobs(jobs: Job[], options: RerankOptions): Promise<void> {
-    // Screening: round 0 runs each pair's first sample, round 1 the rest of the pairs that
-    // reproduced it; without screening one round runs everything.
-    const rounds = jobs.length === 0 ? 0 : settings.screen ? 2 : 1;
-    const roundTests = (j: Job, r: number): readonly TestCase[] => (!settings.screen ? j.tests : r === 0 ? j.tests.slice(0, 1) : j.tests.slice(1));
-    const pairsExecuted = new Set<number>();
-    const pairsTouched = new Set<number>();
-    for (let r = 0; r < rounds; r++) {
-      // Sample r of each live job: from the journal, or queued on its variant (inputs deduplicated).
-      const queued = new Map<string, { variant: Variant; tests: Map<string, TestCase>; waiting: Array<{ job: Job; key: string }> }>();
-      const settled = new Map<string, boolean>();
-      for (const j of jobs) {
-        if (j.stopped) continue;
-        for (const t of roundTests(j, r)) {
-          const key = runKey(j.variant, t);
-          report.runs.requested++;
-          pairsTouched.add(j.pair);
-          const hit = ctx.journal?.get(key);
-          if (hit !== undefined) {
-            report.runs.cached++;
-            apply(j, hit.verdict === 'accepted');
-            continue;
-          }
-          pairsExecuted.add(j.pair);
-          let q = queued.get(j.variant.key);
-          if (q === undefined) {
-            q = { variant: j.variant, tests: new Map(), waiting: [] };
-            queued.set(j.variant.key, q);
-          }
-          q.tests.set(key, t);
-          q.waiting.push({ job: j, key });
-        }
-      }
-      const work = [...queued.values()];
-      if (work.length === 0) continue;
-      const progress: Progress | undefined = options.progress;
-      progress?.start(`exec round ${r + 1}: ${work.reduce((s, w) => s + w.tests.size, 0)} runs of ${work.length} programs`, work.length);
-      const limit = Math.max(1, 2 * Number(_jobs ?? 2));
-      await forEachBounded(
-        work,
-        limit,
-        async (w) => {
-          const keys = [...w.tests.keys()];
-          const result = await judge.judge(w.variant.program, [...w.tests.values()], options.signal ? { signal: options.signal } : {});
-          report.judgeCalls++;
-          report.compileSeconds += result.compileMs / 1000;
-          keys.forEach((key, i) => {
-            const run = result.tests[i];
-            const verdict: Verdict = run?.verdict ?? result.verdict;
-            const cpuMs = run?.cpuMs ?? 0;
-            if (run !== undefined) {
-              report.runs.executed++;
-              if (cpuMs > 0) report.cpuSeconds += cpuMs / 1000;
-            }
-            report.verdicts[verdict] = (report.verdicts[verdict] ?? 0) + 1;
-            if (verdict !== 'sandbox_error') ctx.journal?.put(key, { verdict, cpuMs: run === undefined ? 0 : cpuMs });
-            settled.set(key, verdict === 'accepted');
-          });
-          progress?.tick();
-        },
-        options.signal,
-      );
-      progress?.done();
-      if (options.signal?.aborted)
-        throw new CorebError('INTERRUPTED', 'exec reranking interrupted; the runs finished so far are journaled, re-run to resume');
-      for (const w of work) for (const { job, key } of w.waiting) apply(job, settled.get(key) === true);
-    }
-    counters.sent += pairsExecuted.size;
-    counters.hits += pairsTouched.size - pairsExecuted.size;
-    function apply(j: Job, ok: boolean): void {
-      if (ok) j.reproduced++;
-      else j.stopped = true;
-    }
-  }
-
-  return {
-    id: 'exec',
-    identity,
-    describe: () => ({ ...identity(), judge: judge.describe() }),
-    instruction: () => '',
-    score,
-    counters: () => ({ ...counters }),
-    report: () => ({ ...structuredClone(report), compiles: judge.stats().compiles, buildsReused: judge.stats().buildsReused ?? 0 }),
-    useStatements(docs) {
-      if (statements?.docs !== docs) statements = { docs, byId: new Map(docs.map((d) => [d.id, d])) };
-    },
-    close() {
-      ctx.journal?.close();
-      logger.info(
-        `exec reranker: ${report.runs.executed} sample runs executed, ${report.runs.cached} read from the run journal, ${judge.stats().compiles} compiles`,
-      );
-      void judge.close();
-    },
   };
+}
+
+/** A statement's samples, parsed once per text. */
+function samplesOf(rt: ExecRuntime, text: string): StatementSample[] {
+  let s = rt.samplesOf.get(text);
+  if (s === undefined) {
+    s = parseStatementSamples(text);
+    rt.samplesOf.set(text, s);
+  }
+  return s;
+}
+
+/** One query's pairs: a consecutive range of the pairs scored. */
+interface PairGroup {
+  start: number;
+  end: number;
+  query: Query;
+}
+
+/** The programs prepared in one `score` call, by key: each built once per round whatever pairs share it. */
+type Variants = Map<string, Variant>;
+
+/** Scores the pairs of consecutive queries: samples reproduced over samples run, plus the first stage's order as the tie-break. */
+async function scoreExec(rt: ExecRuntime, pairs: readonly RerankPair[], options: RerankOptions = {}): Promise<Float64Array> {
+  const task: TaskName | undefined = options.task;
+  const scores = new Float64Array(pairs.length);
+  rt.counters.requested += pairs.length;
+  const groups = groupPairs(pairs);
+  const variants: Variants = new Map();
+  const anchors =
+    task === 'code2code' && rt.settings.borrow === 'all'
+      ? await borrowForAnchors(rt, groups, variants, options)
+      : new Map<string, StatementSample[]>();
+  const jobs: Job[] = [];
+  for (const g of groups) {
+    const k = g.end - g.start;
+    // The first-stage term orders ties.
+    for (let i = g.start; i < g.end; i++) scores[i] = (0.001 * (k - (i - g.start))) / (k + 1);
+    const name = task ?? 'unknown';
+    rt.report.queries[name] = (rt.report.queries[name] ?? 0) + 1;
+    if (!(await queryJobs(rt, task, g, pairs, anchors, variants, jobs))) rt.counters.hits += k;
+  }
+  rt.report.pairs += jobs.length;
+  await runJobs(rt, jobs, options);
+  for (const j of jobs) {
+    scores[j.pair] += j.reproduced / j.tests.length;
+    if (j.reproduced === j.tests.length) rt.report.allReproduced++;
+  }
+  return scores;
+}
+
+/** The pairs in runs of one query each. */
+function groupPairs(pairs: readonly RerankPair[]): PairGroup[] {
+  const groups: PairGroup[] = [];
+  for (let i = 0; i < pairs.length; i++) {
+    const rec = pairs[i].records;
+    if (rec === undefined)
+      throw new CorebError(
+        'USAGE',
+        'the exec reranker needs the query and document records of each pair (rerank through coreb eval or coreb rerank)',
+      );
+    const g = groups[groups.length - 1];
+    if (g !== undefined && g.query.id === rec.query.id) g.end = i + 1;
+    else groups.push({ start: i, end: i + 1, query: rec.query });
+  }
+  return groups;
+}
+
+/**
+ * One query's jobs, into `jobs`: text-to-code runs each candidate program on the query's samples
+ * (or borrowed ones), code-to-code on the anchor's borrowed samples, code-to-text the query program
+ * on each candidate statement's samples. False when the query is passed through (nothing to run).
+ */
+async function queryJobs(
+  rt: ExecRuntime,
+  task: TaskName | undefined,
+  g: PairGroup,
+  pairs: readonly RerankPair[],
+  anchors: ReadonlyMap<string, StatementSample[]>,
+  variants: Variants,
+  jobs: Job[],
+): Promise<boolean> {
+  const { report } = rt;
+  if (task === 'code2code' || task === undefined) {
+    const borrowed = anchors.get(g.query.id);
+    if (borrowed === undefined) {
+      report.passedThrough.code2code++;
+      return false;
+    }
+    report.borrowed.code2code++;
+    report.executedQueries++;
+    programJobs(rt, g, pairs, borrowed, variants, jobs);
+    return true;
+  }
+  if (task === 'text2code') {
+    let s = samplesOf(rt, g.query.text);
+    if (s.length === 0 && rt.settings.borrow !== 'none') {
+      s = await borrowForText(rt, g.query.text);
+      if (s.length > 0) report.borrowed.text2code++;
+    }
+    if (s.length === 0) {
+      report.passedThrough.noSamples++;
+      return false;
+    }
+    report.executedQueries++;
+    programJobs(rt, g, pairs, s, variants, jobs);
+    return true;
+  }
+  // code2text: the query program on each candidate statement's samples.
+  const language = g.query.language;
+  if (!isExecLanguage(language)) {
+    report.passedThrough.noRunnableLanguage++;
+    return false;
+  }
+  report.executedQueries++;
+  for (let i = g.start; i < g.end; i++) {
+    const doc = (pairs[i].records as NonNullable<RerankPair['records']>).doc;
+    const s = samplesOf(rt, doc.text);
+    const t = s.length === 0 ? undefined : testsFor(language, g.query.text, s);
+    if (t === undefined || t.tests.length === 0) {
+      report.unrunnable++;
+      continue;
+    }
+    jobs.push({
+      pair: i,
+      variant: variantOf(variants, language, g.query.text, t.tests[0].kind, t.funcName),
+      tests: t.tests,
+      reproduced: 0,
+      stopped: false,
+    });
+  }
+  return true;
+}
+
+/** Jobs running one query's candidate programs on `s` (text-to-code, and code-to-code with borrowed samples). */
+function programJobs(
+  rt: ExecRuntime,
+  g: PairGroup,
+  pairs: readonly RerankPair[],
+  s: readonly StatementSample[],
+  variants: Variants,
+  jobs: Job[],
+): void {
+  for (let i = g.start; i < g.end; i++) {
+    const doc = (pairs[i].records as NonNullable<RerankPair['records']>).doc;
+    const language = doc.language;
+    const t = isExecLanguage(language) ? testsFor(language, doc.text, s) : undefined;
+    if (!isExecLanguage(language) || t === undefined || t.tests.length === 0) {
+      rt.report.unrunnable++;
+      continue;
+    }
+    jobs.push({
+      pair: i,
+      variant: variantOf(variants, language, doc.text, t.tests[0].kind, t.funcName),
+      tests: t.tests,
+      reproduced: 0,
+      stopped: false,
+    });
+  }
+}
+
+/** The program prepared for one language, source, test kind and method, made once per `score` call. */
+function variantOf(variants: Variants, language: ExecLanguage, code: string, kind: string, funcName: string | undefined): Variant {
+  // The language's own changes that make a candidate buildable (C++: a stray top-level `main();`).
+  const prepared = findJudgeLanguage(language)?.prepareCandidate?.(code) ?? code;
+  const key = sha([language, prepared, kind, funcName ?? '']);
+  let v = variants.get(key);
+  if (v === undefined) {
+    v = { key, program: { id: `exec-${key.slice(0, 12)}`, problemId: 'statement-samples', language, code: prepared } };
+    variants.set(key, v);
+  }
+  return v;
+}
+
+/** Statements ranked for `text` by BM25 (the default retriever), best first, at most `n`. */
+async function rankStatements(rt: ExecRuntime, text: string, n: number): Promise<Doc[]> {
+  const statements = rt.statements;
+  if (statements === undefined || statements.docs.length === 0) return [];
+  statements.index ??= createBm25Index(statements.docs);
+  const { byId } = statements;
+  const list = (await statements.index.search([{ id: 'q', text }], n)).get('q');
+  return (list?.docIds ?? []).map((id) => byId.get(id) as Doc);
+}
+
+/**
+ * Samples for a text query that states none: those of the best-ranked of the top
+ * {@link BORROW_STATEMENTS} statements (BM25 over the statement corpus) that has samples.
+ */
+async function borrowForText(rt: ExecRuntime, text: string): Promise<StatementSample[]> {
+  for (const d of await rankStatements(rt, text, BORROW_STATEMENTS)) {
+    const s = samplesOf(rt, d.text);
+    if (s.length > 0) return s;
+  }
+  return [];
+}
+
+/**
+ * Samples for code-to-code anchors: each anchor runs on the samples of the top
+ * {@link BORROW_ANCHOR_STATEMENTS} statements BM25 ranks for its code; the best-ranked statement
+ * whose samples it reproduces every one of lends them. Anchors with none are passed through.
+ */
+async function borrowForAnchors(
+  rt: ExecRuntime,
+  groups: readonly PairGroup[],
+  variants: Variants,
+  options: RerankOptions,
+): Promise<Map<string, StatementSample[]>> {
+  const probes: Job[] = [];
+  const owner: Array<{ query: string; rank: number; samples: StatementSample[] }> = [];
+  for (const g of groups) {
+    const language = g.query.language;
+    if (!isExecLanguage(language)) continue;
+    const ranked = await rankStatements(rt, g.query.text, BORROW_ANCHOR_STATEMENTS);
+    ranked.forEach((d, rank) => {
+      const s = samplesOf(rt, d.text);
+      const t = s.length === 0 ? undefined : testsFor(language, g.query.text, s);
+      if (t === undefined || t.tests.length === 0) return;
+      owner.push({ query: g.query.id, rank, samples: s });
+      probes.push({
+        pair: owner.length - 1,
+        variant: variantOf(variants, language, g.query.text, t.tests[0].kind, t.funcName),
+        tests: t.tests,
+        reproduced: 0,
+        stopped: false,
+      });
+    });
+  }
+  await runJobs(rt, probes, options);
+  const out = new Map<string, { rank: number; samples: StatementSample[] }>();
+  for (const j of probes) {
+    if (j.reproduced !== j.tests.length) continue;
+    const o = owner[j.pair];
+    const best = out.get(o.query);
+    if (best === undefined || o.rank < best.rank) out.set(o.query, o);
+  }
+  return new Map([...out].map(([q, o]) => [q, o.samples]));
+}
+
+/** A program's runs of one round: its tests (inputs deduplicated) and the jobs waiting on each. */
+interface QueuedProgram {
+  variant: Variant;
+  tests: Map<string, TestCase>;
+  waiting: Array<{ job: Job; key: string }>;
+}
+
+/** Runs the jobs' samples in screening rounds: round r runs sample r of every job still going. */
+async function runJobs(rt: ExecRuntime, jobs: Job[], options: RerankOptions): Promise<void> {
+  // Screening: round 0 runs each pair's first sample, round 1 the rest of the pairs that
+  // reproduced it; without screening one round runs everything.
+  const { screen } = rt.settings;
+  const rounds = jobs.length === 0 ? 0 : screen ? 2 : 1;
+  const roundTests = (j: Job, r: number): readonly TestCase[] => (!screen ? j.tests : r === 0 ? j.tests.slice(0, 1) : j.tests.slice(1));
+  const pairsExecuted = new Set<number>();
+  const pairsTouched = new Set<number>();
+  for (let r = 0; r < rounds; r++) {
+    // Sample r of each live job: from the journal, or queued on its variant (inputs deduplicated).
+    const queued = new Map<string, QueuedProgram>();
+    for (const j of jobs) {
+      if (j.stopped) continue;
+      for (const t of roundTests(j, r)) {
+        const key = sha([rt.settingsKey, j.variant.key, t.input, t.outputs]);
+        rt.report.runs.requested++;
+        pairsTouched.add(j.pair);
+        const hit = rt.journal?.get(key);
+        if (hit !== undefined) {
+          rt.report.runs.cached++;
+          applyRun(j, hit.verdict === 'accepted');
+          continue;
+        }
+        pairsExecuted.add(j.pair);
+        let q = queued.get(j.variant.key);
+        if (q === undefined) {
+          q = { variant: j.variant, tests: new Map(), waiting: [] };
+          queued.set(j.variant.key, q);
+        }
+        q.tests.set(key, t);
+        q.waiting.push({ job: j, key });
+      }
+    }
+    const work = [...queued.values()];
+    if (work.length === 0) continue;
+    const settled = await runRound(rt, work, r, options);
+    for (const w of work) for (const { job, key } of w.waiting) applyRun(job, settled.get(key) === true);
+  }
+  rt.counters.sent += pairsExecuted.size;
+  rt.counters.hits += pairsTouched.size - pairsExecuted.size;
+}
+
+/** A sample's outcome on a job: one more reproduced, or the job stopped. */
+function applyRun(j: Job, ok: boolean): void {
+  if (ok) j.reproduced++;
+  else j.stopped = true;
+}
+
+/**
+ * One round's judge calls, one per program with all its queued samples, twice the judge's jobs in
+ * flight; each verdict journaled (a sandbox error is not) and counted. Reproduced or not, by run key.
+ * @throws CorebError `INTERRUPTED` when aborted (the runs finished are journaled).
+ */
+async function runRound(rt: ExecRuntime, work: readonly QueuedProgram[], r: number, options: RerankOptions): Promise<Map<string, boolean>> {
+  const { report } = rt;
+  const settled = new Map<string, boolean>();
+  const progress: Progress | undefined = options.progress;
+  progress?.start(`exec round ${r + 1}: ${work.reduce((s, w) => s + w.tests.size, 0)} runs of ${work.length} programs`, work.length);
+  const limit = Math.max(1, 2 * Number(rt.judgeJobs ?? 2));
+  await forEachBounded(
+    work,
+    limit,
+    async (w) => {
+      const keys = [...w.tests.keys()];
+      const result = await rt.judge.judge(w.variant.program, [...w.tests.values()], options.signal ? { signal: options.signal } : {});
+      report.judgeCalls++;
+      report.compileSeconds += result.compileMs / 1000;
+      keys.forEach((key, i) => {
+        const run = result.tests[i];
+        const verdict: Verdict = run?.verdict ?? result.verdict;
+        const cpuMs = run?.cpuMs ?? 0;
+        if (run !== undefined) {
+          report.runs.executed++;
+          if (cpuMs > 0) report.cpuSeconds += cpuMs / 1000;
+        }
+        report.verdicts[verdict] = (report.verdicts[verdict] ?? 0) + 1;
+        if (verdict !== 'sandbox_error') rt.journal?.put(key, { verdict, cpuMs: run === undefined ? 0 : cpuMs });
+        settled.set(key, verdict === 'accepted');
+      });
+      progress?.tick();
+    },
+    options.signal,
+  );
+  progress?.done();
+  if (options.signal?.aborted)
+    throw new CorebError('INTERRUPTED', 'exec reranking interrupted; the runs finished so far are journaled, re-run to resume');
+  return settled;
 }
 
 /** What {@link createExecRerankerFromSpec} needs. */
