@@ -5,11 +5,22 @@
  */
 import type { ComparatorName, ExecutionResult, Program, ProgramResult, TestCase, TestResult, Verdict } from '../core/execution.js';
 import { compareAny, jsonEqual } from './compare.js';
-import { judgeLanguage } from './languages/index.js';
+import { findJudgeLanguage, judgeLanguage, judgeLanguageIds } from './languages/index.js';
 import type { RunLimits } from './languages/tools.js';
 
-/** Out-of-memory messages of the runtimes (Python, C++, Java, Go, Ruby, glibc) on stderr. */
-const OOM = /MemoryError|std::bad_alloc|OutOfMemoryError|out of memory|failed to allocate memory|NoMemoryError|Cannot allocate memory/;
+/**
+ * Out-of-memory messages on stderr: glibc's and the kernel's (`Cannot allocate memory`), the Go
+ * runtime's (`out of memory`), and each judged language's own (`JudgeLanguage.outOfMemory`:
+ * `MemoryError`, `std::bad_alloc`, ...). Any of them counts whatever the program's language (a
+ * program may start another runtime).
+ */
+const ANY_OOM = /out of memory|Cannot allocate memory/;
+
+function outOfMemory(stderr: string): boolean {
+  if (ANY_OOM.test(stderr)) return true;
+  for (const id of judgeLanguageIds()) if (findJudgeLanguage(id)?.outOfMemory?.test(stderr) === true) return true;
+  return false;
+}
 
 /** What {@link classifyRun} needs besides the run and its test. */
 export interface ClassifyOptions {
@@ -76,7 +87,7 @@ export function classifyRun(r: ExecutionResult, test: TestCase, options: Classif
   if (r.exitCode === 152 || r.cpuMs > limits.timeLimitMs) return v('time_limit', `CPU time ${Math.round(r.cpuMs)} ms`);
   if (r.exitCode === 153) return v('output_limit', 'file size limit exceeded');
   const rssLimited = judgeLanguage(language).residentMemoryIsLimit && r.memoryKb > limits.memoryLimitMb * 1024;
-  if ((r.exitCode !== 0 && OOM.test(r.stderr)) || rssLimited) {
+  if ((r.exitCode !== 0 && outOfMemory(r.stderr)) || rssLimited) {
     return v('memory_limit', rssLimited ? `peak memory ${r.memoryKb} KiB` : lastLine(r.stderr));
   }
   if (r.exitCode !== 0) {

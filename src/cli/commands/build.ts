@@ -2,14 +2,13 @@
  * `coreb build`: builds a contamination-limited CoREB release from LiveCodeBench-format problems
  * through chat-model endpoints and the sandboxed judge (see docs/build.md).
  */
-import { tableLines } from '../../core/table.js';
-import { spawnSync } from 'node:child_process';
+import { nameList, tableLines } from '../../core/table.js';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { ChatModel } from '../../core/chat.js';
 import { CorebError, EXIT_CODES } from '../../core/errors.js';
 import { resolveCacheDir } from '../../cache/cache-dir.js';
-import { EXEC_LANGUAGES, type ExecLanguage } from '../../core/execution.js';
+import { EXEC_LANGUAGES } from '../../core/execution.js';
 import { BUILD_STAGES, planBuild, runBuild, shapeRoles, type BuildOptions, type BuildStage } from '../../construct/pipeline/index.js';
 import { loadPromptSet } from '../../construct/pipeline/prompts.js';
 import { parseSelectionDate } from '../../construct/problem-selection.js';
@@ -19,8 +18,7 @@ import { compareReleases } from '../../eval/release-drift.js';
 import { renderDriftReport } from '../../report/render-drift.js';
 import { CHAT_PROVIDERS, createChatModel } from '../../providers/chat/registry.js';
 import { normalizeChatConfig, parseChatSpec, type ChatModelConfig } from '../../providers/chat/config.js';
-import { LANGUAGE_TOOLS, missingPackages } from '../../sandbox/languages/index.js';
-import { findTool, type ToolRef } from '../../sandbox/languages/tools.js';
+import { missingPackages, toolchainVersions } from '../../sandbox/languages/index.js';
 import { opt, parseOptions, type OptionValues } from '../options.js';
 import { loadBuildConfig, settingList, type BuildFileConfig } from '../../construct/build-config.js';
 import type { Command, CommandContext } from '../command.js';
@@ -39,9 +37,7 @@ at any moment loses at most the requests in flight.
 
 SPEC = PROVIDER:MODEL[?baseUrl=URL&apiKeyEnv=VAR&temperature=T&maxTokens=N&seed=N&concurrency=N
                       &timeoutMs=N&maxRetries=N&requestsPerMinute=N]
-${Object.entries(CHAT_PROVIDERS)
-  .map(([name, e]) => `  ${name.padEnd(10)} ${e.summary}${'apiKeyEnv' in e ? ` (key: ${e.apiKeyEnv})` : ''}`)
-  .join('\n')}
+${nameList(Object.entries(CHAT_PROVIDERS).map(([name, e]) => [name, `${e.summary}${'apiKeyEnv' in e ? ` (key: ${e.apiKeyEnv})` : ''}`])).join('\n')}
   e.g. openai:Qwen/Qwen2.5-Coder-7B-Instruct?baseUrl=http://127.0.0.1:8000/v1 (vLLM)
        ollama:qwen2.5-coder:7b
 
@@ -99,29 +95,6 @@ function modelConfig(v: unknown, where: string): ChatModelConfig {
   if (typeof v === 'string') return parseChatSpec(v);
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) return normalizeChatConfig(v as Record<string, unknown>, where);
   throw new CorebError('CONFIG', `${where}: expected a spec string PROVIDER:MODEL[?...] or an object {provider, model, ...}`);
-}
-
-/** Versions of the toolchains of `languages` (first line of each tool's version output). */
-function toolVersions(languages: readonly ExecLanguage[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  const flags: Record<string, string[]> = {
-    python3: ['--version'],
-    gxx: ['--version'],
-    javac: ['-version'],
-    go: ['version'],
-    ruby: ['--version'],
-    bwrap: ['--version'],
-  };
-  const tools = new Set<ToolRef>(['bwrap', ...languages.flatMap((l) => LANGUAGE_TOOLS[l])]);
-  for (const t of tools) {
-    if (typeof t !== 'string' || !(t in flags)) continue;
-    const path = findTool(t);
-    if (path === undefined) continue;
-    const r = spawnSync(path, flags[t], { encoding: 'utf8', timeout: 20000 });
-    const line = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.split('\n').find((l) => l.trim() !== '');
-    if (line !== undefined) out[t] = line.trim();
-  }
-  return out;
 }
 
 /** `--from`, `--to`, `--exclude-release` (or `from`, `to`, `excludeReleases` in build.json). */
@@ -341,7 +314,7 @@ const command: Command = {
       }
       options.judge = judgeChoice.create;
       options.toolVersions = judgeChoice.local
-        ? { coreb: corebVersion(), ...toolVersions(languages) }
+        ? { coreb: corebVersion(), ...toolchainVersions(languages) }
         : { coreb: corebVersion(), judge: judgeChoice.spec.kind, judgeUrl: judgeChoice.spec.url ?? '' };
     }
     let r: Awaited<ReturnType<typeof runBuild>>;
@@ -357,10 +330,11 @@ const command: Command = {
         `  judged ${r.judging.judged} program(s) in the sandbox this run; ${r.judging.fromCache} from the verdict cache, ${r.judging.resumed} already in work/execute.jsonl\n`,
       );
     }
-    for (const [stage, u] of Object.entries(r.usage)) {
-      ctx.stdout.write(
-        `  ${stage.padEnd(11)} ${String(u.replies).padStart(6)} replies  ${String(u.calls).padStart(6)} new  ${String(u.inputTokens).padStart(9)} in  ${String(u.outputTokens).padStart(8)} out tokens  ${u.failed} failed\n`,
-      );
+    const usage = Object.entries(r.usage);
+    if (usage.length > 0) {
+      const rows = usage.map(([stage, u]) => [stage, ...[u.replies, u.calls, u.inputTokens, u.outputTokens, u.failed].map(String)]);
+      const header = ['stage', 'replies', 'new', 'in tokens', 'out tokens', 'failed'];
+      ctx.stdout.write(`${tableLines({ header, rows, indent: '  ' }).join('\n')}\n`);
     }
     if (r.counts !== undefined) {
       ctx.stdout.write(

@@ -22,15 +22,6 @@ export const BUILD_STAGES = ['load', 'rewrite', 'tests', 'abbreviate', 'solve', 
 /** A stage name. */
 export type BuildStage = (typeof BUILD_STAGES)[number];
 
-/** Display names and fence tags per language. */
-export const LANGUAGE_INFO: Readonly<Record<ExecLanguage, { name: string; fence: string }>> = {
-  python: { name: 'Python 3', fence: 'python' },
-  cpp: { name: 'C++17', fence: 'cpp' },
-  java: { name: 'Java 17 (class Main)', fence: 'java' },
-  go: { name: 'Go', fence: 'go' },
-  ruby: { name: 'Ruby', fence: 'ruby' },
-};
-
 /** The models of a build, by role. Omitted writers default to the rewriter. */
 export interface BuildModels {
   rewriter: ChatModel;

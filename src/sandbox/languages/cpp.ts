@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writ
 import { join } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import { BASE_LIMITS, requireTool } from './tools.js';
+import { removeCppStrayMainCalls } from '../official-harness.js';
 import type { JudgeLanguage, LanguageState } from './language.js';
 import {
   applyEdits,
@@ -49,6 +50,17 @@ interface CppState extends LanguageState {
 export const cpp: JudgeLanguage = {
   id: 'cpp',
   label: 'C++',
+  compiled: true,
+  remote: { piston: ['c++', 'cpp', 'g++'], judge0: /^C\+\+ \(GCC /, sandboxFusion: { language: 'cpp', runtime: 'g++', addressSpace: true } },
+  outOfMemory: /std::bad_alloc/,
+  prompt: {
+    name: 'C++17',
+    fence: 'cpp',
+    functionalRule:
+      "Write `class Solution` with the starter code's method as a public member function (same name and parameters in C++ types); do not read input or print, and write no `main`.",
+  },
+  // A top-level `main();` does not compile (113 v202602 C++ programs end with one).
+  prepareCandidate: removeCppStrayMainCalls,
   tools: ['gxx'],
   limits: BASE_LIMITS,
   treeAllowanceMb: 64,

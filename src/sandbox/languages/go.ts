@@ -30,6 +30,14 @@ interface GoState extends LanguageState {
 export const go: JudgeLanguage = {
   id: 'go',
   label: 'Go',
+  compiled: true,
+  remote: { piston: ['go', 'golang'], judge0: /^Go \(/, sandboxFusion: { language: 'go', runtime: 'go', startUp: 'go build and the Go runtime' } },
+  prompt: {
+    name: 'Go',
+    fence: 'go',
+    functionalRule:
+      "Write the starter code's method as a top-level Go function (same name and parameters in Go types); do not read input or print, and write no `main`.",
+  },
   tools: ['go'],
   // the Go runtime reserves ~700 MB of address space, and runs many threads
   limits: { ...BASE_LIMITS, addressSpaceMb: 2048, processes: 256 },

@@ -3,6 +3,8 @@
  * ruby.ts) behind {@link JudgeLanguage}, looked up by id. A sixth language is one new module and
  * one row here (or {@link registerJudgeLanguage} from outside the package).
  */
+import { spawnSync } from 'node:child_process';
+import { basename } from 'node:path';
 import { CorebError } from '../../core/errors.js';
 import type { ExecLanguage } from '../../core/execution.js';
 import { cpp } from './cpp.js';
@@ -14,6 +16,7 @@ import { ruby } from './ruby.js';
 import { findTool, toolOf, type RunLimits, type ToolRef } from './tools.js';
 
 export type { BuildContext, DirectCompile, JudgeLanguage, LanguageSource, LanguageState, LanguageStateContext } from './language.js';
+import type { LanguagePrompt } from './language.js';
 
 /** The built-in languages, by id. */
 export const BUILT_IN_LANGUAGES: Readonly<Record<ExecLanguage, JudgeLanguage>> = { python, cpp, java, go, ruby };
@@ -77,4 +80,35 @@ export function missingPackages(languages: readonly string[], sandbox: boolean):
   const pk = new Set<string>();
   for (const t of need) if (findTool(t) === undefined) pk.add(toolOf(t).package);
   return [...pk];
+}
+
+/**
+ * The versions of the toolchains of `languages` and of the sandbox (bubblewrap), by tool: the first
+ * line each installed tool prints when asked its version (each tool's `version` arguments, default
+ * `--version`; 20 s at most each). A tool not installed is left out. What a build records with its
+ * verdicts.
+ */
+export function toolchainVersions(languages: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const tools = new Set<ToolRef>(['bwrap', ...languages.flatMap((l) => judgeLanguage(l).tools)]);
+  for (const t of tools) {
+    const path = findTool(t);
+    if (path === undefined) continue;
+    const r = spawnSync(path, [...(toolOf(t).version ?? ['--version'])], { encoding: 'utf8', timeout: 20000 });
+    const line = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.split('\n').find((l) => l.trim() !== '');
+    if (line !== undefined) out[typeof t === 'string' ? t : basename(path)] = line.trim();
+  }
+  return out;
+}
+
+/** What build prompts say of a language (its module's `prompt`; default its label, its id and a generic method rule). */
+export function languagePrompt(id: string): LanguagePrompt {
+  const l = findJudgeLanguage(id);
+  return (
+    l?.prompt ?? {
+      name: l?.label ?? id,
+      fence: id,
+      functionalRule: "Write the starter code's method (same name and parameters); do not read input or print.",
+    }
+  );
 }

@@ -67,6 +67,15 @@ export function javaRunFlags(memoryLimitMb: number): string[] {
 export const java: JudgeLanguage = {
   id: 'java',
   label: 'Java',
+  compiled: true,
+  remote: { piston: ['java'], judge0: /^Java \(OpenJDK /, sandboxFusion: { language: 'java', runtime: 'javac', startUp: 'the JVM' } },
+  outOfMemory: /OutOfMemoryError/,
+  prompt: {
+    name: 'Java 17 (class Main)',
+    fence: 'java',
+    functionalRule:
+      "Write `class Solution` with the starter code's method as a public method (same name and parameters in Java types); do not read input or print, and write no `main`.",
+  },
   tools: ['javac', 'java'],
   // the address space a JVM needs with javaRunFlags, and its threads
   limits: { ...BASE_LIMITS, addressSpaceMb: 4096, processes: 256 },

@@ -92,6 +92,34 @@ export interface LanguageSource {
   notes: string[];
 }
 
+/** What build prompts say of a language (`JudgeLanguage.prompt`). */
+export interface LanguagePrompt {
+  name: string;
+  fence: string;
+  /** The solve prompt's rule for a functional problem (a method the tests call), in words. */
+  functionalRule: string;
+}
+
+/** A language's names on the remote judges coreb speaks to (sandbox/remote/). */
+export interface RemoteLanguageNames {
+  /** Piston's language names and aliases, any of which a runtime may carry (`c++`, `cpp`, `g++`). */
+  piston?: readonly string[];
+  /** Judge0: the pattern of its language names (`C++ (GCC 9.2.0)`); the newest version matching is used. */
+  judge0?: RegExp;
+  /**
+   * SandboxFusion: the `language` of a submission, what the service runs it with, and whether its
+   * toolchain starts under the address-space limit SandboxFusion makes of `memory_limit_MB` (false:
+   * no memory limit is sent; the JVM, `go build` and Ruby cannot start under a few hundred MiB).
+   */
+  sandboxFusion?: {
+    language: string;
+    runtime: string;
+    addressSpace?: boolean;
+    /** What cannot start under that limit, in words (`the JVM`); default the language's label. */
+    startUp?: string;
+  };
+}
+
 /** One judged language. */
 export interface JudgeLanguage {
   /** The language's id in programs and releases (`python`, `cpp`, …). */
@@ -146,6 +174,30 @@ export interface JudgeLanguage {
   functionalCheck?(code: string, funcName: string): string | undefined;
   /** The program with its functional driver calling `funcName` on JSON arguments read from stdin. */
   functional(code: string, funcName: string): FunctionalSource;
+  /** True when the language is built before it runs (a compile step); default false. Remote judges count its compiles. */
+  readonly compiled?: boolean;
+  /**
+   * Its names on remote judges; a judge it has no name for has no runtime for it (the program is
+   * refused, naming the language). Default: none.
+   */
+  readonly remote?: RemoteLanguageNames;
+  /**
+   * Out-of-memory messages of its runtime on stderr (`MemoryError`, `std::bad_alloc`): with a
+   * non-zero exit the verdict is `memory_limit`. glibc's and the Go runtime's wording (`out of
+   * memory`, `Cannot allocate memory`) counts for every language. Default: those alone.
+   */
+  readonly outOfMemory?: RegExp;
+  /**
+   * What build prompts say of it: its name (`C++17`), the code-fence tag (`cpp`), and how a solution
+   * to a functional (LeetCode-style) problem is written in it. Default: its label, its id, and a
+   * rule asking for the starter code's method with the same name and parameters.
+   */
+  readonly prompt?: LanguagePrompt;
+  /**
+   * A candidate program made buildable before it is judged anywhere, locally or remotely (C++: a
+   * top-level `main();` statement, which does not compile, removed). Default: unchanged.
+   */
+  prepareCandidate?(code: string): string;
   /** Creates the per-judge state (caches, warm compilers); called once per judge, on first use. */
   createState?(ctx: LanguageStateContext): LanguageState;
   /**

@@ -30,6 +30,13 @@ function functionalDriver(funcName: string): string {
 export const python: JudgeLanguage = {
   id: 'python',
   label: 'Python',
+  remote: { piston: ['python', 'python3'], judge0: /^Python \(3\./, sandboxFusion: { language: 'python', runtime: 'python3', addressSpace: true } },
+  outOfMemory: /MemoryError/,
+  prompt: {
+    name: 'Python 3',
+    fence: 'python',
+    functionalRule: "Complete the starter code's `class Solution` method; do not read input or print.",
+  },
   tools: ['python3'],
   limits: BASE_LIMITS,
   treeAllowanceMb: 64,

@@ -16,6 +16,13 @@ import { findSuspicions, sealSuffix, type SealedProgram, type SuspicionRule, typ
 export const ruby: JudgeLanguage = {
   id: 'ruby',
   label: 'Ruby',
+  remote: { piston: ['ruby'], judge0: /^Ruby \(/, sandboxFusion: { language: 'ruby', runtime: 'ruby' } },
+  outOfMemory: /failed to allocate memory|NoMemoryError/,
+  prompt: {
+    name: 'Ruby',
+    fence: 'ruby',
+    functionalRule: "Write `class Solution` with the starter code's method (same name and parameters); do not read input or print.",
+  },
   tools: ['ruby'],
   limits: BASE_LIMITS,
   treeAllowanceMb: 64,

@@ -3,14 +3,17 @@
  * of Perl's facts behind {@link JudgeLanguage}) and one row in the table (`registerJudgeLanguage`,
  * the same table the five built-in modules sit in). Nothing else in the judge changes, and real Perl
  * programs are then judged in the sandbox: accepted, wrong answers, an early exit caught by the
- * proof token, a runtime error, functional tests through the module's JSON driver, a missing
- * function refused before running.
+ * proof token, a runtime error, running out of memory, functional tests through the module's JSON
+ * driver, a missing function refused before running. The rest of coreb knows it from the same record:
+ * the remote judges' discovery finds its runtimes, a build stamps its version and names it in prompts.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestCase } from '../../core/execution.js';
 import { createTestJudge, toolchainSkipReason } from '../../../test/support/judge.js';
-import { findJudgeLanguage, judgeLanguageIds, missingPackages, registerJudgeLanguage } from './index.js';
+import { findJudgeLanguage, judgeLanguageIds, languagePrompt, missingPackages, registerJudgeLanguage, toolchainVersions } from './index.js';
 import { appendTestProgram, interpretedCommands, type JudgeLanguage } from './language.js';
 import { BASE_LIMITS, findTool, type Tool } from './tools.js';
 
@@ -25,6 +28,15 @@ const perl: JudgeLanguage = {
   residentMemoryIsLimit: true,
   fileName: 'main.pl',
   comments: 'hash',
+  // What the rest of coreb asks of a language, in the same record: its names on the remote judges,
+  // its runtime's out-of-memory message, what build prompts call it.
+  remote: { piston: ['perl'], judge0: /^Perl \(/, sandboxFusion: { language: 'perl', runtime: 'perl' } },
+  outOfMemory: /^Out of memory/m,
+  prompt: {
+    name: 'Perl 5',
+    fence: 'perl',
+    functionalRule: "Write a sub named as the starter code's method, taking its parameters in order; do not read input or print.",
+  },
   sealProgram: (code, test, proof) =>
     appendTestProgram(
       code,
@@ -107,5 +119,69 @@ test('functional tests run through the module driver; a missing sub is refused b
   const none = await judge.judge({ id: 'none', problemId: 'top', language: 'perl', code: 'sub other { 1 }\n' }, tests);
   assert.equal(none.verdict, 'compile_error');
   assert.match(none.compileOutput ?? '', /defines no sub named twoMax/);
+  await judge.close();
+});
+
+test('the record gives Perl its remote judge names, its version stamp, its out-of-memory verdict and its build-prompt names', async () => {
+  // Three loopback servers answering the services' discovery calls as Piston, Judge0 and SandboxFusion do.
+  const serve = async (answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; close: () => void }> => {
+    const server = createServer(answer);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+  };
+  const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const piston = await serve((_req, res) =>
+    json(res, [
+      { language: 'python', version: '3.12.0', aliases: ['py'] },
+      { language: 'perl', version: '5.36.0', aliases: ['pl'] },
+    ]),
+  );
+  const judge0 = await serve((req, res) =>
+    req.url === '/about'
+      ? json(res, { version: '1.13.1' })
+      : json(res, [
+          { id: 71, name: 'Python (3.8.1)' },
+          { id: 85, name: 'Perl (5.28.1)' },
+        ]),
+  );
+  const fusion = await serve((req, res) => (req.url === '/v1/ping' ? json(res, 'pong') : json(res, { info: { version: '1.0' } })));
+  try {
+    const { createPistonService } = await import('../remote/piston.js');
+    const { createJudge0Service } = await import('../remote/judge0.js');
+    const { createSandboxFusionService } = await import('../remote/sandboxfusion.js');
+    assert.equal((await createPistonService(piston.url).info()).runtimes.perl, 'perl 5.36.0');
+    assert.equal((await createJudge0Service(judge0.url).info()).runtimes.perl, 'Perl (5.28.1) (language_id 85)');
+    assert.equal((await createSandboxFusionService(fusion.url).info()).runtimes.perl, 'perl');
+  } finally {
+    for (const s of [piston, judge0, fusion]) s.close();
+  }
+
+  // The build's prompts name it as its record says.
+  assert.deepEqual(languagePrompt('perl'), perl.prompt);
+
+  // Its out-of-memory message (capitalised, unlike glibc's) is a memory verdict, not a runtime error.
+  const { classifyRun } = await import('../verdict.js');
+  const { resolveRunLimits } = await import('./tools.js');
+  const run = { exitCode: 1, stdout: '', stderr: 'Out of memory!\n', wallMs: 5, cpuMs: 3, memoryKb: 4000, timedOut: false, stdoutTruncated: false };
+  const options = { limits: resolveRunLimits(BASE_LIMITS, 'perl', {}), language: 'perl', comparator: 'tokens' as const, tolerance: 1e-6 };
+  const test1: TestCase = { kind: 'stdin', input: '', outputs: ['1'] };
+  assert.equal(classifyRun(run, test1, options).verdict, 'memory_limit');
+  registerJudgeLanguage({ ...perl, outOfMemory: undefined });
+  try {
+    assert.equal(classifyRun(run, test1, options).verdict, 'runtime_error', 'without the record the message means nothing');
+  } finally {
+    registerJudgeLanguage(perl);
+  }
+
+  // Its version stamp comes from its tool.
+  if (missing === undefined) assert.match(toolchainVersions(['perl']).perl ?? '', /perl.*5/i);
+});
+
+test('a Perl program running out of memory in the sandbox is memory_limit', { skip: skipReason }, async () => {
+  const judge = typeof made === 'string' ? undefined : await createTestJudge({ timeLimitMs: 2000, wallTimeFactor: 3 });
+  assert.ok(judge !== undefined && typeof judge !== 'string');
+  const code = 'my $n = <STDIN>;\nmy $s = "x" x ($n * 1024 * 1024 * 1024);\nprint length($s), "\\n";\n';
+  const r = await judge.judge({ id: 'oom', problemId: 'big', language: 'perl', code }, [{ kind: 'stdin', input: '4\n', outputs: ['0'] }]);
+  assert.equal(r.verdict, 'memory_limit', JSON.stringify(r.tests[0]));
   await judge.close();
 });

@@ -67,6 +67,8 @@ export interface Tool {
   paths: string[];
   /** Debian package to install when missing. */
   package: string;
+  /** Arguments that make it print its version (a build records the first line). Default `['--version']`. */
+  version?: readonly string[];
 }
 
 /** Installed Java 17 JDK folders under /usr/lib/jvm; read on first use, not at import. */
@@ -92,14 +94,16 @@ export const TOOLS = {
       return java17('javac');
     },
     package: 'default-jdk-headless',
+    version: ['-version'],
   },
   java: {
     get paths() {
       return java17('java');
     },
     package: 'default-jdk-headless',
+    version: ['-version'],
   },
-  go: { paths: ['/usr/bin/go', '/usr/local/go/bin/go', '/usr/lib/go/bin/go'], package: 'golang-go' },
+  go: { paths: ['/usr/bin/go', '/usr/local/go/bin/go', '/usr/lib/go/bin/go'], package: 'golang-go', version: ['version'] },
   ruby: { paths: ['/usr/bin/ruby', '/usr/local/bin/ruby'], package: 'ruby' },
   bwrap: { paths: ['/usr/bin/bwrap', '/usr/local/bin/bwrap'], package: 'bubblewrap' },
 } as const satisfies Record<string, Tool>;

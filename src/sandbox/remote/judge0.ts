@@ -8,7 +8,7 @@
  * `GET /about` gives the version, `GET /languages` the runtimes. Java runs as class `Main`; one
  * source file per submission; limits are clamped to Judge0's documented maxima (15 s CPU, 512000 KB).
  */
-import type { ExecLanguage } from '../../core/execution.js';
+import { findJudgeLanguage, judgeLanguageIds } from '../languages/index.js';
 import { sleep } from '../../core/retry.js';
 import { errorMessage, requestJson, type ServiceHttpOptions } from './http.js';
 import { failedRun, protocolError, wallLimitMs, type RemoteRun, type RemoteService, type RemoteSubmission, type ServiceInfo } from './service.js';
@@ -21,13 +21,6 @@ export const JUDGE0_MAX_WALL_S = 20;
 export const JUDGE0_MAX_MEMORY_KB = 512000;
 
 /** Language names in `GET /languages` that are coreb's languages. */
-const NAME_PATTERNS: Readonly<Record<ExecLanguage, RegExp>> = {
-  python: /^Python \(3\./,
-  cpp: /^C\+\+ \(GCC /,
-  java: /^Java \(OpenJDK /,
-  go: /^Go \(/,
-  ruby: /^Ruby \(/,
-};
 
 /** The newest version among names like `C++ (GCC 9.2.0)`: the one whose version numbers compare highest. */
 function versionKey(name: string): number[] {
@@ -72,7 +65,7 @@ export interface Judge0Options extends ServiceHttpOptions {
 export function createJudge0Service(url: string, options: Judge0Options = {}): RemoteService {
   const root = url.replace(/\/+$/, '');
   const name = 'judge0';
-  const ids: Partial<Record<ExecLanguage, { id: number; name: string }>> = {};
+  const ids: Partial<Record<string, { id: number; name: string }>> = {};
   const cpuS = (sub: RemoteSubmission): number => Math.min(JUDGE0_MAX_CPU_S, sub.limits.timeLimitMs / 1000);
   const memKb = (sub: RemoteSubmission): number => Math.min(JUDGE0_MAX_MEMORY_KB, sub.limits.memoryLimitMb * 1024);
   const wallS = (sub: RemoteSubmission): number => Math.min(JUDGE0_MAX_WALL_S, wallLimitMs(sub.limits.timeLimitMs) / 1000);
@@ -90,15 +83,17 @@ export function createJudge0Service(url: string, options: Judge0Options = {}): R
         throw protocolError(name, `GET /about gave HTTP ${about.status} ${about.text.slice(0, 80)}`);
       const langs = await requestJson(name, `${root}/languages`, { method: 'GET', signal }, options);
       if (langs.status !== 200 || !Array.isArray(langs.body)) throw protocolError(name, `GET /languages gave HTTP ${langs.status}`);
-      const runtimes: Partial<Record<ExecLanguage, string>> = {};
+      const runtimes: Partial<Record<string, string>> = {};
       for (const l of langs.body as Array<{ id?: unknown; name?: unknown }>) {
         if (typeof l.id !== 'number' || typeof l.name !== 'string') continue;
-        for (const [lang, re] of Object.entries(NAME_PATTERNS) as Array<[ExecLanguage, RegExp]>) {
+        for (const lang of judgeLanguageIds()) {
+          // The pattern of each judged language's Judge0 names (its module's `remote.judge0`).
+          const re = findJudgeLanguage(lang)?.remote?.judge0;
           const cur = ids[lang];
-          if (re.test(l.name) && (cur === undefined || newer(l.name, cur.name))) ids[lang] = { id: l.id, name: l.name };
+          if (re?.test(l.name) === true && (cur === undefined || newer(l.name, cur.name))) ids[lang] = { id: l.id, name: l.name };
         }
       }
-      for (const [lang, v] of Object.entries(ids)) runtimes[lang as ExecLanguage] = `${v.name} (language_id ${v.id})`;
+      for (const [lang, v] of Object.entries(ids)) if (v !== undefined) runtimes[lang] = `${v.name} (language_id ${v.id})`;
       return { version, runtimes };
     },
     unhonoured(sub) {

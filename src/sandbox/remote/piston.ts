@@ -9,18 +9,9 @@
  * limit of 3000`): the cap is read from that message, the request sent again within it, and the
  * clamp recorded with every later verdict.
  */
-import type { ExecLanguage } from '../../core/execution.js';
+import { findJudgeLanguage, judgeLanguageIds } from '../languages/index.js';
 import { errorMessage, requestJson, type ServiceHttpOptions } from './http.js';
 import { failedRun, protocolError, wallLimitMs, type RemoteRun, type RemoteService, type RemoteSubmission, type ServiceInfo } from './service.js';
-
-/** Piston language names (or aliases) of coreb's languages. */
-const NAMES: Readonly<Record<ExecLanguage, readonly string[]>> = {
-  python: ['python', 'python3'],
-  cpp: ['c++', 'cpp', 'g++'],
-  java: ['java'],
-  go: ['go', 'golang'],
-  ruby: ['ruby'],
-};
 
 const SIGNALS: Readonly<Record<string, number>> = {
   SIGHUP: 1,
@@ -61,7 +52,7 @@ function semverNewer(a: string, b: string): boolean {
 export function createPistonService(url: string, http: ServiceHttpOptions = {}): RemoteService {
   const root = url.replace(/\/+$/, '').replace(/\/api\/v2$/, '');
   const name = 'piston';
-  const runtime: Partial<Record<ExecLanguage, { language: string; version: string }>> = {};
+  const runtime: Partial<Record<string, { language: string; version: string }>> = {};
   /** Caps the instance announced, by request field (ms or bytes). */
   const caps = new Map<string, number>();
   const capped = (field: string, want: number): number => Math.min(want, caps.get(field) ?? want);
@@ -75,14 +66,16 @@ export function createPistonService(url: string, http: ServiceHttpOptions = {}):
       for (const rt of r.body as Array<{ language?: unknown; version?: unknown; aliases?: unknown }>) {
         if (typeof rt.language !== 'string' || typeof rt.version !== 'string') continue;
         const names = [rt.language, ...(Array.isArray(rt.aliases) ? rt.aliases.filter((a): a is string => typeof a === 'string') : [])];
-        for (const [lang, wanted] of Object.entries(NAMES) as Array<[ExecLanguage, readonly string[]]>) {
+        for (const lang of judgeLanguageIds()) {
+          // Piston's language names and aliases of each judged language (its module's `remote.piston`).
+          const wanted = findJudgeLanguage(lang)?.remote?.piston ?? [];
           if (!names.some((n) => wanted.includes(n))) continue;
           const cur = runtime[lang];
           if (cur === undefined || semverNewer(rt.version, cur.version)) runtime[lang] = { language: rt.language, version: rt.version };
         }
       }
-      const runtimes: Partial<Record<ExecLanguage, string>> = {};
-      for (const [lang, v] of Object.entries(runtime)) runtimes[lang as ExecLanguage] = `${v.language} ${v.version}`;
+      const runtimes: Partial<Record<string, string>> = {};
+      for (const [lang, v] of Object.entries(runtime)) if (v !== undefined) runtimes[lang] = `${v.language} ${v.version}`;
       return { version: 'api/v2', runtimes };
     },
     unhonoured(sub) {

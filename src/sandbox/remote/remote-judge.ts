@@ -10,9 +10,7 @@ import { SEALING_VERSION } from '../languages/sealing.js';
 import { randomBytes } from 'node:crypto';
 import {
   EXEC_LANGUAGES,
-  isExecLanguage,
   type ComparatorName,
-  type ExecLanguage,
   type ExecutionResult,
   type Program,
   type ProgramResult,
@@ -23,7 +21,7 @@ import {
 import type { JudgeBackend, JudgeCallOptions, JudgeStats } from '../backend.js';
 import { COMPARATOR_RULES_VERSION } from '../compare.js';
 import { checkFunctional } from '../functional.js';
-import { judgeLanguage } from '../languages/index.js';
+import { findJudgeLanguage, judgeLanguage } from '../languages/index.js';
 import { resolveRunLimits, type RunLimits } from '../languages/tools.js';
 import { prepareSource, type NormalisationName, type PreparedSource } from '../normalise.js';
 import { OFFICIAL_HARNESS } from '../official-harness.js';
@@ -69,7 +67,7 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
 
   const limitsFor = (language: string): RunLimits => resolveRunLimits(judgeLanguage(language).limits, language, options);
 
-  const submission = (language: ExecLanguage, program: Program, prepared: PreparedSource, test: TestCase): RemoteSubmission => ({
+  const submission = (language: string, program: Program, prepared: PreparedSource, test: TestCase): RemoteSubmission => ({
     language,
     fileName: prepared.fileName,
     text: prepared.text,
@@ -90,7 +88,7 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
         pool.run(async () => {
           stats.peakProcesses = Math.max(stats.peakProcesses ?? 0, ++alive);
           try {
-            stats.compiles += b.filter((s) => s.language === 'cpp' || s.language === 'java' || s.language === 'go').length;
+            stats.compiles += b.filter((s) => judgeLanguage(s.language).compiled === true).length;
             stats.runs += b.length;
             return await service.run(b, signal);
           } finally {
@@ -148,7 +146,7 @@ export async function createRemoteJudge(service: RemoteService, options: RemoteJ
     const programKind = tests.length > 0 && tests[0].kind === 'program';
     const kind = tests[0]?.kind ?? 'stdin';
     const refusal = kind === 'functional' ? checkFunctional(program.language, program.code, tests[0]?.funcName ?? '') : undefined;
-    const language = isExecLanguage(program.language) ? program.language : undefined;
+    const language = findJudgeLanguage(program.language) !== undefined ? program.language : undefined;
     const runtime = language === undefined ? undefined : info.runtimes[language];
     if (refusal !== undefined) {
       failedBuild = refusal.verdict;

@@ -17,7 +17,7 @@ function sub(language: RemoteSubmission['language'], memoryLimitMb = 256): Remot
     text: '',
     stdin: '',
     extraFiles: [],
-    limits: resolveRunLimits(DEFAULT_LIMITS[language], language, { memoryLimitMb }),
+    limits: resolveRunLimits(DEFAULT_LIMITS[language as keyof typeof DEFAULT_LIMITS], language, { memoryLimitMb }),
     compileTimeoutMs: 60000,
     cxxFlags: ['-O2'],
   };

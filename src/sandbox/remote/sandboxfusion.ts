@@ -7,15 +7,12 @@
  * `Main.java`, builds one Go file, limits wall-clock time only and reports no CPU time or memory;
  * all of that is recorded as unhonoured where it differs from what coreb asked.
  */
-import type { ExecLanguage } from '../../core/execution.js';
+import { findJudgeLanguage, judgeLanguage, judgeLanguageIds } from '../languages/index.js';
 import { errorMessage, requestJson, type ServiceHttpOptions } from './http.js';
 import { failedRun, protocolError, wallLimitMs, type RemoteRun, type RemoteService, type RemoteSubmission, type ServiceInfo } from './service.js';
 
-/** SandboxFusion's names of coreb's languages. */
-const LANGUAGE: Readonly<Record<ExecLanguage, string>> = { python: 'python', cpp: 'cpp', java: 'java', go: 'go', ruby: 'ruby' };
-
 /**
- * What SandboxFusion's `memory_limit_MB` is: without isolation (`isolation: none`) it sets RLIMIT_AS,
+ * The `memory_limit_MB` coreb sends for `sub`; -1 is none. What SandboxFusion's `memory_limit_MB` is: without isolation (`isolation: none`) it sets RLIMIT_AS,
  * RLIMIT_DATA and RLIMIT_STACK of the compiler and of the program to that many MiB; with `lite`
  * isolation it is not applied at all (a 4 GiB cgroup is). An address-space limit is no memory limit:
  * `go build`, the JVM (javac too, and `java` without `-Xmx` reserves a quarter of the machine's
@@ -25,11 +22,11 @@ const LANGUAGE: Readonly<Record<ExecLanguage, string>> = { python: 'python', cpp
  * runs where one bounds memory (Python, C++: the programs reserve about what they touch), and no
  * limit for Go, Java and Ruby; either way the result lists it under `unhonoured`.
  */
-export const SANDBOXFUSION_ADDRESS_SPACE: Readonly<Record<ExecLanguage, boolean>> = { python: true, cpp: true, java: false, go: false, ruby: false };
-
-/** The `memory_limit_MB` coreb sends for `sub` ({@link SANDBOXFUSION_ADDRESS_SPACE}); -1 is none. */
 export function sandboxFusionMemoryMb(sub: Pick<RemoteSubmission, 'language' | 'limits'>): number {
-  return SANDBOXFUSION_ADDRESS_SPACE[sub.language] ? Math.max(sub.limits.addressSpaceMb, sub.limits.memoryLimitMb) : -1;
+  // Which languages start under it is each module's `remote.sandboxFusion.addressSpace`.
+  return findJudgeLanguage(sub.language)?.remote?.sandboxFusion?.addressSpace === true
+    ? Math.max(sub.limits.addressSpaceMb, sub.limits.memoryLimitMb)
+    : -1;
 }
 
 /** The flags SandboxFusion's C++ runner compiles with. */
@@ -65,15 +62,20 @@ export function createSandboxFusionService(url: string, http: ServiceHttpOptions
       const api = await requestJson(name, `${root}/openapi.json`, { method: 'GET', signal }, http).catch(() => undefined);
       const v = (api?.body as { info?: { version?: unknown } } | undefined)?.info?.version;
       if (typeof v === 'string') version = v;
-      // The service lists no runtimes; it runs all five languages in its image.
-      return { version, runtimes: { python: 'python3', cpp: 'g++', java: 'javac', go: 'go', ruby: 'ruby' } };
+      // The service lists no runtimes; it runs the languages of its image (each module's `remote.sandboxFusion`).
+      const runtimes: Record<string, string> = {};
+      for (const id of judgeLanguageIds()) {
+        const sf = findJudgeLanguage(id)?.remote?.sandboxFusion;
+        if (sf !== undefined) runtimes[id] = sf.runtime;
+      }
+      return { version, runtimes };
     },
     unhonoured(sub) {
       const out = [
         `CPU-time limit ${sub.limits.timeLimitMs} ms enforced as a wall-clock run_timeout of ${wallLimitMs(sub.limits.timeLimitMs)} ms`,
         'no CPU time or peak memory reported',
         sandboxFusionMemoryMb(sub) < 0
-          ? `memory limit ${sub.limits.memoryLimitMb} MiB not sent: SandboxFusion applies memory_limit_MB as an address-space limit (also on the compiler), which ${sub.language === 'java' ? 'the JVM' : sub.language === 'go' ? 'go build and the Go runtime' : 'Ruby'} cannot start under`
+          ? `memory limit ${sub.limits.memoryLimitMb} MiB not sent: SandboxFusion applies memory_limit_MB as an address-space limit (also on the compiler), which ${judgeLanguage(sub.language).remote?.sandboxFusion?.startUp ?? judgeLanguage(sub.language).label} cannot start under`
           : `memory limit ${sub.limits.memoryLimitMb} MiB sent as an address-space limit of ${sandboxFusionMemoryMb(sub)} MiB (SandboxFusion's memory_limit_MB is RLIMIT_AS on compile and run, and is not applied under its lite isolation)`,
         `output limit ${sub.limits.outputLimitBytes} bytes checked after the run`,
       ];
@@ -94,7 +96,7 @@ export function createSandboxFusionService(url: string, http: ServiceHttpOptions
       for (const sub of subs) {
         const body = {
           code: sub.text,
-          language: LANGUAGE[sub.language],
+          language: judgeLanguage(sub.language).remote?.sandboxFusion?.language ?? sub.language,
           stdin: sub.stdin,
           compile_timeout: sub.compileTimeoutMs / 1000,
           run_timeout: wallLimitMs(sub.limits.timeLimitMs) / 1000,

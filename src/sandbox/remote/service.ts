@@ -5,12 +5,12 @@
  * verdicts exactly as the local judge does (verdict.ts).
  */
 import { CorebError } from '../../core/errors.js';
-import type { ExecLanguage } from '../../core/execution.js';
 import type { RunLimits } from '../languages/tools.js';
 
 /** One compile-and-run request. */
 export interface RemoteSubmission {
-  language: ExecLanguage;
+  /** The judged language's id (`cpp`; its names on each service are in its module's `remote`). */
+  language: string;
   /** The main source file's name (e.g. `main.cpp`, `Main.java`) and text, as the local judge would write them. */
   fileName: string;
   text: string;
@@ -56,7 +56,7 @@ export interface ServiceInfo {
   /** The service's version (from its about/runtimes endpoint), or `unknown`. */
   version: string;
   /** The language version the service runs for each language it has (absent: it has none). */
-  runtimes: Partial<Record<ExecLanguage, string>>;
+  runtimes: Partial<Record<string, string>>;
 }
 
 /** One remote execution service. */

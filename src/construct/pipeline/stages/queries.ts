@@ -7,7 +7,7 @@ import { parseSearchQueriesReply, searchVariantKey } from '../contracts.js';
 import { renderMessages } from '../prompts.js';
 import { similarProblems, similarProblemsByEmbedding } from '../similar.js';
 import type { RewriteRow, QueriesRow, SearchQueryKind } from '../types.js';
-import { LANGUAGE_INFO } from '../types.js';
+import { languagePrompt } from '../../../sandbox/languages/index.js';
 import { ask, poolStage, modelStage, need, type Ctx } from '../context.js';
 
 /**
@@ -46,7 +46,7 @@ export function queryProblemBlock(
     `Title: ${title}`,
     `Description: ${text.trim()}`,
     `Difficulty: ${difficulty || 'unknown'}`,
-    `Available Languages: ${languages.map((l) => LANGUAGE_INFO[l as ExecLanguage]?.name ?? l).join(', ') || 'none'}`,
+    `Available Languages: ${languages.map((l) => languagePrompt(l).name).join(', ') || 'none'}`,
   ].join('\n');
 }
 
@@ -86,7 +86,7 @@ async function stageQueries(
           .map((l) =>
             l === 'any'
               ? `- ${searchVariantKey(l)}: language-agnostic queries (no programming language named)`
-              : `- ${searchVariantKey(l)}: queries for a ${LANGUAGE_INFO[l as ExecLanguage].name.replace(/ \(.*\)$/, '')} solution (name the language)`,
+              : `- ${searchVariantKey(l)}: queries for a ${languagePrompt(l).name.replace(/ \(.*\)$/, '')} solution (name the language)`,
           )
           .join('\n'),
         example: JSON.stringify({ queries: Object.fromEntries(keys.map((k) => [k, Array.from({ length: count }, () => '...')])) }),

@@ -5,20 +5,8 @@ import type { LcbProblem } from '../../../dataset/lcb.js';
 import { extractProgram } from '../contracts.js';
 import { renderMessages, type PromptSet } from '../prompts.js';
 import type { RewriteRow, TestsRow, SolveRow } from '../types.js';
-import { LANGUAGE_INFO } from '../types.js';
+import { languagePrompt } from '../../../sandbox/languages/index.js';
 import { ask, poolStage, modelStage, need, modelLabel, wireToTests, type Ctx } from '../context.js';
-
-/**
- * What a solver writes for a functional (LeetCode-style) problem per language: the method the judge's
- * driver calls (sandbox/functional.ts), no input reading, no printing.
- */
-export const FUNCTIONAL_IO_RULES: Readonly<Record<ExecLanguage, string>> = {
-  python: "Complete the starter code's `class Solution` method; do not read input or print.",
-  cpp: "Write `class Solution` with the starter code's method as a public member function (same name and parameters in C++ types); do not read input or print, and write no `main`.",
-  java: "Write `class Solution` with the starter code's method as a public method (same name and parameters in Java types); do not read input or print, and write no `main`.",
-  go: "Write the starter code's method as a top-level Go function (same name and parameters in Go types); do not read input or print, and write no `main`.",
-  ruby: "Write `class Solution` with the starter code's method (same name and parameters); do not read input or print.",
-};
 
 /**
  * The solve request for one problem text and language (the solve stage's, and `coreb contamination`'s
@@ -29,11 +17,11 @@ export function solveMessages(
   problem: { title: string; statement: string; starterCode: string; functional: boolean },
   language: ExecLanguage,
 ): ChatMessage[] {
-  const info = LANGUAGE_INFO[language];
+  const info = languagePrompt(language);
   return renderMessages(prompts, 'solve', {
     languageName: info.name,
     fence: info.fence,
-    ioRule: problem.functional ? FUNCTIONAL_IO_RULES[language] : 'Read all input from standard input and write the answer to standard output.',
+    ioRule: problem.functional ? info.functionalRule : 'Read all input from standard input and write the answer to standard output.',
     // functional: the (Python) starter code gives every language the method's name and parameters
     starterCode: language === 'python' || problem.functional ? problem.starterCode : '',
     title: problem.title,
