@@ -83,8 +83,8 @@ export {
   searchVariantKey,
   stripComments,
   stripOneFence,
-  wordCount,
 } from './pipeline/contracts.js';
+export { wordCount } from '../core/words.js';
 export {
   CONTAMINATION_ARMS,
   contaminationItem,

@@ -4,6 +4,7 @@
  * quoted back to the model on a retry.
  */
 import type { ExecLanguage } from '../../core/execution.js';
+import { wordCount } from '../../core/words.js';
 
 /** A reply that does not follow its stage's contract. */
 export class ContractError extends Error {
@@ -120,11 +121,6 @@ export function parseSearchQueriesReply(text: string, variants: readonly string[
     );
   }
   return out;
-}
-
-/** Words of a text (whitespace-separated). */
-export function wordCount(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
 }
 
 /** Plain text: one fence removed, whitespace trimmed; empty is a contract error. */

@@ -5,7 +5,7 @@
  * functions over texts, so the page, the tests and any script agree.
  */
 import { createTokenizer } from '../../search/tokenize.js';
-import { wordCount } from '../pipeline/contracts.js';
+import { wordCount } from '../../core/words.js';
 
 /** Check names, in display order. */
 export const REVIEW_CHECKS = ['numbers', 'samples', 'abbreviation', 'query_leaks', 'near_misses'] as const;

@@ -1,6 +1,7 @@
 /** Stage `abbreviate`: a 50-150-word summary of each rewritten problem (the canonical text), or a fallback. */
 import type { LcbProblem } from '../../../dataset/lcb.js';
-import { parseAbbreviation, wordCount } from '../contracts.js';
+import { wordCount } from '../../../core/words.js';
+import { parseAbbreviation } from '../contracts.js';
 import { renderMessages } from '../prompts.js';
 import type { RewriteRow, AbbrevRow } from '../types.js';
 import { ask, poolStage, modelStage, need, type Ctx } from '../context.js';
