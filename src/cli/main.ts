@@ -5,6 +5,7 @@
  */
 import { CorebError, EXIT_CODES, exitStatusHelp, isCorebError } from '../core/errors.js';
 import type { CommandContext } from './command.js';
+import { nameList } from '../core/table.js';
 import { COMMANDS } from './commands.js';
 import { didYouMean } from '../core/suggest.js';
 import { corebVersion } from '../core/version.js';
@@ -12,11 +13,9 @@ import { HEAVY_COMMANDS, hugePagesEnv, reexecWithHugePages, restoreUserTunables 
 
 async function help(out: NodeJS.WritableStream): Promise<void> {
   const lines = ['coreb — CoREB code retrieval benchmark toolkit', '', 'Usage: coreb <command> [options]', '', 'Commands:'];
-  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  for (const [name, load] of Object.entries(COMMANDS)) {
-    const cmd = (await load()).default;
-    lines.push(`  ${name.padEnd(width)}  ${cmd.summary}`);
-  }
+  const entries: Array<[string, string]> = [];
+  for (const [name, load] of Object.entries(COMMANDS)) entries.push([name, (await load()).default.summary]);
+  lines.push(...nameList(entries));
   lines.push('', "Run `coreb <command> --help` for a command's options.", '', exitStatusHelp());
   out.write(lines.join('\n') + '\n');
 }

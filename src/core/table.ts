@@ -61,6 +61,16 @@ export function tableLines(table: TextTable): string[] {
   return [line(header), indent + widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
 }
 
+/**
+ * A two-column list of names and what they are (a help text's commands, providers, rerankers):
+ * each line `indent`, the name padded to the longest, two spaces, the text.
+ * @param indent default two spaces.
+ */
+export function nameList(entries: ReadonlyArray<readonly [string, string]>, indent = '  '): string[] {
+  const width = Math.max(0, ...entries.map(([name]) => name.length));
+  return entries.map(([name, text]) => `${indent}${name.padEnd(width)}  ${text}`.trimEnd());
+}
+
 /** Renders `table` as text in `format` (title, table, notes; a trailing newline). Default format `table`. */
 export function renderTable(table: TextTable, format: TableFormat = 'table'): string {
   const notes = table.notes ?? [];

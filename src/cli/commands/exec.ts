@@ -6,6 +6,7 @@ import { statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { CorebError } from '../../core/errors.js';
+import { nameList, tableLines } from '../../core/table.js';
 import { COMPARATORS, type ComparatorName } from '../../core/execution.js';
 import { loadCandidatesWithLabels } from '../../dataset/candidates.js';
 import { LCB_TEST_SETS, createLcbTestLookup, loadLcbProblems } from '../../dataset/lcb.js';
@@ -85,11 +86,14 @@ function explainLimits(choice: TreeMechanism | 'auto' | 'off'): string {
     }
   }
   lines.push('', 'per test (defaults; --timeout-ms and --memory-mb override):');
-  for (const [lang, l] of Object.entries(DEFAULT_LIMITS)) {
-    lines.push(
-      `  ${lang.padEnd(7)} CPU ${l.timeLimitMs} ms (whole tree), memory ${l.memoryLimitMb} MiB (resident, whole tree), ${l.processes} processes/threads, work dir ${l.workDirMb} MiB`,
-    );
-  }
+  lines.push(
+    ...nameList(
+      Object.entries(DEFAULT_LIMITS).map(([lang, l]) => [
+        lang,
+        `CPU ${l.timeLimitMs} ms (whole tree), memory ${l.memoryLimitMb} MiB (resident, whole tree), ${l.processes} processes/threads, work dir ${l.workDirMb} MiB`,
+      ]),
+    ),
+  );
   lines.push("  The wall clock kills a run after 3x its CPU limit + 1 s. Java's heap is -Xmx = the memory limit; the");
   lines.push('  tree may use 384 MiB more for the JVM itself (64 MiB for the other runtimes). Compiles: 60 s, 2048 MiB.');
   return lines.join('\n') + '\n';
@@ -252,7 +256,8 @@ const command: Command = {
       }
       if (byVerdict.size > 0) {
         ctx.stdout.write('disagreements by verdict:\n');
-        for (const [k, n] of [...byVerdict].sort((a, b) => b[1] - a[1])) ctx.stdout.write(`  ${String(n).padStart(5)}  ${k}\n`);
+        const rows = [...byVerdict].sort((a, b) => b[1] - a[1]).map(([k, n]) => [String(n), k]);
+        ctx.stdout.write(`${tableLines({ header: ['programs', 'verdict'], rows, align: ['right', 'left'], indent: '  ' }).join('\n')}\n`);
       }
     }
     if (values['summary-json'] !== undefined) {

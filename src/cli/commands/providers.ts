@@ -11,6 +11,7 @@ import { createDenseEmbedder, resolveDenseInputs } from '../../eval/dense-embedd
 import { embedDataset } from '../../eval/embed-dataset.js';
 import { TASK_SHORT, TASK_SHORT_NAME, TASKS, type TaskName } from '../../core/dataset.js';
 import { CorebError } from '../../core/errors.js';
+import { nameList } from '../../core/table.js';
 import { CHAT_PROVIDERS } from '../../providers/chat/registry.js';
 import { CHAT_SPEC_PARAMS } from '../../providers/chat/config.js';
 import { embedInputKey, SPEC_PARAMS, taskDependentTasks } from '../../providers/config.js';
@@ -72,10 +73,7 @@ Exit status: 0 ok, 2 usage/config, 3 file not found, 6 provider or HTTP failure,
 
 function listText(): string {
   const lines = ['Providers:'];
-  for (const [name, p] of Object.entries(PROVIDERS)) {
-    const key = 'apiKeyEnv' in p ? ` (key: $${p.apiKeyEnv})` : '';
-    lines.push(`  ${name.padEnd(8)} ${p.summary}${key}`);
-  }
+  lines.push(...nameList(Object.entries(PROVIDERS).map(([name, p]) => [name, `${p.summary}${'apiKeyEnv' in p ? ` (key: $${p.apiKeyEnv})` : ''}`])));
   lines.push('', 'Spec: dense:<provider>:<model>[?key=value&...]; keys: ' + Object.keys(SPEC_PARAMS).join(', '));
   lines.push(
     '',
@@ -84,13 +82,12 @@ function listText(): string {
     '  (the repository needs onnx/model.onnx; a preset sets pooling and prompts; offline: dense:onnx:./DIR)',
   );
   lines.push('', 'Chat providers (coreb build, docs/build.md):');
-  for (const [name, p] of Object.entries(CHAT_PROVIDERS)) {
-    const key = 'apiKeyEnv' in p ? ` (key: $${p.apiKeyEnv})` : '';
-    lines.push(`  ${name.padEnd(9)} ${p.summary}${key}`);
-  }
+  lines.push(
+    ...nameList(Object.entries(CHAT_PROVIDERS).map(([name, p]) => [name, `${p.summary}${'apiKeyEnv' in p ? ` (key: $${p.apiKeyEnv})` : ''}`])),
+  );
   lines.push('', 'Chat spec: <provider>:<model>[?key=value&...]; keys: ' + Object.keys(CHAT_SPEC_PARAMS).join(', '));
   lines.push('', 'Rerankers (--reranker PROVIDER:MODEL[?key=value&...]; see docs/rerank.md):');
-  for (const [name, r] of Object.entries(RERANKERS)) lines.push(`  ${name.padEnd(12)} ${r.summary}`);
+  lines.push(...nameList(Object.entries(RERANKERS).map(([name, r]) => [name, r.summary])));
   lines.push('', 'Presets (matched from the model name; preset=<id> to force, preset=none to disable):');
   for (const p of MODEL_PRESETS) {
     const facts = [
