@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The layer rule of DESIGN.md ("The rooms", "House rules"), enforced: imports in src/ point down only.
-//   core <- {dataset, metrics, search, providers, cache, sandbox, tensors} <- {eval, construct, report, train} <- cli
+//   (the layer map is the one DESIGN.md draws; see readLayerMap)
 // Siblings of one layer meet through core types and may not import each other. Across areas an
 // import names the file, never the area barrel (<area>/index.ts is for src/index.ts and src/api/ alone). Outside src/cli,
 // nothing reads process.argv or process.env. Only tests (*.test.ts) may import from outside src/
@@ -8,28 +8,60 @@
 // (tests aside; `import type` counts: a circle through a type is still a circle, broken with a
 // leaf type module). core/ and metrics/ are pure: no `node:` import outside the files PURE_EXCEPTIONS
 // lists with the reason. Exits 1 listing every violation.
-//   node scripts/check-layers.mjs [SRC_DIR]
+//   node scripts/check-layers.mjs [SRC_DIR] [--design DESIGN.md]
+// The layer map is read from DESIGN.md ("The rooms": `layer N  room/ room/ ...`); functions in the rooms
+// FUNCTION_LINES lists stay within their limit.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const LAYER = {
-  core: 0,
-  dataset: 1,
-  metrics: 1,
-  search: 1,
-  providers: 1,
-  cache: 1,
-  sandbox: 1,
-  tensors: 1,
-  eval: 2,
-  construct: 2,
-  report: 2,
-  train: 2,
-  cli: 3,
-  api: 4, // src/api/*.ts: the public API's namespaces, re-exported by src/index.ts
-  '': 5, // src/index.ts
-};
+const root = fileURLToPath(new URL('..', import.meta.url));
+const argv = process.argv.slice(2);
+const designAt = argv.indexOf('--design');
+const designFile = designAt >= 0 ? resolve(argv[designAt + 1]) : join(root, 'DESIGN.md');
+const src = resolve(argv.filter((_, i) => designAt < 0 || (i !== designAt && i !== designAt + 1))[0] ?? join(root, 'src'));
+
+/**
+ * The layer of each room, read from DESIGN.md's "The rooms" block (`layer N  core/ ...`: the rooms
+ * of a layer are the words ending in `/`, and `index.ts`, before the first other word), so the page
+ * and the check cannot drift. `api/` is src/api/*.ts (the public API's namespaces), `index.ts` is
+ * src/index.ts (key '').
+ */
+function readLayerMap(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    console.error(`check-layers: cannot read the layer map: ${file}: ${e.message}`);
+    process.exit(1);
+  }
+  const layers = {};
+  for (const [i, line] of text.split('\n').entries()) {
+    const m = /^layer (\d+)\s+(.*)$/.exec(line);
+    if (m === null) continue;
+    const rooms = [];
+    for (const word of m[2].split(/\s+/)) {
+      if (word === 'index.ts') rooms.push('');
+      else if (/^[a-z][a-z0-9-]*\/$/.test(word)) rooms.push(word.slice(0, -1));
+      else break;
+    }
+    if (rooms.length === 0) {
+      console.error(`check-layers: ${file}:${i + 1}: a \`layer N\` line names no room (rooms end in /, or index.ts): ${line}`);
+      process.exit(1);
+    }
+    for (const room of rooms) layers[room] = Number(m[1]);
+  }
+  if (Object.keys(layers).length === 0) {
+    console.error(`check-layers: ${file} has no layer map (lines \`layer N  room/ room/ ...\` under "The rooms")`);
+    process.exit(1);
+  }
+  return layers;
+}
+
+const LAYER = readLayerMap(designFile);
+
+/** Longest function, in lines (its first line to its closing brace), in the rooms listed: composition reads as its steps. */
+const FUNCTION_LINES = { eval: 150 };
 
 /** The layers that hold no I/O: shapes, kernels and measures. */
 const PURE = new Set(['core', 'metrics']);
@@ -39,8 +71,6 @@ const PURE_EXCEPTIONS = {
   'core/request-guard.ts': 'node:crypto: constant-time token comparison for the loopback servers',
   'core/version.ts': "node:fs: coreb's own version, read once from its package.json",
 };
-
-const src = resolve(process.argv[2] ?? join(fileURLToPath(new URL('..', import.meta.url)), 'src'));
 
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {
@@ -70,6 +100,7 @@ for (const file of walk(src, [])) {
   const lines = text.split('\n');
   const edges = new Set();
   if (!isTest) graph.set(file, edges);
+  if (!isTest && from in FUNCTION_LINES) problems.push(...longFunctions(file, lines, from));
   lines.forEach((line, i) => {
     const where = `${relative(src, file)}:${i + 1}`;
     if (PURE.has(from) && !isTest && !(relative(src, file).split(sep).join('/') in PURE_EXCEPTIONS)) {
@@ -171,6 +202,31 @@ for (const file of walk(src, [])) {
       `import cycle (${component.length} modules): ${[...path, start].map(rel).join(' -> ')}; move the shared shape into a leaf module both import`,
     );
   }
+}
+
+/**
+ * Functions longer than their room's limit. A function's lines run from its declaration (`function`
+ * or an arrow function assigned to a `const`) to the first line at its indentation that closes it
+ * (the formatter's layout).
+ */
+function longFunctions(file, lines, room) {
+  const out = [];
+  const limit = FUNCTION_LINES[room];
+  lines.forEach((line, i) => {
+    const m =
+      /^(\s*)(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([\w$]+)/.exec(line) ??
+      /^(\s*)(?:export\s+)?const\s+([\w$]+)\s*=\s*(?:async\s+)?(?:\(.*\)|[\w$]+)(?:\s*:\s*[^=]+)?\s*=>\s*\{$/.exec(line);
+    if (m === null) return;
+    for (let j = i + 1; j < lines.length; j++) {
+      if (lines[j] !== `${m[1]}}` && lines[j] !== `${m[1]}};`) continue;
+      if (j - i + 1 > limit)
+        out.push(
+          `${relative(src, file)}:${i + 1}: \`${m[2]}\` is ${j - i + 1} lines; functions in \`${room}\` stay within ${limit}: name its steps as module functions`,
+        );
+      break;
+    }
+  });
+  return out;
 }
 
 if (problems.length > 0) {

@@ -193,7 +193,7 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
     const model = typeof metaDoc.name === 'string' ? metaDoc.name : (parts[parts.length - 2] ?? basename(folder)).replace('__', '/');
     const rows = new Map<'retrieval' | 'reranking', { tasks: Record<string, TaskResult>; revisions: Record<string, string>; seconds: number }>();
     // Each task file's MTEB task name and dataset revision, to place it in a release below.
-    const taskFiles: Array<{ kind: 'retrieval' | 'reranking'; task: string; mtebTask: string; file: string; revision: string | undefined }> = [];
+    const taskFiles: MtebTaskFile[] = [];
     let mtebVersion: string | undefined;
     // Tasks in MTEB's order (T2C, C2T, C2C), then any other name.
     const rank = (n: string) => {
@@ -237,22 +237,7 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
       skipped.push({ folder: rel, warnings });
       continue;
     }
-    if (options.split !== undefined) {
-      for (const t of taskFiles) {
-        const p = t.revision !== undefined ? mtebPinnedRevision(t.mtebTask, t.revision) : undefined;
-        if (p !== undefined && p.split !== options.split)
-          warnings.push(
-            `${t.file}: dataset revision ${short(p.revision)} is MTEB's pin of ${p.split}; imported as ${options.split}, as --split says`,
-          );
-      }
-    }
-    for (const t of taskFiles) {
-      const p = t.revision !== undefined ? mtebPinnedRevision(t.mtebTask, t.revision) : undefined;
-      if (p?.replaced !== undefined && rows.get(t.kind)?.tasks[t.task] !== undefined)
-        warnings.push(
-          `${t.file}: dataset revision ${short(p.revision)} (${p.dataset}) was MTEB's pin from ${p.pinned} to ${p.replaced}; scores on it may differ from runs on the current pin (${currentPin(t.mtebTask)})`,
-        );
-    }
+    warnings.push(...pinWarnings(taskFiles, rows, options.split));
     const revisions = Object.assign({}, ...[...rows.values()].map((r) => r.revisions)) as Record<string, string>;
     const meta = mergeModelMeta(
       presetModelMeta(model) ?? emptyModelMeta(`${rel}/model_meta.json`),
@@ -315,6 +300,41 @@ export async function readMtebResults(root: string, options: MtebImportOptions):
 }
 
 const short = (rev: string): string => rev.slice(0, 12);
+
+/** A task file of an imported folder: its coreb task, MTEB task name, file name and dataset revision. */
+interface MtebTaskFile {
+  kind: 'retrieval' | 'reranking';
+  task: string;
+  mtebTask: string;
+  file: string;
+  revision: string | undefined;
+}
+
+/**
+ * What a folder's dataset revisions say against where it is imported: a revision MTEB pinned for
+ * another release than `--split` names, and a revision MTEB has since replaced (scores may differ
+ * from runs on the current pin).
+ */
+function pinWarnings(
+  taskFiles: readonly MtebTaskFile[],
+  rows: ReadonlyMap<string, { tasks: Record<string, TaskResult> }>,
+  split: string | undefined,
+): string[] {
+  const warnings: string[] = [];
+  for (const t of taskFiles) {
+    const p = t.revision !== undefined ? mtebPinnedRevision(t.mtebTask, t.revision) : undefined;
+    if (split !== undefined && p !== undefined && p.split !== split)
+      warnings.push(`${t.file}: dataset revision ${short(p.revision)} is MTEB's pin of ${p.split}; imported as ${split}, as --split says`);
+  }
+  for (const t of taskFiles) {
+    const p = t.revision !== undefined ? mtebPinnedRevision(t.mtebTask, t.revision) : undefined;
+    if (p?.replaced !== undefined && rows.get(t.kind)?.tasks[t.task] !== undefined)
+      warnings.push(
+        `${t.file}: dataset revision ${short(p.revision)} (${p.dataset}) was MTEB's pin from ${p.pinned} to ${p.replaced}; scores on it may differ from runs on the current pin (${currentPin(t.mtebTask)})`,
+      );
+  }
+  return warnings;
+}
 
 /** The current pin of an MTEB task, as `dataset@revision`. */
 function currentPin(task: string): string {

@@ -3,16 +3,21 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { projectRoot } from '../support/shared.js';
 
-function check(files: Record<string, string>): { status: number | null; out: string } {
+function check(files: Record<string, string>, design?: string): { status: number | null; out: string } {
   const dir = mkdtempSync(join(tmpdir(), 'coreb-layers-'));
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(dir, name, '..'), { recursive: true });
     writeFileSync(join(dir, name), text);
   }
-  const r = spawnSync(process.execPath, [join(projectRoot, 'scripts', 'check-layers.mjs'), dir], { encoding: 'utf8' });
+  const args = [join(projectRoot, 'scripts', 'check-layers.mjs'), dir];
+  if (design !== undefined) {
+    writeFileSync(join(dir, '..', `${basename(dir)}.DESIGN.md`), design);
+    args.push('--design', join(dir, '..', `${basename(dir)}.DESIGN.md`));
+  }
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8' });
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
@@ -99,4 +104,34 @@ test('layer check: core and metrics are pure, no node: import outside the listed
   assert.doesNotMatch(bad.out, /dataset\/d\.ts/, 'adapters may do I/O');
   const listed = check({ 'core/version.ts': "import { readFileSync } from 'node:fs';\nexport const v = readFileSync;\n" });
   assert.equal(listed.status, 0, listed.out);
+});
+
+test("the layer map is DESIGN.md's: the page's rooms and layers decide, and a page without a map is refused", () => {
+  const files = { 'search/s.ts': 'export const s = 1;\n', 'metrics/m.ts': "import { s } from '../search/s.js';\n" };
+  // The project's DESIGN.md: metrics and search are siblings.
+  assert.match(check(files).out, /`metrics` imports a sibling layer `search`/);
+  // A page that draws metrics a layer above search lets the same import through.
+  const above = check(files, '# d\n\n```\nlayer 0  core/\nlayer 1  search/\nlayer 2  metrics/   measures, over search\n```\n');
+  assert.equal(above.status, 0, above.out);
+  // A room the page does not draw is not a known layer.
+  const missing = check(files, '```\nlayer 0  core/\nlayer 1  search/\n```\n');
+  assert.equal(missing.status, 1);
+  assert.match(missing.out, /folder `metrics` is not a known layer \(core, search\)/);
+  const none = check(files, '# a design page without a map\n');
+  assert.equal(none.status, 1);
+  assert.match(none.out, /has no layer map/);
+});
+
+test('layer check: a function in eval/ longer than 150 lines fails with its name and length', () => {
+  const body = (n: number) => Array.from({ length: n }, (_, i) => `  const x${i} = ${i};`).join('\n');
+  const ok = check({ 'eval/run.ts': `export function run(): void {\n${body(148)}\n}\n` });
+  assert.equal(ok.status, 0, ok.out);
+  const bad = check({
+    'eval/run.ts': `export async function runEval(): Promise<void> {\n${body(149)}\n}\nexport const step = async (a: number): Promise<void> => {\n${body(151)}\n};\n`,
+    'search/long.ts': `export function long(): void {\n${body(400)}\n}\n`,
+  });
+  assert.equal(bad.status, 1);
+  assert.match(bad.out, /eval\/run\.ts:1: `runEval` is 151 lines; functions in `eval` stay within 150/);
+  assert.match(bad.out, /eval\/run\.ts:152: `step` is 153 lines/);
+  assert.doesNotMatch(bad.out, /search\/long\.ts/, "the limit is eval's");
 });
