@@ -1,28 +1,49 @@
 /**
  * Judge throughput on the CoREB v202602 AtCoder programs (1050 programs in five languages, LiveCodeBench
  * v5 public tests, compiles included), side by side in one run:
- *   plain    — a plain subprocess harness, no sandbox: `g++ -O2 -std=c++17`, `javac`, `go build`,
- *              then one process per test with a wall-clock timer (what a user writes first);
+ *   plain    — a plain subprocess harness, no sandbox: `g++ -O2 -std=c++17` against the same
+ *              precompiled `<bits/stdc++.h>` the judge uses, `javac`, `go build` with a Go build cache
+ *              warmed as the judge's is, then one process per test with a wall-clock timer (the floor:
+ *              what a careful user writes without isolation);
  *   cold     — coreb's local judge in bubblewrap with one javac process per Java program;
  *   coreb    — coreb's local judge as shipped (warm Java compilers, Go built without symbol tables).
- * Prints programs/s (wall clock), the machine's CPU time over each configuration (user + nice + sys
- * from /proc/stat; run it on an idle machine), and whether `cold` and `coreb` gave identical verdicts.
- * Each judge run writes a fresh verdicts file (no resume), every configuration starts from the same
- * warm caches (precompiled header, Go build cache) after a warm-up pass over 20 programs.
- * Usage: node dist/bench/sandbox-throughput.js [--shared DIR] [--limit N] [--jobs N] [--configs plain,cold,coreb]
+ * Prints programs/s (wall clock), the CPU time of each configuration's processes (process
+ * accounting: the bench, compilers, bwrap and the sandboxed programs, nothing else on the machine;
+ * without root and the Debian package acct, the machine's CPU from /proc/stat), and whether `cold`
+ * and `coreb` gave identical verdicts. Each judge run writes a fresh verdicts file (no resume); every
+ * configuration starts from warm caches (the judge's precompiled header, which the plain harness
+ * compiles against too, and a Go build cache each) after a warm-up pass over 20 programs.
+ * `--by-language` runs each configuration on each language's programs apart and prints CPU per
+ * program against the plain harness's (the target: coreb within 1.2x of it in every language).
+ * Usage: node dist/bench/sandbox-throughput.js [--shared DIR] [--limit N] [--jobs N] [--configs plain,cold,coreb] [--by-language]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Program, TestCase } from '../src/core/execution.js';
+import type { Program } from '../src/core/execution.js';
 import { createLcbTestLookup, loadLcbProblems } from '../src/dataset/lcb.js';
-import { compareAny } from '../src/sandbox/compare.js';
 import { runJudging, type JudgeRecord } from '../src/sandbox/judge-run.js';
 import { createLocalJudge } from '../src/sandbox/local-judge.js';
-import { prepareSource } from '../src/sandbox/normalise.js';
+import { buildPch } from '../src/sandbox/languages/cpp.js';
+import { requireTool } from '../src/sandbox/languages/tools.js';
+import { tableLines } from '../src/core/table.js';
+import { openTreeCpuMeter, reexecAsSubreaper } from './support/process-tree.js';
+import type { PlainJob } from './support/plain-harness.js';
+import { fileURLToPath } from 'node:url';
 import { loadAtcoderData } from '../test/support/exec-data.js';
 import { readBenchArgs } from './args.js';
+
+// Process accounting charges a process to the tree through its parents: as a child subreaper the
+// bench gets every process whose parent ends first (bubblewrap's inner one), not init.
+{
+  const d = mkdtempSync(join(tmpdir(), 'coreb-subreaper-'));
+  try {
+    reexecAsSubreaper(d);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+}
 
 const args = readBenchArgs({
   script: 'sandbox-throughput',
@@ -34,6 +55,7 @@ and whether the two coreb configurations gave identical verdicts.`,
     { name: 'limit', value: 'N', help: 'programs (default all 1050)' },
     { name: 'jobs', value: 'N', help: 'processes at once (default: available parallelism)' },
     { name: 'configs', value: 'LIST', help: 'comma-separated subset of plain,cold,coreb (default all)' },
+    { name: 'by-language', help: "each configuration on each language's programs apart: CPU per program against the plain harness" },
   ],
 });
 const shared = args.get('shared') ?? join(process.cwd(), '..', 'shared');
@@ -47,91 +69,8 @@ const limit = Number(args.get('limit') ?? data.programs.length);
 const programs = [...data.programs].sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, limit);
 const TIME_LIMIT_MS = 2000;
 
-/**
- * CPU seconds (user + nice + system) of the whole machine so far, from /proc/stat: sandboxed
- * processes are reaped inside their pid namespaces, so this process's children counters miss them.
- * Meaningful on an otherwise idle machine (the load average is printed).
- */
-function cpuSeconds(): number {
-  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return (f[0] + f[1] + f[2]) / 100;
-}
-
-function run(
-  argv: string[],
-  cwd: string,
-  stdin: string,
-  timeoutMs: number,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; timedOut: boolean }> {
-  return new Promise((resolve) => {
-    const p = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
-    let stdout = '';
-    let timedOut = false;
-    p.stdout.on('data', (d: Buffer) => {
-      if (stdout.length < 1 << 24) stdout += d.toString('utf8');
-    });
-    const t = setTimeout(() => {
-      timedOut = true;
-      p.kill('SIGKILL');
-    }, timeoutMs);
-    p.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, stdout, timedOut });
-    });
-    p.on('error', () => {});
-    p.stdin.on('error', () => {});
-    p.stdin.end(stdin);
-  });
-}
-
-/** The plain harness: compile once, one process per test, pass = every output matches (tokens). */
-async function plainJudge(program: Program, tests: readonly TestCase[], goCache: string): Promise<boolean> {
-  const dir = mkdtempSync(join(tmpdir(), 'coreb-plain-'));
-  try {
-    const prepared = prepareSource(program.language, program.code, 'stdin');
-    writeFileSync(join(dir, prepared.fileName), prepared.text);
-    const env = {
-      PATH: '/usr/bin:/bin',
-      HOME: dir,
-      TMPDIR: dir,
-      LANG: 'C.UTF-8',
-      GOCACHE: goCache,
-      GO111MODULE: 'off',
-      CGO_ENABLED: '0',
-      GOFLAGS: '-buildvcs=false',
-    };
-    let exec: string[];
-    const compile = async (argv: string[]): Promise<boolean> => (await run(argv, dir, '', 60000, env)).code === 0;
-    if (program.language === 'cpp') {
-      if (!(await compile(['g++', '-O2', '-std=c++17', '-DONLINE_JUDGE', '-o', 'prog', prepared.fileName]))) return false;
-      exec = ['./prog'];
-    } else if (program.language === 'java') {
-      if (!(await compile(['javac', '-encoding', 'UTF-8', '-nowarn', '-d', 'out', prepared.fileName]))) return false;
-      exec = ['java', '-Xmx512m', '-Xss64m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', 'out', prepared.mainClass ?? 'Main'];
-    } else if (program.language === 'go') {
-      if (!(await compile(['go', 'build', '-o', 'prog', prepared.fileName]))) return false;
-      exec = ['./prog'];
-    } else exec = [program.language === 'python' ? 'python3' : 'ruby', prepared.fileName];
-    for (const t of tests) {
-      const r = await run(exec, dir, t.input, 3 * TIME_LIMIT_MS + 1000, env);
-      if (r.timedOut || r.code !== 0 || !compareAny('tokens', r.stdout, t.outputs, { tolerance: 1e-6 }).ok) return false;
-    }
-    return true;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function timed<T>(f: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
-  const c0 = cpuSeconds();
-  const t0 = performance.now();
-  const value = await f();
-  return { value, wall: (performance.now() - t0) / 1000, cpu: cpuSeconds() - c0 };
-}
-
 async function judgeWith(warmJavac: boolean, list: readonly Program[]): Promise<Map<string, JudgeRecord>> {
-  const judge = await createLocalJudge({ timeLimitMs: TIME_LIMIT_MS, comparator: 'tokens', jobs, warmJavac });
+  const judge = await createLocalJudge({ timeLimitMs: TIME_LIMIT_MS, comparator: 'tokens', jobs, warmJavac, cacheDir: judgeCache });
   const dir = mkdtempSync(join(tmpdir(), 'coreb-throughput-'));
   try {
     const outFile = join(dir, 'verdicts.jsonl');
@@ -154,50 +93,90 @@ console.log(
   `sandbox-throughput: ${withTests.length} v202602 AtCoder programs (${[...byLang].map(([l, n]) => `${l} ${n}`).join(', ')}), ` +
     `LCB v5 public tests, ${TIME_LIMIT_MS} ms, ${jobs} job(s), ${availableParallelism()} core(s), load ${(await import('node:os')).loadavg()[0].toFixed(2)}`,
 );
-// warm-up: precompiled header, Go build cache, javac server class, page cache
-await judgeWith(true, withTests.slice(0, 20));
+// One judge cache for every configuration (precompiled header, Go build cache, javac server
+// class); the plain harness compiles against the same precompiled header and warms its own Go cache.
+const work = mkdtempSync(join(tmpdir(), 'coreb-throughput-'));
+// The sandbox user must reach the judge's cache below it.
+chmodSync(work, 0o755);
+const judgeCache = join(work, 'judge');
+const plainGoCache = join(work, 'plain-go');
+const meter = openTreeCpuMeter(work);
+console.log(`CPU: ${meter.source}`);
+// warm-up: precompiled header, Go build caches, javac server class, page cache
+const warmUp = withTests.slice(0, 20);
+await judgeWith(true, warmUp);
+const pch = buildPch(judgeCache, requireTool('gxx', 'C++'));
+await plainAll(warmUp);
 
-const rows: string[][] = [];
-const head = ['configuration', 'programs/s', 'wall s', 'machine CPU s'];
-const show = (r: string[]): void => {
-  rows.push(r);
-  console.log(`  ${r[0]}: ${r[1]} programs/s, ${r[2]} s wall, ${r[3]} machine CPU s`);
+/** The plain harness (support/plain-harness.ts, a small process of its own) over `list`: passed or not, by program id. */
+async function plainAll(list: readonly Program[]): Promise<Map<string, boolean>> {
+  const job: PlainJob = {
+    items: list.map((program) => ({ program, tests: [...(testsOf(program.problemId) ?? [])] })),
+    jobs,
+    goCache: plainGoCache,
+    pch,
+    timeLimitMs: TIME_LIMIT_MS,
+  };
+  const jobFile = join(work, 'plain-job.json');
+  const outFile = join(work, 'plain-out.json');
+  writeFileSync(jobFile, JSON.stringify(job));
+  const harness = fileURLToPath(new URL('./support/plain-harness.js', import.meta.url));
+  await new Promise<void>((resolve, reject) => {
+    const p = spawn(process.execPath, [harness, jobFile, outFile], { stdio: 'inherit' });
+    p.on('error', reject);
+    p.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`the plain harness exited ${code}`))));
+  });
+  return new Map(Object.entries(JSON.parse(readFileSync(outFile, 'utf8')) as Record<string, boolean>));
+}
+
+const NAMES: Record<string, string> = {
+  plain: 'plain subprocess (no sandbox)',
+  cold: 'coreb judge, cold javac',
+  coreb: 'coreb judge (warm javac, go -s -w)',
 };
+const rows: string[][] = [];
 const results = new Map<string, Map<string, JudgeRecord>>();
 let plainPassed: Map<string, boolean> | undefined;
-for (const c of configs) {
-  if (c === 'plain') {
-    const goCache = mkdtempSync(join(tmpdir(), 'coreb-plain-go-'));
-    const r = await timed(async () => {
-      const out = new Map<string, boolean>();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: jobs }, async () => {
-          while (next < withTests.length) {
-            const p = withTests[next++];
-            out.set(p.id, await plainJudge(p, testsOf(p.problemId) ?? [], goCache));
-          }
-        }),
+const perLanguage: string[][] = [];
+if (args.has('by-language')) {
+  for (const language of [...byLang.keys()].sort()) {
+    const list = withTests.filter((p) => p.language === language);
+    const cpuOf = new Map<string, number>();
+    for (const c of configs) {
+      const r = c === 'plain' ? await meter.measure(() => plainAll(list)) : await meter.measure(() => judgeWith(c === 'coreb', list));
+      cpuOf.set(c, r.cpu / list.length);
+      console.log(
+        `  ${language} ${NAMES[c]}: ${(r.cpu / list.length).toFixed(3)} CPU s per program (the machine's: ${(r.machineCpu / list.length).toFixed(3)}), ${r.wall.toFixed(1)} s wall`,
       );
-      return out;
-    });
-    rmSync(goCache, { recursive: true, force: true });
-    plainPassed = r.value;
-    show(['plain subprocess (no sandbox)', (withTests.length / r.wall).toFixed(2), r.wall.toFixed(1), r.cpu.toFixed(1)]);
-  } else {
-    const r = await timed(() => judgeWith(c === 'coreb', withTests));
-    results.set(c, r.value);
-    rows.push([
-      c === 'coreb' ? 'coreb judge (warm javac, go -s -w)' : 'coreb judge, cold javac',
-      (withTests.length / r.wall).toFixed(2),
-      r.wall.toFixed(1),
-      r.cpu.toFixed(1),
+    }
+    const plain = cpuOf.get('plain');
+    perLanguage.push([
+      language,
+      String(list.length),
+      ...configs.map((c) => cpuOf.get(c)!.toFixed(3)),
+      ...configs.filter((c) => c !== 'plain').map((c) => (plain === undefined ? '-' : `${(cpuOf.get(c)! / plain).toFixed(2)}x`)),
     ]);
   }
+  const others = configs.filter((c) => c !== 'plain');
+  console.log(
+    `\n${tableLines({ header: ['language', 'programs', ...configs.map((c) => `${c} CPU s/program`), ...others.map((c) => `${c} / plain`)], rows: perLanguage }).join('\n')}`,
+  );
+} else {
+  for (const c of configs) {
+    if (c === 'plain') {
+      const r = await meter.measure(() => plainAll(withTests));
+      plainPassed = r.value;
+      rows.push([NAMES.plain, (withTests.length / r.wall).toFixed(2), r.wall.toFixed(1), r.cpu.toFixed(1)]);
+    } else {
+      const r = await meter.measure(() => judgeWith(c === 'coreb', withTests));
+      results.set(c, r.value);
+      rows.push([NAMES[c], (withTests.length / r.wall).toFixed(2), r.wall.toFixed(1), r.cpu.toFixed(1)]);
+    }
+    const last = rows[rows.length - 1];
+    console.log(`  ${last[0]}: ${last[1]} programs/s, ${last[2]} s wall, ${last[3]} CPU s`);
+  }
+  console.log(tableLines({ header: ['configuration', 'programs/s', 'wall s', 'CPU s'], rows }).join('\n'));
 }
-const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const fmt = (r: string[]): string => r.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
-console.log([fmt(head), ...rows.map(fmt)].join('\n'));
 const cold = results.get('cold');
 const warm = results.get('coreb');
 if (cold !== undefined && warm !== undefined) {
@@ -226,3 +205,4 @@ if (plainPassed !== undefined && warm !== undefined) {
   const agree = [...warm.values()].filter((r) => plainPassed.get(r.id) === r.passed).length;
   console.log(`passed agrees with the plain harness on ${agree} of ${warm.size} programs`);
 }
+rmSync(work, { recursive: true, force: true });

@@ -7,7 +7,7 @@
  * before and after. Peak RSS comes from the child's own `getrusage`, printed on its last line.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 /** Clock ticks per second of `/proc/<pid>/stat` times (USER_HZ: 100 on Linux). */
@@ -85,4 +85,171 @@ export function referenceBlasEnv(env: NodeJS.ProcessEnv, keepPins = false): Node
   if (keepPins) return env;
   const { OPENBLAS_CORETYPE: _c, OPENBLAS_L2_SIZE: _l, ...rest } = env;
   return /^flags\s*:.*\bavx512f\b/m.test(readFileSync('/proc/cpuinfo', 'utf8')) ? { ...rest, OPENBLAS_CORETYPE: 'SkylakeX' } : rest;
+}
+
+/**
+ * CPU of a process tree, however its processes were reaped: BSD process accounting (`accton`,
+ * Debian package `acct`, root) writes a record with user and system time, pid and parent pid for
+ * every process that exits, in the initial pid namespace, so the programs a judge runs in
+ * bubblewrap's pid namespaces (reaped there, missed by the bench's own children counters) are
+ * charged to the tree too. {@link TreeCpuMeter.measure} turns accounting on into a fresh file, runs
+ * `f`, turns it off, and sums the records of this process's descendants plus this process's own
+ * CPU over `f`. Processes of other users of the machine are not counted. A process whose parent
+ * exits first (bubblewrap's inner process when the outer one ends first: most of a judge's
+ * sandboxed runs) is handed to the nearest subreaper: run the bench as one ({@link reexecAsSubreaper})
+ * or those records are handed to init and left out. The machine's CPU over the same time is given
+ * beside it, as a check.
+ */
+export interface TreeCpuMeter {
+  /** `process accounting (acct v3)`, or why the machine's CPU is used instead. */
+  readonly source: string;
+  /**
+   * Runs `f`; `cpu` is the seconds its process tree used (or the machine's, without accounting),
+   * `machineCpu` the whole machine's over the same time (on an idle machine, the gap is what the
+   * tree missed: a record whose parent chain breaks, such as a thread of a JVM whose process was
+   * handed to init, is left out).
+   */
+  measure<T>(f: () => Promise<T>): Promise<{ value: T; cpu: number; machineCpu: number; wall: number }>;
+}
+
+/**
+ * This process's pid in the machine's (initial) pid namespace, as process accounting records it:
+ * the first of /proc/self/status's NSpid (a bench re-run under `unshare --pid` is pid 1 inside).
+ */
+export function globalPid(): number {
+  const m = /^NSpid:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m === null ? process.pid : Number(m[1]);
+}
+
+/** The live processes under this one (from each /proc/PID/stat's parent pid), accton's own aside. */
+function liveDescendants(): Set<number> {
+  const self = globalPid();
+  const parentOf = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = new Set<number>();
+  for (const pid of parentOf.keys()) {
+    for (let p = parentOf.get(pid), hops = 0; p !== undefined && hops < 64; p = parentOf.get(p), hops++) {
+      if (p === self) {
+        out.add(pid);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** User + nice + system seconds of the whole machine so far (/proc/stat). */
+function machineCpuSeconds(): number {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return (f[0] + f[1] + f[2]) / USER_HZ;
+}
+
+/** A {@link TreeCpuMeter}: process accounting when `accton` and `dump-acct` work here, else the machine's CPU (said in `source`). */
+export function openTreeCpuMeter(dir: string): TreeCpuMeter {
+  const file = `${dir}/pacct`;
+  const on = (): boolean => {
+    writeFileSync(file, '');
+    return spawnSync('accton', [file], { encoding: 'utf8' }).status === 0;
+  };
+  const off = (): void => {
+    spawnSync('accton', ['off'], { encoding: 'utf8' });
+  };
+  const usable = on() && spawnSync('dump-acct', [file], { encoding: 'utf8' }).status === 0;
+  off();
+  if (!usable) {
+    return {
+      source: 'the machine (/proc/stat; process accounting needs root and the Debian package acct): run on an idle machine',
+      async measure(f) {
+        const c0 = machineCpuSeconds();
+        const t0 = performance.now();
+        const value = await f();
+        const machineCpu = machineCpuSeconds() - c0;
+        return { value, cpu: machineCpu, machineCpu, wall: (performance.now() - t0) / 1000 };
+      },
+    };
+  }
+  return {
+    source: "the bench's process tree (process accounting, acct v3: sandboxed programs included)",
+    async measure(f) {
+      const own0 = process.cpuUsage();
+      const t0 = performance.now();
+      const m0 = machineCpuSeconds();
+      on();
+      let value: Awaited<ReturnType<typeof f>>;
+      let alive: Set<number>;
+      try {
+        value = await f();
+      } finally {
+        // Processes `f` left closing (a judge's warm compilers, its process helper) get a moment to
+        // exit and be recorded; those still alive then are remembered, so their children's records
+        // still trace back here.
+        // (a helper process that serves every judge of this process stays: the set stops shrinking).
+        alive = liveDescendants();
+        for (let waited = 0; alive.size > 0 && waited < 2000; waited += 100) {
+          await new Promise((r) => setTimeout(r, 100));
+          const now = liveDescendants();
+          const shrank = now.size < alive.size;
+          alive = now;
+          if (!shrank) break;
+        }
+        off();
+      }
+      const machineCpu = machineCpuSeconds() - m0;
+      const wall = (performance.now() - t0) / 1000;
+      const own = process.cpuUsage(own0);
+      const records = spawnSync('dump-acct', [file], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout.split('\n');
+      // command | version | user | system | elapsed | uid | gid | memory | io | pid | ppid | ...,
+      // one line per exited process, in the order they exited. Pids wrap (pid_max is often 32768),
+      // so a record's parent is the next record (in exit order) with its parent's pid: a pid is not
+      // given again while its process lives, and a parent outlives its children here (or the child's
+      // record names the process it was handed to). No later record: the parent was still alive
+      // when accounting stopped (this bench, for its direct children).
+      const rows = records.map((l) => l.split('|')).filter((f) => f.length >= 11);
+      const self = globalPid();
+      const inTree = new Array<boolean>(rows.length);
+      const nextByPid = new Map<number, number>();
+      let tree = (own.user + own.system) / 1e6;
+      for (let i = rows.length - 1; i >= 0; i--) {
+        const ppid = Number(rows[i][10]);
+        const parentAt = nextByPid.get(ppid);
+        inTree[i] = parentAt === undefined ? ppid === self || alive.has(ppid) : inTree[parentAt];
+        if (inTree[i]) tree += (Number(rows[i][2]) + Number(rows[i][3])) / USER_HZ;
+        nextByPid.set(Number(rows[i][9]), i);
+      }
+      return { value, cpu: tree, machineCpu, wall };
+    },
+  };
+}
+
+/**
+ * Re-runs this script as a child subreaper (a 5-line C wrapper, built with `cc` into `dir`, sets
+ * `PR_SET_CHILD_SUBREAPER` and execs node, which keeps it): a process of the tree whose parent exits
+ * first is then handed to this process instead of init, so process accounting still charges it to
+ * the tree. Returns false when this is the re-run already, or when no C compiler or no Linux is
+ * there (the caller goes on as it is); otherwise exits with the re-run's status and never returns.
+ * Processes handed over this way stay zombies until the bench ends (node waits only for its own).
+ */
+export function reexecAsSubreaper(dir: string): boolean {
+  if (process.env.COREB_BENCH_SUBREAPER === '1' || process.platform !== 'linux') return false;
+  const source = `${dir}/subreaper.c`;
+  const bin = `${dir}/subreaper`;
+  writeFileSync(
+    source,
+    '#include <sys/prctl.h>\n#include <unistd.h>\nint main(int c, char **v) { (void)c; prctl(PR_SET_CHILD_SUBREAPER, 1); execvp(v[1], v + 1); return 127; }\n',
+  );
+  if (spawnSync('cc', ['-O2', '-o', bin, source], { encoding: 'utf8' }).status !== 0) return false;
+  const r = spawnSync(bin, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, COREB_BENCH_SUBREAPER: '1' },
+  });
+  if (r.error !== undefined) return false;
+  process.exit(r.status ?? 1);
 }
