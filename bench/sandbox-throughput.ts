@@ -36,7 +36,7 @@ import { readBenchArgs } from './args.js';
 
 // Process accounting charges a process to the tree through its parents: as a child subreaper the
 // bench gets every process whose parent ends first (bubblewrap's inner one), not init.
-{
+if (!process.argv.includes('--help') && !process.argv.includes('-h')) {
   const d = mkdtempSync(join(tmpdir(), 'coreb-subreaper-'));
   try {
     reexecAsSubreaper(d);
