@@ -34,17 +34,6 @@ import { fileURLToPath } from 'node:url';
 import { loadAtcoderData } from '../test/support/exec-data.js';
 import { readBenchArgs } from './args.js';
 
-// Process accounting charges a process to the tree through its parents: as a child subreaper the
-// bench gets every process whose parent ends first (bubblewrap's inner one), not init.
-if (!process.argv.includes('--help') && !process.argv.includes('-h')) {
-  const d = mkdtempSync(join(tmpdir(), 'coreb-subreaper-'));
-  try {
-    reexecAsSubreaper(d);
-  } finally {
-    rmSync(d, { recursive: true, force: true });
-  }
-}
-
 const args = readBenchArgs({
   script: 'sandbox-throughput',
   about: `judges the v202602 AtCoder programs (five languages, compiles included) with a plain subprocess
@@ -58,6 +47,19 @@ and whether the two coreb configurations gave identical verdicts.`,
     { name: 'by-language', help: "each configuration on each language's programs apart: CPU per program against the plain harness" },
   ],
 });
+// Process accounting charges a process to the tree through its parents: as a child subreaper the
+// bench gets every process whose parent ends first (bubblewrap's inner one), not init. The options
+// are read first, so a refused one costs nothing and leaves nothing behind.
+{
+  const d = mkdtempSync(join(tmpdir(), 'coreb-subreaper-'));
+  let status: number | undefined;
+  try {
+    status = reexecAsSubreaper(d);
+  } finally {
+    rmSync(d, { recursive: true, force: true });
+  }
+  if (status !== undefined) process.exit(status);
+}
 const shared = args.get('shared') ?? join(process.cwd(), '..', 'shared');
 const jobs = Number(args.get('jobs') ?? availableParallelism());
 const configs = (args.get('configs') ?? 'plain,cold,coreb').split(',');

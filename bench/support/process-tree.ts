@@ -233,23 +233,24 @@ export function openTreeCpuMeter(dir: string): TreeCpuMeter {
  * Re-runs this script as a child subreaper (a 5-line C wrapper, built with `cc` into `dir`, sets
  * `PR_SET_CHILD_SUBREAPER` and execs node, which keeps it): a process of the tree whose parent exits
  * first is then handed to this process instead of init, so process accounting still charges it to
- * the tree. Returns false when this is the re-run already, or when no C compiler or no Linux is
- * there (the caller goes on as it is); otherwise exits with the re-run's status and never returns.
+ * the tree. Returns undefined when this is the re-run already, or when no C compiler or no Linux is
+ * there (the caller goes on as it is); otherwise the re-run's exit status, for the caller to exit
+ * with once it has removed `dir`.
  * Processes handed over this way stay zombies until the bench ends (node waits only for its own).
  */
-export function reexecAsSubreaper(dir: string): boolean {
-  if (process.env.COREB_BENCH_SUBREAPER === '1' || process.platform !== 'linux') return false;
+export function reexecAsSubreaper(dir: string): number | undefined {
+  if (process.env.COREB_BENCH_SUBREAPER === '1' || process.platform !== 'linux') return undefined;
   const source = `${dir}/subreaper.c`;
   const bin = `${dir}/subreaper`;
   writeFileSync(
     source,
     '#include <sys/prctl.h>\n#include <unistd.h>\nint main(int c, char **v) { (void)c; prctl(PR_SET_CHILD_SUBREAPER, 1); execvp(v[1], v + 1); return 127; }\n',
   );
-  if (spawnSync('cc', ['-O2', '-o', bin, source], { encoding: 'utf8' }).status !== 0) return false;
+  if (spawnSync('cc', ['-O2', '-o', bin, source], { encoding: 'utf8' }).status !== 0) return undefined;
   const r = spawnSync(bin, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
     stdio: 'inherit',
     env: { ...process.env, COREB_BENCH_SUBREAPER: '1' },
   });
-  if (r.error !== undefined) return false;
-  process.exit(r.status ?? 1);
+  if (r.error !== undefined) return undefined;
+  return r.status ?? 1;
 }
