@@ -247,3 +247,31 @@ test('every eval measure maps to its trec_eval result key', () => {
     'p@10': 'P_10',
   });
 });
+
+test('lists are scored as deep as the measures read: the same values as the whole list, ties at the cut and anchors included', () => {
+  // 1,000 documents; ranks 95-110 share one float32 score (a tie across the read depth of 100) as
+  // doubles a run file keeps, listed by the double: trec order breaks the tie by docid instead, so
+  // the documents trec_eval reads at rank 100 are not the list's. Relevant documents at rank 3, in the tie
+  // (t0103: 104th in the list, 100th in trec order) and 700 (beyond every cutoff but an uncut measure's).
+  const ids = Array.from({ length: 1000 }, (_, i) =>
+    i < 94 || i >= 110 ? `d${String(999 - i).padStart(4, '0')}` : `t${String(i).padStart(4, '0')}`,
+  );
+  const scores = Float64Array.from(ids, (_, i) => (i < 94 ? 1 - i / 1000 : i < 110 ? 0.5 + (110 - i) * 1e-12 : 0.4 - i / 10000));
+  const q: Query = { id: 'q', text: 't', task: 'code2code', anchorId: ids[0] };
+  const labels = { [ids[2]]: 2, [ids[103]]: 2, [ids[699]]: 2, [ids[5]]: 1 };
+  const input = {
+    task: 'code2code',
+    queries: [q],
+    qrels: qrels({ q: labels }),
+    lists: new Map([['q', { docIds: ids, scores }]]),
+    excludeAnchors: true,
+  };
+  const cut = scoreTask({ ...input, protocol: resolveProtocol('coreb') }).perQuery.get('q')!;
+  // `map` reads the whole list, so the same protocol with it scores every document.
+  const whole = scoreTask({ ...input, protocol: { ...resolveProtocol('coreb'), extraMeasures: ['map'] } }).perQuery.get('q')!;
+  for (const [label, value] of Object.entries(cut.metrics)) assert.equal(value, whole.metrics[label], label);
+  assert.ok(cut.metrics['recall@100'] > 0 && cut.metrics['recall@100'] < 1, 'the tie and the deep document decide recall@100');
+  assert.equal(whole.metrics.map > 0, true);
+  assert.equal(cut.hardNegativesTop10, whole.hardNegativesTop10);
+  assert.equal(cut.hardNegativesTop10, 1);
+});
