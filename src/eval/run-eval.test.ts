@@ -1,13 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCorebError } from '../core/errors.js';
+import type { RankedList } from '../core/retrieval.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileSubtaskGlob, resolveTasks } from './eval-data.js';
 import { protocolMeasures } from './protocol.js';
 import { runEval } from './run-eval.js';
-import { runFileDepth, slugify, trecRunLines } from './run-files.js';
+import { runFileDepth, slugify, trecRunChunks, trecRunLines } from './run-files.js';
 
 test('--subtasks globs: * is any run, ? one character, commas separate, other characters are literal', () => {
   const keep = compileSubtaskGlob('t2c_search_*, c2c_cross_lan?,c2t.match');
@@ -69,4 +70,24 @@ test('a library caller need not pass corebVersion: the results carry this packag
   const { results } = await runEval({ data: join(root, 'data', 'coreb-mini', 'release'), tasks: ['c2c'], datasetStats: false });
   assert.equal(results.coreb.version, pkg.version);
   assert.equal(results.retrievers[0].name, 'bm25');
+});
+
+test('run chunks are the run lines as bytes: ids in any script, ties at the depth, scores as printed', () => {
+  const lists = new Map<string, RankedList>([
+    ['q1', { docIds: ['d3', 'é-2', '文書1', 'd0'], scores: Float32Array.from([2.5, 1.100000023841858, 1.100000023841858, -0]) }],
+    ['q2', { docIds: [], scores: new Float32Array(0) }],
+    ['q3', { docIds: Array.from({ length: 12000 }, (_, i) => `doc${i}`), scores: Float64Array.from({ length: 12000 }, (_, i) => 1e21 - i * 1e6) }],
+  ]);
+  const queries = [
+    { id: 'q1', text: '' },
+    { id: 'q2', text: '' },
+    { id: 'q-absent', text: '' },
+    { id: 'q3', text: '' },
+  ];
+  for (const depth of [undefined, 1, 2, 100]) {
+    const chunks = [...trecRunChunks(queries, lists, 'tag ü', depth)];
+    const lines = [...trecRunLines(queries, lists, 'tag ü', depth)];
+    assert.equal(chunks.join(''), lines.map((l) => `${l}\n`).join(''), `depth ${depth}`);
+    if (depth === undefined) assert.ok(chunks.length > 1, 'long runs come in several chunks');
+  }
 });

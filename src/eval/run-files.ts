@@ -11,6 +11,7 @@ import type { Logger } from '../core/progress.js';
 import type { RankedList } from '../core/retrieval.js';
 import { removeStaleTemps } from '../dataset/atomic-write.js';
 import { measureReadDepth, parseMeasures } from '../metrics/measures.js';
+import { runScoreText } from '../core/trec-order.js';
 
 /** How run files are written: plain TREC, gzip-compressed TREC, or not at all. */
 export const RUN_FILE_FORMATS = ['plain', 'gz', 'none'] as const;
@@ -82,6 +83,20 @@ export function slugify(spec: string): string {
 }
 
 /**
+ * How many of `list`'s documents a run file holds at `depth`: the first `depth` and those tied in
+ * score with the last of them (every document without `depth`).
+ */
+function runLength(list: RankedList, depth: number | undefined): number {
+  let n = list.docIds.length;
+  if (depth !== undefined && depth < n) {
+    const last = list.scores[depth - 1];
+    n = depth;
+    while (n < list.docIds.length && list.scores[n] === last) n++;
+  }
+  return n;
+}
+
+/**
  * TREC run lines (`qid Q0 docid rank score tag`) of ranked lists, in query order; with `depth`, each
  * list's first `depth` documents and those tied in score with the last of them.
  */
@@ -89,14 +104,37 @@ export function* trecRunLines(queries: readonly Query[], lists: ReadonlyMap<stri
   for (const q of queries) {
     const l = lists.get(q.id);
     if (l === undefined) continue;
-    let n = l.docIds.length;
-    if (depth !== undefined && depth < n) {
-      const last = l.scores[depth - 1];
-      n = depth;
-      while (n < l.docIds.length && l.scores[n] === last) n++;
-    }
-    for (let i = 0; i < n; i++) yield `${q.id} Q0 ${l.docIds[i]} ${i + 1} ${l.scores[i]} ${tag}`;
+    const n = runLength(l, depth);
+    const f32 = l.scores instanceof Float32Array;
+    for (let i = 0; i < n; i++) yield `${q.id} Q0 ${l.docIds[i]} ${i + 1} ${runScoreText(l.scores[i], f32)} ${tag}`;
   }
+}
+
+/** Characters per chunk {@link trecRunChunks} gathers before handing it on: 256 Ki. */
+const RUN_CHUNK_CHARS = 1 << 18;
+
+/**
+ * {@link trecRunLines} with their newlines, gathered into strings of about 256 Ki characters (no
+ * generator step per line): the same text as the lines joined.
+ */
+export function* trecRunChunks(queries: readonly Query[], lists: ReadonlyMap<string, RankedList>, tag: string, depth?: number): Generator<string> {
+  const tail = ` ${tag}\n`;
+  let out = '';
+  for (const q of queries) {
+    const l = lists.get(q.id);
+    if (l === undefined) continue;
+    const head = `${q.id} Q0 `;
+    const n = runLength(l, depth);
+    const f32 = l.scores instanceof Float32Array;
+    for (let i = 0; i < n; i++) {
+      out += `${head}${l.docIds[i]} ${i + 1} ${runScoreText(l.scores[i], f32)}${tail}`;
+      if (out.length >= RUN_CHUNK_CHARS) {
+        yield out;
+        out = '';
+      }
+    }
+  }
+  if (out !== '') yield out;
 }
 
 /**

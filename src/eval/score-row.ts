@@ -9,12 +9,12 @@ import type { GroupResult, MetricValues, ProtocolSemantics, QueryResult, Retriev
 import type { Logger } from '../core/progress.js';
 import type { RankedList } from '../core/retrieval.js';
 import { counted } from '../core/words.js';
-import { saveLinesAtomic } from '../dataset/atomic-write.js';
+import { saveChunksAtomic } from '../dataset/atomic-write.js';
 import { aggregateBy, aggregateGroups, aggregateQueries } from './aggregate.js';
 import { fileKeys, fileList, fileQrels, LOCALIZATION_MEASURES, withoutTests } from './file-level.js';
 import type { ScoringProtocol } from './protocol.js';
 import { metricDeltas } from './rerank-stage.js';
-import { trecRunLines, type RunFileFormat } from './run-files.js';
+import { trecRunChunks, type RunFileFormat } from './run-files.js';
 import { meanMeasure, scoreTask } from './score.js';
 
 /** One task's first stage: the lists searched (to the larger of depth and rerank depth) and what was excluded. */
@@ -229,7 +229,7 @@ export async function scoreRow(
       runFile = `runs/${slug}.${st.name}.trec${runFormat === 'gz' ? '.gz' : ''}`;
       // an anchored task's scorer leaves the anchor out: one document more keeps the depth scored
       const d = ctx.runDepth === undefined ? undefined : ctx.runDepth + (st.anchored ? 1 : 0);
-      await saveLinesAtomic(join(outDir, runFile), trecRunLines(st.task.queries, lists, slug, d), signal);
+      await saveChunksAtomic(join(outDir, runFile), trecRunChunks(st.task.queries, lists, slug, d), signal);
       written.add(runFile);
     }
     const scored = scoreTask({
