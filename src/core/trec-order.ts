@@ -51,6 +51,13 @@ export function trecSortKey(score: number, tie: number): number {
   return sortable * TREC_SORT_KEY_TIES + tie;
 }
 
+/** The float32 score a {@link trecSortKey} was made from (-0 comes back as 0). */
+export function trecSortKeyScore(key: number): number {
+  const sortable = Math.floor(key / TREC_SORT_KEY_TIES);
+  u32[0] = sortable >= 0x80000000 ? sortable - 0x80000000 : ~sortable >>> 0;
+  return f32[0];
+}
+
 /**
  * A score as a run file line writes it. A float32 score (coreb's retrievers give float32 values,
  * see `RankedList`) is written with 9 significant digits: every float32 has one such text, which

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareCodePoints } from '../core/ids.js';
 import { createTieRanks, TopK } from './top-k.js';
+import { compareTrec } from '../core/trec-order.js';
+import { createUniform } from '../core/random.js';
 
 test('TopK keeps the best k in trec order (float32 score desc, docid desc) for any push order', () => {
   const ids = Array.from({ length: 200 }, (_, i) => `d${i}`);
@@ -42,4 +44,41 @@ test('TopK threshold is -Infinity until full, then the worst kept score; NaN is 
   assert.equal(heap.threshold, 0.25);
   heap.push(2, 0.75);
   assert.equal(heap.threshold, 0.5);
+});
+
+test('TopK drains past 64 pairs by a packed sort, in the same order and scores as the heap; any tie ranks still drain right', () => {
+  const rng = createUniform(11);
+  const n = 5000;
+  // Scores with many float32 ties, negatives, zeros of both signs and extremes.
+  const pool = [0, -0, 1, -1, 3.5, -2.25, 1e30, -1e30, 1e-40, Math.fround(0.1)];
+  const scores = Array.from({ length: n }, () => (rng() < 0.5 ? pool[Math.floor(rng() * pool.length)] : (rng() - 0.5) * 10));
+  const ids = Array.from({ length: n }, (_, i) => `doc${(i * 7919) % n}`);
+  const permutation = createTieRanks(ids);
+  const scrambled = Int32Array.from({ length: n }, (_, i) => (i * 31) % 97); // not a permutation: the heap's own drain
+  for (const ties of [permutation, scrambled]) {
+    for (const k of [10, 65, 1000, n]) {
+      const h = new TopK(k, ties);
+      for (let d = 0; d < n; d++) h.push(d, scores[d]);
+      const docs = new Int32Array(k);
+      const out = new Float32Array(k);
+      const m = h.drainInto(docs, out);
+      const expected = Array.from({ length: n }, (_, d) => d)
+        .sort((a, b) => compareTrec(Math.fround(scores[a]), a, Math.fround(scores[b]), b, ties))
+        .slice(0, k);
+      assert.equal(m, Math.min(k, n));
+      // Docs tied in score and tie rank (the scrambled ranks) may come in either order: compare scores, then ranks.
+      assert.deepEqual(
+        Array.from(out.subarray(0, m), (s) => s + 0),
+        expected.map((d) => Math.fround(scores[d]) + 0),
+        `k=${k} scores`,
+      );
+      assert.deepEqual(
+        Array.from(docs.subarray(0, m), (d) => ties[d]),
+        expected.map((d) => ties[d]),
+        `k=${k} tie ranks`,
+      );
+      if (ties === permutation) assert.deepEqual(Array.from(docs.subarray(0, m)), expected, `k=${k} docs`);
+      assert.equal(h.size, 0);
+    }
+  }
 });

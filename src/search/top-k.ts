@@ -3,7 +3,7 @@
  * search and fusion so every coreb retriever ranks exactly as the metrics will re-rank its scores.
  */
 import { codePointRanks } from '../core/ids.js';
-import { trecBefore, trecScore } from '../core/trec-order.js';
+import { TREC_SORT_KEY_TIES, trecBefore, trecScore, trecSortKey, trecSortKeyScore } from '../core/trec-order.js';
 
 /**
  * Keeps the best `capacity` (document, score) pairs seen so far.
@@ -22,6 +22,8 @@ export class TopK {
   private readonly heapDocs: Int32Array;
   private readonly heapScores: Float32Array;
   private count = 0;
+  /** Scratch of {@link drainInto}'s sort, made on first use. */
+  private sortKeys: Float64Array | undefined;
 
   /**
    * @param capacity the k of top-k (>= 1).
@@ -99,13 +101,30 @@ export class TopK {
 
   /**
    * Writes the kept pairs best first into `outDocs` / `outScores` (each at least {@link size} long)
-   * and empties the heap.
+   * and empties the heap. Past 64 pairs, with tie ranks that are a permutation below 2^21, the pairs
+   * are packed into one number each ({@link trecSortKey}) and sorted natively: ~4x less CPU than
+   * draining the heap for the 1,000 a search keeps; the same order either way.
    * @returns the number of pairs written.
    */
   drainInto(outDocs: Int32Array, outScores: Float32Array): number {
     const n = this.count;
     const docs = this.heapDocs;
     const scores = this.heapScores;
+    const byRank = n > 64 ? rankToDoc(this.tieRanks) : undefined;
+    if (byRank !== undefined) {
+      const keys = (this.sortKeys ??= new Float64Array(this.capacity)).subarray(0, n);
+      const ties = this.tieRanks;
+      for (let i = 0; i < n; i++) keys[i] = trecSortKey(scores[i], ties[docs[i]]);
+      keys.sort();
+      // Ascending keys are worst first.
+      for (let i = 0; i < n; i++) {
+        const doc = byRank[keys[n - 1 - i] % TREC_SORT_KEY_TIES];
+        outDocs[i] = doc;
+        outScores[i] = trecSortKeyScore(keys[n - 1 - i]);
+      }
+      this.count = 0;
+      return n;
+    }
     for (let m = n; m > 0; m--) {
       outDocs[m - 1] = docs[0];
       outScores[m - 1] = scores[0];
@@ -116,6 +135,31 @@ export class TopK {
     this.count = 0;
     return n;
   }
+}
+
+const rankToDocs = new WeakMap<Int32Array, Int32Array | null>();
+
+/**
+ * The document of each tie rank when `tieRanks` is a permutation of 0..n-1 with n at most 2^21
+ * (what {@link codePointRanks} gives for unique ids), else undefined; computed once per array.
+ */
+function rankToDoc(tieRanks: Int32Array): Int32Array | undefined {
+  let inverse = rankToDocs.get(tieRanks);
+  if (inverse === undefined) {
+    inverse = null;
+    if (tieRanks.length <= TREC_SORT_KEY_TIES) {
+      const inv = new Int32Array(tieRanks.length).fill(-1);
+      let ok = true;
+      for (let d = 0; d < tieRanks.length && ok; d++) {
+        const r = tieRanks[d];
+        if (r < 0 || r >= inv.length || inv[r] !== -1) ok = false;
+        else inv[r] = d;
+      }
+      if (ok) inverse = inv;
+    }
+    rankToDocs.set(tieRanks, inverse);
+  }
+  return inverse ?? undefined;
 }
 
 /** Returns the code-point rank of every id, the tie key {@link TopK} expects. */
