@@ -7,7 +7,7 @@
 import { CorebError } from '../core/errors.js';
 import { createWasmDotKernel } from './dense-wasm.js';
 import { readBlock, type DenseStore } from '../core/vector-store.js';
-import type { TopK } from './top-k.js';
+import type { TopKKeeper } from './top-k.js';
 
 /**
  * A dot-product kernel name: `wasm` (WebAssembly SIMD, float32 accumulation), `js` (double), or
@@ -147,7 +147,7 @@ export function scanRange(
   store: DenseStore,
   d0: number,
   d1: number,
-  heaps: readonly TopK[],
+  heaps: readonly TopKKeeper[],
   heapBase: number,
   docBlockRows: number,
   scratch: ScanScratch,

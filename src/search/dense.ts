@@ -15,7 +15,7 @@ import { createBlockKernel, scanRange, type DenseKernel, type ScanScratch } from
 import { normalizedStore, readBlock, storeOfMatrix, type DenseChunkSource, type DenseDtype, type DenseStore } from '../core/vector-store.js';
 import { hasWasmSimd } from './dense-wasm.js';
 import type { DenseStreamCommand, DenseStreamWorkerData, DenseWorkerData, DenseWorkerMessage } from './dense-worker.js';
-import { TopK } from './top-k.js';
+import { createTopK, TopK, type TopKKeeper } from './top-k.js';
 import { createOrtScorer, loadOrt } from './dense-ort.js';
 
 /** Throws `VALIDATION` unless `m` is a consistent matrix of finite values. */
@@ -205,7 +205,7 @@ class Output {
     this.outScores = new Float32Array(p.capacity);
   }
 
-  take(q: number, h: TopK): void {
+  take(q: number, h: TopKKeeper): void {
     const { kk } = this.p;
     const ex = this.exclude?.[q];
     if (ex !== undefined) for (const d of ex) this.excludedMask[d] = 1;
@@ -393,7 +393,7 @@ const ORT_BLOCK_SCORES = 1 << 21;
  */
 async function createOrtSearch(p: Plan, threads: number) {
   const scorer = await createOrtScorer(threads);
-  const heaps = Array.from({ length: p.nq }, () => new TopK(p.capacity, p.tieRanks));
+  const heaps = Array.from({ length: p.nq }, () => createTopK(p.capacity, p.tieRanks));
   const qb = Math.min(Math.max(p.nq, 1), ORT_QUERY_ROWS);
   // Also at most 2^22 floats (16 MB) of documents per block (a float16 block is decoded into scratch).
   const db = Math.max(256, Math.floor(Math.min(ORT_BLOCK_SCORES / qb, (1 << 22) / p.dim) / 256) * 256);
@@ -545,7 +545,7 @@ export async function denseTopKStreamed(
   }
   if (!parallel) {
     const yieldMs = options.yieldMs ?? 50;
-    const heaps = Array.from({ length: p.nq }, () => new TopK(p.capacity, p.tieRanks));
+    const heaps = Array.from({ length: p.nq }, () => createTopK(p.capacity, p.tieRanks));
     const scratch: ScanScratch = { kernel: createBlockKernel(p.kernel), block: new Float32Array(0) };
     // Rows scored between two clock checks: about 25 ms of a 256-query block at dim 384.
     const step = p.db * 4;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareCodePoints } from '../core/ids.js';
-import { createTieRanks, TopK } from './top-k.js';
+import { createTieRanks, createTopK, TopK, TopKBatch } from './top-k.js';
 import { compareTrec } from '../core/trec-order.js';
 import { createUniform } from '../core/random.js';
 
@@ -81,4 +81,41 @@ test('TopK drains past 64 pairs by a packed sort, in the same order and scores a
       assert.equal(h.size, 0);
     }
   }
+});
+
+test('TopKBatch keeps what TopK keeps, in the same order, over streams with ties, thresholds and several sorts', () => {
+  const rng = createUniform(5);
+  const n = 20000;
+  const ids = Array.from({ length: n }, (_, i) => `id${(i * 104729) % n}`);
+  const ranks = createTieRanks(ids);
+  for (const k of [65, 100, 1000, 6000]) {
+    const heap = new TopK(k, ranks);
+    const batch = createTopK(k, ranks);
+    assert.ok(batch instanceof TopKBatch, 'a permutation of ranks past 64 gets the batch keeper');
+    for (let round = 0; round < 2; round++) {
+      for (let d = 0; d < n; d++) {
+        // Rising scores (the bar must keep rising), with a tenth of exact ties.
+        const s = rng() < 0.1 ? 0.5 : rng() + d / n;
+        if (s >= batch.threshold) batch.push(d, s);
+        heap.push(d, s);
+      }
+      assert.ok(batch.threshold > Number.NEGATIVE_INFINITY || k > n);
+      const a = [new Int32Array(k), new Float32Array(k)] as const;
+      const b = [new Int32Array(k), new Float32Array(k)] as const;
+      const ma: number = heap.drainInto(a[0], a[1]);
+      const mb: number = batch.drainInto(b[0], b[1]);
+      assert.equal(mb, ma, `k=${k}`);
+      assert.deepEqual(b[0], a[0], `k=${k} docs`);
+      assert.deepEqual(b[1], a[1], `k=${k} scores`);
+      assert.equal(batch.size, 0);
+    }
+  }
+  assert.ok(createTopK(64, ranks) instanceof TopK, 'small k keeps the heap');
+  assert.ok(
+    createTopK(
+      1000,
+      Int32Array.from({ length: 10 }, () => 3),
+    ) instanceof TopK,
+    'ranks that are not a permutation keep the heap',
+  );
 });
