@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync, readFileSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCorebError } from '../core/errors.js';
@@ -323,4 +323,34 @@ test('an embeddings directory: ids are hashed as read, a corpus in row order nee
       name,
     );
   }
+});
+
+test('an embeddings matrix hashed once is known by its identity on disk: kept while unchanged, hashed again once written', async () => {
+  const d = mkdtempSync(join(dir, 'emb-sha-'));
+  const cache = join(d, 'cache');
+  const docs = { rows: 2, dim: 4, data: Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0]) };
+  await writeNpy(join(d, 'docs.npy'), docs);
+  await writeIdsFile(join(d, 'docs.ids'), ['d1', 'd2']);
+  await writeNpy(join(d, 'queries.npy'), { rows: 1, dim: 4, data: Float32Array.from([1, 0, 0, 0]) });
+  await writeIdsFile(join(d, 'queries.ids'), ['q1']);
+  const real = (await loadEmbeddings(d)).fileSha256?.['docs.npy'];
+  assert.equal((await loadEmbeddings(d, { sha256CacheDir: cache })).fileSha256?.['docs.npy'], real, 'the first load hashes');
+  const records = readdirSync(cache).map((name) => ({
+    name,
+    ...(JSON.parse(readFileSync(join(cache, name), 'utf8')) as { file: string; sha256: string }),
+  }));
+  assert.deepEqual(records.map((r) => r.file.slice(d.length)).sort(), ['/docs.npy', '/queries.npy']);
+  // The record is what a second load believes: a forged one (same identity) is taken as it is...
+  const record = records.find((r) => r.file.endsWith('docs.npy'))!;
+  writeFileSync(join(cache, record.name), JSON.stringify({ ...record, sha256: 'f'.repeat(64) }));
+  assert.equal(
+    (await loadEmbeddings(d, { sha256CacheDir: cache })).fileSha256?.['docs.npy'],
+    'f'.repeat(64),
+    'an unchanged file is not hashed again',
+  );
+  // ...until the file is written, even with the same bytes: its status-change time moves.
+  await new Promise((r) => setTimeout(r, 20));
+  await writeNpy(join(d, 'docs.npy'), docs);
+  assert.equal((await loadEmbeddings(d, { sha256CacheDir: cache })).fileSha256?.['docs.npy'], real, 'a written file is hashed again');
+  assert.equal((await loadEmbeddings(d, { sha256CacheDir: cache })).fileSha256?.['docs.npy'], real);
 });

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
+import { resolveCacheDir } from '../cache/cache-dir.js';
 import type { Doc, Query } from '../core/dataset.js';
 import { sharedFloat32, type Embedder, type EmbeddingMatrix, type EmbedOptions } from '../core/embedding.js';
 import { normalizeStore, readBlock, type DenseChunkSource, type DenseStore } from '../core/vector-store.js';
@@ -128,6 +129,7 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
       const { memoryBytes, ...search } = spec.search;
       const vectors = await loadEmbeddings(file(spec.file), {
         normalizeDocs: true,
+        sha256CacheDir: join(ctx.cacheDir ?? resolveCacheDir(ctx.env), 'file-sha256'),
         ...(search.dtype !== undefined ? { dtype: search.dtype } : {}),
         ...(memoryBytes !== undefined ? { memoryBytes } : {}),
         ...(ctx.signal !== undefined ? { signal: ctx.signal } : {}),
@@ -184,11 +186,10 @@ async function createUnfiltered(spec: RetrieverSpec, ctx: CreateRetrieverContext
     case 'hyde':
     case 'q2d': {
       // Chat and provider code load only when chosen.
-      const [{ createExpansionRetriever, EXPANSION_DEFAULTS }, { createChatModel }, { parseChatSpec }, { resolveCacheDir }] = await Promise.all([
+      const [{ createExpansionRetriever, EXPANSION_DEFAULTS }, { createChatModel }, { parseChatSpec }] = await Promise.all([
         import('./query-expansion.js'),
         import('../providers/chat/registry.js'),
         import('../providers/chat/config.js'),
-        import('../cache/cache-dir.js'),
       ]);
       const plan = ctx.plan === undefined ? undefined : { ...ctx.plan, depth: rrfInputDepth(ctx.plan.depth) };
       const inner = await createRetriever(spec.member, { ...ctx, ...(plan !== undefined ? { plan } : {}) });
