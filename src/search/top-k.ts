@@ -146,14 +146,20 @@ export interface TopKKeeper {
   drainInto(outDocs: Int32Array, outScores: Float32Array): number;
 }
 
-/** Candidates a {@link TopKBatch} gathers past its capacity before it sorts them: 4,096. */
-const BATCH_SLACK = 4096;
+/**
+ * Candidates a {@link TopKBatch} gathers past its capacity before it selects: as many as it keeps,
+ * between 256 and 4,096, so its memory is at most twice a heap's (16 bytes a slot instead of 8; a
+ * search holds one keeper per query of a block, every query for the onnxruntime kernel).
+ */
+function batchSlack(capacity: number): number {
+  return Math.min(4096, Math.max(256, capacity));
+}
 
 /**
  * The best `capacity` pairs in trec order, like {@link TopK}, kept by batches instead of a heap:
  * a candidate that beats the current k-th best is appended as one packed number
- * ({@link trecSortKey}); when `capacity + 4,096` are gathered they are sorted natively and the best
- * `capacity` kept. A streaming scan at depth 1,000 pushes thousands of candidates per query, each
+ * ({@link trecSortKey}); when `capacity` more are gathered (256 to 4,096) the best `capacity` are
+ * selected (quickselect) and the rest dropped; a drain sorts the kept ones once. A streaming scan at depth 1,000 pushes thousands of candidates per query, each
  * O(log k) in a heap; here each costs an append and a share of a native sort (~4x less CPU).
  * Needs tie ranks that are a permutation below 2^21: see {@link createTopK}.
  */
@@ -170,7 +176,7 @@ export class TopKBatch implements TopKKeeper {
     this.capacity = Math.max(1, Math.floor(capacity));
     this.tieRanks = tieRanks;
     this.byRank = byRank;
-    this.keys = new Float64Array(this.capacity + BATCH_SLACK);
+    this.keys = new Float64Array(this.capacity + batchSlack(this.capacity));
   }
 
   get size(): number {
