@@ -16,14 +16,13 @@
  *     [--dtypes float32,float16] [--kernels default] [--repeat 3] [--dir /tmp/coreb-dense-vs-faiss]
  *     [--python python3] [--keep-openblas-pins]
  */
-import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { readBenchArgs } from './args.js';
 import { writeRandomNpy } from './support/random-vectors.js';
-import { childrenCpuSeconds, cpuDescription, median, oneThreadEnv, referenceBlasEnv } from './support/process-tree.js';
+import { cpuDescription, median, oneThreadEnv, referenceBlasEnv, runTimed } from './support/process-tree.js';
 
 const args = readBenchArgs({
   script: 'dense-vs-faiss',
@@ -99,14 +98,9 @@ function runMeasured(
 ): { cpuS: number; wallS: number; rssMB: number; stdout: string } {
   const timed = existsSync('/usr/bin/time');
   const [cmd, list] = timed ? ['/usr/bin/time', ['-f', '%M', '-o', rssFile, command, ...argv]] : [command, [...argv]];
-  const c0 = childrenCpuSeconds();
-  const w0 = performance.now();
-  const p = spawnSync(cmd, list, { encoding: 'utf8', env, maxBuffer: 1 << 28 });
-  const wallS = (performance.now() - w0) / 1000;
-  const cpuS = childrenCpuSeconds() - c0;
-  if (p.status !== 0) throw new Error(`${command} ${argv.join(' ')} exited ${p.status ?? p.signal}: ${p.stderr || p.error}`);
+  const { cpuS, wallS, stdout } = runTimed(cmd, list, env);
   const rssMB = timed ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)) / 1024 : Number.NaN;
-  return { cpuS, wallS, rssMB, stdout: p.stdout };
+  return { cpuS, wallS, rssMB, stdout };
 }
 
 const PY = String.raw`

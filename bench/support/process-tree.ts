@@ -39,18 +39,36 @@ export interface SideRun<T> {
   stderr: string;
 }
 
+/** A finished child: its whole-process CPU and wall seconds and its output. */
+export interface TimedRun {
+  cpuS: number;
+  wallS: number;
+  stdout: string;
+  stderr: string;
+}
+
 /**
- * Runs `command args` as a child, waits for it, and returns its whole-process CPU seconds (from
- * the kernel's children accounting), wall seconds, and the JSON object on its last stdout line.
- * @throws Error naming the command and its stderr when it fails or prints no JSON.
+ * Runs `command args` as a child and waits for it: its whole-process CPU seconds (from the kernel's
+ * children accounting), wall seconds and output.
+ * @throws Error naming the command and its stderr when it fails.
  */
-export function runSide<T>(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): SideRun<T> {
+export function runTimed(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): TimedRun {
   const c0 = childrenCpuSeconds();
   const w0 = performance.now();
   const p = spawnSync(command, args, { encoding: 'utf8', env, maxBuffer: 1 << 28 });
   const wallS = (performance.now() - w0) / 1000;
   const cpuS = childrenCpuSeconds() - c0;
   if (p.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${p.status ?? p.signal}: ${p.stderr || p.error}`);
+  return { cpuS, wallS, stdout: p.stdout, stderr: p.stderr };
+}
+
+/**
+ * {@link runTimed}, and the JSON object on the child's last stdout line.
+ * @throws Error naming the command and its stderr when it fails or prints no JSON.
+ */
+export function runSide<T>(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): SideRun<T> {
+  const p = runTimed(command, args, env);
+  const { cpuS, wallS } = p;
   const last = p.stdout.trim().split('\n').at(-1) ?? '';
   let report: T;
   try {
