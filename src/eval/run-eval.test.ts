@@ -90,4 +90,8 @@ test('run chunks are the run lines as bytes: ids in any script, ties at the dept
     assert.equal(chunks.join(''), lines.map((l) => `${l}\n`).join(''), `depth ${depth}`);
     if (depth === undefined) assert.ok(chunks.length > 1, 'long runs come in several chunks');
   }
+  // trecRunLines is cut from the chunks, so the text itself is checked here: ties at the depth, any script, float32 scores in 9 digits, doubles in full.
+  const q1 = [...trecRunChunks([{ id: 'q1', text: '' }], lists, 'tag ü', 2)].join('');
+  assert.equal(q1, 'q1 Q0 d3 1 2.5 tag ü\nq1 Q0 é-2 2 1.10000002 tag ü\nq1 Q0 文書1 3 1.10000002 tag ü\n');
+  assert.ok([...trecRunChunks([{ id: 'q3', text: '' }], lists, 't', 1)].join('').startsWith('q3 Q0 doc0 1 1e+21 t\n'));
 });

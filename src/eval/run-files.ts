@@ -98,24 +98,19 @@ function runLength(list: RankedList, depth: number | undefined): number {
 
 /**
  * TREC run lines (`qid Q0 docid rank score tag`) of ranked lists, in query order; with `depth`, each
- * list's first `depth` documents and those tied in score with the last of them.
+ * list's first `depth` documents and those tied in score with the last of them ({@link trecRunChunks}
+ * cut into lines).
  */
 export function* trecRunLines(queries: readonly Query[], lists: ReadonlyMap<string, RankedList>, tag: string, depth?: number): Generator<string> {
-  for (const q of queries) {
-    const l = lists.get(q.id);
-    if (l === undefined) continue;
-    const n = runLength(l, depth);
-    const f32 = l.scores instanceof Float32Array;
-    for (let i = 0; i < n; i++) yield `${q.id} Q0 ${l.docIds[i]} ${i + 1} ${runScoreText(l.scores[i], f32)} ${tag}`;
-  }
+  for (const chunk of trecRunChunks(queries, lists, tag, depth)) yield* chunk.slice(0, -1).split('\n');
 }
 
 /** Characters per chunk {@link trecRunChunks} gathers before handing it on: 256 Ki. */
 const RUN_CHUNK_CHARS = 1 << 18;
 
 /**
- * {@link trecRunLines} with their newlines, gathered into strings of about 256 Ki characters (no
- * generator step per line): the same text as the lines joined.
+ * The TREC run lines of {@link trecRunLines} with their newlines, gathered into strings of about
+ * 256 Ki characters (no generator step per line), each ending with a newline.
  */
 export function* trecRunChunks(queries: readonly Query[], lists: ReadonlyMap<string, RankedList>, tag: string, depth?: number): Generator<string> {
   const tail = ` ${tag}\n`;

@@ -89,9 +89,10 @@ function toRun(list: RankedList, drop: ReadonlySet<string> | undefined, depth: n
     const id = list.docIds[i];
     if (drop?.has(id)) continue;
     const score = list.scores[i];
-    if (depth !== undefined && m.size >= depth && trecScore(score) !== last) break;
+    const s32 = trecScore(score);
+    if (depth !== undefined && m.size >= depth && s32 !== last) break;
     m.set(id, score);
-    last = trecScore(score);
+    last = s32;
   }
   return m;
 }
