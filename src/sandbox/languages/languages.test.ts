@@ -6,7 +6,7 @@ import { findTool, type ToolName } from './tools.js';
 import { javaRunFlags } from './java.js';
 import type { PreparedSource } from '../normalise.js';
 import { BUILT_IN_LANGUAGES as LANGUAGES, DEFAULT_LIMITS, type BuildContext, type LanguageState } from './index.js';
-import { CXX_FLAGS } from './cpp.js';
+import { CXX_FLAGS, fastLinkFlags } from './cpp.js';
 
 const missing = (tools: ToolName[]): string | false => {
   const m = tools.filter((t) => findTool(t) === undefined);
@@ -55,7 +55,15 @@ test('python and ruby run from source: no compile command, the interpreter on th
 
 test('cpp compiles with the judge flags against the precompiled header, mounted in the sandbox', { skip: missing(['gxx']) }, async () => {
   const boxed = context(true);
-  assert.deepEqual(await LANGUAGES.cpp.compileArgv(boxed), [findTool('gxx'), ...CXX_FLAGS, '-I/pch', '-o', '/box/prog', '/box/main.x']);
+  assert.deepEqual(await LANGUAGES.cpp.compileArgv(boxed), [
+    findTool('gxx'),
+    ...CXX_FLAGS,
+    ...fastLinkFlags(),
+    '-I/pch',
+    '-o',
+    '/box/prog',
+    '/box/main.x',
+  ]);
   assert.deepEqual(boxed.mounts, [{ src: '/host/pch-abc', dest: '/pch' }]);
   const host = context(false);
   assert.deepEqual((await LANGUAGES.cpp.compileArgv(host))?.slice(-4), ['-I/host/pch-abc', '-o', '/host/p-1/prog', '/host/p-1/main.x']);
@@ -83,7 +91,8 @@ test('go builds in GOPATH mode with the shared cache (writable mount in the sand
 test('java compiles to out/ and runs the main class with the heap flags of its memory limit', { skip: missing(['javac', 'java']) }, async () => {
   const argv = (await LANGUAGES.java.compileArgv(context(true))) ?? [];
   assert.equal(argv[0], findTool('javac'));
-  assert.deepEqual(argv.slice(-5), ['-nowarn', '-proc:none', '-d', '/box/out', '/box/main.x']);
+  // string concatenation compiled to StringBuilder calls: no invokedynamic bootstrap at each run's start
+  assert.deepEqual(argv.slice(-6), ['-nowarn', '-proc:none', '-XDstringConcat=inline', '-d', '/box/out', '/box/main.x']);
   const limits = { ...DEFAULT_LIMITS.java, memoryLimitMb: 300 };
   assert.deepEqual(LANGUAGES.java.runArgv('/prog', prepared('Main.java', 'Solution'), limits), [
     findTool('java'),
