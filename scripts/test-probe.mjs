@@ -1,14 +1,15 @@
 // Loaded into every test file's process by scripts/run-tests.mjs (NODE_OPTIONS=--import): when the
 // process ends, writes its test file, wall time and CPU time (its own and its waited children's: the
 // CLI runs, compilers and sandboxes an e2e test starts) to COREB_TEST_PROBE_DIR, for the runner's
-// "slowest files" table. Any other node process (a CLI a test spawns) writes nothing.
+// "slowest files" table (a pooled group of unit test files, `*.test.mjs`, is one record). Any other
+// node process (a CLI a test spawns) writes nothing.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { procCpuSeconds } from './proc-cpu.mjs';
 
 const dir = process.env.COREB_TEST_PROBE_DIR;
 const file = process.argv[1];
-if (dir !== undefined && file?.endsWith('.test.js') === true) {
+if (dir !== undefined && /\.test\.m?js$/.test(file ?? '')) {
   const started = performance.timeOrigin;
   process.on('exit', () => {
     let cpu = procCpuSeconds({ own: true, children: true });
