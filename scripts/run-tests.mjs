@@ -61,9 +61,7 @@ const probe = `--import=${pathToFileURL(join(root, 'scripts', 'test-probe.mjs'))
 // CPU); the shared suites one at a time (their judges fill both cores already: 14m32s serially,
 // 13m56s two at a time, each judge's runs then twice as slow).
 const concurrency = Number(process.env.COREB_TEST_CONCURRENCY ?? (shared ? 1 : 2));
-/** Group file -> its label in the slowest-files table. */
-const pooledLabels = new Map();
-const { pooled, groupsDir, groupFiles } = poolUnitTests(files);
+const { pooled, groupsDir, groupFiles, labels: pooledLabels } = poolUnitTests(files);
 const started = Date.now();
 // The pooled groups first (each holds many files), then every file that runs alone.
 const runList = [...groupFiles, ...files.filter((f) => !pooled.has(f))];
@@ -115,7 +113,9 @@ function poolUnitTests(all) {
       if (!ownProcess.test(source)) pooled.add(f);
     }
   }
-  if (pooled.size < 2) return { pooled: new Set(), groupsDir: undefined, groupFiles: [] };
+  // Group file -> its label in the slowest-files table.
+  const labels = new Map();
+  if (pooled.size < 2) return { pooled: new Set(), groupsDir: undefined, groupFiles: [], labels };
   const groupsDir = mkdtempSync(join(tmpdir(), 'coreb-test-pools-'));
   // One process per concurrency slot, none with fewer than 4 files (a group of one saves nothing).
   const slots = Math.max(1, Math.min(concurrency, Math.floor(pooled.size / 4)));
@@ -124,10 +124,10 @@ function poolUnitTests(all) {
   const groupFiles = groups.map((g, i) => {
     const file = join(groupsDir, `pooled-unit-tests-${i + 1}-of-${slots}.test.mjs`);
     writeFileSync(file, g.map((f) => `import ${JSON.stringify(pathToFileURL(f).href)};`).join('\n') + '\n');
-    pooledLabels.set(file, `pooled unit tests ${i + 1}/${slots} (${g.length} files in one process)`);
+    labels.set(file, `pooled unit tests ${i + 1}/${slots} (${g.length} files in one process)`);
     return file;
   });
-  return { pooled, groupsDir, groupFiles };
+  return { pooled, groupsDir, groupFiles, labels };
 }
 
 /** Prints the run's times and the slowest files; true when the CPU time is over the budget. */

@@ -321,9 +321,9 @@ async function loadNpyTable(
   if (stream && header.rows * header.dim * dtypeBytes(dtype) > memoryBytes) {
     return { ids, file: npy, header, dtype, chunkBytes: streamChunkBytes(memoryBytes), memoryBytes };
   }
-  const cacheDir = options.sha256CacheDir;
-  const identity = cacheDir === undefined ? undefined : fileIdentity(npy);
-  const kept = cacheDir === undefined || identity === undefined ? undefined : keptSha256(cacheDir, npy, identity);
+  // The matrix's hash kept by its identity on disk (taken before it is read), when a folder is given.
+  const shaCache = options.sha256CacheDir === undefined ? undefined : { dir: options.sha256CacheDir, identity: fileIdentity(npy) };
+  const kept = shaCache === undefined ? undefined : keptSha256(shaCache.dir, npy, shaCache.identity);
   const npyHash = kept === undefined ? sha256() : undefined;
   const normalize = options.normalizeDocs === true ? docsWhat(dir) : undefined;
   const store = loadNpyStore(npy, {
@@ -333,7 +333,7 @@ async function loadNpyTable(
     ...(options.signal ? { signal: options.signal } : {}),
   });
   hashes[names[0]] = kept ?? npyHash!.digest('hex');
-  if (kept === undefined && cacheDir !== undefined && identity !== undefined) keepSha256(cacheDir, npy, identity, hashes[names[0]]);
+  if (kept === undefined && shaCache !== undefined) keepSha256(shaCache.dir, npy, shaCache.identity, hashes[names[0]]);
   return { ids, store, ...(normalize !== undefined ? { normalized: true } : {}) };
 }
 

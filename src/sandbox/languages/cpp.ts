@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CorebError } from '../../core/errors.js';
-import { BASE_LIMITS, requireTool } from './tools.js';
+import { BASE_LIMITS, findTool, requireTool, type Tool } from './tools.js';
 import { removeCppStrayMainCalls } from '../official-harness.js';
 import type { JudgeLanguage, LanguageState } from './language.js';
 import {
@@ -41,16 +41,16 @@ export function cppLinkFlags(source: string): string[] {
   return CPP_HEADER_LIBRARIES.filter(([re]) => re.test(source)).map(([, flag]) => flag);
 }
 
-let goldLinker: string[] | undefined;
+/** binutils' gold linker (Debian's binutils ships it). */
+const GOLD: Tool = { paths: ['/usr/bin/ld.gold'], package: 'binutils' };
 
 /**
- * `-fuse-ld=gold` when binutils' gold linker is installed (Debian's binutils ships it): it links a
- * program against libstdc++ in ~35 ms of CPU where the default `ld.bfd` takes ~80 ms, with the same
- * libraries and the same program behaviour. Empty (the default linker) where gold is missing.
+ * `-fuse-ld=gold` when {@link GOLD} is installed: it links a program against libstdc++ in ~35 ms of
+ * CPU where the default `ld.bfd` takes ~80 ms, with the same libraries and the same program
+ * behaviour. Empty (the default linker) where gold is missing.
  */
 export function fastLinkFlags(): string[] {
-  goldLinker ??= existsSync('/usr/bin/ld.gold') ? ['-fuse-ld=gold'] : [];
-  return goldLinker;
+  return findTool(GOLD) === undefined ? [] : ['-fuse-ld=gold'];
 }
 
 /** C++'s per-judge state: the precompiled header, built on first use. */
