@@ -144,7 +144,7 @@ function report(wall) {
     }
   }
   const budget = Number(process.env.COREB_TEST_CPU_BUDGET_S ?? (shared ? 900 : 360));
-  const slow = records.sort((a, b) => b.cpuS - a.cpuS).slice(0, 10);
+  const slow = records.sort((a, b) => b.cpuS - a.cpuS).slice(0, Number(process.env.COREB_TEST_SLOWEST ?? 10));
   const min = (s) => `${Math.floor(s / 60)}m${String(Math.round(s % 60)).padStart(2, '0')}s`;
   console.log(`\nrun-tests: slowest files (CPU incl. the processes they start; wall)`);
   for (const x of slow)

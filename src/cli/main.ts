@@ -10,6 +10,7 @@ import { COMMANDS } from './commands.js';
 import { didYouMean } from '../core/suggest.js';
 import { corebVersion } from '../core/version.js';
 import { HEAVY_COMMANDS, hugePagesEnv, reexecWithHugePages, restoreUserTunables } from './huge-pages.js';
+import { applyTierUpBudget } from './v8-tier-up.js';
 
 async function help(out: NodeJS.WritableStream): Promise<void> {
   const lines = ['coreb — CoREB code retrieval benchmark toolkit', '', 'Usage: coreb <command> [options]', '', 'Commands:'];
@@ -129,6 +130,7 @@ function start(argv: string[]): Promise<number> {
   return env !== undefined ? reexecWithHugePages(env) : main(argv);
 }
 
+applyTierUpBudget();
 start(process.argv.slice(2)).then(
   (code) => {
     settled = true;
