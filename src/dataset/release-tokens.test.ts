@@ -1,9 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../test/support/shared.js';
 import { loadRelease } from './release.js';
-import { loadCl100kCounter, releaseTokenStats, renderReleaseTokenStats, verifiedByModelLanguage } from './release-tokens.js';
+import {
+  cachedReleaseTokenStats,
+  loadCl100kCounter,
+  releaseTokenDigest,
+  releaseTokenStats,
+  renderReleaseTokenStats,
+  verifiedByModelLanguage,
+} from './release-tokens.js';
 
 test('cl100k_base counts as tiktoken does, special-token text counted as ordinary text', async () => {
   const count = await loadCl100kCounter();
@@ -34,4 +43,43 @@ test('token means per subtask, subtask family, task and corpus; verified program
   const text = renderReleaseTokenStats(t, v);
   assert.match(text, /t2c_search +\d+\.\d tokens {2}\(72 items\)/);
   assert.match(text, /author-a +\d+\/\d+/);
+});
+
+test('token statistics are counted once per content: the cache file is read back, and any changed text or row is another key', async (t) => {
+  const dir = join(projectRoot, 'data', 'coreb-mini', 'release');
+  const { release } = await loadRelease(dir);
+  const again = (await loadRelease(dir)).release;
+  assert.equal(releaseTokenDigest(again), releaseTokenDigest(release));
+  const cache = mkdtempSync(join(tmpdir(), 'coreb-tokens-'));
+  t.after(() => rmSync(cache, { recursive: true, force: true }));
+  const counted = await cachedReleaseTokenStats(release, cache);
+  assert.deepEqual(counted, await releaseTokenStats(release, await loadCl100kCounter()));
+  const file = join(cache, 'datasets', `${releaseTokenDigest(release)}.tokens.json`);
+  assert.deepEqual(readdirSync(join(cache, 'datasets')), [`${releaseTokenDigest(release)}.tokens.json`]);
+  // What the cache holds is what a later call returns (a marked copy shows it was read, not counted).
+  const marked = { ...counted, queryTasks: { ...counted.queryTasks, code2code: { items: 1, meanTokens: 12345 } } };
+  writeFileSync(file, JSON.stringify(marked));
+  assert.equal((await cachedReleaseTokenStats(again, cache)).queryTasks.code2code.meanTokens, 12345);
+  // A file that is not token statistics is counted over, never returned.
+  writeFileSync(file, '{"encoding":"o200k_base"}');
+  assert.deepEqual(await cachedReleaseTokenStats(again, cache), counted);
+  // One changed query text, or a query moved to another subtask, is another digest.
+  const q = again.tasks.text2code.queries[0];
+  const edited = {
+    ...again,
+    tasks: {
+      ...again.tasks,
+      text2code: { ...again.tasks.text2code, queries: [{ ...q, query: `${q.query} ` }, ...again.tasks.text2code.queries.slice(1)] },
+    },
+  };
+  assert.notEqual(releaseTokenDigest(edited), releaseTokenDigest(release));
+  const moved = {
+    ...again,
+    tasks: {
+      ...again.tasks,
+      text2code: { ...again.tasks.text2code, queries: [{ ...q, subtask: 't2c_search_rust' }, ...again.tasks.text2code.queries.slice(1)] },
+    },
+  };
+  assert.notEqual(releaseTokenDigest(moved), releaseTokenDigest(release));
+  assert.ok(readFileSync(file, 'utf8').includes('cl100k_base'));
 });

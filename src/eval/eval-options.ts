@@ -86,7 +86,7 @@ export interface EvalOptions extends EvalDataOptions {
    * Default true (a CoREB release only).
    */
   datasetStats?: boolean;
-  /** Where those statistics are cached by dataset sha256 (`<dir>/datasets/<sha256>.stats.json`); default: not cached. */
+  /** Where the token statistics are cached by the texts they count (`<dir>/datasets/<digest>.tokens.json`, see cachedReleaseTokenStats); default: not cached. */
   statsCacheDir?: string;
   /** Stops the run when aborted (exit between queries and files; nothing half-written). Default: none. */
   signal?: AbortSignal;

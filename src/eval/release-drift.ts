@@ -9,7 +9,7 @@ import { RELEVANCE, TASKS, type Release, type TaskName } from '../core/dataset.j
 import type { DriftBands, DriftReport, DriftRow } from '../core/drift-report.js';
 import type { ReleaseTokenStats, VerifiedByModelLanguage } from '../core/eval-results.js';
 import { silentLogger, type Logger } from '../core/progress.js';
-import { loadCl100kCounter, releaseTokenStats, verifiedByModelLanguage } from '../dataset/release-tokens.js';
+import { cachedReleaseTokenStats, verifiedByModelLanguage } from '../dataset/release-tokens.js';
 import { loadRelease } from '../dataset/release.js';
 import { subtaskFamily, subtaskFamilyName } from '../dataset/release-schema.js';
 import { releaseIssues } from './dataset-issues.js';
@@ -37,6 +37,8 @@ export interface CompareReleasesOptions {
   bm25?: boolean;
   /** coreb's version, written into the BM25 results. Default: this package's. */
   corebVersion?: string;
+  /** Where token statistics are cached (see cachedReleaseTokenStats); default: not cached. */
+  statsCacheDir?: string;
   signal?: AbortSignal;
   logger?: Logger;
 }
@@ -78,7 +80,7 @@ async function figures(loaded: Release, options: CompareReleasesOptions, dir: st
     positives.set(task, t.queries.length > 0 ? pos / t.queries.length : 0);
     hardNegatives.set(task, t.queries.length > 0 ? neg / t.queries.length : 0);
   }
-  const tokens = await releaseTokenStats(release, await loadCl100kCounter(), options.signal);
+  const tokens = await cachedReleaseTokenStats(release, options.statsCacheDir, options.signal);
   const bm25 = new Map<string, { ndcg: number; hnTop10: number; intrusion: number | null }>();
   if (options.bm25 !== false) {
     const { results } = await runEval({

@@ -10,13 +10,12 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Doc, RetrievalTask } from '../core/dataset.js';
 import { CorebError } from '../core/errors.js';
-import { EVAL_RESULTS_SCHEMA, type DatasetIdentity, type DatasetStats, type EvalResults, type ProtocolSemantics } from '../core/eval-results.js';
+import { EVAL_RESULTS_SCHEMA, type DatasetIdentity, type EvalResults, type ProtocolSemantics } from '../core/eval-results.js';
 import { silentLogger, silentProgress, type Logger } from '../core/progress.js';
 import { corebVersion } from '../core/version.js';
-import type { Release } from '../core/dataset.js';
 import { saveAtomic } from '../dataset/atomic-write.js';
 import { hashDatasetDir } from '../dataset/dataset-identity.js';
-import { loadCl100kCounter, releaseTokenStats, verifiedByModelLanguage } from '../dataset/release-tokens.js';
+import { cachedReleaseTokenStats, verifiedByModelLanguage } from '../dataset/release-tokens.js';
 import { releaseTasks } from '../dataset/release-tasks.js';
 import { entryPath, writeEntry } from '../dataset/results-store.js';
 import { rowModelMeta } from '../providers/presets.js';
@@ -246,7 +245,10 @@ async function identifyDataset(dir: string, data: EvalData, options: EvalOptions
   const hashed = await hashDatasetDir(dir, options.signal);
   const identity: DatasetIdentity = { ...data.identity, files: hashed.files, sha256: hashed.sha256 };
   if (data.release !== undefined && options.datasetStats !== false) {
-    identity.stats = await loadOrComputeDatasetStats(data.release, hashed.sha256, options.statsCacheDir, options.signal);
+    identity.stats = {
+      tokens: await cachedReleaseTokenStats(data.release, options.statsCacheDir, options.signal),
+      verified: verifiedByModelLanguage(data.release),
+    };
   }
   return identity;
 }
@@ -270,33 +272,6 @@ async function isRepoBenchmark(dir: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * A release's descriptive statistics, read from `<cacheDir>/datasets/<sha256>.stats.json` when an
- * earlier run computed them for the same bytes, else computed (and saved there).
- */
-async function loadOrComputeDatasetStats(
-  release: Release,
-  sha256: string,
-  cacheDir: string | undefined,
-  signal: AbortSignal | undefined,
-): Promise<DatasetStats> {
-  const file = cacheDir === undefined ? undefined : join(cacheDir, 'datasets', `${sha256}.stats.json`);
-  if (file !== undefined) {
-    const cached = await readFile(file, 'utf8').then(
-      (t) => JSON.parse(t) as DatasetStats,
-      () => undefined,
-    );
-    if (cached?.tokens?.encoding === 'cl100k_base' && cached.verified !== undefined) return cached;
-  }
-  const stats: DatasetStats = {
-    tokens: await releaseTokenStats(release, await loadCl100kCounter(), signal),
-    verified: verifiedByModelLanguage(release),
-  };
-  // A cache: a failed write costs the next run the computation, nothing else (saveAtomic makes the folder).
-  if (file !== undefined) await saveAtomic(file, JSON.stringify(stats)).catch(() => undefined);
-  return stats;
 }
 
 /**

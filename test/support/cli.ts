@@ -53,7 +53,7 @@ export function runCliAsync(args: string[], options: { env?: NodeJS.ProcessEnv; 
 }
 
 /**
- * A release's descriptive statistics (`<cache>/datasets/<sha256>.stats.json`: cl100k token lengths,
+ * A release's descriptive statistics (`<cache>/datasets/<digest>.tokens.json`: cl100k token lengths,
  * about 0.2 s of CPU for the bundled sample) are a pure function of the release's bytes. A test that
  * gives its CLI runs a cache of their own (to count a server's requests, or to start cold) would
  * otherwise pay for them in every such cache: they are copied from the run's cache (COREB_CACHE_DIR,
@@ -67,7 +67,7 @@ function shareDatasetStats(env: NodeJS.ProcessEnv | undefined, way: 'in' | 'out'
   const [from, to] = way === 'in' ? [join(run, 'datasets'), join(own, 'datasets')] : [join(own, 'datasets'), join(run, 'datasets')];
   let names: string[];
   try {
-    names = readdirSync(from).filter((n) => n.endsWith('.stats.json'));
+    names = readdirSync(from).filter((n) => n.endsWith('.tokens.json'));
   } catch {
     return;
   }

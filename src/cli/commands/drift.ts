@@ -2,6 +2,7 @@
  * `coreb drift`: the series check of a release against the last one (what moved: counts, qrels,
  * token lengths, verified-correct shares, BM25), each figure flagged outside its documented band.
  */
+import { resolveCacheDir } from '../../cache/cache-dir.js';
 import { resolve } from 'node:path';
 import { CHECK_FAILED_EXIT, CorebError } from '../../core/errors.js';
 import { compareReleases, DEFAULT_DRIFT_BANDS } from '../../eval/release-drift.js';
@@ -25,7 +26,8 @@ outside their band:
              query ±${b.hardNegativesTop10Absolute}, hard-negative intrusion ±${b.intrusionAbsolute}
 
 A subtask one release has and the other lacks is flagged added or removed. Both releases are
-checked as \`coreb validate\` checks them (errors stop the command).
+checked as \`coreb validate\` checks them (errors stop the command). Token counts are cached by
+content under COREB_CACHE_DIR/datasets, shared with \`coreb eval\` and \`coreb validate\`.
 
 Options:
   --previous-split NAME   Parquet split of PREVIOUS (default: the only one).
@@ -65,6 +67,7 @@ const command: Command = {
       ...(values['current-split'] !== undefined ? { currentSplit: values['current-split'] } : {}),
       bm25: !values['no-bm25'],
       corebVersion: corebVersion(),
+      statsCacheDir: resolveCacheDir(ctx.env),
       signal: ctx.signal,
       logger: ctx.logger,
     });

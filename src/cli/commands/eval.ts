@@ -161,7 +161,7 @@ Options:
                           hash and tokeniser options) and reuse them in later runs; a corrupt
                           or mismatched file is rebuilt with a warning. Default: off.
 
-Environment: COREB_CACHE_DIR (embedding and rerank score caches), XDG_CACHE_HOME.
+Environment: COREB_CACHE_DIR (embedding and rerank score caches, token statistics), XDG_CACHE_HOME.
 Writes are atomic: Ctrl-C leaves no half-written file; a failed write (a full disk) is an error
 naming the file (exit 3), with no temporary file left.
 See docs/eval.md for the results schema.

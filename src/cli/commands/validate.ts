@@ -2,10 +2,11 @@
  * `coreb validate <dir>`: detects a CoREB release or a BEIR/CoIR directory, prints its statistics
  * and every problem found, and exits non-zero when any problem is an error.
  */
+import { resolveCacheDir } from '../../cache/cache-dir.js';
 import { renderIssue, type ValidationIssue } from '../../core/issues.js';
 import { CorebError, EXIT_CODES } from '../../core/errors.js';
 import { isBeirDir, loadBeir } from '../../dataset/beir.js';
-import { loadCl100kCounter, releaseTokenStats, renderReleaseTokenStats, verifiedByModelLanguage } from '../../dataset/release-tokens.js';
+import { cachedReleaseTokenStats, renderReleaseTokenStats, verifiedByModelLanguage } from '../../dataset/release-tokens.js';
 import { loadRelease, RELEASE_FORMATS, type ReleaseFormat } from '../../dataset/release.js';
 import { poolReleases } from '../../dataset/release-pool.js';
 import type { Release } from '../../core/dataset.js';
@@ -44,7 +45,8 @@ Options:
                             directory layout (default auto: beir when corpus.jsonl exists)
   --input auto|jsonl|parquet
                             release storage format (default auto: JSONL when present)
-  --no-tokens               skip the token statistics (cl100k_base, a release only)
+  --no-tokens               skip the token statistics (cl100k_base, a release only; counted once
+                            per content and cached under COREB_CACHE_DIR/datasets)
   --split NAME              parquet release split (default: the only one) or BEIR qrels split
                             (default test)
   -h, --help                this help
@@ -87,7 +89,7 @@ async function run(ctx: CommandContext): Promise<number> {
   }
   const pool = poolReleases(releases as Release[]);
   const stats = releaseStats(pool);
-  const tokens = values['no-tokens'] ? undefined : await releaseTokenStats(pool, await loadCl100kCounter(), ctx.signal);
+  const tokens = values['no-tokens'] ? undefined : await cachedReleaseTokenStats(pool, resolveCacheDir(ctx.env), ctx.signal);
   const verified = verifiedByModelLanguage(pool);
   ctx.signal.throwIfAborted();
   if (values.format === 'json') {
@@ -136,7 +138,7 @@ async function check(
     release = loaded.release;
     issues = releaseIssues(loaded, { labelProxies: true });
     const s = releaseStats(loaded.release);
-    const tokens = values['no-tokens'] ? undefined : await releaseTokenStats(loaded.release, await loadCl100kCounter(), ctx.signal);
+    const tokens = values['no-tokens'] ? undefined : await cachedReleaseTokenStats(loaded.release, resolveCacheDir(ctx.env), ctx.signal);
     const verified = verifiedByModelLanguage(loaded.release);
     stats = { ...s, ...(tokens !== undefined ? { tokens } : {}), verified };
     statsText = `${renderReleaseStats(s).trimEnd()}\n\n${renderReleaseTokenStats(tokens, verified)}\n`;
