@@ -7,7 +7,8 @@
 // run ends, pass or fail; COREB_KEEP_TEST_TMP=1 keeps it and prints where it is.
 // A compiled test whose source is gone (a test deleted or renamed since the last build) is refused:
 // `npm run clean` removes dist/. At the end: the run's wall and CPU time (all its processes: test
-// files, the CLIs, compilers and sandboxes they start) against the budget, and the slowest files.
+// files, the CLIs, compilers and sandboxes they start) against the budget, and the slowest files
+// (ten; COREB_TEST_SLOWEST=N lists N).
 // COREB_TEST_CPU_BUDGET_S sets the budget (default 360 s for the unit + e2e suites); with
 // COREB_ENFORCE_TEST_BUDGET=1 a run over it fails (.ci/run prints the figures, it does not enforce them).
 import { spawnSync } from 'node:child_process';

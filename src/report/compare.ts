@@ -16,8 +16,8 @@ import {
   pairedTTest,
   randomizationPValue,
   randomizationTest,
-  signFlipSums,
-  signFlips,
+  signFlipSumsAsync,
+  signFlipsAsync,
   type PairedTestResult,
 } from './significance.js';
 
@@ -170,13 +170,14 @@ function scopeValues(r: RetrieverResult, scope: string, measure: string): Float6
  * {@link populationMismatch}), from each row's flipped sums, computed once per row, measure and
  * settings and kept with the row: the same p-value as {@link randomizationTest} on the pair.
  */
-function cachedRandomization(
+async function cachedRandomization(
   a: RetrieverResult,
   b: RetrieverResult,
   measure: string,
   scope: string,
   s: { permutations: number; seed: number },
-): PairedTestResult {
+  turns: EventLoopTurns | undefined,
+): Promise<PairedTestResult> {
   const va = scopeValues(a, scope, measure);
   const vb = scopeValues(b, scope, measure);
   let observed = 0;
@@ -185,17 +186,17 @@ function cachedRandomization(
     observed += va[q] - vb[q];
     scale += Math.abs(va[q] - vb[q]);
   }
-  const sums = (r: RetrieverResult, values: Float64Array): Float64Array => {
+  const sums = async (r: RetrieverResult, values: Float64Array): Promise<Float64Array> => {
     const v = vectorsOf(r, scope);
     const key = `${measure}/${s.permutations}/${s.seed}`;
     let cached = v.flipSums.get(key);
     if (cached === undefined) {
-      cached = signFlipSums(values, signFlips(values.length, s.permutations, s.seed));
+      cached = await signFlipSumsAsync(values, await signFlipsAsync(values.length, s.permutations, s.seed, turns), turns);
       v.flipSums.set(key, cached);
     }
     return cached;
   };
-  const pValue = randomizationPValue(sums(a, va), sums(b, vb), observed, scale);
+  const pValue = randomizationPValue(await sums(a, va), await sums(b, vb), observed, scale);
   return { delta: va.length > 0 ? observed / va.length : 0, ci: null, pValue };
 }
 
@@ -316,7 +317,7 @@ export async function compareResults(results: EvalResults, options: CompareResul
       for (const test of s.tests) {
         const t =
           test === 'randomization'
-            ? cachedRandomization(r, baseline, measure, scope, s)
+            ? await cachedRandomization(r, baseline, measure, scope, s, turns)
             : test === 'bootstrap'
               ? boot.get(scope)!.get(r)!
               : runPairedTest(test, pv.a, pv.b, s);
@@ -389,7 +390,7 @@ export async function significantWins(retrievers: readonly RetrieverResult[], op
       if (populationMismatch(usable[i], usable[j], options.scope) !== undefined) continue;
       if (vectorsOf(usable[i], options.scope).ids.length === 0) continue;
       let t: PairedTestResult;
-      if (test === 'randomization') t = cachedRandomization(usable[i], usable[j], options.measure, options.scope, s);
+      if (test === 'randomization') t = await cachedRandomization(usable[i], usable[j], options.measure, options.scope, s, options.turns);
       else {
         const pv = pairValues(usable[i], usable[j], options.measure, options.scope);
         t = runPairedTest(test, pv.a, pv.b, s);

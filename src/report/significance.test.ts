@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { EventLoopTurns } from '../core/event-loop-turns.js';
 import {
   createRng,
   holmAdjust,
@@ -9,6 +10,10 @@ import {
   pairedBootstrapMany,
   pairedTTest,
   randomizationTest,
+  signFlipSums,
+  signFlipSumsAsync,
+  signFlips,
+  signFlipsAsync,
   studentTCdf,
   studentTQuantile,
   studentTTwoSided,
@@ -251,4 +256,39 @@ test('the paired bootstrap is the textbook one: each resample draws n queries wi
   assert.equal(r.pValue, (hits + 1) / (samples + 1));
   const h = (samples - 1) * 0.025;
   close(r.ci![0], means[Math.floor(h)] + (h - Math.floor(h)) * (means[Math.floor(h) + 1] - means[Math.floor(h)]), 1e-12, 'ci low');
+});
+
+test('sign flips and flipped sums computed a step at a time are the one-pass ones bit for bit; the event loop runs between steps and Ctrl-C stops them', async () => {
+  const rng = createRng(3);
+  const values = Float64Array.from({ length: 70 }, () => rng() / 2 ** 32);
+  // Rounds over several steps (4,096 each), a partial last one: new seeds, so nothing comes from the memo.
+  const rounds = 40_000;
+  const flips = await signFlipsAsync(values.length, rounds, 1001, new EventLoopTurns(undefined, 0));
+  assert.equal(signFlips(values.length, rounds, 1001), flips, 'one memo for both');
+  // Each round's flipped sum, checked against the bits directly (first, step edges, last).
+  const sums = signFlipSums(values, flips);
+  const perRound = Math.ceil(values.length / 32);
+  for (const r of [0, 4_095, 4_096, 16_384, rounds - 1]) {
+    let direct = 0;
+    for (let i = 0; i < values.length; i++) direct += (flips.words[r * perRound + (i >>> 5)] >>> (i & 31)) & 1 ? -values[i] : values[i];
+    close(sums[r], direct, 1e-12, `round ${r}`);
+  }
+  const oneBlock = signFlipSums(values, signFlips(values.length, rounds, 1002));
+  let turnsTaken = 0;
+  const counting = new EventLoopTurns(undefined, 0);
+  const take = counting.take.bind(counting);
+  counting.take = (stopped) => {
+    turnsTaken++;
+    return take(stopped);
+  };
+  const stepped = await signFlipSumsAsync(values, await signFlipsAsync(values.length, rounds, 1002, counting), counting);
+  assert.deepEqual(stepped, oneBlock);
+  assert.ok(turnsTaken >= 3, `the event loop had ${turnsTaken} turns`);
+  const controller = new AbortController();
+  controller.abort(new Error('interrupted by SIGINT'));
+  await assert.rejects(signFlipsAsync(values.length, rounds, 1003, new EventLoopTurns(controller.signal, 0)), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'INTERRUPTED');
+    assert.match(e.message, /sign flips stopped .*SIGINT/);
+    return true;
+  });
 });

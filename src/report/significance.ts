@@ -166,20 +166,68 @@ export interface SignFlips {
 
 const signFlipMemo = new Map<string, SignFlips>();
 
+/**
+ * Rounds a step of the sign-flip work covers: the async variants look at the event loop between
+ * steps (at 1,000 queries a step is a few milliseconds; 800,000 rounds were one block of ~1 s,
+ * longer on a busy machine, that Ctrl-C had to wait out).
+ */
+const ROUNDS_PER_STEP = 4096;
+
+/** Runs a stepped computation to its end. */
+function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const s = steps.next();
+    if (s.done) return s.value;
+  }
+}
+
+/** Runs a stepped computation, giving the event loop a turn between steps when one is due (and stopping there when aborted). */
+async function runStepsAsync<T>(steps: Generator<void, T>, turns: EventLoopTurns | undefined, stopped: () => string): Promise<T> {
+  for (;;) {
+    const s = steps.next();
+    if (s.done) return s.value;
+    if (turns?.due()) await turns.take(stopped);
+  }
+}
+
+/** Draws the words of {@link signFlips}, round after round from the seeded PRNG, a step at a time. */
+function* drawSignFlips(n: number, rounds: number, seed: number): Generator<void, SignFlips> {
+  const perRound = Math.ceil(n / 32);
+  const words = new Uint32Array(rounds * perRound);
+  const rng = createRng(seed);
+  for (let r0 = 0; r0 < rounds; r0 += ROUNDS_PER_STEP) {
+    fillWords(words, rng, r0 * perRound, Math.min(rounds, r0 + ROUNDS_PER_STEP) * perRound);
+    yield;
+  }
+  return { n, rounds, seed, words };
+}
+
+// The steps' loops live in plain functions (V8 optimizes those well; a hot loop inside a generator
+// ran about three times slower).
+
+function fillWords(words: Uint32Array, rng: () => number, from: number, to: number): void {
+  for (let i = from; i < to; i++) words[i] = rng();
+}
+
+function rememberFlips(key: string, flips: SignFlips): SignFlips {
+  if (signFlipMemo.size >= 64) signFlipMemo.delete(signFlipMemo.keys().next().value as string);
+  signFlipMemo.set(key, flips);
+  return flips;
+}
+
 /** The sign flips of {@link SignFlips} for `n` queries (memoised per n, rounds and seed: ~1.3 MB per 10,000 rounds of 1,000 queries). */
 export function signFlips(n: number, rounds: number, seed: number): SignFlips {
   const key = `${n}/${rounds}/${seed}`;
-  let flips = signFlipMemo.get(key);
-  if (flips === undefined) {
-    const perRound = Math.ceil(n / 32);
-    const words = new Uint32Array(rounds * perRound);
-    const rng = createRng(seed);
-    for (let i = 0; i < words.length; i++) words[i] = rng();
-    flips = { n, rounds, seed, words };
-    if (signFlipMemo.size >= 64) signFlipMemo.delete(signFlipMemo.keys().next().value as string);
-    signFlipMemo.set(key, flips);
-  }
-  return flips;
+  return signFlipMemo.get(key) ?? rememberFlips(key, runSteps(drawSignFlips(n, rounds, seed)));
+}
+
+/** {@link signFlips}, giving the event loop a turn every `turns` interval (the same flips, the same memo). */
+export async function signFlipsAsync(n: number, rounds: number, seed: number, turns: EventLoopTurns | undefined): Promise<SignFlips> {
+  const key = `${n}/${rounds}/${seed}`;
+  const memo = signFlipMemo.get(key);
+  if (memo !== undefined) return memo;
+  const flips = await runStepsAsync(drawSignFlips(n, rounds, seed), turns, () => `the sign flips stopped (${rounds} rounds)`);
+  return signFlipMemo.get(key) ?? rememberFlips(key, flips);
 }
 
 /**
@@ -188,6 +236,15 @@ export function signFlips(n: number, rounds: number, seed: number): SignFlips {
  * 256 subset sums of each group of eight (so a round costs n/8 look-ups, not n additions).
  */
 export function signFlipSums(values: ArrayLike<number>, flips: SignFlips): Float64Array {
+  return runSteps(flipSumSteps(values, flips));
+}
+
+/** {@link signFlipSums}, giving the event loop a turn every `turns` interval (the same sums, bit for bit). */
+export function signFlipSumsAsync(values: ArrayLike<number>, flips: SignFlips, turns: EventLoopTurns | undefined): Promise<Float64Array> {
+  return runStepsAsync(flipSumSteps(values, flips), turns, () => `the randomization test stopped (${flips.rounds} rounds)`);
+}
+
+function* flipSumSteps(values: ArrayLike<number>, flips: SignFlips): Generator<void, Float64Array> {
   const n = values.length;
   if (n !== flips.n) throw new RangeError(`sign flips drawn for ${flips.n} queries, given ${n} values`);
   const groups = Math.ceil(n / 8);
@@ -202,12 +259,32 @@ export function signFlipSums(values: ArrayLike<number>, flips: SignFlips): Float
       table[base + v] = table[base + (v & (v - 1))] + (i < n ? values[i] : 0);
     }
   }
-  // Word by word (four groups of eight), all rounds at a time: the word's four tables stay in the
-  // first-level cache and the rounds' words are read in order (the flips kept transposed).
   const perRound = Math.ceil(n / 32);
   const rounds = flips.rounds;
-  const columns = transposed(flips);
+  const columns = yield* transposedSteps(flips);
   const flipped = new Float64Array(rounds);
+  // A step of rounds at a time, word by word (four groups of eight) within it: the word's four
+  // tables stay in the first-level cache and the rounds' words are read in order (the flips kept
+  // transposed). Each round adds its words in the same order as a single pass would: the same sums.
+  for (let r0 = 0; r0 < rounds; r0 += ROUNDS_PER_STEP) {
+    addFlipped(flipped, table, groups, columns, perRound, rounds, r0, Math.min(rounds, r0 + ROUNDS_PER_STEP));
+    yield;
+  }
+  for (let r = 0; r < rounds; r++) flipped[r] = total - 2 * flipped[r];
+  return flipped;
+}
+
+/** Adds rounds `r0`..`r1` (exclusive) of the flipped part, word by word. */
+function addFlipped(
+  flipped: Float64Array,
+  table: Float64Array,
+  groups: number,
+  columns: Uint32Array,
+  perRound: number,
+  rounds: number,
+  r0: number,
+  r1: number,
+): void {
   for (let w = 0; w < perRound; w++) {
     const g = w * 4;
     const t0 = table.subarray(g * 256, g * 256 + 256);
@@ -215,27 +292,33 @@ export function signFlipSums(values: ArrayLike<number>, flips: SignFlips): Float
     const t2 = g + 2 < groups ? table.subarray((g + 2) * 256, (g + 3) * 256) : ZERO_TABLE;
     const t3 = g + 3 < groups ? table.subarray((g + 3) * 256, (g + 4) * 256) : ZERO_TABLE;
     const col = w * rounds;
-    for (let r = 0; r < rounds; r++) {
+    for (let r = r0; r < r1; r++) {
       const word = columns[col + r];
       flipped[r] += t0[word & 255] + t1[(word >>> 8) & 255] + t2[(word >>> 16) & 255] + t3[word >>> 24];
     }
   }
-  for (let r = 0; r < rounds; r++) flipped[r] = total - 2 * flipped[r];
-  return flipped;
 }
 
 const ZERO_TABLE = new Float64Array(256);
+
+function transposeRounds(flips: SignFlips, perRound: number, columns: Uint32Array, r0: number, r1: number): void {
+  const { rounds, words } = flips;
+  for (let r = r0; r < r1; r++) for (let w = 0; w < perRound; w++) columns[w * rounds + r] = words[r * perRound + w];
+}
+
 const transposedMemo = new WeakMap<SignFlips, Uint32Array>();
 
-/** The words of `flips` word-major: `columns[w * rounds + r]` is round r's word w. */
-function transposed(flips: SignFlips): Uint32Array {
-  let columns = transposedMemo.get(flips);
-  if (columns === undefined) {
-    const perRound = Math.ceil(flips.n / 32);
-    columns = new Uint32Array(flips.words.length);
-    for (let r = 0; r < flips.rounds; r++) for (let w = 0; w < perRound; w++) columns[w * flips.rounds + r] = flips.words[r * perRound + w];
-    transposedMemo.set(flips, columns);
+/** The words of `flips` word-major: `columns[w * rounds + r]` is round r's word w (memoised per flips), a step of rounds at a time. */
+function* transposedSteps(flips: SignFlips): Generator<void, Uint32Array> {
+  const memo = transposedMemo.get(flips);
+  if (memo !== undefined) return memo;
+  const perRound = Math.ceil(flips.n / 32);
+  const columns = new Uint32Array(flips.words.length);
+  for (let r0 = 0; r0 < flips.rounds; r0 += ROUNDS_PER_STEP) {
+    transposeRounds(flips, perRound, columns, r0, Math.min(flips.rounds, r0 + ROUNDS_PER_STEP));
+    yield;
   }
+  transposedMemo.set(flips, columns);
   return columns;
 }
 
