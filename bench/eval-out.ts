@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { readBenchArgs } from './args.js';
 import { childrenCpuSeconds, cpuDescription, median } from './support/process-tree.js';
 import { spawnSync } from 'node:child_process';
+import { corebCli } from './support/cli.js';
 
 const args = readBenchArgs({
   script: 'eval-out',
@@ -31,7 +32,7 @@ the same eval without it: whole-process CPU and wall, medians, alternating. Targ
 });
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'dist', 'src', 'cli', 'main.js');
+const cli = corebCli;
 const shared = join(root, '..', 'shared', 'data', 'coreb', 'release_v2602');
 const data = args.get('data') ?? (existsSync(shared) ? shared : join(root, 'data', 'coreb-mini', 'release'));
 const retriever = args.get('retriever') ?? 'bm25';

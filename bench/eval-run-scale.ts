@@ -15,9 +15,9 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createUniform } from '../src/core/random.js';
 import { readBenchArgs } from './args.js';
+import { corebCli } from './support/cli.js';
 
 const args = readBenchArgs({
   script: 'eval-run-scale',
@@ -45,7 +45,7 @@ const DOCS = Number(option('docs') ?? 200_000);
 const FORMATS = (option('formats') ?? 'plain,gzip').split(',');
 const OLD = option('old');
 const OLD_FORMATS = (option('old-formats') ?? FORMATS.join(',')).split(',');
-const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const cli = corebCli;
 
 /** A BEIR directory: `DOCS` one-line documents, `QUERIES` queries, two relevant docs each. */
 function writeDataset(dir: string): void {

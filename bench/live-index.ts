@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBenchArgs } from './args.js';
 import { median } from './support/process-tree.js';
+import { corebCli } from './support/cli.js';
 
 const args = readBenchArgs({
   script: 'live-index',
@@ -29,7 +30,7 @@ file (write -> first search that finds it) and the restart from the saved index.
 });
 const FILES = Number(args.get('files') ?? 10000);
 const EDITS = Number(args.get('edits') ?? 20);
-const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const cli = corebCli;
 const work = args.get('dir') ?? mkdtempSync(join(tmpdir(), 'coreb-live-bench-'));
 const FROM_GIT = (args.get('from-git') ?? '').split(',').filter((r) => r !== '');
 /** The files copied: src/, or the git repositories' trees extracted once under work/sources. */

@@ -27,10 +27,10 @@ import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createUniform } from '../src/core/random.js';
 import { readBenchArgs } from './args.js';
 import { checkTrecEvalFixtures, type Timing, timed, trecEvalBinary } from './support/trec-eval.js';
+import { corebCli } from './support/cli.js';
 
 const args = readBenchArgs({
   script: 'metrics-scale',
@@ -99,7 +99,7 @@ const keep = option('dir');
 const dir = keep ?? mkdtempSync(join(tmpdir(), 'coreb-metrics-scale-'));
 if (keep !== undefined) mkdirSync(keep, { recursive: true });
 try {
-  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const cli = corebCli;
   const te = await trecEvalBinary(
     { bin: option('trec-eval'), src: option('trec-eval-src'), none: args.has('coreb-only'), script: 'metrics-scale' },
     dir,

@@ -15,12 +15,12 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { IdTable, parseTrecQrels, parseTrecRun } from '../src/dataset/index.js';
 import { evaluateColumns, parseMeasures, renderTrec } from '../src/metrics/index.js';
 import { createUniform } from '../src/core/random.js';
 import { readBenchArgs } from './args.js';
 import { checkTrecEvalFixtures, timed, trecEvalBinary } from './support/trec-eval.js';
+import { corebCli } from './support/cli.js';
 
 const args = readBenchArgs({
   script: 'metrics-speed',
@@ -113,7 +113,7 @@ try {
         ' ',
       )} (CPU seconds are the fair figure on a shared machine)\nreference: ${te ?? `none (--coreb-only): ${OLD_REFERENCE_CPU_5000} s CPU at 5,000 queries`}\n`,
   );
-  const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  const cli = corebCli;
   const summary: string[] = [];
   for (const queries of SIZES) {
     const t0 = performance.now();

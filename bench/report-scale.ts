@@ -15,11 +15,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createUniform } from '../src/core/random.js';
 import { EVAL_MEASURES } from '../src/eval/protocol.js';
 import { readBenchArgs } from './args.js';
 import { childrenCpuSeconds, cpuDescription, median } from './support/process-tree.js';
+import { corebCli } from './support/cli.js';
 
 const args = readBenchArgs({
   script: 'report-scale',
@@ -45,7 +45,7 @@ const COMMANDS = (option('commands') ?? 'leaderboard,site,compare,compare-random
 const OLD = option('old');
 const OLD_MAX_ROWS = Number(option('old-max-rows') ?? 50);
 const OLD_TIMEOUT_S = Number(option('old-timeout') ?? 300);
-const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const cli = corebCli;
 
 /** The measures `coreb eval` keeps per query by default. */
 const MEASURES = EVAL_MEASURES;

@@ -47,6 +47,7 @@ import { BM25_DEFAULTS, Bm25Index, createBm25Index, resolveBm25Options } from '.
 import { bm25IndexKey, decodeBm25IndexDataAsync, encodeBm25IndexData } from '../src/search/bm25-store.js';
 import { CODE_STOP_WORDS } from '../src/search/tokenize.js';
 import { readBenchArgs } from './args.js';
+import { corebCli } from './support/cli.js';
 
 const args = readBenchArgs({
   script: 'search-bm25-scale',
@@ -385,7 +386,7 @@ function buildLucene(dir: string, jarsDir: string): { classpath: string } | { mi
 /** `coreb ARGS` under /usr/bin/time: whole-process CPU and wall seconds and peak RSS, or undefined without /usr/bin/time. */
 function timeCli(cliArgs: string[]): { cpuS: number; wallS: number; peakRssMb: number } | undefined {
   if (!existsSync('/usr/bin/time')) return undefined;
-  const main = join(fileURLToPath(import.meta.url), '..', '..', 'src', 'cli', 'main.js');
+  const main = corebCli;
   const r = spawnSync('/usr/bin/time', ['-f', 'TIME %e %U %S %M', process.execPath, main, ...cliArgs], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`coreb ${cliArgs.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr}`);
   const m = /TIME (\S+) (\S+) (\S+) (\d+)/.exec(r.stderr);

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// The `coreb` command. It runs the compiled CLI in dist/. In a source checkout (tsconfig.json beside
+// The `coreb` command. It runs the compiled CLI bundled into one file (dist/cli.mjs, made by
+// scripts/bundle-cli.mjs: ~60 ms less start-up than loading dist/src/'s ~120 modules one by one),
+// or dist/src/cli/main.js when no bundle was made. In a source checkout (tsconfig.json beside
 // this folder) it first compiles when dist/ is missing or older than a source under src/: the
 // project's .npmrc sets `ignore-scripts`, so `npm ci` runs no install script (none of a dependency's,
 // and not this package's `prepare` either), and the first `npx coreb` does the build instead. An
@@ -10,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const entry = join(root, 'dist', 'src', 'cli', 'main.js');
+const modules = join(root, 'dist', 'src', 'cli', 'main.js');
+const bundle = join(root, 'dist', 'cli.mjs');
 /** Written after a successful build; its mtime is the build's time (tsc leaves unchanged outputs alone). */
 const stamp = join(root, 'dist', '.coreb-build-stamp');
 
@@ -27,7 +30,7 @@ function newestSource(dir) {
 
 function needsBuild() {
   if (!existsSync(join(root, 'tsconfig.json')) || !existsSync(join(root, 'src'))) return false;
-  if (!existsSync(entry) || !existsSync(stamp)) return true;
+  if (!existsSync(modules) || !existsSync(bundle) || !existsSync(stamp)) return true;
   return newestSource(join(root, 'src')) > statSync(stamp).mtimeMs;
 }
 
@@ -35,11 +38,11 @@ if (needsBuild()) {
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   if (!existsSync(tsc)) {
     process.stderr.write(
-      existsSync(entry)
+      existsSync(modules)
         ? 'coreb: sources under src/ are newer than dist/ and TypeScript is not installed (npm ci); running the old build\n'
         : 'coreb: dist/ is not built and TypeScript is not installed: run `npm ci` in the checkout first\n',
     );
-    if (!existsSync(entry)) process.exit(2);
+    if (!existsSync(modules)) process.exit(2);
   } else {
     process.stderr.write('coreb: compiling the sources (first run after `npm ci`, or src/ changed) ...\n');
     const started = Date.now();
@@ -48,9 +51,14 @@ if (needsBuild()) {
       process.stderr.write(`coreb: the build failed (tsc exit ${r.status ?? r.signal}); nothing was run\n`);
       process.exit(2);
     }
+    const b = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    if (b.status !== 0) {
+      process.stderr.write(`coreb: bundling the CLI failed (exit ${b.status ?? b.signal}); nothing was run\n`);
+      process.exit(2);
+    }
     writeFileSync(stamp, `${new Date().toISOString()}\n`);
     process.stderr.write(`coreb: compiled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
 }
 
-await import(pathToFileURL(entry).href);
+await import(pathToFileURL(existsSync(bundle) ? bundle : modules).href);

@@ -67,6 +67,8 @@ const FUNCTION_LINES = { eval: 150 };
 const PURE = new Set(['core', 'metrics']);
 /** The few files of a pure layer that may import `node:` modules, and why. */
 const PURE_EXCEPTIONS = {
+  'core/package-files.ts':
+    "node:fs / node:path / node:url: the package's own files found from the module's place, in dist/src/ and in the bundle alike",
   'core/memory.ts': 'node:v8 / node:vm: the heap statistics and the GC trigger the big runs use',
   'core/request-guard.ts': 'node:crypto: constant-time token comparison for the loopback servers',
   'core/version.ts': "node:fs: coreb's own version, read once from its package.json",

@@ -9,7 +9,7 @@
 // source without its compiled output (a stale or missing build); a missing entry point, release table,
 // LICENSE or doc that the code or README points to; a tarball over the size budget.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,7 @@ const LAYOUT = [
   /^README\.md$/,
   /^LICENSE$/,
   /^bin\/coreb\.js$/,
+  /^dist\/cli\.mjs$/,
   /^dist\/src\/.+\.(js|d\.ts|js\.map)$/,
   /^src\/.+\.ts$/,
   /^data\/coreb-mini\/README\.md$/,
@@ -85,6 +86,14 @@ for (const f of files) {
   if (m !== null && !files.has(`${m[1]}.ts`)) fail(`${f}: no shipped source ${m[1]}.ts (stale build output? rm -rf dist && npm run build)`);
   m = /^(src\/.+)\.ts$/.exec(f);
   if (m !== null && !files.has(`dist/${m[1]}.js`)) fail(`${f}: no compiled dist/${m[1]}.js (run npm run build)`);
+}
+
+// The CLI bundle bin/coreb.js runs, made from the compiled modules after them (a bare tsc leaves it old).
+if (!files.has('dist/cli.mjs')) fail('dist/cli.mjs (the CLI bundle bin/coreb.js runs) is not shipped (run npm run build)');
+else {
+  const bundled = statSync(join(root, 'dist', 'cli.mjs')).mtimeMs;
+  const newer = [...files].filter((f) => /^dist\/src\/.+\.js$/.test(f) && statSync(join(root, f)).mtimeMs > bundled);
+  if (newer.length > 0) fail(`dist/cli.mjs is older than ${newer.length} compiled module(s), ${newer[0]} first (run npm run build)`);
 }
 
 // Source maps resolve inside the package, and the maps that compiled files name are shipped.

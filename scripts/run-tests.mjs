@@ -6,7 +6,8 @@
 // The tests' temporary files go to one fresh folder (TMPDIR for the test processes), removed when the
 // run ends, pass or fail; COREB_KEEP_TEST_TMP=1 keeps it and prints where it is.
 // A compiled test whose source is gone (a test deleted or renamed since the last build) is refused:
-// `npm run clean` removes dist/. At the end: the run's wall and CPU time (all its processes: test
+// `npm run clean` removes dist/. The CLI bundle (dist/cli.mjs) is rebuilt first when a compiled
+// module is newer than it. At the end: the run's wall and CPU time (all its processes: test
 // files, the CLIs, compilers and sandboxes they start) against the budget, and the slowest files
 // (ten; COREB_TEST_SLOWEST=N lists N).
 // COREB_TEST_CPU_BUDGET_S sets the budget (default 360 s for the unit + e2e suites); with
@@ -51,6 +52,10 @@ if (files.length === 0) {
   console.error(`run-tests: no ${shared ? 'shared ' : ''}test files found under dist/ (did the build run?)`);
   process.exit(1);
 }
+// The e2e tests run the CLI as bin/coreb.js does, bundled (dist/cli.mjs): rebundled here when a
+// compiled module is newer, so a bare `tsc` before a run cannot leave the tests running old code.
+const bundled = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs'), '--if-stale'], { stdio: 'inherit' });
+if (bundled.status !== 0) process.exit(bundled.status ?? 1);
 const testTmp = mkdtempSync(join(tmpdir(), 'coreb-tests-'));
 // The same mode as /tmp (world-writable, sticky): the sandbox user must reach the judge's folders in it.
 chmodSync(testTmp, 0o1777);

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../core/package-files.js';
 import { createCachedChatModel, type CachedChatModel } from '../cache/chat-cache.js';
 import { forEachBounded } from '../core/bounded-work.js';
 import type { ChatModel } from '../core/chat.js';
@@ -54,8 +54,7 @@ export const EXPANSION_DEFAULTS = {
 
 /** The default prompt file of a method. */
 export function defaultExpansionPrompt(kind: ExpansionKind): string {
-  // dist/src/eval/query-expansion.js -> package root.
-  return fileURLToPath(new URL(`../../../prompts/expansion/${kind}.md`, import.meta.url));
+  return packagePath('prompts', 'expansion', `${kind}.md`);
 }
 
 /** Tokens and calls an expansion retriever used (the `usage` of its results). */

@@ -10,7 +10,7 @@
  * their runs themselves (a helper costs ~50 ms and 40 MiB to start).
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { distModulePath } from '../core/package-files.js';
 import type { ExecutionResult } from '../core/execution.js';
 import type { TreeLimits, TreeMechanism } from './process-tree.js';
 import { notStarted, type ProcessSpec, type SandboxConfig } from './sandbox.js';
@@ -40,7 +40,7 @@ let host: Host | undefined;
 let nextId = 1;
 
 function startHost(): Host {
-  const child = fork(fileURLToPath(new URL('./process-host-child.js', import.meta.url)), [], {
+  const child = fork(distModulePath('sandbox/process-host-child.js'), [], {
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     // none of the parent's command-line flags (a test runner's, an inspector's)

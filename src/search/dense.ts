@@ -2,6 +2,7 @@
  * Exact dense retrieval: cosine similarity as a dot product of rows normalised once, computed in
  * cache-sized blocks of queries x documents, with one bounded heap per query (no corpus sorts).
  */
+import { distModulePath } from '../core/package-files.js';
 import type { Doc, Query } from '../core/dataset.js';
 import { normalizeMatrix, normalizeRows, type Embedder, type EmbeddingMatrix } from '../core/embedding.js';
 import { CorebError } from '../core/errors.js';
@@ -337,7 +338,7 @@ export async function denseTopKParallel(
     counter: new Int32Array(new SharedArrayBuffer(4)),
   };
   const n = Math.min(threads, totalTasks);
-  const workers = Array.from({ length: n }, () => new Worker(new URL('./dense-worker.js', import.meta.url), { workerData: data }));
+  const workers = Array.from({ length: n }, () => new Worker(distModulePath('search/dense-worker.js'), { workerData: data }));
   const results: Array<Extract<DenseWorkerMessage, { type: 'done' }>> = [];
   let tasksDone = 0;
   try {
@@ -589,7 +590,7 @@ export async function denseTopKStreamed(
     taskRows: Math.max(p.db, Math.ceil(per / p.db) * p.db),
     counter: new Int32Array(new SharedArrayBuffer(4)),
   };
-  const workers = Array.from({ length: threads }, () => new Worker(new URL('./dense-worker.js', import.meta.url), { workerData: data }));
+  const workers = Array.from({ length: threads }, () => new Worker(distModulePath('search/dense-worker.js'), { workerData: data }));
   const results: Array<Extract<DenseWorkerMessage, { type: 'done' }>> = [];
   // The step being awaited: `remaining` workers still to answer `expect`.
   let waiting: { expect: 'chunkDone' | 'done'; remaining: number; resolve: () => void; reject: (e: Error) => void } | undefined;

@@ -13,8 +13,8 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Path of the built CLI entry point. */
-export const cliPath: string = join(projectRoot, 'dist', 'src', 'cli', 'main.js');
+/** Path of the CLI as bin/coreb.js runs it: the compiled modules bundled into one file (scripts/bundle-cli.mjs). */
+export const cliPath: string = join(projectRoot, 'dist', 'cli.mjs');
 
 /** Runs `coreb ...args` synchronously and captures its output. */
 export function runCli(args: string[], options: SpawnSyncOptions = {}): CliResult {

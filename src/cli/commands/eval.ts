@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../core/package-files.js';
 import { saveAtomic } from '../../dataset/atomic-write.js';
 import { runEval } from '../../eval/run-eval.js';
 import { RUN_FILE_FORMATS } from '../../eval/run-files.js';
@@ -20,8 +20,6 @@ import { readModelMetaOption } from '../model-meta-option.js';
 import { createProgressBar } from '../progress-bar.js';
 import { corebVersion } from '../../core/version.js';
 
-/** The package root (three levels above dist/src/cli/commands). */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 /** The bundled sample release, relative to the package root. */
 const SAMPLE_RELEASE = join('data', 'coreb-mini', 'release');
 
@@ -213,7 +211,7 @@ const command: Command = {
     const given = values.data;
     const datas: string[] = [];
     if (given.length === 0) {
-      const sample = join(PACKAGE_ROOT, SAMPLE_RELEASE);
+      const sample = packagePath(SAMPLE_RELEASE);
       if (!existsSync(sample)) {
         throw new CorebError('NOT_FOUND', `the bundled sample release is missing at ${sample}; pass --data DIR`);
       }

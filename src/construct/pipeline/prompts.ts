@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, sep } from 'node:path';
+import { packagePath } from '../../core/package-files.js';
 import type { ChatMessage } from '../../core/chat.js';
 import { CorebError } from '../../core/errors.js';
 import { renderTemplate } from '../../providers/chat/template.js';
@@ -20,8 +20,7 @@ export type PromptName = (typeof PROMPT_NAMES)[number];
 
 /** The folder of the default prompt set shipped with coreb. */
 export function defaultPromptsDir(): string {
-  // dist/src/construct/pipeline/prompts.js -> package root.
-  return fileURLToPath(new URL('../../../../prompts/build/', import.meta.url));
+  return packagePath('prompts', 'build') + sep;
 }
 
 /** A loaded template set. */
