@@ -83,7 +83,8 @@ test('on 10 LCB v5 problems the study equals the table computed from the judge',
   assert.ok(server.calls.slice(n0).every((c) => c.stage === 'solve' && /^abc\d+_[a-g]\/(python|cpp)\/original$/.test(c.item)));
 
   // Direct verdicts: every program on the tests of the problem it was written for.
-  const judge = await createTestJudge({ jobs: 2 });
+  // the same few programs recur across models and arms: each is compiled once (keepBuildsMb)
+  const judge = await createTestJudge({ jobs: 2, keepBuildsMb: 64 });
   if (typeof judge === 'string') throw new Error(judge);
   const original = await loadLcbProblems(problemsFile);
   const rewritten = await loadLcbProblems(join(out, 'problems.jsonl'));

@@ -85,7 +85,8 @@ const solverB = (): string => `anthropic:model-b?baseUrl=${encodeURIComponent(an
 
 /** Verdicts of the judge run directly: `<model>|<pid>|<lang>|<arm>|<sample>` -> passed. */
 async function judgeDirectly(samples: number): Promise<Map<string, boolean>> {
-  const judge = await createTestJudge({ jobs: 2 });
+  // the same few programs recur across models and arms: each is compiled once (keepBuildsMb)
+  const judge = await createTestJudge({ jobs: 2, keepBuildsMb: 64 });
   assert.equal(typeof judge, 'object', String(judge));
   if (typeof judge === 'string') throw new Error(judge);
   const original = await loadLcbProblems(problemsFile);
