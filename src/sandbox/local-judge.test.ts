@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import type { ExecLanguage, TestCase } from '../core/execution.js';
 import { createTestJudge, toolchainSkipReason } from '../../test/support/judge.js';
 import type { JudgeBackend } from './backend.js';
@@ -206,4 +207,19 @@ test('Java compiles in warm compiler JVMs give the verdicts and diagnostics of c
   );
   assert.match(warmResults[1].compileOutput ?? '', /incompatible types/);
   assert.ok((judge!.stats().warmCompiles ?? 0) >= 4, `warm compiles ${judge!.stats().warmCompiles}`);
+});
+
+test("a sandboxed program's CPU time is charged to the process that judged it (its RUSAGE_CHILDREN)", { skip: skipReason }, async () => {
+  // bubblewrap's outer process exits without waiting for the sandbox's first process; without the
+  // helper reaping it, `time coreb exec` and a test runner's total left the program's CPU out.
+  const childrenCpu = (): number => {
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100;
+  };
+  const burn = 'import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6:\n    pass\nprint(3)\n';
+  const before = childrenCpu();
+  const r = await judge!.judge({ id: 'burn', problemId: 'sum', language: 'python', code: burn }, SUM.slice(0, 1));
+  assert.equal(r.verdict, 'accepted', JSON.stringify(r));
+  const charged = childrenCpu() - before;
+  assert.ok(charged >= 0.5, `children CPU grew by ${charged.toFixed(2)} s for a program that used ${r.tests[0]?.cpuMs} ms`);
 });

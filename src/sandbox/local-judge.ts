@@ -32,7 +32,7 @@ import { buildKey, createBuildCache, type BuildCache } from './build-cache.js';
 import { createProofFile, SEALING_VERSION } from './languages/sealing.js';
 import { CXX_FLAGS } from './languages/cpp.js';
 import { runProcess, runProcessInTree, type Mount, type ProcessLimits, type ProcessSpec, type SandboxConfig } from './sandbox.js';
-import { runHosted, shouldHostRuns } from './process-host.js';
+import { releaseProcessHost, runHosted, shouldHostRuns } from './process-host.js';
 import { classifyRun, createProgramResult } from './verdict.js';
 
 /** Options of {@link createLocalJudge}. */
@@ -605,6 +605,8 @@ export async function createLocalJudge(options: LocalJudgeOptions = {}): Promise
       rt.builds?.clear();
       for (const st of states.values()) st?.close?.();
       tree?.close();
+      // the process helper's runs are charged to this process once it is reaped here
+      await releaseProcessHost();
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Sandboxed processes started by the process helper: the same results as started here, Ctrl-C
  * (abort) kills a hosted run, a helper that dies ends its runs as not started; a judge in a big
- * process starts its runs there and gets the same verdicts.
+ * process starts its runs there and gets the same verdicts, and their CPU is charged to it once closed.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -64,9 +64,11 @@ test('a hosted run gives what the same run started here gives; abort kills it; a
 
 const skip = toolchainSkipReason(['python']);
 
-test('a judge whose process is big starts its runs from the helper, with the same verdicts', { skip }, () => {
+test('a judge whose process is big starts its runs from the helper, with the same verdicts; closed, their CPU is charged to it', { skip }, () => {
   const script = `
     import { createLocalJudge } from ${JSON.stringify(new URL('./local-judge.js', import.meta.url).href)};
+    import { readFileSync } from 'node:fs';
+    const statText = () => readFileSync('/proc/self/stat', 'utf8');
     const run = async () => {
       const j = await createLocalJudge({ cacheDir: ${JSON.stringify(testCacheDir)} });
       const r = await j.judge({ id: 'a', problemId: 'p', language: 'python', code: 'print(int(input()) * 2)' },
@@ -78,11 +80,27 @@ test('a judge whose process is big starts its runs from the helper, with the sam
     const small = await run();
     globalThis.ballast = Array.from({ length: 20 }, () => Buffer.alloc(10 << 20, 1)); // 200 MiB resident
     const big = await run();
-    process.stdout.write(JSON.stringify({ small, big }));
+    // a hosted run's CPU is charged to this process once the judge is closed (the helper reaped here)
+    const childrenCpu = () => { const f = (statText()).split(') ')[1].split(' '); return (Number(f[13]) + Number(f[14])) / 100; };
+    const before = childrenCpu();
+    const j = await createLocalJudge({ cacheDir: ${JSON.stringify(testCacheDir)} });
+    const burn = 'import time\\nt = time.process_time()\\nwhile time.process_time() - t < 0.6:\\n    pass\\nprint(1)\\n';
+    const b = await j.judge({ id: 'b', problemId: 'p', language: 'python', code: burn }, [{ kind: 'stdin', input: '', outputs: ['1'] }]);
+    const hostedBurn = j.stats().hostedRuns ?? 0;
+    await j.close();
+    const charged = childrenCpu() - before;
+    process.stdout.write(JSON.stringify({ small, big, burn: { verdict: b.verdict, hosted: hostedBurn, charged } }));
   `;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60000 });
   assert.equal(r.status, 0, r.stderr);
-  const { small, big } = JSON.parse(r.stdout) as Record<string, { verdicts: string[]; hosted: number; runs: number }>;
+  const { small, big, burn } = JSON.parse(r.stdout) as {
+    small: { verdicts: string[]; hosted: number; runs: number };
+    big: { verdicts: string[]; hosted: number; runs: number };
+    burn: { verdict: string; hosted: number; charged: number };
+  };
+  assert.equal(burn.verdict, 'accepted');
+  assert.equal(burn.hosted, 1);
+  assert.ok(burn.charged >= 0.5, `children CPU grew by ${burn.charged} s over a hosted run of 0.6 s`);
   assert.deepEqual(small.verdicts, ['accepted', 'wrong_answer']);
   assert.deepEqual(big.verdicts, small.verdicts);
   assert.equal(small.hosted, 0);

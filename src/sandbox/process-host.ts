@@ -108,6 +108,28 @@ export function shouldHostRuns(): boolean {
   return process.memoryUsage.rss() > HOST_ABOVE_RSS_BYTES;
 }
 
+/**
+ * Lets an idle helper end and waits for it (at most `waitMs`, default 2,000 ms), so this process
+ * reaps it and the CPU time of every run it started is charged here (a helper left to exit with
+ * this process is reaped by init, and that time by nobody). A helper with runs pending is left
+ * alone; the next hosted run starts a new one.
+ */
+export async function releaseProcessHost(waitMs = 2000): Promise<void> {
+  const h = host;
+  if (h === undefined || h.pending.size > 0) return;
+  host = undefined;
+  const exited = new Promise<void>((resolve) => {
+    if (h.child.exitCode !== null || h.child.signalCode !== null) resolve();
+    else h.child.once('exit', () => resolve());
+  });
+  // held (an idle helper is unref'd) until it has exited or the wait is over
+  h.child.ref();
+  if (h.child.connected) h.child.disconnect();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+  clearTimeout(timer);
+}
+
 /** Stops the helper (its pending runs end as not started); the next hosted run starts a new one. */
 export function stopProcessHost(): void {
   const h = host;

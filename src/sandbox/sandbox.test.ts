@@ -39,7 +39,8 @@ test('bwrap isolation flags: no network, no nested userns, read-only root and /d
 
 test('the command line runs the helper with the limits in bytes and the program after --', () => {
   const c = createCommandLine(config, spec);
-  assert.equal(c[0], '/usr/bin/bwrap');
+  // the host-side helper reaps the sandbox (its CPU charged to the judge), then bwrap
+  assert.deepEqual(c.slice(0, 4), ['/cache/bin/coreb-run', '--reap', '--', '/usr/bin/bwrap']);
   const h = c.lastIndexOf('/.coreb-run');
   assert.deepEqual(c.slice(h + 1, h + 11), [
     '2',
@@ -71,7 +72,7 @@ test('with cgroups to join, coreb-run --enter joins them, drops to the sandbox u
   assert.deepEqual(c.slice(0, 7), ['/cache/bin/coreb-run', '--enter', '65534', '2', '/cg/memory/r/cgroup.procs', '/cg/pids/r/cgroup.procs', '--']);
   assert.equal(c[7], '/usr/bin/bwrap');
   const polled = createCommandLine(config, { ...spec, tree: { group: { ...group, joinFiles: [] }, cpuLimitMs: 1000, memoryLimitKb: 1024 } });
-  assert.equal(polled[0], '/usr/bin/bwrap', '/proc polling needs no entering step');
+  assert.deepEqual(polled.slice(0, 4), ['/cache/bin/coreb-run', '--reap', '--', '/usr/bin/bwrap'], '/proc polling needs no entering step');
 });
 
 test('the slot pool never runs more than its size at once', async () => {

@@ -173,7 +173,8 @@ export function createCommandLine(config: SandboxConfig, spec: ProcessSpec): str
     ? [config.bwrapPath, ...createBwrapArgs(config, spec), '--', ...helperArgs(HELPER_IN_BOX, spec.limits, spec.argv, secretFd)]
     : helperArgs(config.helperPath, spec.limits, spec.argv, secretFd);
   const join = spec.tree?.group.joinFiles ?? [];
-  if (join.length === 0) return inner;
+  // The helper on the host reaps the sandbox's processes, so the CPU they use is charged to coreb (run-helper.ts).
+  if (join.length === 0) return config.enabled ? [config.helperPath, '--reap', '--', ...inner] : inner;
   const uid = config.enabled && config.dropPrivileges ? config.uid : -1;
   return [config.helperPath, '--enter', String(uid), String(join.length), ...join, '--', ...inner];
 }
