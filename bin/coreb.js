@@ -7,9 +7,10 @@
 // and not this package's `prepare` either), and the first `npx coreb` does the build instead. An
 // installed package ships dist/ and no tsconfig.json, and goes straight to the CLI.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { newestFile } from './newest-file.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const modules = join(root, 'dist', 'src', 'cli', 'main.js');
@@ -17,21 +18,10 @@ const bundle = join(root, 'dist', 'cli.mjs');
 /** Written after a successful build; its mtime is the build's time (tsc leaves unchanged outputs alone). */
 const stamp = join(root, 'dist', '.coreb-build-stamp');
 
-/** Newest modification time (ms) of a non-test TypeScript source under `dir`, 0 when there is none. */
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 function needsBuild() {
   if (!existsSync(join(root, 'tsconfig.json')) || !existsSync(join(root, 'src'))) return false;
   if (!existsSync(modules) || !existsSync(bundle) || !existsSync(stamp)) return true;
-  return newestSource(join(root, 'src')) > statSync(stamp).mtimeMs;
+  return newestFile(join(root, 'src'), '.ts') > statSync(stamp).mtimeMs;
 }
 
 if (needsBuild()) {

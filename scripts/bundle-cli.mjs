@@ -8,30 +8,20 @@
 // dist/src/ (src/core/package-files.ts), so both layouts ship.
 //   node scripts/bundle-cli.mjs          (after tsc; `npm run build` runs both)
 //   node scripts/bundle-cli.mjs --if-stale   only when a compiled module is newer than the bundle
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestFile } from '../bin/newest-file.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const entry = join(root, 'dist', 'src', 'cli', 'main.js');
 const out = join(root, 'dist', 'cli.mjs');
 
-/** Newest modification time (ms) of a compiled non-test module under `dir`. */
-function newestModule(dir) {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestModule(path));
-    else if (e.name.endsWith('.js') && !e.name.endsWith('.test.js')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 if (!existsSync(entry)) {
   process.stderr.write(`bundle-cli: ${entry} is missing: compile first (npx tsc -p tsconfig.json)\n`);
   process.exit(2);
 }
-if (process.argv.includes('--if-stale') && existsSync(out) && statSync(out).mtimeMs >= newestModule(join(root, 'dist', 'src'))) process.exit(0);
+if (process.argv.includes('--if-stale') && existsSync(out) && statSync(out).mtimeMs >= newestFile(join(root, 'dist', 'src'), '.js')) process.exit(0);
 
 const { build } = await import('esbuild');
 await build({

@@ -35,7 +35,7 @@ const LAYOUT = [
   /^package\.json$/,
   /^README\.md$/,
   /^LICENSE$/,
-  /^bin\/coreb\.js$/,
+  /^bin\/(coreb|newest-file)\.js$/,
   /^dist\/cli\.mjs$/,
   /^dist\/src\/.+\.(js|d\.ts|js\.map)$/,
   /^src\/.+\.ts$/,
