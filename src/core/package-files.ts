@@ -6,19 +6,25 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CorebError } from './errors.js';
 
 let root: string | undefined;
 
 /**
  * The package's root folder: the nearest folder above this module holding a package.json (the
  * repository in a checkout, `node_modules/coreb` when installed). Found once per process.
+ * @throws CorebError `INTERNAL` when no folder above has one (coreb's files moved away from it).
  */
 export function packageRoot(): string {
   if (root !== undefined) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const up = dirname(dir);
-    if (up === dir) throw new Error(`coreb: no package.json above ${fileURLToPath(import.meta.url)}`);
+    if (up === dir)
+      throw new CorebError(
+        'INTERNAL',
+        `no package.json in any folder above ${fileURLToPath(import.meta.url)}: coreb's files are not where it was installed`,
+      );
     dir = up;
   }
   root = dir;

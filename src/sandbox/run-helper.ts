@@ -114,6 +114,9 @@ static int run_reaping(char **cmd) {
     fprintf(stderr, "coreb-run: cannot execute %s: %s\n", cmd[0], strerror(errno));
     _exit(127);
   }
+  /* The sandbox's stdin, stdout, status and proof descriptors are its own: this process holds none open. */
+  for (int fd = 0; fd <= 4; fd++)
+    if (fd != 2) close(fd);
   int status = 0;
   int main_status = 0;
   for (;;) {
