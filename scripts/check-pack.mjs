@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestFile } from '../bin/newest-file.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const smoke = process.argv.includes('--smoke');
@@ -90,11 +91,8 @@ for (const f of files) {
 
 // The CLI bundle bin/coreb.js runs, made from the compiled modules after them (a bare tsc leaves it old).
 if (!files.has('dist/cli.mjs')) fail('dist/cli.mjs (the CLI bundle bin/coreb.js runs) is not shipped (run npm run build)');
-else {
-  const bundled = statSync(join(root, 'dist', 'cli.mjs')).mtimeMs;
-  const newer = [...files].filter((f) => /^dist\/src\/.+\.js$/.test(f) && statSync(join(root, f)).mtimeMs > bundled);
-  if (newer.length > 0) fail(`dist/cli.mjs is older than ${newer.length} compiled module(s), ${newer[0]} first (run npm run build)`);
-}
+else if (newestFile(join(root, 'dist', 'src'), '.js') > statSync(join(root, 'dist', 'cli.mjs')).mtimeMs)
+  fail('dist/cli.mjs is older than a compiled module under dist/src (run npm run build)');
 
 // Source maps resolve inside the package, and the maps that compiled files name are shipped.
 for (const f of files) {
