@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCorebError } from '../core/errors.js';
 import { gunzipSync } from 'node:zlib';
+import { spawnSync } from 'node:child_process';
+import { loadTrecRunColumns } from './trec.js';
 import { mountFullDisk } from '../../test/support/full-disk.js';
 import { removeStaleTemps, saveAtomic, saveChunksAtomic, saveLinesAtomic } from './atomic-write.js';
 
@@ -86,6 +88,41 @@ test('saveLinesAtomic gzips a .gz target', async (t) => {
   await saveLinesAtomic(f, lines);
   assert.equal(gunzipSync(await readFile(f)).toString('utf8'), lines.join('\n') + '\n');
   assert.deepEqual(await readdir(dir), ['r.trec.gz']);
+});
+
+test('saveChunksAtomic writes a large .gz as several gzip members that gunzip, zcat, Python and the run loader read as one text', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'coreb-atomic-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const f = join(dir, 'run.trec.gz');
+  // ~2.6 MB of lines (several 256 KiB members), strings and byte chunks mixed, a multi-byte id.
+  const lines = Array.from({ length: 60_000 }, (_, i) => `q${i % 997} Q0 doc_é${i} ${1 + Math.floor(i / 997)} ${(1000 - i / 60).toFixed(4)} bm25`);
+  const text = `${lines.join('\n')}\n`;
+  const chunks: Array<string | Uint8Array> = [];
+  for (let i = 0; i < lines.length; i += 500) {
+    const piece = `${lines.slice(i, i + 500).join('\n')}\n`;
+    chunks.push(i % 1000 === 0 ? piece : Buffer.from(piece, 'utf8'));
+  }
+  await saveChunksAtomic(f, chunks);
+  const bytes = await readFile(f);
+  let members = 0;
+  for (let i = 0; i + 3 < bytes.length; i++) if (bytes[i] === 0x1f && bytes[i + 1] === 0x8b && bytes[i + 2] === 8 && bytes[i + 3] === 0) members++;
+  assert.ok(members >= 5, `expected several gzip members, found ${members} header(s)`);
+  assert.equal(gunzipSync(bytes).toString('utf8'), text);
+  for (const [cmd, args] of [
+    ['zcat', [f]],
+    ['python3', ['-c', 'import gzip,sys; sys.stdout.buffer.write(gzip.open(sys.argv[1]).read())', f]],
+  ] as const) {
+    const r = spawnSync(cmd, args, { maxBuffer: 64 << 20 });
+    if (r.error !== undefined) continue; // not on this machine
+    assert.equal(r.status, 0, `${cmd}: ${r.stderr}`);
+    assert.equal(r.stdout.toString('utf8'), text, `${cmd} reads every member`);
+  }
+  const run = await loadTrecRunColumns(f);
+  assert.equal(run.docIds.length, lines.length);
+  // An empty .gz file is still one valid (empty) gzip member.
+  const empty = join(dir, 'empty.trec.gz');
+  await saveChunksAtomic(empty, []);
+  assert.equal(gunzipSync(await readFile(empty)).length, 0);
 });
 
 test('removeStaleTemps removes the temporary files of dead writers only', async (t) => {

@@ -83,3 +83,19 @@ test('token statistics are counted once per content: the cache file is read back
   assert.notEqual(releaseTokenDigest(moved), releaseTokenDigest(release));
   assert.ok(readFileSync(file, 'utf8').includes('cl100k_base'));
 });
+
+test('token statistics keyed by the release files digest: the same files are read back without hashing every text, other files are counted', async (t) => {
+  const dir = join(projectRoot, 'data', 'coreb-mini', 'release');
+  const { release } = await loadRelease(dir);
+  const cache = mkdtempSync(join(tmpdir(), 'coreb-tokens-'));
+  t.after(() => rmSync(cache, { recursive: true, force: true }));
+  const counted = await cachedReleaseTokenStats(release, cache, undefined, 'a'.repeat(64));
+  const [name] = readdirSync(join(cache, 'datasets'));
+  assert.notEqual(name, `${releaseTokenDigest(release)}.tokens.json`, 'the files key, not the text digest');
+  const marked = { ...counted, queryTasks: { ...counted.queryTasks, code2code: { items: 1, meanTokens: 777 } } };
+  writeFileSync(join(cache, 'datasets', name!), JSON.stringify(marked));
+  assert.equal((await cachedReleaseTokenStats(release, cache, undefined, 'a'.repeat(64))).queryTasks.code2code.meanTokens, 777);
+  // Other files (an edited release) are another key: counted, never the marked copy.
+  assert.deepEqual(await cachedReleaseTokenStats(release, cache, undefined, 'b'.repeat(64)), counted);
+  assert.equal(readdirSync(join(cache, 'datasets')).length, 2);
+});

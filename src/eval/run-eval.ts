@@ -246,7 +246,7 @@ async function identifyDataset(dir: string, data: EvalData, options: EvalOptions
   const identity: DatasetIdentity = { ...data.identity, files: hashed.files, sha256: hashed.sha256 };
   if (data.release !== undefined && options.datasetStats !== false) {
     identity.stats = {
-      tokens: await cachedReleaseTokenStats(data.release, options.statsCacheDir, options.signal),
+      tokens: await cachedReleaseTokenStats(data.release, options.statsCacheDir, options.signal, hashed.sha256),
       verified: verifiedByModelLanguage(data.release),
     };
   }
