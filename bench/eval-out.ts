@@ -4,7 +4,8 @@
  * depth, results.json, leaderboard.md), and with `--out DIR --run-depth all` (every retrieved
  * document, the behaviour before run files followed the measures' depth), alternating, each side's
  * whole-process CPU (user + system, from the kernel's children accounting) and wall time; medians.
- * The reference is the eval without `--out`; the target is at most 1.1x its CPU. Each run gets a
+ * The reference is the eval without `--out`; the target is at most 1.1x its CPU. Besides the ratio of
+ * medians, each side's median paired ratio (its run over the reference run of the same round). Each run gets a
  * fresh cache dir with the release's statistics copied in (computed once per release and cached by
  * its hash, as a user's second run reads them; results.json records them, so only `--out` needs them).
  *
@@ -83,8 +84,12 @@ try {
   for (const [name, fs] of figures) {
     const cpu = median(fs.map((f) => f.cpuS));
     const wall = median(fs.map((f) => f.wallS));
+    // Each round runs the sides back to back: the ratio within a round cancels the machine's drift
+    // between rounds (its speed moves 10-20% within minutes here), so its median is the steadier figure.
+    const paired = fs.map((f, i) => f.cpuS / ref[i].cpuS).sort((a, b) => a - b);
+    const quartiles = `${paired[Math.floor((paired.length - 1) / 4)].toFixed(2)}-${paired[Math.ceil((3 * (paired.length - 1)) / 4)].toFixed(2)}`;
     process.stdout.write(
-      `${name.padEnd(28)} CPU ${cpu.toFixed(2)} s (${(cpu / refCpu).toFixed(2)}x)  wall ${wall.toFixed(2)} s (${(wall / refWall).toFixed(2)}x)\n`,
+      `${name.padEnd(28)} CPU ${cpu.toFixed(2)} s (${(cpu / refCpu).toFixed(2)}x; paired ${median(paired).toFixed(2)}x, quartiles ${quartiles})  wall ${wall.toFixed(2)} s (${(wall / refWall).toFixed(2)}x)\n`,
     );
   }
 } finally {
