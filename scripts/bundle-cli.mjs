@@ -16,17 +16,21 @@ import { newestFile } from '../bin/newest-file.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const entry = join(root, 'dist', 'src', 'cli', 'main.js');
 const out = join(root, 'dist', 'cli.mjs');
+/** `coreb metrics` alone (src/cli/metrics-main.ts), which bin/coreb.js runs for that command. */
+const metricsEntry = join(root, 'dist', 'src', 'cli', 'metrics-main.js');
+const metricsOut = join(root, 'dist', 'cli-metrics.mjs');
 
 if (!existsSync(entry)) {
   process.stderr.write(`bundle-cli: ${entry} is missing: compile first (npx tsc -p tsconfig.json)\n`);
   process.exit(2);
 }
-if (process.argv.includes('--if-stale') && existsSync(out) && statSync(out).mtimeMs >= newestFile(join(root, 'dist', 'src'), '.js')) process.exit(0);
+if (process.argv.includes('--if-stale')) {
+  const newest = newestFile(join(root, 'dist', 'src'), '.js');
+  if ([out, metricsOut].every((f) => existsSync(f) && statSync(f).mtimeMs >= newest)) process.exit(0);
+}
 
 const { build } = await import('esbuild');
-await build({
-  entryPoints: [entry],
-  outfile: out,
+const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -34,5 +38,16 @@ await build({
   packages: 'external',
   logLevel: 'warning',
   legalComments: 'none',
+};
+await build({
+  ...common,
+  entryPoints: [entry],
+  outfile: out,
   banner: { js: '// coreb CLI: dist/src/ bundled into one file by scripts/bundle-cli.mjs (the separate modules are in dist/src/).' },
+});
+await build({
+  ...common,
+  entryPoints: [metricsEntry],
+  outfile: metricsOut,
+  banner: { js: '// coreb metrics alone: bundled by scripts/bundle-cli.mjs; bin/coreb.js runs it for `coreb metrics`.' },
 });

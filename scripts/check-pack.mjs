@@ -37,7 +37,7 @@ const LAYOUT = [
   /^README\.md$/,
   /^LICENSE$/,
   /^bin\/(coreb|newest-file)\.js$/,
-  /^dist\/cli\.mjs$/,
+  /^dist\/cli(-metrics)?\.mjs$/,
   /^dist\/src\/.+\.(js|d\.ts|js\.map)$/,
   /^src\/.+\.ts$/,
   /^data\/coreb-mini\/README\.md$/,
@@ -89,10 +89,12 @@ for (const f of files) {
   if (m !== null && !files.has(`dist/${m[1]}.js`)) fail(`${f}: no compiled dist/${m[1]}.js (run npm run build)`);
 }
 
-// The CLI bundle bin/coreb.js runs, made from the compiled modules after them (a bare tsc leaves it old).
-if (!files.has('dist/cli.mjs')) fail('dist/cli.mjs (the CLI bundle bin/coreb.js runs) is not shipped (run npm run build)');
-else if (newestFile(join(root, 'dist', 'src'), '.js') > statSync(join(root, 'dist', 'cli.mjs')).mtimeMs)
-  fail('dist/cli.mjs is older than a compiled module under dist/src (run npm run build)');
+// The CLI bundles bin/coreb.js runs, made from the compiled modules after them (a bare tsc leaves them old).
+for (const bundle of ['dist/cli.mjs', 'dist/cli-metrics.mjs']) {
+  if (!files.has(bundle)) fail(`${bundle} (a CLI bundle bin/coreb.js runs) is not shipped (run npm run build)`);
+  else if (newestFile(join(root, 'dist', 'src'), '.js') > statSync(join(root, bundle)).mtimeMs)
+    fail(`${bundle} is older than a compiled module under dist/src (run npm run build)`);
+}
 
 // Source maps resolve inside the package, and the maps that compiled files name are shipped.
 for (const f of files) {
@@ -160,6 +162,14 @@ function smokeTest() {
     if (ev.status !== 0 || !/^1\s+bm25\s/m.test(ev.stdout)) {
       return fail(`smoke: coreb eval from the installed package failed (exit ${ev.status})\n${ev.stderr}${ev.stdout}`);
     }
+    // `coreb metrics` runs its own bundle (dist/cli-metrics.mjs): the shipped examples through it.
+    const examples = join(app, 'node_modules', 'coreb', 'data', 'examples');
+    const me = spawnSync(bin, ['metrics', '--qrels', join(examples, 'qrels.txt'), '--run', join(examples, 'run.txt')], {
+      cwd: app,
+      encoding: 'utf8',
+    });
+    if (me.status !== 0 || !/^map\s+all\s/m.test(me.stdout))
+      return fail(`smoke: coreb metrics from the installed package failed (exit ${me.status})\n${me.stderr}${me.stdout}`);
     const lib = spawnSync(
       process.execPath,
       [
@@ -170,7 +180,9 @@ function smokeTest() {
       { cwd: app, encoding: 'utf8' },
     );
     if (lib.status !== 0) return fail(`smoke: import('coreb') from the installed package failed\n${lib.stderr}`);
-    console.log(`check-pack: smoke: installed ${packed.filename}; coreb eval printed the leaderboard; import('coreb') works`);
+    console.log(
+      `check-pack: smoke: installed ${packed.filename}; coreb eval printed the leaderboard, coreb metrics its measures; import('coreb') works`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
