@@ -123,7 +123,7 @@ Options:
   --runs gz|plain|none    Run files with --out, at --run-depth documents per query (v202602, one
                           BM25 at depth 1000: 2,604 queries, three files):
                             gz (default)  .trec.gz, gzip level 1: 34 MB, 5.2x less (all 1000);
-                                          at the default run depth the eval takes 1.2x the
+                                          at the default run depth the eval takes ~1.1x the
                                           CPU of one without --out (bench/eval-out);
                                           run:, coreb metrics and compare read it; trec_eval
                                           does not (gzip -dc FILE > FILE.trec first)
