@@ -223,3 +223,19 @@ test("a sandboxed program's CPU time is charged to the process that judged it (i
   const charged = childrenCpu() - before;
   assert.ok(charged >= 0.5, `children CPU grew by ${charged.toFixed(2)} s for a program that used ${r.tests[0]?.cpuMs} ms`);
 });
+
+test('a program stopped at the time limit is charged too: the helper stops the sandbox and reaps it, not killed with it', {
+  skip: skipReason,
+}, async () => {
+  // The judge used to SIGKILL the helper's process group at the limit: the sandbox's processes then
+  // died with nobody waiting for them in coreb's tree, and their ~2 s of CPU went uncounted.
+  const childrenCpu = (): number => {
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100;
+  };
+  const before = childrenCpu();
+  const r = await judge!.judge({ id: 'spin', problemId: 'sum', language: 'python', code: 'while True:\n    pass\n' }, SUM.slice(0, 1));
+  assert.equal(r.verdict, 'time_limit', JSON.stringify(r));
+  const charged = childrenCpu() - before;
+  assert.ok(charged >= 1.5, `children CPU grew by ${charged.toFixed(2)} s for a program stopped after ${r.tests[0]?.cpuMs} ms of CPU`);
+});

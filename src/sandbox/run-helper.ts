@@ -29,9 +29,14 @@ import { CorebError } from '../core/errors.js';
  * subreaper (PR_SET_CHILD_SUBREAPER), dies with its parent (the judge) as bubblewrap does, runs CMD
  * as its child (killed if the helper dies), reaps every
  * process handed to it until none is left, and exits as CMD did, so its own parent's accounting
- * includes the whole sandbox.
+ * includes the whole sandbox. SIGTERM (the judge stopping a run at a limit) kills the sandbox's
+ * processes from the inside out, each while its parent is alive to reap it, and goes on reaping:
+ * killed with its sandbox instead (or killing the outer bubblewrap first), the helper left the
+ * sandbox's processes to a dying init and a run stopped at the time limit (2 s of CPU) was charged
+ * nothing.
  */
 export const RUN_HELPER_SOURCE = String.raw`
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -96,6 +101,57 @@ static int deny_tracing(void) {
 #endif
 }
 
+/* Set by SIGTERM (the judge stopping a run at a limit); acted on by the reaping loop. */
+static volatile sig_atomic_t stop_requested = 0;
+
+static void on_stop(int sig) {
+  (void)sig;
+  stop_requested = 1;
+}
+
+/* SIGKILLs every process below the children of pid (depth counts from the helper's own child, the
+   outer bubblewrap: depth 1 is the sandbox's init, from depth 2 on its processes), leaves first, so
+   that each dies with its parent alive to reap it (and its CPU time) as on a normal exit. Returns
+   how many were signalled. */
+static int kill_below(pid_t pid, int depth) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *tasks = opendir(path);
+  if (tasks == NULL) return 0;
+  pid_t kids[512];
+  int k = 0;
+  struct dirent *t;
+  while ((t = readdir(tasks)) != NULL && k < 512) {
+    if (t->d_name[0] == '.') continue;
+    char file[96];
+    snprintf(file, sizeof file, "/proc/%d/task/%s/children", (int)pid, t->d_name);
+    FILE *f = fopen(file, "r");
+    if (f == NULL) continue;
+    int c;
+    while (k < 512 && fscanf(f, "%d", &c) == 1) kids[k++] = (pid_t)c;
+    fclose(f);
+  }
+  closedir(tasks);
+  int n = 0;
+  for (int i = 0; i < k; i++) {
+    n += kill_below(kids[i], depth + 1);
+    if (depth + 1 >= 2 && kill(kids[i], SIGKILL) == 0) n++;
+  }
+  return n;
+}
+
+/* The judge's stop: the sandbox's processes killed from inside out (bubblewrap then ends as it
+   does when its command ends), or, when there are none yet (still starting), the outer bubblewrap. */
+static void stop_sandbox(pid_t child) {
+  int killed = 0;
+  for (int round = 0; round < 20; round++) {
+    int n = kill_below(child, 0);
+    if (n == 0) break;
+    killed += n;
+  }
+  if (killed == 0) kill(child, SIGKILL);
+}
+
 /* Runs cmd as a child and reaps it and everything handed over, then exits as cmd did (see above). */
 static int run_reaping(char **cmd) {
   /* Dies with the judge (set after any change of user, which clears it), as bubblewrap does. */
@@ -114,12 +170,22 @@ static int run_reaping(char **cmd) {
     fprintf(stderr, "coreb-run: cannot execute %s: %s\n", cmd[0], strerror(errno));
     _exit(127);
   }
+  /* No SA_RESTART: the wait below returns EINTR and the stop is made there, outside the handler. */
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, NULL);
   /* The sandbox's stdin, stdout, status and proof descriptors are its own: this process holds none open. */
   for (int fd = 0; fd <= 4; fd++)
     if (fd != 2) close(fd);
   int status = 0;
   int main_status = 0;
   for (;;) {
+    if (stop_requested == 1) {
+      stop_requested = 2;
+      stop_sandbox(child);
+    }
     pid_t p = waitpid(-1, &status, 0);
     if (p < 0) {
       if (errno == EINTR) continue;

@@ -102,6 +102,9 @@ export interface TreeRun {
   pollMs?: number;
 }
 
+/** Milliseconds the host-side helper has to stop and reap a sandbox the judge stops before its process group is killed. */
+const REAP_GRACE_MS = 250;
+
 /** Where the helper is mounted inside sandboxes. */
 const HELPER_IN_BOX = '/.coreb-run';
 const MIB = 1024 * 1024;
@@ -254,9 +257,22 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
         // the group is gone
       }
     };
+    // Through the host-side helper (createCommandLine), SIGTERM asks it to stop the sandbox and reap
+    // it, so the CPU the run used stays charged to this process; the group is killed if the helper
+    // has not exited within REAP_GRACE_MS (a sandbox stuck starting, a helper that cannot act).
+    const reaping = config.enabled;
+    let forced: NodeJS.Timeout | undefined;
     const kill = (): void => {
       if (killed) return;
       killed = true;
+      if (reaping && child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        forced = setTimeout(() => {
+          killGroup();
+          child.kill('SIGKILL');
+        }, REAP_GRACE_MS);
+        return;
+      }
       killGroup();
       child.kill('SIGKILL');
     };
@@ -285,6 +301,7 @@ export function runProcess(config: SandboxConfig, spec: ProcessSpec): Promise<Ex
       finished = true;
       clearTimeout(timer);
       clearTimeout(grace);
+      clearTimeout(forced);
       clearInterval(poller);
       sampleTree();
       spec.signal?.removeEventListener('abort', onAbort);
