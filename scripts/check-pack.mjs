@@ -90,10 +90,10 @@ for (const f of files) {
 }
 
 // The CLI bundles bin/coreb.js runs, made from the compiled modules after them (a bare tsc leaves them old).
+const newestModule = newestFile(join(root, 'dist', 'src'), '.js');
 for (const bundle of ['dist/cli.mjs', 'dist/cli-metrics.mjs']) {
   if (!files.has(bundle)) fail(`${bundle} (a CLI bundle bin/coreb.js runs) is not shipped (run npm run build)`);
-  else if (newestFile(join(root, 'dist', 'src'), '.js') > statSync(join(root, bundle)).mtimeMs)
-    fail(`${bundle} is older than a compiled module under dist/src (run npm run build)`);
+  else if (newestModule > statSync(join(root, bundle)).mtimeMs) fail(`${bundle} is older than a compiled module under dist/src (run npm run build)`);
 }
 
 // Source maps resolve inside the package, and the maps that compiled files name are shipped.
